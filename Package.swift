@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Carnet",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CarnetStore", targets: ["CarnetStore"]),
+        .library(name: "CarnetGraphQL", targets: ["CarnetGraphQL"]),
+        .library(name: "CarnetServer", targets: ["CarnetServer"]),
+        .executable(name: "carnet", targets: ["carnet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The record store: records, SQLite, save requests, history. GRDB only.
+        .target(
+            name: "CarnetStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The GraphQL schema, planner and executor onto the store.
+        .target(name: "CarnetGraphQL", dependencies: ["CarnetStore"], swiftSettings: swiftSettings),
+        // The network service (TLS, HTTP, WebSocket, auth).
+        .target(name: "CarnetServer", dependencies: ["CarnetGraphQL"], swiftSettings: swiftSettings),
+        // The CLI; the only place that bootstraps logging.
+        .executableTarget(
+            name: "carnet",
+            dependencies: [
+                "CarnetStore", "CarnetServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Store benchmark (run it in release: `swift run -c release carnet-bench`).
+        .executableTarget(
+            name: "carnet-bench",
+            dependencies: [
+                "CarnetStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CarnetStoreTests",
+            dependencies: ["CarnetStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CarnetGraphQLTests", dependencies: ["CarnetGraphQL"], swiftSettings: swiftSettings),
+        .testTarget(name: "CarnetServerTests", dependencies: ["CarnetServer"], swiftSettings: swiftSettings),
+    ]
+)

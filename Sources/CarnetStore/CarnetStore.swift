@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The Carnet record store: contacts, groups and containers, atomic save requests, and change history.
+///
+/// Open one store per database file per process and share it: it is `Sendable`, reads run concurrently and
+/// writes are serialized. On disk the database runs in WAL mode, so other processes (a CLI import while the
+/// server runs) can write the same file; their commits reach ``changes()`` subscribers too.
+///
+/// ```swift
+/// let store = try CarnetStore.open(path: "carnet-data/carnet.sqlite")
+/// var request = SaveRequest(transactionAuthor: "importer")
+/// var contact = Contact()
+/// contact.givenName = "Anna"
+/// request.add(contact)
+/// let result = try await store.execute(request)
+/// ```
+public struct CarnetStore: Sendable {
+    let writer: any DatabaseWriter
+    /// The settings the store was opened with.
+    public let configuration: StoreConfiguration
+    let notifier: ChangeNotifier
+    let maintenance: MaintenanceClock
+    /// Identifies this database in history tokens, so a token from another store is recognised as foreign.
+    let storeID: String
+
+    /// Opens (creating if needed) the store in a SQLite file, in WAL mode.
+    public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws
+        -> CarnetStore
+    {
+        let pool = try DatabasePool(path: path, configuration: makeDatabaseConfiguration(configuration))
+        return try CarnetStore(writer: pool, configuration: configuration)
+    }
+
+    /// A store that lives in memory only, for tests and tools.
+    public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws -> CarnetStore {
+        try CarnetStore(writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)),
+            configuration: configuration)
+    }
+
+    /// Wraps an open database, migrating its schema to the current version.
+    init(writer: any DatabaseWriter, configuration: StoreConfiguration) throws {
+        try Migrations.migrator.migrate(writer)
+        self.storeID = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeId'")!
+        }
+        self.writer = writer
+        self.configuration = configuration
+        self.notifier = ChangeNotifier(
+            writer: writer, storeID: storeID, interval: configuration.externalChangePollInterval)
+        self.maintenance = MaintenanceClock()
+    }
+
+    /// The single place where connections are set up.
+    static func makeDatabaseConfiguration(_ settings: StoreConfiguration) -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(settings.busyTimeout)
+        config.foreignKeysEnabled = true
+        // Statement arguments are contact data: keep them out of error messages and logs.
+        config.publicStatementArguments = false
+        let trace = settings.statementTrace
+        config.prepareDatabase { db in
+            if let trace { db.trace { trace($0.expandedDescription) } }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return config
+    }
+
+    /// The path of the database file, or `nil` in memory.
+    public var path: String? { writer.path == ":memory:" ? nil : writer.path }
+
+    /// Releases the database; the store must not be used afterwards.
+    public func close() async throws {
+        await notifier.finishAll()
+        try writer.close()
+    }
+}

@@ -1,0 +1,78 @@
+/// A labeled value in its storage form: the value encoded as one string, whatever its type.
+///
+/// Merging, comparing and writing work on this form, so they are written once for all eight multi-value kinds.
+struct EncodedLabeledValue: Hashable, Sendable {
+    var identifier: String?
+    var label: String?
+    var value: String
+
+    /// Separates the fields of structured values; validation refuses it (a control character) inside fields.
+    static let fieldSeparator: Character = "\u{1F}"
+
+    static func join(_ fields: [String]) -> String { fields.joined(separator: String(fieldSeparator)) }
+
+    static func split(_ value: String, count: Int) -> [String] {
+        var fields = value.split(separator: fieldSeparator, omittingEmptySubsequences: false).map(String.init)
+        while fields.count < count { fields.append("") }
+        return fields
+    }
+
+    /// The normalized key the email and phone searches look values up by.
+    static func searchKey(kind: MultiValueKind, value: String) -> String? {
+        switch kind {
+        case .emailAddresses: TextFolding.emailKey(value)
+        case .phoneNumbers: TextFolding.phoneKey(value)
+        default: nil
+        }
+    }
+}
+
+extension Contact {
+    /// The values of one multi-value property, encoded.
+    func encodedValues(_ kind: MultiValueKind) -> [EncodedLabeledValue] {
+        func map<V>(_ list: [LabeledValue<V>], _ encode: (V) -> String) -> [EncodedLabeledValue] {
+            list.map { EncodedLabeledValue(identifier: $0.identifier, label: $0.label, value: encode($0.value)) }
+        }
+        switch kind {
+        case .phoneNumbers: return map(values.phoneNumbers) { $0 }
+        case .emailAddresses: return map(values.emailAddresses) { $0 }
+        case .urlAddresses: return map(values.urlAddresses) { $0 }
+        case .postalAddresses: return map(values.postalAddresses) { EncodedLabeledValue.join($0.fields) }
+        case .dates: return map(values.dates) { $0.storageString }
+        case .contactRelations: return map(values.contactRelations) { $0.name }
+        case .socialProfiles: return map(values.socialProfiles) { EncodedLabeledValue.join($0.fields) }
+        case .instantMessageAddresses: return map(values.instantMessageAddresses) { EncodedLabeledValue.join($0.fields) }
+        }
+    }
+
+    /// Stores decoded values without marking the key modified (used when reading from the database).
+    mutating func setEncodedValues(_ kind: MultiValueKind, _ encoded: [EncodedLabeledValue]) {
+        func map<V>(_ decode: (String) -> V?) -> [LabeledValue<V>] {
+            encoded.compactMap { item in
+                decode(item.value).map { LabeledValue(identifier: item.identifier, label: item.label, value: $0) }
+            }
+        }
+        switch kind {
+        case .phoneNumbers: values.phoneNumbers = map { $0 }
+        case .emailAddresses: values.emailAddresses = map { $0 }
+        case .urlAddresses: values.urlAddresses = map { $0 }
+        case .postalAddresses:
+            values.postalAddresses = map { PostalAddress(fields: EncodedLabeledValue.split($0, count: 8)) }
+        case .dates: values.dates = map { ContactDate(storageString: $0) }
+        case .contactRelations: values.contactRelations = map { ContactRelation(name: $0) }
+        case .socialProfiles:
+            values.socialProfiles = map { SocialProfile(fields: EncodedLabeledValue.split($0, count: 4)) }
+        case .instantMessageAddresses:
+            values.instantMessageAddresses = map { InstantMessageAddress(fields: EncodedLabeledValue.split($0, count: 2)) }
+        }
+        availableKeys.insert(kind.key)
+    }
+
+    /// The value of a string key, whether or not it is available (callers check).
+    func storedString(_ key: ContactKey) -> String { values.strings[key.stringSlot!] }
+
+    mutating func setStoredString(_ key: ContactKey, _ value: String) {
+        values.strings[key.stringSlot!] = value
+        availableKeys.insert(key)
+    }
+}

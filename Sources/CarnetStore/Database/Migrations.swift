@@ -1,0 +1,10 @@
+import GRDB
+
+/// The store's schema history. Append-only: a shipped migration is never edited.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: Migration001.migrate)
+        return migrator
+    }
+}

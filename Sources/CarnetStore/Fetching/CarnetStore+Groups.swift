@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+extension CarnetStore {
+    static let groupSelect = """
+        SELECT g.id, g.name, k.id, g.revision, g.createdAt, g.modifiedAt
+        FROM "group" g JOIN container k ON k.rowid = g.containerRowid
+        """
+
+    static func decodeGroup(_ row: Row) -> Group {
+        var group = Group(identifier: row[0], name: row[1])
+        group.containerIdentifier = row[2]
+        group.revision = row[3]
+        group.createdAt = Date(timeIntervalSince1970: row[4])
+        group.modifiedAt = Date(timeIntervalSince1970: row[5])
+        return group
+    }
+
+    /// All groups, or those of one container, by name.
+    public func groups(inContainer container: String? = nil) async throws -> [Group] {
+        try await writer.read { db in
+            let filter = container == nil ? "" : "WHERE k.id = ?"
+            return try Row.fetchAll(
+                db, sql: "\(Self.groupSelect) \(filter) ORDER BY g.sortName, g.id",
+                arguments: StatementArguments(container.map { [$0] } ?? [])
+            ).map(Self.decodeGroup)
+        }
+    }
+
+    /// Groups by identifier, in the order asked, leaving out identifiers that name no group.
+    public func groups(withIdentifiers identifiers: [String]) async throws -> [Group] {
+        guard !identifiers.isEmpty else { return [] }
+        return try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "\(Self.groupSelect) WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))",
+                arguments: StatementArguments(identifiers))
+            let byID = Dictionary(rows.map(Self.decodeGroup).map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+            return identifiers.compactMap { byID[$0] }
+        }
+    }
+
+    /// One group. - Throws: ``StoreError/Code/recordDoesNotExist``.
+    public func group(withIdentifier identifier: String) async throws -> Group {
+        guard let group = try await groups(withIdentifiers: [identifier]).first else {
+            throw StoreError(.recordDoesNotExist, "No such group", affected: [identifier])
+        }
+        return group
+    }
+
+    /// The number of groups, in all containers or one.
+    public func groupCount(inContainer container: String? = nil) async throws -> Int {
+        try await writer.read { db in
+            if let container {
+                return try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM \"group\" WHERE containerRowid = (SELECT rowid FROM container WHERE id = ?)",
+                    arguments: [container]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \"group\"") ?? 0
+        }
+    }
+
+    /// The groups each contact belongs to, by name, in one query for all of them.
+    public func groups(ofContacts identifiers: [String]) async throws -> [String: [Group]] {
+        guard !identifiers.isEmpty else { return [:] }
+        return try await writer.read { db in
+            var result: [String: [Group]] = [:]
+            for chunk in identifiers.chunked(500) {
+                let rows = try Row.fetchAll(
+                    db, sql: """
+                        SELECT g.id, g.name, k.id, g.revision, g.createdAt, g.modifiedAt, c.id
+                        FROM contact c JOIN groupMember m ON m.contactRowid = c.rowid
+                        JOIN "group" g ON g.rowid = m.groupRowid JOIN container k ON k.rowid = g.containerRowid
+                        WHERE c.id IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY g.sortName, g.id
+                        """, arguments: StatementArguments(chunk))
+                for row in rows { result[row[6], default: []].append(Self.decodeGroup(row)) }
+            }
+            return result
+        }
+    }
+
+    /// The members of several groups, each list in `sortOrder`, with two queries for all the groups.
+    public func members(
+        ofGroups identifiers: [String], keysToFetch keys: ContactKeySet, sortOrder: ContactSortOrder = .none
+    ) async throws -> [String: [Contact]] {
+        guard !identifiers.isEmpty else { return [:] }
+        return try await writer.read { db in
+            let order = try Self.resolve(sortOrder, db)
+            let sortColumn = ContactQuery.sortColumn(order)
+            let tieBreak = order == .none ? "" : ", c.id"
+            let pairs = try Row.fetchAll(
+                db, sql: """
+                    SELECT g.id, c.rowid FROM "group" g JOIN groupMember m ON m.groupRowid = g.rowid
+                    JOIN contact c ON c.rowid = m.contactRowid
+                    WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))
+                    ORDER BY \(sortColumn)\(tieBreak)
+                    """, arguments: StatementArguments(identifiers))
+            let rowids = Array(Set(pairs.map { $0[1] as Int64 }))
+            let contacts = try ContactLoader(keys: keys).load(db, rowids: rowids)
+            let byRowid = Dictionary(uniqueKeysWithValues: zip(rowids, contacts).map { ($0, $1) })
+            var result: [String: [Contact]] = Dictionary(uniqueKeysWithValues: identifiers.map { ($0, []) })
+            for pair in pairs {
+                if let contact = byRowid[pair[1]] { result[pair[0], default: []].append(contact) }
+            }
+            return result
+        }
+    }
+}

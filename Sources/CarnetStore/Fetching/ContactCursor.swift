@@ -1,0 +1,40 @@
+import Foundation
+
+/// A position in a sorted list of contacts: the sort key and identifier of the last contact seen (the rowid for
+/// creation order). Keyset pagination on it neither repeats nor skips unchanged contacts while others come and go.
+struct ContactCursor: Hashable {
+    var order: ContactSortOrder
+    var rowid: Int64
+    var identifier: String
+    var sortKey: String
+
+    var encoded: String {
+        let text = "1|\(order.rawValue)|\(rowid)|\(identifier)|\(sortKey)"
+        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    init(order: ContactSortOrder, rowid: Int64, identifier: String, sortKey: String) {
+        self.order = order
+        self.rowid = rowid
+        self.identifier = identifier
+        self.sortKey = sortKey
+    }
+
+    /// Decodes a cursor for `order`; throws ``StoreError/Code/predicateInvalid`` for anything else.
+    init(encoded: String, order: ContactSortOrder) throws {
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard encoded.utf8.count <= 8192, let data = Data(base64Encoded: base64),
+            let text = String(data: data, encoding: .utf8)
+        else { throw Self.invalid }
+        let parts = text.split(separator: "|", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, parts[0] == "1", let rowid = Int64(parts[2]) else { throw Self.invalid }
+        guard parts[1] == order.rawValue else {
+            throw StoreError(.predicateInvalid, "The cursor belongs to another sort order")
+        }
+        self.init(order: order, rowid: rowid, identifier: parts[3], sortKey: parts[4])
+    }
+
+    static let invalid = StoreError(.predicateInvalid, "Malformed cursor")
+}

@@ -1,0 +1,74 @@
+import GRDB
+
+/// Runs one ``ContactFetchRequest`` inside a read transaction.
+struct ContactFetch {
+    let request: ContactFetchRequest
+    /// The sort order with `userDefault` resolved.
+    let order: ContactSortOrder
+
+    func run(_ db: Database) throws -> ContactPage {
+        let (count, cursorText, backward): (Int, String?, Bool) =
+            switch request.page {
+            case .first(let n, let after): (n, after, false)
+            case .last(let n, let before): (n, before, true)
+            }
+        guard (1...StoreLimits.pageSize).contains(count) else {
+            throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
+        }
+        let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
+        guard let filter = ContactQuery.filter(request.predicate) else {
+            return ContactPage(contacts: [], cursors: [], hasNextPage: false, hasPreviousPage: false,
+                totalCount: request.includeTotalCount ? 0 : nil)
+        }
+        let loader = ContactLoader(keys: request.keysToFetch)
+        let sortColumn = ContactQuery.sortColumn(order)
+        let sorted = order != .none
+        var conditions = filter.conditions
+        var arguments = filter.arguments
+        if let cursor {
+            let op = backward ? "<" : ">"
+            if sorted {
+                conditions.append("(\(sortColumn), c.id) \(op) (?, ?)")
+                arguments += [cursor.sortKey, cursor.identifier]
+            } else {
+                conditions.append("c.rowid \(op) ?")
+                arguments += [cursor.rowid]
+            }
+        }
+        let direction = backward ? "DESC" : "ASC"
+        let orderBy = sorted ? "\(sortColumn) \(direction), c.id \(direction)" : "c.rowid \(direction)"
+        let whereSQL = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = """
+            SELECT \(loader.selectSQL), \(sorted ? sortColumn : "''") FROM \(filter.from) \(whereSQL)
+            ORDER BY \(orderBy) LIMIT \(count + 1)
+            """
+        var rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let hasMore = rows.count > count
+        if hasMore { rows.removeLast() }
+        if backward { rows.reverse() }
+        var contacts: [Contact] = []
+        var rowids: [Int64] = []
+        var cursors: [String] = []
+        contacts.reserveCapacity(rows.count)
+        let sortKeyIndex = ContactLoader.metadataCount + loader.columns.count
+        for row in rows {
+            let (rowid, contact) = loader.decode(row)
+            rowids.append(rowid)
+            contacts.append(contact)
+            cursors.append(ContactCursor(order: order, rowid: rowid, identifier: contact.identifier,
+                sortKey: row[sortKeyIndex]).encoded)
+        }
+        try loader.loadRelated(db, rowids: rowids, into: &contacts)
+        var total: Int?
+        if request.includeTotalCount {
+            let countConditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
+            total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(filter.from) \(countConditions)",
+                arguments: filter.arguments)
+        }
+        return ContactPage(
+            contacts: contacts, cursors: cursors,
+            hasNextPage: backward ? cursor != nil : hasMore,
+            hasPreviousPage: backward ? hasMore : cursor != nil,
+            totalCount: total)
+    }
+}

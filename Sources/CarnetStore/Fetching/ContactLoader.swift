@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+/// Reads contacts with exactly the requested keys: single values from the `contact` row's columns for those
+/// keys, labeled values of the requested kinds only, images only when asked for.
+struct ContactLoader {
+    let keys: ContactKeySet
+    /// The `contact` columns to select after the fixed metadata columns.
+    let columns: [(key: ContactKey, column: String)]
+
+    /// The fixed columns every fetch selects: rowid, identifier, metadata.
+    static let metadataSQL = "c.rowid, c.id, c.revision, c.createdAt, c.modifiedAt, (SELECT id FROM container WHERE rowid = c.containerRowid)"
+    static let metadataCount = 6
+
+    init(keys: ContactKeySet) {
+        self.keys = keys
+        var columns: [(ContactKey, String)] = []
+        for key in keys {
+            switch key {
+            case .contactType, .birthday, .nonGregorianBirthday: columns.append((key, "c.\(key.rawValue)"))
+            case .imageDataAvailable: columns.append((key, "c.hasImage"))
+            case _ where key.stringSlot != nil: columns.append((key, "c.\(key.rawValue)"))
+            default: break
+            }
+        }
+        self.columns = columns
+    }
+
+    var selectSQL: String { ([Self.metadataSQL] + columns.map(\.column)).joined(separator: ", ") }
+
+    /// Decodes one row selected with ``selectSQL`` (plus any trailing columns, which it ignores).
+    func decode(_ row: Row) -> (rowid: Int64, contact: Contact) {
+        var contact = Contact(fetched: row[1], keys: keys)
+        contact.revision = row[2]
+        contact.createdAt = Date(timeIntervalSince1970: row[3])
+        contact.modifiedAt = Date(timeIntervalSince1970: row[4])
+        contact.containerIdentifier = row[5]
+        for (offset, entry) in columns.enumerated() {
+            let index = Self.metadataCount + offset
+            switch entry.key {
+            case .contactType: contact.values.contactType = ContactType(rawValue: row[index]) ?? .person
+            case .birthday: contact.values.birthday = (row[index] as String?).flatMap(ContactDate.init(storageString:))
+            case .nonGregorianBirthday:
+                contact.values.nonGregorianBirthday = (row[index] as String?).flatMap(ContactDate.init(storageString:))
+            case .imageDataAvailable: contact.values.imageDataAvailable = row[index]
+            default: contact.values.strings[entry.key.stringSlot!] = row[index]
+            }
+        }
+        return (row[0], contact)
+    }
+
+    /// Fills in labeled values and images for contacts already decoded, with one query per kind of data.
+    func loadRelated(_ db: Database, rowids: [Int64], into contacts: inout [Contact]) throws {
+        guard !rowids.isEmpty else { return }
+        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }
+        var indexByRowid: [Int64: Int] = [:]
+        indexByRowid.reserveCapacity(rowids.count)
+        for (index, rowid) in rowids.enumerated() { indexByRowid[rowid] = index }
+        let marks = databaseQuestionMarks(count: rowids.count)
+        if !kinds.isEmpty {
+            var grouped = [[MultiValueKind: [EncodedLabeledValue]]](repeating: [:], count: rowids.count)
+            let sql = """
+                SELECT contactRowid, kind, id, label, value FROM labeledValue
+                WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
+                ORDER BY contactRowid, kind, position
+                """
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(rowids))
+            while let row = try rows.next() {
+                guard let index = indexByRowid[row[0]], let kind = MultiValueKind(rawValue: row[1]) else { continue }
+                grouped[index][kind, default: []].append(EncodedLabeledValue(identifier: row[2], label: row[3], value: row[4]))
+            }
+            for index in contacts.indices {
+                for kind in kinds { contacts[index].setEncodedValues(kind, grouped[index][kind] ?? []) }
+            }
+        }
+        let wantsImage = keys.contains(.imageData), wantsThumbnail = keys.contains(.thumbnailImageData)
+        if wantsImage || wantsThumbnail {
+            let columns = [wantsImage ? "imageData" : "NULL", wantsThumbnail ? "thumbnailImageData" : "NULL"]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid IN (\(marks))",
+                arguments: StatementArguments(rowids))
+            while let row = try rows.next() {
+                guard let index = indexByRowid[row[0]] else { continue }
+                if wantsImage { contacts[index].values.imageData = row[1] }
+                if wantsThumbnail { contacts[index].values.thumbnailImageData = row[2] }
+            }
+        }
+    }
+
+    /// Loads contacts by rowid, in the given order, skipping rowids that no longer exist.
+    func load(_ db: Database, rowids: [Int64]) throws -> [Contact] {
+        guard !rowids.isEmpty else { return [] }
+        let sql = "SELECT \(selectSQL) FROM contact c WHERE c.rowid IN (\(databaseQuestionMarks(count: rowids.count)))"
+        var byRowid: [Int64: Contact] = [:]
+        for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(rowids)) {
+            let (rowid, contact) = decode(row)
+            byRowid[rowid] = contact
+        }
+        let present = rowids.filter { byRowid[$0] != nil }
+        var contacts = present.map { byRowid[$0]! }
+        try loadRelated(db, rowids: present, into: &contacts)
+        return contacts
+    }
+}

@@ -1,0 +1,102 @@
+/// Which contacts a fetch matches. Every condition that is set must hold (they combine with AND);
+/// the empty predicate matches every contact.
+public struct ContactPredicate: Sendable, Hashable {
+    /// Every word must prefix-match a word of some name field (given, middle, family, previous family,
+    /// nickname, organization, phonetic names), ignoring case and diacritics: `"ann sm"` finds "Anna Smith".
+    public var matchingName: String?
+    /// A case-insensitive exact match on one of the contact's email addresses.
+    public var matchingEmailAddress: String?
+    /// A formatting-insensitive match on one of the contact's phone numbers (the last ten digits compare).
+    public var matchingPhoneNumber: String?
+    /// Only these contacts.
+    public var identifiers: [String]?
+    /// Only members of this group.
+    public var groupIdentifier: String?
+    /// Only contacts of this container.
+    public var containerIdentifier: String?
+
+    public init(
+        matchingName: String? = nil, matchingEmailAddress: String? = nil, matchingPhoneNumber: String? = nil,
+        identifiers: [String]? = nil, groupIdentifier: String? = nil, containerIdentifier: String? = nil
+    ) {
+        self.matchingName = matchingName
+        self.matchingEmailAddress = matchingEmailAddress
+        self.matchingPhoneNumber = matchingPhoneNumber
+        self.identifiers = identifiers
+        self.groupIdentifier = groupIdentifier
+        self.containerIdentifier = containerIdentifier
+    }
+
+    /// Matches every contact.
+    public static let all = ContactPredicate()
+
+    public static func matchingName(_ name: String) -> Self { .init(matchingName: name) }
+    public static func matchingEmailAddress(_ email: String) -> Self { .init(matchingEmailAddress: email) }
+    public static func matchingPhoneNumber(_ phone: String) -> Self { .init(matchingPhoneNumber: phone) }
+    public static func withIdentifiers(_ identifiers: [String]) -> Self { .init(identifiers: identifiers) }
+    public static func inGroup(_ identifier: String) -> Self { .init(groupIdentifier: identifier) }
+    public static func inContainer(_ identifier: String) -> Self { .init(containerIdentifier: identifier) }
+
+    /// Both predicates' conditions. Where both set the same condition, `other`'s wins.
+    public func and(_ other: ContactPredicate) -> ContactPredicate {
+        ContactPredicate(
+            matchingName: other.matchingName ?? matchingName,
+            matchingEmailAddress: other.matchingEmailAddress ?? matchingEmailAddress,
+            matchingPhoneNumber: other.matchingPhoneNumber ?? matchingPhoneNumber,
+            identifiers: other.identifiers ?? identifiers,
+            groupIdentifier: other.groupIdentifier ?? groupIdentifier,
+            containerIdentifier: other.containerIdentifier ?? containerIdentifier)
+    }
+}
+
+/// The order of fetched contacts (`CNContactSortOrder`). Names compare ignoring case and diacritics; a contact
+/// without a personal name sorts by organization name; ties break by identifier.
+public enum ContactSortOrder: String, Sendable, Hashable, CaseIterable {
+    /// Creation order (cheapest).
+    case none
+    /// The store's setting (``CarnetStore/userDefaultSortOrder()``).
+    case userDefault
+    case givenName
+    case familyName
+}
+
+/// Which slice of the matches to return. Cursors come from an earlier ``ContactPage``.
+public enum PageRequest: Sendable, Hashable {
+    /// The first `count` matches after `cursor` (from the start when `nil`).
+    case first(Int, after: String? = nil)
+    /// The last `count` matches before `cursor` (from the end when `nil`).
+    case last(Int, before: String? = nil)
+}
+
+/// A contact fetch (`CNContactFetchRequest`): which contacts, which keys, in which order, which page.
+public struct ContactFetchRequest: Sendable, Hashable {
+    public var predicate: ContactPredicate
+    /// Only these keys are read from the database; reading another key of a result traps.
+    public var keysToFetch: ContactKeySet
+    public var sortOrder: ContactSortOrder
+    public var page: PageRequest
+    /// Also count every match (costs a second query).
+    public var includeTotalCount: Bool
+
+    public init(
+        predicate: ContactPredicate = .all, keysToFetch: ContactKeySet, sortOrder: ContactSortOrder = .none,
+        page: PageRequest = .first(100), includeTotalCount: Bool = false
+    ) {
+        self.predicate = predicate
+        self.keysToFetch = keysToFetch
+        self.sortOrder = sortOrder
+        self.page = page
+        self.includeTotalCount = includeTotalCount
+    }
+}
+
+/// One page of fetched contacts.
+public struct ContactPage: Sendable {
+    public var contacts: [Contact]
+    /// The cursor of each contact, in the same order; pass one back to continue after (or before) it.
+    public var cursors: [String]
+    public var hasNextPage: Bool
+    public var hasPreviousPage: Bool
+    /// Set when the request asked for it.
+    public var totalCount: Int?
+}

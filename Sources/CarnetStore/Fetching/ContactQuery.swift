@@ -1,0 +1,71 @@
+import GRDB
+
+/// The SQL for a contact fetch.
+///
+/// A search predicate (name, email, phone, identifiers, group) drives the query through its index with a
+/// `CROSS JOIN`, which SQLite never reorders, so a rare match is never found by walking the sort index.
+/// Without one, the sort index is walked from the cursor.
+struct ContactQuery {
+    var sql: String
+    var arguments: StatementArguments
+
+    /// The column contacts sort by for a resolved (never `userDefault`) order.
+    static func sortColumn(_ order: ContactSortOrder) -> String {
+        switch order {
+        case .givenName: "c.sortGiven"
+        case .familyName: "c.sortFamily"
+        case .none, .userDefault: "c.rowid"
+        }
+    }
+
+    /// The FROM and WHERE clauses for a predicate; `nil` when it can match nothing (an empty name query).
+    static func filter(_ predicate: ContactPredicate) -> (from: String, conditions: [String], arguments: StatementArguments)? {
+        var drivers: [(String, StatementArguments)] = []
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let name = predicate.matchingName {
+            let words = TextFolding.words(name)
+            guard !words.isEmpty else { return nil }
+            let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
+            drivers.append(("SELECT rowid AS r FROM contactName WHERE contactName MATCH ?", [match]))
+        }
+        if let email = predicate.matchingEmailAddress {
+            guard let key = TextFolding.emailKey(email) else { return nil }
+            drivers.append((
+                "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
+                [MultiValueKind.emailAddresses.rawValue, key]))
+        }
+        if let phone = predicate.matchingPhoneNumber {
+            guard let key = TextFolding.phoneKey(phone) else { return nil }
+            drivers.append((
+                "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
+                [MultiValueKind.phoneNumbers.rawValue, key]))
+        }
+        if let identifiers = predicate.identifiers {
+            guard !identifiers.isEmpty else { return nil }
+            drivers.append((
+                "SELECT rowid AS r FROM contact WHERE id IN (\(databaseQuestionMarks(count: identifiers.count)))",
+                StatementArguments(identifiers)))
+        }
+        if let group = predicate.groupIdentifier {
+            drivers.append((
+                "SELECT m.contactRowid AS r FROM groupMember m JOIN \"group\" g ON g.rowid = m.groupRowid WHERE g.id = ?",
+                [group]))
+        }
+        if let container = predicate.containerIdentifier {
+            conditions.append("c.containerRowid = (SELECT rowid FROM container WHERE id = ?)")
+            arguments += [container]
+        }
+        guard let (driverSQL, driverArguments) = drivers.first else {
+            return ("contact c", conditions, arguments)
+        }
+        var from = "(\(driverSQL)) d CROSS JOIN contact c ON c.rowid = d.r"
+        var allArguments = driverArguments
+        for (sql, extra) in drivers.dropFirst() {
+            from += " AND c.rowid IN (\(sql.replacingOccurrences(of: " AS r", with: "")))"
+            allArguments += extra
+        }
+        allArguments += arguments
+        return (from, conditions, allArguments)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import Synchronization
+
+extension CarnetStore {
+    /// Fetches change history since a token, coalesced per record (TN3149 semantics).
+    ///
+    /// Full and incremental sync are the same loop: start with no token (or any token the store cannot use:
+    /// malformed, another store's, expired) to receive `dropEverything` and an add event for every record;
+    /// keep ``ChangeHistoryPage/token`` and fetch again while ``ChangeHistoryPage/hasMore``, and later.
+    public func changeHistory(_ request: ChangeHistoryFetchRequest) async throws -> ChangeHistoryPage {
+        guard (1...10_000).contains(request.limit) else {
+            throw StoreError(.predicateInvalid, "History page sizes go from 1 to 10000")
+        }
+        let storeID = self.storeID
+        return try await writer.read { db in try HistoryFetch(request: request, storeID: storeID).run(db) }
+    }
+
+    /// The token for "now": changes fetched since it start after the latest commit.
+    public func currentHistoryToken() async throws -> String {
+        let storeID = self.storeID
+        return try await writer.read { db in
+            HistoryToken(storeID: storeID, position: try HistoryStore.currentPosition(db)).encoded
+        }
+    }
+
+    /// The oldest token still valid: history before it was compacted, so older tokens fetch a full sync.
+    public func oldestValidHistoryToken() async throws -> String {
+        let storeID = self.storeID
+        return try await writer.read { db in
+            HistoryToken(storeID: storeID, position: try HistoryStore.oldestPosition(db)).encoded
+        }
+    }
+
+    /// Deletes history older than ``StoreConfiguration/historyRetention`` (the store also does this by itself
+    /// after saves, at most once a minute).
+    ///
+    /// - Returns: the number of events deleted.
+    @discardableResult
+    public func compactHistory(olderThan cutoff: Date? = nil) async throws -> Int {
+        let cutoff = (cutoff ?? Date().addingTimeInterval(-configuration.historyRetention)).timeIntervalSince1970
+        return try await writer.write { db in
+            guard let last = try Int64.fetchOne(
+                db, sql: """
+                    SELECT max(e.position) FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
+                    WHERE t.timestamp < ?
+                    """, arguments: [cutoff])
+            else { return 0 }
+            try db.execute(sql: "DELETE FROM changeEvent WHERE position <= ?", arguments: [last])
+            let deleted = db.changesCount
+            try db.execute(
+                sql: "UPDATE storeInfo SET value = ? WHERE key = 'oldestPosition' AND CAST(value AS INTEGER) < ?",
+                arguments: [String(last), last])
+            // Keep the newest transaction row: it carries the latest revision the change notifier compares.
+            try db.execute(
+                sql: """
+                    DELETE FROM saveTransaction WHERE timestamp < ? AND seq < (SELECT max(seq) FROM saveTransaction)
+                    AND seq NOT IN (SELECT seq FROM changeEvent)
+                    """, arguments: [cutoff])
+            return deleted
+        }
+    }
+}
+
+/// Decides when saves trigger history compaction.
+final class MaintenanceClock: Sendable {
+    private let lastRun = Mutex<Date>(.distantPast)
+
+    func compactIfDue(_ store: CarnetStore) async {
+        let now = Date()
+        let due = lastRun.withLock { last in
+            guard now.timeIntervalSince(last) >= 60 else { return false }
+            last = now
+            return true
+        }
+        // Compaction is housekeeping: a failure here must not fail the save that triggered it.
+        if due { _ = try? await store.compactHistory() }
+    }
+}

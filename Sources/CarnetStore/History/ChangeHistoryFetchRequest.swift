@@ -1,0 +1,74 @@
+/// A change history fetch (`CNChangeHistoryFetchRequest`).
+public struct ChangeHistoryFetchRequest: Sendable, Hashable {
+    /// Where the client's replica stands. `nil`, malformed, another store's, or expired: a full sync
+    /// (drop everything, then an add event for every record).
+    public var startingToken: String?
+    /// Include group, and membership events. Default `false`.
+    public var includeGroupChanges: Bool
+    /// Leave out events saved by these transaction authors (a client's own writes).
+    public var excludedAuthors: Set<String>
+    /// The keys to fetch for the contacts of add and update events.
+    public var contactKeys: ContactKeySet
+    /// The most events in one page; continue with ``ChangeHistoryPage/token`` while ``ChangeHistoryPage/hasMore``.
+    public var limit: Int
+
+    public init(
+        startingToken: String? = nil, includeGroupChanges: Bool = false, excludedAuthors: Set<String> = [],
+        contactKeys: ContactKeySet = [], limit: Int = 1000
+    ) {
+        self.startingToken = startingToken
+        self.includeGroupChanges = includeGroupChanges
+        self.excludedAuthors = excludedAuthors
+        self.contactKeys = contactKeys
+        self.limit = limit
+    }
+}
+
+/// One change history event, coalesced per record.
+public struct ChangeHistoryEvent: Sendable {
+    public var kind: ChangeEventKind
+    /// For contact and membership events.
+    public var contactIdentifier: String?
+    /// For group and membership events.
+    public var groupIdentifier: String?
+    /// For add events: where the record was added.
+    public var containerIdentifier: String?
+    /// For contact updates: the keys that changed.
+    public var changedKeys: [ContactKey]
+    /// The transaction author of the (last) save behind the event; `nil` for snapshot events.
+    public var author: String?
+    /// For add and update contact events: the contact now, with the requested keys.
+    public var contact: Contact?
+    /// For add and update group events: the group now.
+    public var group: Group?
+
+    init(kind: ChangeEventKind, contact: String? = nil, group: String? = nil, container: String? = nil,
+        changedKeys: [ContactKey] = [], author: String? = nil)
+    {
+        self.kind = kind
+        self.contactIdentifier = contact
+        self.groupIdentifier = group
+        self.containerIdentifier = container
+        self.changedKeys = changedKeys
+        self.author = author
+    }
+}
+
+/// A page of change history.
+public struct ChangeHistoryPage: Sendable {
+    public var events: [ChangeHistoryEvent]
+    /// Fetch the next page, or later changes, from here. Save it with the data the events produced.
+    public var token: String
+    /// Whether more events are waiting now (fetch again with ``token`` right away).
+    public var hasMore: Bool
+}
+
+/// What ``CarnetStore/changes()`` yields after each commit.
+public struct StoreChange: Sendable, Hashable {
+    /// The current history token after the commits this covers.
+    public var token: String
+    /// The transaction authors of those commits (`nil` where a save had none).
+    public var authors: [String?]
+    /// The latest revision covered.
+    public var revision: Int64
+}

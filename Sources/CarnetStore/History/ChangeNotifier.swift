@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// Tells subscribers about commits: this process's right after they commit, other processes' (which SQLite
+/// cannot signal) by polling the newest revision while anyone listens.
+actor ChangeNotifier {
+    private var subscribers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
+    private var lastSeq: Int64 = 0
+    private var poller: Task<Void, Never>?
+    private var context: (writer: any DatabaseWriter, storeID: String, interval: TimeInterval)?
+
+    init(writer: any DatabaseWriter, storeID: String, interval: TimeInterval) {
+        context = (writer, storeID, interval)
+    }
+
+    func subscribe(_ id: UUID, _ continuation: AsyncStream<StoreChange>.Continuation) async {
+        guard let context else { return continuation.finish() }
+        if subscribers.isEmpty {
+            lastSeq = (try? await context.writer.read(Self.newestSeq)) ?? 0
+            let interval = context.interval
+            poller = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(interval))
+                    await self?.check()
+                }
+            }
+        }
+        subscribers[id] = continuation
+    }
+
+    func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+        if subscribers.isEmpty {
+            poller?.cancel()
+            poller = nil
+        }
+    }
+
+    func finishAll() {
+        context = nil
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers = [:]
+        poller?.cancel()
+        poller = nil
+    }
+
+    /// Looks for commits newer than the last one announced and announces them.
+    func check() async {
+        guard let context, !subscribers.isEmpty else { return }
+        let since = lastSeq
+        let storeID = context.storeID
+        let change: StoreChange? = try? await context.writer.read { db in
+            let newest = try Self.newestSeq(db)
+            guard newest > since else { return nil }
+            let authors = try Row.fetchAll(
+                db, sql: """
+                    SELECT author FROM saveTransaction WHERE seq > ? AND seq <= ?
+                    AND EXISTS (SELECT 1 FROM changeEvent e WHERE e.seq = saveTransaction.seq) ORDER BY seq
+                    """, arguments: [since, newest]
+            ).map { $0[0] as String? }
+            var seen = Set<String?>()
+            let token = HistoryToken(storeID: storeID, position: try HistoryStore.currentPosition(db)).encoded
+            return StoreChange(token: token, authors: authors.filter { seen.insert($0).inserted }, revision: newest)
+        }
+        guard let change, change.revision > lastSeq else { return }
+        lastSeq = change.revision
+        // Containers added without history events move the revision but are not store changes to announce.
+        guard !change.authors.isEmpty else { return }
+        for continuation in subscribers.values { continuation.yield(change) }
+    }
+
+    private static func newestSeq(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT max(seq) FROM saveTransaction") ?? 0
+    }
+}
+
+extension CarnetStore {
+    /// Yields after each commit, this process's or another's on the same file (seen within
+    /// ``StoreConfiguration/externalChangePollInterval``): the new history token and the commits' authors.
+    /// Commits close together may arrive as one element. The external-change callback of the Contacts framework.
+    /// Every commit after this call returns is announced.
+    public func changes() async -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        let notifier = self.notifier
+        continuation.onTermination = { _ in Task { await notifier.unsubscribe(id) } }
+        await notifier.subscribe(id, continuation)
+        return stream
+    }
+}

@@ -1,0 +1,115 @@
+import GRDB
+
+/// Runs one ``ChangeHistoryFetchRequest`` in a read transaction.
+struct HistoryFetch {
+    let request: ChangeHistoryFetchRequest
+    let storeID: String
+
+    /// Raw events read per query: bounded so memory stays flat however long the history is.
+    static let chunkSize = 512
+
+    func run(_ db: Database) throws -> ChangeHistoryPage {
+        let current = try HistoryStore.currentPosition(db)
+        let oldest = try HistoryStore.oldestPosition(db)
+        let token = request.startingToken.flatMap(HistoryToken.init(encoded:))
+        var page: (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
+        if let token, token.storeID == storeID, token.position >= oldest, token.position <= current {
+            if let snapshot = token.snapshot {
+                page = try snapshotPage(db, at: token.position, from: snapshot, budget: request.limit, current: current)
+            } else {
+                page = try incrementalPage(db, from: token.position, current: current)
+            }
+        } else {
+            // No usable token: start a full sync at the current position.
+            let start = HistoryToken.Snapshot(phase: .contacts, afterFirst: 0, afterSecond: 0)
+            page = try snapshotPage(db, at: current, from: start, budget: request.limit - 1, current: current)
+            page.events.insert(ChangeHistoryEvent(kind: .dropEverything), at: 0)
+        }
+        try attachRecords(db, to: &page.events)
+        return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
+    }
+
+    /// Coalesces events after `position`, stopping before the event that would exceed the page size.
+    private func incrementalPage(_ db: Database, from start: Int64, current: Int64) throws
+        -> (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
+    {
+        var coalescer = HistoryCoalescer()
+        var position = start
+        var scanned = 0
+        let maxScanned = max(request.limit * 50, 50_000)
+        scan: while position < current {
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT e.position, e.kind, e.recordId, e.otherId, e.changedKeys, t.author
+                        FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
+                        WHERE e.position > ? ORDER BY e.position LIMIT ?
+                        """), arguments: [position, Self.chunkSize])
+            if rows.isEmpty { break }
+            for row in rows {
+                let author: String? = row[5]
+                let kind = ChangeEventKind(rawValue: row[1]) ?? .updateContact
+                let included = !(author.map(request.excludedAuthors.contains) ?? false)
+                    && (request.includeGroupChanges || !kind.isGroupChange)
+                if included {
+                    let keys = (row[4] as String?)?.split(separator: ",").compactMap { ContactKey(rawValue: String($0)) }
+                    let raw = HistoryCoalescer.Raw(kind: kind, recordId: row[2], otherId: row[3],
+                        changedKeys: keys ?? [], author: author)
+                    if coalescer.opensEntry(raw) && coalescer.liveCount >= request.limit { break scan }
+                    coalescer.add(raw)
+                }
+                position = row[0]
+                scanned += 1
+                if scanned >= maxScanned { break scan }
+            }
+        }
+        return (coalescer.events, HistoryToken(storeID: storeID, position: position), position < current)
+    }
+
+    /// Enumerates current records as add events: contacts, then (with group changes) groups and memberships.
+    private func snapshotPage(
+        _ db: Database, at position: Int64, from start: HistoryToken.Snapshot, budget: Int, current: Int64
+    ) throws -> (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool) {
+        var events: [ChangeHistoryEvent] = []
+        var cursor = start
+        let phases: [HistoryToken.Phase] = request.includeGroupChanges ? [.contacts, .groups, .members] : [.contacts]
+        for phase in phases where phase.rawValue >= start.phase.rawValue {
+            if phase != cursor.phase { cursor = .init(phase: phase, afterFirst: 0, afterSecond: 0) }
+            let remaining = budget - events.count
+            let rows = try Row.fetchAll(db, sql: Self.snapshotSQL[phase]!,
+                arguments: [cursor.afterFirst, cursor.afterFirst, cursor.afterSecond, remaining + 1])
+            for row in rows.prefix(remaining) {
+                cursor.afterFirst = row[0]
+                cursor.afterSecond = row[1]
+                switch phase {
+                case .contacts: events.append(ChangeHistoryEvent(kind: .addContact, contact: row[2], container: row[3]))
+                case .groups: events.append(ChangeHistoryEvent(kind: .addGroup, group: row[2], container: row[3]))
+                case .members:
+                    events.append(ChangeHistoryEvent(kind: .addMemberToGroup, contact: row[3], group: row[2]))
+                }
+            }
+            if rows.count > remaining {
+                return (events, HistoryToken(storeID: storeID, position: position, snapshot: cursor), true)
+            }
+        }
+        return (events, HistoryToken(storeID: storeID, position: position), position < current)
+    }
+
+    /// Each phase's query; arguments are (after first, after first, after second, limit).
+    static let snapshotSQL: [HistoryToken.Phase: String] = [
+        .contacts: """
+            SELECT c.rowid, 0, c.id, k.id FROM contact c JOIN container k ON k.rowid = c.containerRowid
+            WHERE c.rowid > ?1 ORDER BY c.rowid LIMIT ?4
+            """,
+        .groups: """
+            SELECT g.rowid, 0, g.id, k.id FROM "group" g JOIN container k ON k.rowid = g.containerRowid
+            WHERE g.rowid > ?1 ORDER BY g.rowid LIMIT ?4
+            """,
+        .members: """
+            SELECT m.groupRowid, m.contactRowid, g.id, c.id FROM groupMember m
+            JOIN "group" g ON g.rowid = m.groupRowid JOIN contact c ON c.rowid = m.contactRowid
+            WHERE m.groupRowid >= ?1 AND (m.groupRowid, m.contactRowid) > (?2, ?3)
+            ORDER BY m.groupRowid, m.contactRowid LIMIT ?4
+            """,
+    ]
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// A position in a store's change history, as an opaque string that survives restarts.
+///
+/// An incremental token says "every event up to `position` has been seen". A snapshot token continues a full
+/// sync: it carries the history position the snapshot started at and where the enumeration stopped.
+struct HistoryToken: Hashable, Sendable {
+    enum Phase: Int, Sendable { case contacts = 0, groups = 1, members = 2 }
+
+    struct Snapshot: Hashable, Sendable {
+        var phase: Phase
+        var afterFirst: Int64
+        var afterSecond: Int64
+    }
+
+    var storeID: String
+    var position: Int64
+    var snapshot: Snapshot?
+
+    init(storeID: String, position: Int64, snapshot: Snapshot? = nil) {
+        self.storeID = storeID
+        self.position = position
+        self.snapshot = snapshot
+    }
+
+    var encoded: String {
+        var text = "1|\(storeID)|\(position)"
+        if let snapshot { text += "|\(snapshot.phase.rawValue)|\(snapshot.afterFirst)|\(snapshot.afterSecond)" }
+        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a token; `nil` when it is not one this software wrote.
+    init?(encoded: String) {
+        guard encoded.utf8.count <= 256 else { return nil }
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3 || parts.count == 6, parts[0] == "1", let position = Int64(parts[2]), position >= 0
+        else { return nil }
+        self.storeID = parts[1]
+        self.position = position
+        if parts.count == 6 {
+            guard let phase = Int(parts[3]).flatMap(Phase.init(rawValue:)), let first = Int64(parts[4]),
+                let second = Int64(parts[5])
+            else { return nil }
+            self.snapshot = Snapshot(phase: phase, afterFirst: first, afterSecond: second)
+        }
+    }
+}

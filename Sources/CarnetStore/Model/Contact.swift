@@ -1,0 +1,95 @@
+import Foundation
+
+/// A person or organization record, modeled on `CNContact`.
+///
+/// A contact read from the store holds only the keys that were fetched (``availableKeys``); reading any other
+/// key is a programming error and traps, as `CNPropertyNotFetchedException` does in the Contacts framework.
+/// Check ``isKeyAvailable(_:)`` first when unsure.
+///
+/// Setting a property marks its key as modified (``modifiedKeys``). An update saves exactly the modified keys,
+/// so a contact fetched with ten keys and given a new `givenName` changes `givenName` only.
+public struct Contact: Sendable, Hashable, Identifiable {
+    /// The stable identifier: assigned when the value is created, kept by the store, never reused.
+    public let identifier: String
+    public var id: String { identifier }
+
+    /// The keys whose values this instance holds.
+    public internal(set) var availableKeys: ContactKeySet
+    /// The keys set since the instance was created or fetched; an update writes these.
+    public internal(set) var modifiedKeys: ContactKeySet = []
+
+    /// The container the contact belongs to; `nil` for a contact not saved yet.
+    public internal(set) var containerIdentifier: String?
+    /// Changes with every committed change to the contact; `0` for a contact not saved yet.
+    public internal(set) var revision: Int64 = 0
+    public internal(set) var createdAt: Date?
+    public internal(set) var modifiedAt: Date?
+
+    var values = Values()
+
+    /// The storage of every key; the public accessors guard it with ``availableKeys``.
+    struct Values: Sendable, Hashable {
+        var contactType = ContactType.person
+        var strings = [String](repeating: "", count: ContactKey.stringKeys.count)
+        var birthday: ContactDate?
+        var nonGregorianBirthday: ContactDate?
+        var imageData: Data?
+        var thumbnailImageData: Data?
+        var imageDataAvailable = false
+        var phoneNumbers: [LabeledValue<String>] = []
+        var emailAddresses: [LabeledValue<String>] = []
+        var postalAddresses: [LabeledValue<PostalAddress>] = []
+        var urlAddresses: [LabeledValue<String>] = []
+        var dates: [LabeledValue<ContactDate>] = []
+        var contactRelations: [LabeledValue<ContactRelation>] = []
+        var socialProfiles: [LabeledValue<SocialProfile>] = []
+        var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+    }
+
+    /// A new contact, to be added with a save request. Every key is available and empty.
+    ///
+    /// - Parameters:
+    ///   - identifier: Leave it to the default (a fresh UUID) unless the record already has an identifier
+    ///     elsewhere, such as a vCard UID. The store refuses an identifier that is or was in use.
+    ///   - contactType: Person or organization.
+    public init(identifier: String = Contact.makeIdentifier(), contactType: ContactType = .person) {
+        self.identifier = identifier
+        self.availableKeys = .all
+        self.values.contactType = contactType
+        if contactType != .person { modifiedKeys.insert(.contactType) }
+    }
+
+    /// A partial contact that describes an update to the contact `identifier`: no key is available until set,
+    /// and the keys that get set are the ones the update changes.
+    public init(updating identifier: String) {
+        self.identifier = identifier
+        self.availableKeys = []
+    }
+
+    init(fetched identifier: String, keys: ContactKeySet) {
+        self.identifier = identifier
+        self.availableKeys = keys
+    }
+
+    /// A fresh record identifier.
+    public static func makeIdentifier() -> String { UUID().uuidString }
+
+    /// Whether the key's value was fetched or set.
+    public func isKeyAvailable(_ key: ContactKey) -> Bool { availableKeys.contains(key) }
+
+    /// Whether all of the keys' values were fetched or set.
+    public func areKeysAvailable(_ keys: ContactKeySet) -> Bool { keys.isSubset(of: availableKeys) }
+
+    @inline(__always)
+    func checked(_ key: ContactKey) {
+        if !availableKeys.contains(key) {
+            preconditionFailure("Contact property not fetched: '\(key.rawValue)' was not in the keys to fetch")
+        }
+    }
+
+    @inline(__always)
+    mutating func didSet(_ key: ContactKey) {
+        availableKeys.insert(key)
+        modifiedKeys.insert(key)
+    }
+}

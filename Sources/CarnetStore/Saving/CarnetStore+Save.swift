@@ -1,0 +1,83 @@
+import GRDB
+
+extension CarnetStore {
+    /// Executes a save request in one SQLite transaction: every operation applies, or none does.
+    ///
+    /// - Returns: the commit's revision, the history token after it, and the saved records' identifiers.
+    /// - Throws: ``StoreError``, naming the failing operation's index and the records at fault.
+    @discardableResult
+    public func execute(_ request: SaveRequest) async throws -> SaveResult {
+        try Self.validate(request)
+        let storeID = self.storeID
+        let result = try await writer.writeWithoutTransaction { db in
+            var result: SaveResult?
+            try db.inTransaction(.immediate) {
+                var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
+                var identifiers: [String] = []
+                for (index, operation) in request.operations.enumerated() {
+                    do {
+                        identifiers.append(try transaction.apply(operation))
+                    } catch let error as StoreError {
+                        throw error.at(operation: index)
+                    }
+                }
+                let position = try HistoryStore.currentPosition(db)
+                result = SaveResult(
+                    revision: transaction.changed ? transaction.seq : nil,
+                    historyToken: HistoryToken(storeID: storeID, position: position).encoded,
+                    recordIdentifiers: identifiers)
+                // A save that changed nothing leaves no trace, not even a used-up revision.
+                return transaction.changed ? .commit : .rollback
+            }
+            return result!
+        }
+        if result.revision != nil {
+            await notifier.check()
+            await maintenance.compactIfDue(self)
+        }
+        return result
+    }
+
+    /// The checks that need no database: shapes, limits and well-formed values.
+    static func validate(_ request: SaveRequest) throws {
+        if let author = request.transactionAuthor, !Validation.text(author, limit: StoreLimits.labelBytes) {
+            throw StoreError(.validationFailed, "Invalid transaction author", keyPaths: ["transactionAuthor"])
+        }
+        guard request.operations.count <= StoreLimits.operationsPerSave else {
+            throw StoreError(
+                .validationFailed, "A save holds at most \(StoreLimits.operationsPerSave) operations",
+                keyPaths: ["operations"])
+        }
+        for (index, operation) in request.operations.enumerated() {
+            var bad: [String] = []
+            var identifiers: [String] = []
+            switch operation {
+            case .addContact(let contact, let container):
+                bad = Validation.contact(contact, keys: .all)
+                identifiers = [contact.identifier] + (container.map { [$0] } ?? [])
+            case .updateContact(let contact, _):
+                bad = Validation.contact(contact, keys: contact.modifiedKeys)
+                identifiers = [contact.identifier]
+            case .addGroup(let group, let container):
+                bad = Validation.group(group)
+                identifiers = [group.identifier] + (container.map { [$0] } ?? [])
+            case .updateGroup(let group, _):
+                bad = Validation.group(group)
+                identifiers = [group.identifier]
+            case .deleteContact(let id), .deleteGroup(let id):
+                identifiers = [id]
+            case .addMember(let contact, let group), .removeMember(let contact, let group):
+                identifiers = [contact, group]
+            }
+            if let malformed = identifiers.first(where: { !Identifiers.isValid($0) }) {
+                throw StoreError(
+                    .recordIdentifierInvalid, "Malformed identifier", affected: [malformed], operationIndex: index)
+            }
+            if !bad.isEmpty {
+                throw StoreError(
+                    .validationFailed, "Invalid properties", affected: [identifiers[0]], operationIndex: index,
+                    keyPaths: bad)
+            }
+        }
+    }
+}

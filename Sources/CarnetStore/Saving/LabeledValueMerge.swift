@@ -1,0 +1,95 @@
+/// A labeled value as stored, with the revisions a merge needs.
+struct StoredLabeledValue: Sendable {
+    var rowid: Int64
+    var identifier: String
+    var label: String?
+    var value: String
+    var position: Int
+    var createdRevision: Int64
+    var revision: Int64
+}
+
+/// How an update's list of labeled values applies to the stored list.
+///
+/// Without a base revision the given list replaces the stored one (last writer wins): values carrying a stored
+/// identifier keep it, the rest are new, stored values left out are removed.
+///
+/// With a base revision the unit of conflict is the value's identifier:
+/// - a value the update changes conflicts if it changed since the base, or was deleted since;
+/// - a value the update leaves out is removed, unless it changed since the base (conflict) or was added since
+///   (the client never saw it, so it stays, after the given values).
+struct LabeledValueMerge {
+    enum Slot {
+        case existing(StoredLabeledValue, EncodedLabeledValue, contentChanged: Bool)
+        case new(EncodedLabeledValue)
+    }
+
+    var slots: [Slot] = []
+    var removed: [StoredLabeledValue] = []
+    var conflicts: [String] = []
+    var invalidIdentifiers: [Int] = []
+
+    /// Whether the property's value (content or order) changes.
+    var changesProperty: Bool {
+        if !removed.isEmpty { return true }
+        for (position, slot) in slots.enumerated() {
+            switch slot {
+            case .new: return true
+            case .existing(let stored, _, let changed): if changed || stored.position != position { return true }
+            }
+        }
+        return false
+    }
+
+    /// - Parameter retiredRevision: for an identifier that is not stored, the revision at which this contact's
+    ///   value with that identifier was deleted, or `nil` if it never was one of its values.
+    init(
+        key: ContactKey, stored: [StoredLabeledValue], given: [EncodedLabeledValue], baseRevision: Int64?,
+        retiredRevision: (String) throws -> Int64?
+    ) rethrows {
+        var byIdentifier = Dictionary(stored.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        var seen = Set<String>()
+        for (index, item) in given.enumerated() {
+            guard let id = item.identifier else {
+                slots.append(.new(item))
+                continue
+            }
+            guard seen.insert(id).inserted else {
+                invalidIdentifiers.append(index)
+                continue
+            }
+            if let current = byIdentifier.removeValue(forKey: id) {
+                let changed = current.label != item.label || current.value != item.value
+                if changed, let base = baseRevision, current.revision > base {
+                    conflicts.append("\(key.rawValue).\(id)")
+                }
+                slots.append(.existing(current, item, contentChanged: changed))
+            } else if let retired = try retiredRevision(id) {
+                if let base = baseRevision, retired > base {
+                    conflicts.append("\(key.rawValue).\(id)")
+                } else if baseRevision != nil {
+                    invalidIdentifiers.append(index)
+                } else {
+                    // Last writer wins: the value comes back, as a new value.
+                    slots.append(.new(EncodedLabeledValue(identifier: nil, label: item.label, value: item.value)))
+                }
+            } else {
+                invalidIdentifiers.append(index)
+            }
+        }
+        for current in stored where byIdentifier[current.identifier] != nil {
+            guard let base = baseRevision else {
+                removed.append(current)
+                continue
+            }
+            if current.createdRevision > base {
+                slots.append(.existing(current, EncodedLabeledValue(identifier: current.identifier,
+                    label: current.label, value: current.value), contentChanged: false))
+            } else if current.revision > base {
+                conflicts.append("\(key.rawValue).\(current.identifier)")
+            } else {
+                removed.append(current)
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// One atomic batch of changes (`CNSaveRequest`): it commits whole or not at all.
+///
+/// Operations run in order, so a contact added by one operation can join a group in a later one.
+public struct SaveRequest: Sendable {
+    /// Who makes the change; recorded on every history event, and matched by `excludedAuthors`.
+    public var transactionAuthor: String?
+    /// The operations, in the order they run.
+    public var operations: [SaveOperation] = []
+
+    public init(transactionAuthor: String? = nil, operations: [SaveOperation] = []) {
+        self.transactionAuthor = transactionAuthor
+        self.operations = operations
+    }
+
+    /// Adds a new contact to a container (`nil`: the default container).
+    public mutating func add(_ contact: Contact, toContainerWithIdentifier container: String? = nil) {
+        operations.append(.addContact(contact, containerIdentifier: container))
+    }
+
+    /// Writes the contact's ``Contact/modifiedKeys``.
+    ///
+    /// - Parameter baseRevision: the contact's revision when it was read. When given and the contact changed
+    ///   since, the save merges if none of the modified keys (for multi-values: none of the touched values)
+    ///   changed since, and fails with ``StoreError/Code/conflict`` otherwise. When `nil`, last writer wins.
+    public mutating func update(_ contact: Contact, baseRevision: Int64? = nil) {
+        operations.append(.updateContact(contact, baseRevision: baseRevision))
+    }
+
+    public mutating func delete(contactWithIdentifier identifier: String) {
+        operations.append(.deleteContact(identifier: identifier))
+    }
+
+    public mutating func add(_ group: Group, toContainerWithIdentifier container: String? = nil) {
+        operations.append(.addGroup(group, containerIdentifier: container))
+    }
+
+    public mutating func update(_ group: Group, baseRevision: Int64? = nil) {
+        operations.append(.updateGroup(group, baseRevision: baseRevision))
+    }
+
+    public mutating func delete(groupWithIdentifier identifier: String) {
+        operations.append(.deleteGroup(identifier: identifier))
+    }
+
+    public mutating func addMember(_ contactIdentifier: String, toGroup groupIdentifier: String) {
+        operations.append(.addMember(contactIdentifier: contactIdentifier, groupIdentifier: groupIdentifier))
+    }
+
+    public mutating func removeMember(_ contactIdentifier: String, fromGroup groupIdentifier: String) {
+        operations.append(.removeMember(contactIdentifier: contactIdentifier, groupIdentifier: groupIdentifier))
+    }
+}
+
+/// One operation of a ``SaveRequest``.
+public enum SaveOperation: Sendable {
+    case addContact(Contact, containerIdentifier: String?)
+    case updateContact(Contact, baseRevision: Int64?)
+    case deleteContact(identifier: String)
+    case addGroup(Group, containerIdentifier: String?)
+    case updateGroup(Group, baseRevision: Int64?)
+    case deleteGroup(identifier: String)
+    case addMember(contactIdentifier: String, groupIdentifier: String)
+    case removeMember(contactIdentifier: String, groupIdentifier: String)
+}
+
+/// What a committed save did.
+public struct SaveResult: Sendable, Hashable {
+    /// The revision of this commit: every record it changed now has it. `nil` when nothing changed.
+    public var revision: Int64?
+    /// The history token after this save: fetching changes since it starts after this commit.
+    public var historyToken: String
+    /// For each operation, the identifier of the record it saved (the contact or group; for membership
+    /// changes, the group).
+    public var recordIdentifiers: [String]
+}

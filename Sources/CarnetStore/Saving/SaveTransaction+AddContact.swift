@@ -1,0 +1,70 @@
+import GRDB
+
+extension SaveTransaction {
+    mutating func addContact(_ contact: Contact, containerIdentifier: String?) throws {
+        try ensureUnused(contact.identifier)
+        let container = try containerRowid(containerIdentifier)
+        let v = contact.values
+        let columns = ["id", "containerRowid", "contactType"] + ContactKey.stringKeys.map(\.rawValue) + [
+            "birthday", "nonGregorianBirthday", "hasImage", "sortGiven", "sortFamily", "createdRevision", "revision",
+            "createdAt", "modifiedAt",
+        ]
+        var arguments: [(any DatabaseValueConvertible)?] = [contact.identifier, container.rowid, v.contactType.rawValue]
+        arguments += v.strings
+        arguments += [
+            v.birthday?.storageString, v.nonGregorianBirthday?.storageString, v.imageData != nil,
+            ContactIndexing.sortKey(contact, .givenName), ContactIndexing.sortKey(contact, .familyName),
+            seq, seq, now, now,
+        ]
+        let sql = "INSERT INTO contact (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        let rowid = db.lastInsertedRowID
+        try ContactIndexing.indexNames(db, rowid: rowid, contact: contact, replacing: false)
+        for kind in MultiValueKind.allCases {
+            for (position, item) in contact.encodedValues(kind).enumerated() {
+                try insertValue(item, kind: kind, position: position, contactRowid: rowid)
+            }
+        }
+        if v.imageData != nil || v.thumbnailImageData != nil {
+            try db.cachedStatement(
+                sql: "INSERT INTO contactImage (contactRowid, imageData, thumbnailImageData) VALUES (?, ?, ?)"
+            ).execute(arguments: [rowid, v.imageData, v.thumbnailImageData])
+        }
+        try record(.addContact, contact.identifier, other: container.identifier)
+    }
+
+    /// Inserts a labeled value under a fresh identifier.
+    func insertValue(_ item: EncodedLabeledValue, kind: MultiValueKind, position: Int, contactRowid: Int64) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO labeledValue (id, contactRowid, kind, position, label, value, searchKey, createdRevision, revision)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            Contact.makeIdentifier(), contactRowid, kind.rawValue, position, item.label, item.value,
+            EncodedLabeledValue.searchKey(kind: kind, value: item.value), seq, seq,
+        ])
+    }
+}
+
+/// The derived data that makes contacts findable and sortable: the FTS name document and the sort keys.
+enum ContactIndexing {
+    /// The sort key for a name order; `contact` must have the name keys available.
+    static func sortKey(_ contact: Contact, _ order: ContactKey) -> String {
+        let given = contact.storedString(.givenName)
+        let family = contact.storedString(.familyName)
+        return TextFolding.sortKey(
+            primary: order == .givenName ? given : family, secondary: order == .givenName ? family : given,
+            middle: contact.storedString(.middleName), organization: contact.storedString(.organizationName))
+    }
+
+    static func indexNames(_ db: Database, rowid: Int64, contact: Contact, replacing: Bool) throws {
+        let document = ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
+        if replacing {
+            try db.cachedStatement(sql: "DELETE FROM contactName WHERE rowid = ?").execute(arguments: [rowid])
+        }
+        try db.cachedStatement(sql: "INSERT INTO contactName (rowid, names) VALUES (?, ?)")
+            .execute(arguments: [rowid, document])
+    }
+}

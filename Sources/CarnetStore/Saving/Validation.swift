@@ -1,0 +1,108 @@
+import Foundation
+
+/// The checks a save runs before it writes: the limits in ``StoreLimits`` and well-formed values.
+/// Each returns the key paths at fault, so one error can name every bad property.
+enum Validation {
+    static func contact(_ contact: Contact, keys: ContactKeySet) -> [String] {
+        var bad: [String] = []
+        for key in keys {
+            if let slot = key.stringSlot {
+                let limit = key == .note ? StoreLimits.noteBytes : StoreLimits.singleLineBytes
+                if !text(contact.values.strings[slot], limit: limit, multiline: key == .note) {
+                    bad.append(key.rawValue)
+                }
+            } else if let kind = MultiValueKind(key: key) {
+                bad += multiValue(contact, kind)
+            }
+        }
+        if keys.contains(.birthday), let date = contact.values.birthday {
+            var problems = date.invalidComponents()
+            if date.calendar != ContactDate.gregorian { problems.append("calendar") }
+            bad += problems.map { "birthday.\($0)" }
+        }
+        if keys.contains(.nonGregorianBirthday), let date = contact.values.nonGregorianBirthday {
+            var problems = date.invalidComponents()
+            if date.calendar == ContactDate.gregorian { problems.append("calendar") }
+            bad += problems.map { "nonGregorianBirthday.\($0)" }
+        }
+        if keys.contains(.imageData), (contact.values.imageData?.count ?? 0) > StoreLimits.imageDataBytes {
+            bad.append("imageData")
+        }
+        if keys.contains(.thumbnailImageData),
+            (contact.values.thumbnailImageData?.count ?? 0) > StoreLimits.thumbnailImageDataBytes
+        {
+            bad.append("thumbnailImageData")
+        }
+        return bad
+    }
+
+    static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
+        let name = kind.key.rawValue
+        let encoded = contact.encodedValues(kind)
+        guard encoded.count <= StoreLimits.valuesPerProperty else { return [name] }
+        var bad: [String] = []
+        for (index, item) in encoded.enumerated() {
+            let path = "\(name)[\(index)]"
+            if let label = item.label, !text(label, limit: StoreLimits.labelBytes) { bad.append("\(path).label") }
+            if let id = item.identifier, !Identifiers.isValid(id) { bad.append("\(path).identifier") }
+            bad += valueProblems(contact, kind, index).map { "\(path).value\($0)" }
+        }
+        return bad
+    }
+
+    /// Problems with one value, as key path suffixes (`""` for the value itself, `".city"` for a field).
+    private static func valueProblems(_ contact: Contact, _ kind: MultiValueKind, _ index: Int) -> [String] {
+        let v = contact.values
+        switch kind {
+        case .phoneNumbers:
+            return required(v.phoneNumbers[index].value, limit: StoreLimits.phoneBytes) ? [] : [""]
+        case .emailAddresses:
+            return required(v.emailAddresses[index].value, limit: StoreLimits.emailBytes) ? [] : [""]
+        case .urlAddresses:
+            return required(v.urlAddresses[index].value, limit: StoreLimits.urlBytes) ? [] : [""]
+        case .contactRelations:
+            return required(v.contactRelations[index].value.name, limit: StoreLimits.singleLineBytes) ? [] : [".name"]
+        case .dates:
+            return v.dates[index].value.invalidComponents().map { ".\($0)" }
+        case .postalAddresses:
+            let fields = v.postalAddresses[index].value.fields
+            return fieldProblems(fields, names: PostalAddress.fieldNames, multilineFirst: true)
+        case .socialProfiles:
+            let profile = v.socialProfiles[index].value
+            var bad = fieldProblems(profile.fields, names: SocialProfile.fieldNames)
+            if profile.fields.allSatisfy(\.isEmpty) { bad.append("") }
+            if profile.urlString.utf8.count > StoreLimits.urlBytes { bad.append(".urlString") }
+            return bad
+        case .instantMessageAddresses:
+            let address = v.instantMessageAddresses[index].value
+            var bad = fieldProblems(address.fields, names: InstantMessageAddress.fieldNames)
+            if address.username.trimmingCharacters(in: .whitespaces).isEmpty { bad.append(".username") }
+            return bad
+        }
+    }
+
+    private static func fieldProblems(_ fields: [String], names: [String], multilineFirst: Bool = false) -> [String] {
+        zip(fields, names).enumerated().compactMap { index, pair in
+            let limit = pair.1 == "urlString" ? StoreLimits.urlBytes : StoreLimits.singleLineBytes
+            return text(pair.0, limit: limit, multiline: multilineFirst && index == 0) ? nil : ".\(pair.1)"
+        }
+    }
+
+    static func group(_ group: Group) -> [String] {
+        required(group.name, limit: StoreLimits.singleLineBytes) ? [] : ["name"]
+    }
+
+    /// Within the limit and free of control characters (tab, CR and LF allowed where multiline).
+    static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
+        guard value.utf8.count <= limit else { return false }
+        return value.unicodeScalars.allSatisfy { scalar in
+            if scalar.value >= 0x20 && scalar.value != 0x7F { return true }
+            return multiline && (scalar == "\n" || scalar == "\r" || scalar == "\t")
+        }
+    }
+
+    /// Like ``text(_:limit:multiline:)``, and not blank.
+    static func required(_ value: String, limit: Int) -> Bool {
+        text(value, limit: limit) && !value.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+}

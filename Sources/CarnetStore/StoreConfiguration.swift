@@ -1,0 +1,20 @@
+import Foundation
+
+/// Settings of a ``CarnetStore``. Every field has a documented default.
+public struct StoreConfiguration: Sendable {
+    /// How long change history is kept. Tokens older than this fetch a full resync (drop everything).
+    /// Default: 30 days.
+    public var historyRetention: TimeInterval = 30 * 24 * 3600
+
+    /// How long a write waits for another process's write to finish before failing. Default: 5 s.
+    public var busyTimeout: TimeInterval = 5
+
+    /// How often the store looks for commits made by other processes. Default: 0.25 s.
+    public var externalChangePollInterval: TimeInterval = 0.25
+
+    /// Called with every SQL statement executed, arguments included: for tests and debugging only, since
+    /// arguments are contact data.
+    public var statementTrace: (@Sendable (String) -> Void)?
+
+    public init() {}
+}

@@ -1,0 +1,26 @@
+/// Rules for record identifiers.
+enum Identifiers {
+    /// 1 to ``StoreLimits/identifierBytes`` characters from `A-Z a-z 0-9 . _ : -`, so identifiers survive URLs,
+    /// vCard UIDs and logs without escaping.
+    static func isValid(_ identifier: String) -> Bool {
+        let utf8 = identifier.utf8
+        guard !utf8.isEmpty, utf8.count <= StoreLimits.identifierBytes else { return false }
+        return utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
+                UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+    }
+}
+
+/// What kind of thing an identifier named, in `retiredIdentifier`.
+enum RetiredKind: Int {
+    case contact = 1
+    case group = 2
+    case labeledValue = 3
+    case container = 4
+}

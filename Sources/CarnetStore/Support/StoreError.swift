@@ -1,0 +1,68 @@
+/// An error from the record store, with a stable code modeled on `CNErrorCode`.
+///
+/// Messages name record identifiers and key paths, never contact data, so errors are safe to log.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable error codes. Raw values are the wire form (`extensions.code` in GraphQL).
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// An updated, deleted or referenced record does not exist (CNErrorCode 200).
+        case recordDoesNotExist = "RECORD_DOES_NOT_EXIST"
+        /// An added record's identifier is, or was, in use (201).
+        case insertedRecordAlreadyExists = "INSERTED_RECORD_ALREADY_EXISTS"
+        /// A group member from another container than the group's (203).
+        case containmentScope = "CONTAINMENT_SCOPE"
+        /// A malformed identifier, or one that names no value of the record (205).
+        case recordIdentifierInvalid = "RECORD_IDENTIFIER_INVALID"
+        /// One or more properties are invalid; ``StoreError/keyPaths`` names each (300).
+        case validationFailed = "VALIDATION_FAILED"
+        /// An update based on an older revision touches keys changed since; ``StoreError/keyPaths`` names them.
+        case conflict = "CONFLICT"
+        /// A fetch request is malformed: a bad cursor, page size or predicate (400).
+        case predicateInvalid = "PREDICATE_INVALID"
+
+        /// The closest `CNErrorCode` value; conflicts have no Apple counterpart and use 1001.
+        public var numericValue: Int {
+            switch self {
+            case .recordDoesNotExist: 200
+            case .insertedRecordAlreadyExists: 201
+            case .containmentScope: 203
+            case .recordIdentifierInvalid: 205
+            case .validationFailed: 300
+            case .predicateInvalid: 400
+            case .conflict: 1001
+            }
+        }
+    }
+
+    public var code: Code
+    /// What went wrong, for people; names identifiers and key paths only.
+    public var message: String
+    /// The identifiers of the records at fault.
+    public var affectedRecordIdentifiers: [String]
+    /// The position of the failing operation in its save request.
+    public var operationIndex: Int?
+    /// For validation errors and conflicts: the key paths at fault (`emailAddresses[1].value`, `birthday.month`).
+    public var keyPaths: [String]
+
+    public init(
+        _ code: Code, _ message: String, affected: [String] = [], operationIndex: Int? = nil, keyPaths: [String] = []
+    ) {
+        self.code = code
+        self.message = message
+        self.affectedRecordIdentifiers = affected
+        self.operationIndex = operationIndex
+        self.keyPaths = keyPaths
+    }
+
+    public var description: String {
+        var text = "\(code.rawValue): \(message)"
+        if let operationIndex { text += " (operation \(operationIndex))" }
+        if !keyPaths.isEmpty { text += " [\(keyPaths.joined(separator: ", "))]" }
+        return text
+    }
+
+    func at(operation index: Int) -> StoreError {
+        var copy = self
+        copy.operationIndex = copy.operationIndex ?? index
+        return copy
+    }
+}

@@ -1,0 +1,29 @@
+/// The documented size limits the store validates on save.
+///
+/// Lengths are in UTF-8 bytes. Single-line fields refuse control characters; the note allows tab and newlines.
+public enum StoreLimits {
+    /// Names, organization, department, job title, labels of structured fields, group and container names.
+    public static let singleLineBytes = 1_024
+    /// The note.
+    public static let noteBytes = 65_536
+    /// A labeled value's label.
+    public static let labelBytes = 256
+    /// An email address (RFC 5321's path limit).
+    public static let emailBytes = 320
+    /// A phone number as typed.
+    public static let phoneBytes = 64
+    /// A URL or social profile URL.
+    public static let urlBytes = 2_048
+    /// Values in one multi-value property.
+    public static let valuesPerProperty = 100
+    /// The full-size image.
+    public static let imageDataBytes = 5 * 1024 * 1024
+    /// The thumbnail image.
+    public static let thumbnailImageDataBytes = 256 * 1024
+    /// A record identifier: 1 to 128 characters from `A-Z a-z 0-9 . _ : -`.
+    public static let identifierBytes = 128
+    /// Operations in one save request.
+    public static let operationsPerSave = 10_000
+    /// The largest page a fetch may ask for.
+    public static let pageSize = 1_000
+}

@@ -1,0 +1,1 @@
+print("carnet-bench: not yet")

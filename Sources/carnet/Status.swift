@@ -1,0 +1,25 @@
+import ArgumentParser
+import CarnetStore
+import Foundation
+
+extension Carnet {
+    /// Opens (creating if needed) the local database and prints what it holds.
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create or open the local database and print a summary.")
+
+        @OptionGroup var options: DataOptions
+
+        func run() async throws {
+            try FileManager.default.createDirectory(atPath: options.data, withIntermediateDirectories: true)
+            let store = try CarnetStore.open(path: options.databasePath)
+            let containers = try await store.containers()
+            print("database:         \(options.databasePath)")
+            print("contacts:         \(try await store.contactCount())")
+            print("groups:           \(try await store.groupCount())")
+            print("containers:       \(containers.map { "\($0.name) (\($0.type))" }.joined(separator: ", "))")
+            print("history token:    \(try await store.currentHistoryToken())")
+            try await store.close()
+        }
+    }
+}
