@@ -93,6 +93,16 @@ enum Migration001 {
                 CREATE INDEX labeledValue_contact ON labeledValue(contactRowid, kind, position);
                 CREATE INDEX labeledValue_search ON labeledValue(kind, searchKey) WHERE searchKey IS NOT NULL;
 
+                -- The content a labeled value had before each change, so a merge can tell a value a client sent back
+                -- untouched (it equals the content at the client's base revision) from one it edited.
+                CREATE TABLE labeledValueVersion (
+                    valueId TEXT NOT NULL,
+                    supersededRevision INTEGER NOT NULL,
+                    label TEXT,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (valueId, supersededRevision)
+                ) WITHOUT ROWID;
+
                 -- Identifiers of deleted records and labeled values: never handed out again, and the evidence
                 -- a merge needs to tell "deleted since your revision" from "never existed".
                 CREATE TABLE retiredIdentifier (

@@ -46,6 +46,10 @@ extension CarnetStore {
                     WHERE t.timestamp < ?
                     """, arguments: [cutoff])
             else { return 0 }
+            // Value versions only serve merges based on revisions inside the retained history.
+            try db.execute(
+                sql: "DELETE FROM labeledValueVersion WHERE supersededRevision <= (SELECT seq FROM changeEvent WHERE position = ?)",
+                arguments: [last])
             try db.execute(sql: "DELETE FROM changeEvent WHERE position <= ?", arguments: [last])
             let deleted = db.changesCount
             try db.execute(

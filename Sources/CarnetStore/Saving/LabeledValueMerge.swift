@@ -7,6 +7,8 @@ struct StoredLabeledValue: Sendable {
     var position: Int
     var createdRevision: Int64
     var revision: Int64
+
+    var encoded: EncodedLabeledValue { EncodedLabeledValue(identifier: identifier, label: label, value: value) }
 }
 
 /// How an update's list of labeled values applies to the stored list.
@@ -15,7 +17,8 @@ struct StoredLabeledValue: Sendable {
 /// identifier keep it, the rest are new, stored values left out are removed.
 ///
 /// With a base revision the unit of conflict is the value's identifier:
-/// - a value the update changes conflicts if it changed since the base, or was deleted since;
+/// - a value the update changes conflicts if it changed since the base, or was deleted since; a value sent back
+///   as it was at the base (the client did not touch it) keeps its current content;
 /// - a value the update leaves out is removed, unless it changed since the base (conflict) or was added since
 ///   (the client never saw it, so it stays, after the given values).
 struct LabeledValueMerge {
@@ -41,11 +44,14 @@ struct LabeledValueMerge {
         return false
     }
 
-    /// - Parameter retiredRevision: for an identifier that is not stored, the revision at which this contact's
-    ///   value with that identifier was deleted, or `nil` if it never was one of its values.
+    /// - Parameters:
+    ///   - retiredRevision: for an identifier that is not stored, the revision at which this contact's value
+    ///     with that identifier was deleted, or `nil` if it never was one of its values.
+    ///   - contentAtBase: the label and value a stored value had at the base revision, if known.
     init(
         key: ContactKey, stored: [StoredLabeledValue], given: [EncodedLabeledValue], baseRevision: Int64?,
-        retiredRevision: (String) throws -> Int64?
+        retiredRevision: (String) throws -> Int64?,
+        contentAtBase: (String, Int64) throws -> EncodedLabeledValue? = { _, _ in nil }
     ) rethrows {
         var byIdentifier = Dictionary(stored.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
         var seen = Set<String>()
@@ -61,6 +67,11 @@ struct LabeledValueMerge {
             if let current = byIdentifier.removeValue(forKey: id) {
                 let changed = current.label != item.label || current.value != item.value
                 if changed, let base = baseRevision, current.revision > base {
+                    let atBase = try contentAtBase(id, base)
+                    if atBase?.label == item.label && atBase?.value == item.value {
+                        slots.append(.existing(current, current.encoded, contentChanged: false))
+                        continue
+                    }
                     conflicts.append("\(key.rawValue).\(id)")
                 }
                 slots.append(.existing(current, item, contentChanged: changed))
@@ -83,8 +94,7 @@ struct LabeledValueMerge {
                 continue
             }
             if current.createdRevision > base {
-                slots.append(.existing(current, EncodedLabeledValue(identifier: current.identifier,
-                    label: current.label, value: current.value), contentChanged: false))
+                slots.append(.existing(current, current.encoded, contentChanged: false))
             } else if current.revision > base {
                 conflicts.append("\(key.rawValue).\(current.identifier)")
             } else {

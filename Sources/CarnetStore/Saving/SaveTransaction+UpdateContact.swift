@@ -37,7 +37,8 @@ extension SaveTransaction {
             let kind = MultiValueKind(key: key)!
             let merge = try LabeledValueMerge(
                 key: key, stored: stored.labeledValues(db, kind: kind), given: update.encodedValues(kind),
-                baseRevision: baseRevision, retiredRevision: { try stored.retiredValueRevision(db, identifier: $0) })
+                baseRevision: baseRevision, retiredRevision: { try stored.retiredValueRevision(db, identifier: $0) },
+                contentAtBase: { try StoredContact.valueContent(db, identifier: $0, at: $1) })
             invalid += merge.invalidIdentifiers.map { "\(key.rawValue)[\($0)].identifier" }
             conflicts += merge.conflicts
             if merge.changesProperty {
@@ -92,6 +93,12 @@ extension SaveTransaction {
                 try insertValue(item, kind: kind, position: position, contactRowid: contactRowid)
             case .existing(let stored, let item, let contentChanged):
                 if contentChanged {
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT OR REPLACE INTO labeledValueVersion (valueId, supersededRevision, label, value)
+                            VALUES (?, ?, ?, ?)
+                            """
+                    ).execute(arguments: [stored.identifier, seq, stored.label, stored.value])
                     try db.cachedStatement(
                         sql: """
                             UPDATE labeledValue SET label = ?, value = ?, searchKey = ?, position = ?, revision = ?

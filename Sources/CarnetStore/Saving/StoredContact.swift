@@ -60,6 +60,17 @@ struct StoredContact {
         }
     }
 
+    /// The label and value a labeled value had at `revision`: the content the first change after it replaced.
+    static func valueContent(_ db: Database, identifier: String, at revision: Int64) throws -> EncodedLabeledValue? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT label, value FROM labeledValueVersion WHERE valueId = ? AND supersededRevision > ?
+                    ORDER BY supersededRevision LIMIT 1
+                    """), arguments: [identifier, revision]
+        ).map { EncodedLabeledValue(identifier: identifier, label: $0[0], value: $0[1]) }
+    }
+
     func retiredValueRevision(_ db: Database, identifier: String) throws -> Int64? {
         try Int64.fetchOne(
             db.cachedStatement(

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Durability and change notifications")
+struct DurabilityTests {
+    @Test("SIGKILL in the middle of a stream of saves loses no acknowledged save")
+    func killedWriter() async throws {
+        let fixture = try StoreFixture(.onDiskWAL)
+        let path = fixture.databasePath!
+        var acknowledged: [String] = []
+        for round in 0..<3 {
+            let output = fixture.directory!.appendingPathComponent("acks-\(round).txt")
+            let child = try ChildProcess(arguments: ["save-loop", "--database", path], output: output)
+            let started = try await ChildProcess.wait(seconds: 60) { child.lines.count >= 40 + round * 25 }
+            #expect(started, "the writer did not get going")
+            child.kill()
+            #expect(child.process.terminationReason == .uncaughtSignal)
+            acknowledged += child.lines
+        }
+        let store = try CarnetStore.open(path: path)
+        let found = try await store.contacts(withIdentifiers: acknowledged, keysToFetch: [.familyName])
+        #expect(found.count == acknowledged.count)
+        #expect(Set(found.map(\.identifier)) == Set(acknowledged))
+        let integrity = try await store.writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == ["ok"])
+        // Every saved contact has its history event: the events were in the same transaction.
+        let history = try await store.changeHistory(ChangeHistoryFetchRequest(
+            startingToken: HistoryToken(storeID: store.storeID, position: 0).encoded, limit: 10_000))
+        let added = Set(history.events.compactMap(\.contactIdentifier))
+        #expect(added == Set(try await store.contacts(ContactFetchRequest(keysToFetch: [], page: .first(1000)))
+            .contacts.map(\.identifier)))
+        try await store.close()
+    }
+
+    @Test("Change notifications: after each commit, with the new token and the authors", arguments: StoreKind.allCases)
+    func inProcessNotifications(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        let changes = await store.changes()
+        let result = try await store.add([Make.person("Anna", "Smith")], author: "phone")
+        var iterator = changes.makeAsyncIterator()
+        let change = await iterator.next()
+        #expect(change?.token == result.historyToken)
+        #expect(change?.authors == ["phone"])
+        #expect(change?.revision == result.revision)
+    }
+
+    @Test("Commits by another process on the same file are announced within a second")
+    func externalNotifications() async throws {
+        let fixture = try StoreFixture(.onDiskWAL)
+        let changes = await fixture.store.changes()
+        let output = fixture.directory!.appendingPathComponent("external.txt")
+        let child = try ChildProcess(
+            arguments: ["save-loop", "--database", fixture.databasePath!, "--count", "2", "--author", "cli-import"],
+            output: output)
+        child.process.waitUntilExit()
+        #expect(child.lines.count == 2)
+        let finished = Date()
+        let received = try await withThrowingTaskGroup(of: StoreChange?.self) { group in
+            group.addTask {
+                for await change in changes where change.authors.contains("cli-import") { return change }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(1))
+                return nil
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+        }
+        #expect(received != nil, "no notification within a second")
+        #expect(Date().timeIntervalSince(finished) < 1)
+        let page = try await fixture.store.changeHistory(ChangeHistoryFetchRequest(startingToken: nil))
+        #expect(received?.token == page.token)
+    }
+}

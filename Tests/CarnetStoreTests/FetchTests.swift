@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Fetching")
+struct FetchTests {
+    static func names(_ page: ContactPage) -> [String] {
+        page.contacts.map { [$0.givenName, $0.familyName].filter { !$0.isEmpty }.joined(separator: " ") }
+    }
+
+    func seeded(_ kind: StoreKind) async throws -> StoreFixture {
+        let fixture = try StoreFixture(kind)
+        try await fixture.store.add([
+            Make.person("José", "Núñez", emails: ["Jose.Nunez@Example.com"], phones: ["(555) 555-1234"]),
+            Make.person("Anna", "Smith", emails: ["anna@example.com"], phones: ["+44 20 7946 0958"]),
+            Make.person("Annabel", "Smithson"),
+            Make.person("Zoë", "Ångström"),
+            Make.person("", "", organization: "Acme Corp"),
+            Make.person("Bob", "Smith"),
+        ])
+        return fixture
+    }
+
+    func search(_ store: CarnetStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName) async throws
+        -> [String]
+    {
+        Self.names(try await store.contacts(ContactFetchRequest(
+            predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order)))
+    }
+
+    @Test("Name search: every word prefix-matches a name word, ignoring case and diacritics", arguments: StoreKind.allCases)
+    func nameSearch(kind: StoreKind) async throws {
+        let store = try await seeded(kind).store
+        #expect(try await search(store, .matchingName("jose")) == ["José Núñez"])
+        #expect(try await search(store, .matchingName("NUNEZ")) == ["José Núñez"])
+        #expect(try await search(store, .matchingName("ann sm")) == ["Anna Smith", "Annabel Smithson"])
+        #expect(try await search(store, .matchingName("sm ann")) == ["Anna Smith", "Annabel Smithson"])
+        #expect(try await search(store, .matchingName("zoe ang")) == ["Zoë Ångström"])
+        #expect(try await search(store, .matchingName("acme")) == [""])
+        #expect(try await search(store, .matchingName("nna")) == [])
+        #expect(try await search(store, .matchingName("  ")) == [])
+    }
+
+    @Test("Email search is exact and case-insensitive; phone search ignores formatting", arguments: StoreKind.allCases)
+    func emailAndPhone(kind: StoreKind) async throws {
+        let store = try await seeded(kind).store
+        #expect(try await search(store, .matchingEmailAddress("jose.nunez@example.COM")) == ["José Núñez"])
+        #expect(try await search(store, .matchingEmailAddress("jose.nunez@example")) == [])
+        for phone in ["(555) 555-1234", "+1 555 555 1234", "5555551234", "555.555.1234"] {
+            #expect(try await search(store, .matchingPhoneNumber(phone)) == ["José Núñez"], "\(phone)")
+        }
+        #expect(try await search(store, .matchingPhoneNumber("020 7946 0958")) == ["Anna Smith"])
+        #expect(try await search(store, .matchingPhoneNumber("555 1234")) == [])
+    }
+
+    @Test("Predicates combine with AND", arguments: StoreKind.allCases)
+    func combined(kind: StoreKind) async throws {
+        let store = try await seeded(kind).store
+        let group = Group(name: "Smiths I know")
+        let bob = try await store.contacts(ContactFetchRequest(predicate: .matchingName("bob"), keysToFetch: []))
+            .contacts[0]
+        var request = SaveRequest()
+        request.add(group)
+        request.addMember(bob.identifier, toGroup: group.identifier)
+        try await store.execute(request)
+        #expect(try await search(store, ContactPredicate(matchingName: "smith", groupIdentifier: group.identifier)) == ["Bob Smith"])
+        #expect(try await search(store, ContactPredicate(matchingName: "anna", groupIdentifier: group.identifier)) == [])
+        #expect(try await search(store, .matchingName("smith").and(.matchingEmailAddress("anna@example.com"))) == ["Anna Smith"])
+        let container = try await store.defaultContainer().identifier
+        #expect(try await store.contactCount(matching: .inContainer(container)) == 6)
+        #expect(try await store.contactCount(matching: .inContainer("other")) == 0)
+        #expect(try await store.contactCount(matching: .matchingName("smith")) == 3)
+        #expect(try await search(store, .withIdentifiers([bob.identifier, "missing"])) == ["Bob Smith"])
+    }
+
+    @Test("Sort orders: folded names, organization fallback, identifier ties", arguments: StoreKind.allCases)
+    func sortOrders(kind: StoreKind) async throws {
+        let store = try await seeded(kind).store
+        #expect(try await search(store, .all, order: .familyName) == [
+            "", "Zoë Ångström", "José Núñez", "Anna Smith", "Bob Smith", "Annabel Smithson",
+        ])  // "" is Acme Corp, sorted by organization name
+        #expect(try await search(store, .all, order: .givenName) == [
+            "", "Anna Smith", "Annabel Smithson", "Bob Smith", "José Núñez", "Zoë Ångström",
+        ])
+        #expect(try await store.userDefaultSortOrder() == .familyName)
+        try await store.setUserDefaultSortOrder(.givenName)
+        #expect(try await search(store, .all, order: .userDefault) == search(store, .all, order: .givenName))
+        #expect(try await search(store, .all, order: .none).first == "José Núñez")
+        // Ties on the name break by identifier.
+        let twins = [Make.person("Sam", "Twin"), Make.person("Sam", "Twin"), Make.person("Sam", "Twin")]
+        try await store.add(twins)
+        let page = try await store.contacts(ContactFetchRequest(predicate: .matchingName("twin"), keysToFetch: [],
+            sortOrder: .familyName))
+        #expect(page.contacts.map(\.identifier) == twins.map(\.identifier).sorted())
+    }
+
+    @Test("Only the requested keys are read from SQLite", arguments: StoreKind.allCases)
+    func onlyRequestedKeys(kind: StoreKind) async throws {
+        let fixture = try await seeded(kind)
+        fixture.statements.reset()
+        let page = try await fixture.store.contacts(ContactFetchRequest(keysToFetch: [.givenName], page: .first(10)))
+        let sql = fixture.statements.all.joined(separator: "\n")
+        #expect(sql.contains("c.givenName"))
+        for column in ["familyName", "phoneNumbers", "labeledValue", "contactImage", "note", "birthday"] {
+            #expect(!sql.contains(column), "read \(column)")
+        }
+        #expect(page.contacts.allSatisfy { $0.isKeyAvailable(.givenName) && !$0.isKeyAvailable(.familyName) })
+
+        fixture.statements.reset()
+        _ = try await fixture.store.contacts(ContactFetchRequest(keysToFetch: [.emailAddresses]))
+        let multi = fixture.statements.all.joined(separator: "\n")
+        #expect(multi.contains("labeledValue") && multi.contains("kind IN (2)"))
+        #expect(!multi.contains("c.givenName"))
+    }
+
+    @Test("Reading a key that was not fetched traps with a clear message")
+    func unfetchedKeyTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let store = try CarnetStore.inMemory()
+            try await store.add([Make.person("Anna", "Smith")])
+            let contact = try await store.contacts(ContactFetchRequest(keysToFetch: [.givenName])).contacts[0]
+            _ = contact.familyName
+        }
+    }
+
+    @Test("Name, email and phone searches use indexes, never a scan of contacts", arguments: StoreKind.allCases)
+    func searchesUseIndexes(kind: StoreKind) async throws {
+        let fixture = try await seeded(kind)
+        let predicates: [ContactPredicate] = [
+            .matchingName("ann sm"), .matchingEmailAddress("anna@example.com"), .matchingPhoneNumber("5555551234"),
+            ContactPredicate(matchingName: "ann", matchingEmailAddress: "anna@example.com"),
+        ]
+        for predicate in predicates {
+            for order in [ContactSortOrder.none, .givenName, .familyName] {
+                fixture.statements.reset()
+                _ = try await fixture.store.contacts(ContactFetchRequest(
+                    predicate: predicate, keysToFetch: [.givenName], sortOrder: order, includeTotalCount: true))
+                for statement in fixture.statements.all where statement.contains("FROM (") {
+                    let plan = try await fixture.store.writer.read { db in
+                        try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement).map { $0["detail"] as String }
+                    }
+                    #expect(!plan.contains { $0 == "SCAN c" || $0.hasPrefix("SCAN c ") || $0.hasPrefix("SCAN labeledValue") }, "\(plan)")
+                    #expect(plan.contains { $0.contains("contactName VIRTUAL TABLE") || $0.contains("labeledValue_search") })
+                }
+            }
+        }
+    }
+}

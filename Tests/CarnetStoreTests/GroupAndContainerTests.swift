@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Groups and containers")
+struct GroupAndContainerTests {
+    @Test("Group and container queries", arguments: StoreKind.allCases)
+    func queries(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        let local = try await store.defaultContainer()
+        #expect(local.isDefault && local.type == .local)
+        let work = try await store.addContainer(Container(name: "Work", type: .exchange))
+        let friends = Group(name: "Friends"), family = Group(name: "Family"), team = Group(name: "Team")
+        let anna = Make.person("Anna", "Smith"), bob = Make.person("Bob", "Adams"), carl = Make.person("Carl", "Zed")
+        var request = SaveRequest()
+        request.add(friends)
+        request.add(family)
+        request.add(team, toContainerWithIdentifier: work.identifier)
+        request.add(anna)
+        request.add(bob)
+        request.add(carl, toContainerWithIdentifier: work.identifier)
+        request.addMember(anna.identifier, toGroup: friends.identifier)
+        request.addMember(bob.identifier, toGroup: friends.identifier)
+        request.addMember(anna.identifier, toGroup: family.identifier)
+        request.addMember(carl.identifier, toGroup: team.identifier)
+        try await store.execute(request)
+
+        #expect(try await store.groups().map(\.name) == ["Family", "Friends", "Team"])
+        #expect(try await store.groups(inContainer: work.identifier).map(\.name) == ["Team"])
+        #expect(try await store.groupCount() == 3)
+        #expect(try await store.groupCount(inContainer: local.identifier) == 2)
+        #expect(try await store.containers().map(\.name) == ["Local", "Work"])
+        #expect(try await store.container(ofContact: carl.identifier).identifier == work.identifier)
+        #expect(try await store.container(ofGroup: friends.identifier).identifier == local.identifier)
+        #expect(try await store.groups(ofContacts: [anna.identifier, carl.identifier]).mapValues { $0.map(\.name) }
+            == [anna.identifier: ["Family", "Friends"], carl.identifier: ["Team"]])
+        let members = try await store.members(ofGroups: [friends.identifier, team.identifier], keysToFetch: [.familyName],
+            sortOrder: .familyName)
+        #expect(members[friends.identifier]?.map(\.familyName) == ["Adams", "Smith"])
+        #expect(members[team.identifier]?.map(\.familyName) == ["Zed"])
+        let sorted = try await store.contacts(ContactFetchRequest(predicate: .inGroup(friends.identifier),
+            keysToFetch: [.givenName], sortOrder: .givenName))
+        #expect(sorted.contacts.map(\.givenName) == ["Anna", "Bob"])
+        await #expect(throws: StoreError.self) { try await store.container(ofContact: "missing") }
+    }
+
+    @Test("Group and membership queries cost a fixed number of statements, whatever the size", arguments: StoreKind.allCases)
+    func noNPlusOne(kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = fixture.store
+        func statements(groups: Int, membersEach: Int) async throws -> (Int, Int) {
+            var request = SaveRequest()
+            var groupIDs: [String] = []
+            var contactIDs: [String] = []
+            for _ in 0..<groups {
+                let group = Group(name: "G")
+                groupIDs.append(group.identifier)
+                request.add(group)
+                for _ in 0..<membersEach {
+                    let contact = Make.person("A", "B", emails: ["a@b.c"])
+                    contactIDs.append(contact.identifier)
+                    request.add(contact)
+                    request.addMember(contact.identifier, toGroup: group.identifier)
+                }
+            }
+            try await store.execute(request)
+            fixture.statements.reset()
+            _ = try await store.members(ofGroups: groupIDs, keysToFetch: [.givenName, .emailAddresses])
+            let membersCount = fixture.statements.all.filter { $0.hasPrefix("SELECT") }.count
+            fixture.statements.reset()
+            _ = try await store.groups(ofContacts: contactIDs)
+            return (membersCount, fixture.statements.all.filter { $0.hasPrefix("SELECT") }.count)
+        }
+        let small = try await statements(groups: 2, membersEach: 2)
+        let large = try await statements(groups: 20, membersEach: 20)
+        #expect(small == large)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// Two clients read the same revision, then both save an update based on it.
+@Suite("Merge on save")
+struct MergeTests {
+    func setUp(_ kind: StoreKind) async throws -> (CarnetStore, Contact, Int64, StoreFixture) {
+        let fixture = try StoreFixture(kind)
+        var contact = Make.person("Anna", "Smith", phones: ["111", "222"])
+        contact.jobTitle = "Engineer"
+        try await fixture.store.add([contact])
+        let base = try await fixture.store.contact(withIdentifier: contact.identifier, keysToFetch: .all)
+        return (fixture.store, base, base.revision, fixture)
+    }
+
+    @Test("Edits to different keys merge", arguments: StoreKind.allCases)
+    func differentKeysMerge(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var first = base
+        first.givenName = "Annie"
+        var second = base
+        second.jobTitle = "Manager"
+        try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)]))
+        try await store.execute(SaveRequest(operations: [.updateContact(second, baseRevision: revision)]))
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.givenName == "Annie")
+        #expect(after.jobTitle == "Manager")
+    }
+
+    @Test("Edits to the same key conflict, name the key path and write nothing", arguments: StoreKind.allCases)
+    func sameKeyConflicts(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var first = base
+        first.givenName = "Annie"
+        var second = base
+        second.givenName = "Ann"
+        second.note = "written by the loser"
+        let tokenBefore = try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)])).historyToken
+        var request = SaveRequest()
+        request.add(Make.person("Side", "Effect"))
+        request.update(second, baseRevision: revision)
+        let error = await #expect(throws: StoreError.self) { try await store.execute(request) }
+        #expect(error?.code == .conflict)
+        #expect(error?.keyPaths == ["givenName"])
+        #expect(error?.operationIndex == 1)
+        #expect(error?.affectedRecordIdentifiers == [base.identifier])
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.givenName == "Annie")
+        #expect(after.note == "")
+        #expect(try await store.contactCount() == 1)
+        #expect(try await store.currentHistoryToken() == tokenBefore)
+    }
+
+    @Test("Concurrent edits to two different phone numbers both survive", arguments: StoreKind.allCases)
+    func differentValuesMerge(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var first = base
+        first.phoneNumbers[0] = base.phoneNumbers[0].settingValue("111-first")
+        var second = base
+        second.phoneNumbers[1] = base.phoneNumbers[1].settingValue("222-second")
+        try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)]))
+        try await store.execute(SaveRequest(operations: [.updateContact(second, baseRevision: revision)]))
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: [.phoneNumbers])
+        #expect(after.phoneNumbers.map(\.value) == ["111-first", "222-second"])
+        #expect(after.phoneNumbers.map(\.identifier) == base.phoneNumbers.map(\.identifier))
+    }
+
+    @Test("Editing the same phone number conflicts on that value", arguments: StoreKind.allCases)
+    func sameValueConflicts(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var first = base
+        first.phoneNumbers[0] = base.phoneNumbers[0].settingValue("first")
+        var second = base
+        second.phoneNumbers[0] = base.phoneNumbers[0].settingValue("second")
+        try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)]))
+        let error = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.updateContact(second, baseRevision: revision)]))
+        }
+        #expect(error?.code == .conflict)
+        #expect(error?.keyPaths == ["phoneNumbers.\(base.phoneNumbers[0].identifier!)"])
+    }
+
+    @Test("Removing a value someone else changed conflicts; editing one they deleted conflicts", arguments: StoreKind.allCases)
+    func removeVersusEdit(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var editor = base
+        editor.phoneNumbers[0] = base.phoneNumbers[0].settingValue("edited")
+        var remover = base
+        remover.phoneNumbers = [base.phoneNumbers[1]]
+        try await store.execute(SaveRequest(operations: [.updateContact(editor, baseRevision: revision)]))
+        let error = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.updateContact(remover, baseRevision: revision)]))
+        }
+        #expect(error?.code == .conflict)
+
+        let (store2, base2, revision2, _) = try await setUp(kind)
+        var deleter = base2
+        deleter.phoneNumbers = [base2.phoneNumbers[1]]
+        var editor2 = base2
+        editor2.phoneNumbers[0] = base2.phoneNumbers[0].settingValue("edited")
+        try await store2.execute(SaveRequest(operations: [.updateContact(deleter, baseRevision: revision2)]))
+        let error2 = await #expect(throws: StoreError.self) {
+            try await store2.execute(SaveRequest(operations: [.updateContact(editor2, baseRevision: revision2)]))
+        }
+        #expect(error2?.code == .conflict)
+        #expect(error2?.keyPaths == ["phoneNumbers.\(base2.phoneNumbers[0].identifier!)"])
+    }
+
+    @Test("A value added since the base revision survives an update that did not know it", arguments: StoreKind.allCases)
+    func concurrentAddSurvives(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var adder = base
+        adder.phoneNumbers.append(LabeledValue(label: ContactLabel.work, value: "333"))
+        var remover = base
+        remover.phoneNumbers = [base.phoneNumbers[0]]
+        try await store.execute(SaveRequest(operations: [.updateContact(adder, baseRevision: revision)]))
+        try await store.execute(SaveRequest(operations: [.updateContact(remover, baseRevision: revision)]))
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: [.phoneNumbers])
+        #expect(after.phoneNumbers.map(\.value) == ["111", "333"])
+    }
+
+    @Test("Without a base revision, the last writer wins", arguments: StoreKind.allCases)
+    func lastWriterWins(kind: StoreKind) async throws {
+        let (store, base, _, _) = try await setUp(kind)
+        var first = base
+        first.givenName = "First"
+        first.phoneNumbers = []
+        var second = base
+        second.givenName = "Second"
+        second.phoneNumbers = base.phoneNumbers
+        try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: nil)]))
+        try await store.execute(SaveRequest(operations: [.updateContact(second, baseRevision: nil)]))
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.givenName == "Second")
+        #expect(after.phoneNumbers.map(\.value) == ["111", "222"])
+        #expect(after.phoneNumbers.allSatisfy { $0.identifier != nil })
+    }
+
+    @Test("Concurrent saves from many tasks: each merges or fails whole", arguments: StoreKind.allCases)
+    func concurrentTasks(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        let keys: [ContactKey] = [.middleName, .nickname, .departmentName, .jobTitle, .note, .namePrefix]
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for (index, key) in keys.enumerated() {
+                group.addTask {
+                    var update = Contact(updating: base.identifier)
+                    switch key {
+                    case .middleName: update.middleName = "m\(index)"
+                    case .nickname: update.nickname = "n\(index)"
+                    case .departmentName: update.departmentName = "d\(index)"
+                    case .jobTitle: update.jobTitle = "j\(index)"
+                    case .note: update.note = "note\(index)"
+                    default: update.namePrefix = "p\(index)"
+                    }
+                    try await store.execute(SaveRequest(operations: [.updateContact(update, baseRevision: revision)]))
+                    return true
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.count == keys.count)
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.middleName == "m0" && after.nickname == "n1" && after.jobTitle == "j3" && after.note == "note4")
+    }
+}

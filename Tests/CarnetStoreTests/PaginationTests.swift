@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Cursor pagination")
+struct PaginationTests {
+    static let families = ["Ábalos", "Baker", "baker", "Çelik", "Dupont", "Łukasz", "Müller", "Núñez", "Smith", "Zed"]
+
+    func seed(_ store: CarnetStore, count: Int, prefix: String) async throws -> [String] {
+        let contacts = (0..<count).map { index in
+            Make.person("\(prefix)\(index % 7)", Self.families[index % Self.families.count])
+        }
+        try await store.add(contacts)
+        return contacts.map(\.identifier)
+    }
+
+    @Test("Pages neither repeat nor skip unchanged contacts while others insert and delete",
+        arguments: StoreKind.allCases, [ContactSortOrder.none, .givenName, .familyName])
+    func stableUnderConcurrentChanges(kind: StoreKind, order: ContactSortOrder) async throws {
+        let store = try StoreFixture(kind).store
+        let initial = try await seed(store, count: 120, prefix: "P")
+        var deleted = Set<String>()
+        var seen: [String] = []
+        var cursor: String?
+        var round = 0
+        repeat {
+            let page = try await store.contacts(ContactFetchRequest(
+                keysToFetch: [.givenName, .familyName], sortOrder: order, page: .first(9, after: cursor)))
+            seen += page.contacts.map(\.identifier)
+            cursor = page.cursors.last
+            // Meanwhile: another client adds contacts and deletes some seen and some unseen ones.
+            round += 1
+            _ = try await seed(store, count: 3, prefix: "N\(round)-")
+            let victims = [initial[(round * 17) % initial.count], initial[(round * 29 + 5) % initial.count]]
+                .filter { !deleted.contains($0) }
+            var request = SaveRequest()
+            for victim in victims { request.delete(contactWithIdentifier: victim) }
+            try await store.execute(request)
+            deleted.formUnion(victims)
+            if !page.hasNextPage { break }
+        } while true
+        #expect(Set(seen).count == seen.count, "a contact came twice")
+        let unchanged = Set(initial).subtracting(deleted)
+        #expect(unchanged.isSubset(of: Set(seen)), "an unchanged contact was skipped")
+    }
+
+    @Test("Pages are in sort order, forwards and backwards", arguments: StoreKind.allCases)
+    func forwardAndBackward(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        _ = try await seed(store, count: 40, prefix: "Q")
+        try await store.add([Make.person("", "")])  // no name at all: sorts last
+        let all = try await store.contacts(ContactFetchRequest(
+            keysToFetch: [.familyName, .givenName], sortOrder: .familyName, page: .first(1000), includeTotalCount: true))
+        #expect(all.totalCount == 41)
+        #expect(all.contacts.last?.familyName == "")
+        let folded = all.contacts.dropLast().map { TextFolding.fold($0.familyName) }
+        #expect(folded == folded.sorted())
+
+        var forward: [String] = []
+        var cursor: String?
+        repeat {
+            let page = try await store.contacts(ContactFetchRequest(
+                keysToFetch: [], sortOrder: .familyName, page: .first(6, after: cursor)))
+            forward += page.contacts.map(\.identifier)
+            cursor = page.hasNextPage ? page.cursors.last : nil
+        } while cursor != nil
+        var backward: [String] = []
+        var before: String?
+        repeat {
+            let page = try await store.contacts(ContactFetchRequest(
+                keysToFetch: [], sortOrder: .familyName, page: .last(6, before: before)))
+            backward = page.contacts.map(\.identifier) + backward
+            before = page.hasPreviousPage ? page.cursors.first : nil
+        } while before != nil
+        #expect(forward == all.contacts.map(\.identifier))
+        #expect(backward == forward)
+    }
+
+    @Test("Bad cursors and page sizes are clear errors", arguments: StoreKind.allCases)
+    func badInput(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        _ = try await seed(store, count: 5, prefix: "R")
+        let page = try await store.contacts(ContactFetchRequest(keysToFetch: [], sortOrder: .givenName, page: .first(2)))
+        for request in [
+            ContactFetchRequest(keysToFetch: [], page: .first(0)),
+            ContactFetchRequest(keysToFetch: [], page: .first(1001)),
+            ContactFetchRequest(keysToFetch: [], page: .first(2, after: "garbage!")),
+            ContactFetchRequest(keysToFetch: [], sortOrder: .familyName, page: .first(2, after: page.cursors[0])),
+        ] {
+            let error = await #expect(throws: StoreError.self) { try await store.contacts(request) }
+            #expect(error?.code == .predicateInvalid)
+        }
+    }
+}

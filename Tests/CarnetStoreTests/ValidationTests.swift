@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Validation")
+struct ValidationTests {
+    @Test("Every bad property is named by its key path", arguments: StoreKind.allCases)
+    func keyPaths(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        var contact = Make.person(String(repeating: "x", count: StoreLimits.singleLineBytes + 1), "Smith")
+        contact.birthday = ContactDate(year: 2023, month: 2, day: 29)
+        contact.dates = [LabeledValue(label: nil, value: ContactDate(month: 13, day: 1))]
+        contact.emailAddresses = [LabeledValue(label: nil, value: "ok@example.com"), LabeledValue(label: nil, value: "  ")]
+        contact.phoneNumbers = [LabeledValue(label: nil, value: "")]
+        contact.imageData = Data(count: StoreLimits.imageDataBytes + 1)
+        contact.familyName = "Bad\u{0}Name"
+        var request = SaveRequest()
+        request.add(Make.person("Fine", "Person"))
+        request.add(contact)
+        let error = await #expect(throws: StoreError.self) { try await store.execute(request) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.operationIndex == 1)
+        #expect(error?.affectedRecordIdentifiers == [contact.identifier])
+        #expect(Set(error?.keyPaths ?? []) == [
+            "givenName", "familyName", "birthday.day", "dates[0].value.month", "emailAddresses[1].value",
+            "phoneNumbers[0].value", "imageData",
+        ])
+        #expect(try await store.contactCount() == 0)
+    }
+
+    @Test("Dates: a real day, February 29th needs a leap year or no year")
+    func dates() {
+        #expect(ContactDate(month: 2, day: 29).invalidComponents().isEmpty)
+        #expect(ContactDate(year: 2024, month: 2, day: 29).invalidComponents().isEmpty)
+        #expect(ContactDate(year: 1900, month: 2, day: 29).invalidComponents() == ["day"])
+        #expect(ContactDate(month: 4, day: 31).invalidComponents() == ["day"])
+        #expect(ContactDate(month: 0, day: 1).invalidComponents() == ["month"])
+        #expect(ContactDate(calendar: "hebrew", month: 13, day: 30).invalidComponents().isEmpty)
+        #expect(ContactDate(calendar: "klingon", month: 1, day: 1).invalidComponents() == ["calendar"])
+    }
+
+    @Test("Labels, notes and authors have limits; control characters are refused", arguments: StoreKind.allCases)
+    func limits(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        var contact = Make.person("Anna", "Smith")
+        contact.note = String(repeating: "n", count: StoreLimits.noteBytes)
+        contact.emailAddresses = [LabeledValue(label: String(repeating: "l", count: StoreLimits.labelBytes + 1), value: "a@b.c")]
+        let error = await #expect(throws: StoreError.self) { try await store.add([contact]) }
+        #expect(error?.keyPaths == ["emailAddresses[0].label"])
+        contact.emailAddresses = []
+        try await store.add([contact])
+        var tooMany = Make.person("Bob", "Jones")
+        tooMany.phoneNumbers = (0...StoreLimits.valuesPerProperty).map { LabeledValue(label: nil, value: "\($0)") }
+        let countError = await #expect(throws: StoreError.self) { try await store.add([tooMany]) }
+        #expect(countError?.keyPaths == ["phoneNumbers"])
+        let authorError = await #expect(throws: StoreError.self) {
+            try await store.add([Make.person("C", "D")], author: "bad\nauthor")
+        }
+        #expect(authorError?.keyPaths == ["transactionAuthor"])
+    }
+}
