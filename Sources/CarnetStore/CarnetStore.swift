@@ -60,9 +60,13 @@ public struct CarnetStore: Sendable {
         // Statement arguments are contact data: keep them out of error messages and logs.
         config.publicStatementArguments = false
         let trace = settings.statementTrace
+        let (mmap, cache) = (max(0, settings.memoryMapBytes), max(0, settings.pageCacheBytes / 1024))
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
+            // WAL with NORMAL survives process crashes (SIGKILL) whole; only a power cut can lose the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA mmap_size = \(mmap)")
+            try db.execute(sql: "PRAGMA cache_size = -\(cache)")
         }
         return config
     }

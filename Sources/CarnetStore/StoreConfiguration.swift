@@ -12,6 +12,13 @@ public struct StoreConfiguration: Sendable {
     /// How often the store looks for commits made by other processes. Default: 0.25 s.
     public var externalChangePollInterval: TimeInterval = 0.25
 
+    /// Bytes of the database file each connection maps into memory, so index lookups read the OS page cache
+    /// without a system call. Default: 1 GiB (address space, not resident memory). 0 turns mapping off.
+    public var memoryMapBytes: Int = 1 << 30
+
+    /// Each connection's page cache. Default: 16 MiB.
+    public var pageCacheBytes: Int = 16 << 20
+
     /// Called with every SQL statement executed, arguments included: for tests and debugging only, since
     /// arguments are contact data.
     public var statementTrace: (@Sendable (String) -> Void)?

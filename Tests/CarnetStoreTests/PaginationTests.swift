@@ -87,6 +87,8 @@ struct PaginationTests {
             ContactFetchRequest(keysToFetch: [], page: .first(1001)),
             ContactFetchRequest(keysToFetch: [], page: .first(2, after: "garbage!")),
             ContactFetchRequest(keysToFetch: [], sortOrder: .familyName, page: .first(2, after: page.cursors[0])),
+            ContactFetchRequest(predicate: .matchingName(String(repeating: "a ", count: 600)), keysToFetch: []),
+            ContactFetchRequest(predicate: .withIdentifiers((0...1000).map { "id\($0)" }), keysToFetch: []),
         ] {
             let error = await #expect(throws: StoreError.self) { try await store.contacts(request) }
             #expect(error?.code == .predicateInvalid)

@@ -11,7 +11,8 @@ extension CarnetStore {
 
     /// Counts the contacts a predicate matches.
     public func contactCount(matching predicate: ContactPredicate = .all) async throws -> Int {
-        try await writer.read { db in
+        try ContactQuery.validate(predicate)
+        return try await writer.read { db in
             guard let filter = ContactQuery.filter(predicate) else { return 0 }
             let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(filter.from) \(conditions)",

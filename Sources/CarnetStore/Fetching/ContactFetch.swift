@@ -15,6 +15,7 @@ struct ContactFetch {
         guard (1...StoreLimits.pageSize).contains(count) else {
             throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
         }
+        try ContactQuery.validate(request.predicate)
         let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
         guard let filter = ContactQuery.filter(request.predicate) else {
             return ContactPage(contacts: [], cursors: [], hasNextPage: false, hasPreviousPage: false,
