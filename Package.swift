@@ -53,7 +53,7 @@ let package = Package(
             dependencies: ["CarnetStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CarnetGraphQLTests", dependencies: ["CarnetGraphQL"], swiftSettings: swiftSettings),
+        .testTarget(name: "CarnetGraphQLTests", dependencies: ["CarnetGraphQL", "CarnetStore"], swiftSettings: swiftSettings),
         .testTarget(name: "CarnetServerTests", dependencies: ["CarnetServer"], swiftSettings: swiftSettings),
     ]
 )
