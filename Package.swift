@@ -17,6 +17,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // The record store: records, SQLite, save requests, history. GRDB only.
@@ -26,7 +29,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The GraphQL schema, planner and executor onto the store.
-        .target(name: "CarnetGraphQL", dependencies: ["CarnetStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "CarnetGraphQL",
+            dependencies: [
+                "CarnetStore",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The network service (TLS, HTTP, WebSocket, auth).
         .target(name: "CarnetServer", dependencies: ["CarnetGraphQL"], swiftSettings: swiftSettings),
         // The CLI; the only place that bootstraps logging.
@@ -53,7 +65,11 @@ let package = Package(
             dependencies: ["CarnetStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CarnetGraphQLTests", dependencies: ["CarnetGraphQL", "CarnetStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CarnetGraphQLTests",
+            dependencies: ["CarnetGraphQL", "CarnetStore", .product(name: "GraphQL", package: "GraphQL")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CarnetServerTests", dependencies: ["CarnetServer"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,6 +1,7 @@
 import CarnetGraphQL
 
-/// The network service around ``CarnetGraphQL`` (built by the server issue).
+/// The network service around the GraphQL layer (built by the server issue).
 public enum CarnetServer {
-    public static let version = CarnetGraphQL.version
+    /// The API contract the server serves.
+    public static var schemaSDL: String { CarnetSchema.printed }
 }

@@ -1,7 +1,54 @@
 import CarnetGraphQL
 import CarnetStore
+import Foundation
+import Testing
 
-/// Shared helpers for the GraphQL layer's tests (the GraphQL issue fills this target).
-enum GraphQLTestSupport {
-    static func makeStore() throws -> CarnetStore { try CarnetStore.inMemory() }
+/// A store and a GraphQL service over it, plus helpers to run documents and read results.
+struct GraphQLFixture {
+    let store: CarnetStore
+    let service: GraphQLService
+
+    init(limits: GraphQLLimits = GraphQLLimits(), configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
+        var configuration = StoreConfiguration()
+        configure(&configuration)
+        store = try CarnetStore.inMemory(configuration: configuration)
+        service = GraphQLService(store: store, limits: limits)
+    }
+
+    /// Runs a document and returns the parsed response.
+    @discardableResult
+    func run(_ query: String, _ variables: [String: JSONValue] = [:], operationName: String? = nil,
+        context: GraphQLRequestContext = GraphQLRequestContext()) async throws -> JSONValue
+    {
+        let response = await service.execute(
+            GraphQLRequestBody(query: query, operationName: operationName, variables: variables), context: context)
+        return try JSONParser.parse(response.body)
+    }
+
+    /// Runs a document that must succeed and returns its `data`.
+    func data(_ query: String, _ variables: [String: JSONValue] = [:], sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> JSONValue
+    {
+        let result = try await run(query, variables)
+        #expect(result["errors"] == nil, "\(result)", sourceLocation: sourceLocation)
+        return try #require(result["data"], sourceLocation: sourceLocation)
+    }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? { objectValue?[key] }
+    subscript(index: Int) -> JSONValue? { arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
+
+    /// Compact JSON with sorted keys, for readable expectations.
+    var json: String {
+        var writer = JSONWriter()
+        writer.value(self)
+        return writer.string
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

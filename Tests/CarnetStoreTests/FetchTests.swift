@@ -38,6 +38,8 @@ struct FetchTests {
         #expect(try await search(store, .matchingName("ann sm")) == ["Anna Smith", "Annabel Smithson"])
         #expect(try await search(store, .matchingName("sm ann")) == ["Anna Smith", "Annabel Smithson"])
         #expect(try await search(store, .matchingName("zoe ang")) == ["Zoë Ångström"])
+        try await store.add([Make.person("Łukasz", "Søren")])
+        #expect(try await search(store, .matchingName("lukasz sor")) == ["Łukasz Søren"])
         #expect(try await search(store, .matchingName("acme")) == [""])
         #expect(try await search(store, .matchingName("nna")) == [])
         #expect(try await search(store, .matchingName("  ")) == [])
@@ -53,6 +55,31 @@ struct FetchTests {
         }
         #expect(try await search(store, .matchingPhoneNumber("020 7946 0958")) == ["Anna Smith"])
         #expect(try await search(store, .matchingPhoneNumber("555 1234")) == [])
+    }
+
+    @Test("Phone keys: the national significant number, whatever the form it was typed in")
+    func phoneKeys() {
+        let same: [[String]] = [
+            ["(555) 555-1234", "+1 555 555 1234", "5555551234", "1-555-555-1234", "001 555 555 1234"],
+            ["+44 20 7946 0958", "020 7946 0958", "0044 20 7946 0958"],
+            ["+33 1 85 88 22 89", "01 85 88 22 89"],
+            ["+49 30 950793", "030 950793"],
+            ["+39 06 1234 5678", "06 1234 5678"],
+        ]
+        for group in same {
+            let keys = Set(group.map { TextFolding.phoneKey($0) })
+            #expect(keys.count == 1, "\(group) → \(keys)")
+        }
+        #expect(TextFolding.phoneKey("555 1234") != TextFolding.phoneKey("555 555 1234"))
+        #expect(TextFolding.phoneKey("no digits") == nil)
+    }
+
+    @Test("Folding: Latin letters through the table, other scripts through Foundation")
+    func folding() {
+        #expect(TextFolding.fold("José Núñez") == "jose nunez")
+        #expect(TextFolding.fold("ÅNGSTRÖM Łukasz Ærø Straße") == "angstrom lukasz aero strasse")
+        #expect(TextFolding.fold("Ἀθῆναι") == "Ἀθῆναι".folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+        #expect(TextFolding.fold("Zoe\u{0308}") == "zoe")
     }
 
     @Test("Predicates combine with AND", arguments: StoreKind.allCases)

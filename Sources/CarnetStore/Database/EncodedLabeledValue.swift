@@ -68,6 +68,31 @@ extension Contact {
         availableKeys.insert(kind.key)
     }
 
+    /// Decodes one stored value and appends it to its property (reading a page appends row by row).
+    mutating func appendEncoded(_ kind: MultiValueKind, identifier: String?, label: String?, value: String) {
+        switch kind {
+        case .phoneNumbers: values.phoneNumbers.append(LabeledValue(identifier: identifier, label: label, value: value))
+        case .emailAddresses: values.emailAddresses.append(LabeledValue(identifier: identifier, label: label, value: value))
+        case .urlAddresses: values.urlAddresses.append(LabeledValue(identifier: identifier, label: label, value: value))
+        case .postalAddresses:
+            values.postalAddresses.append(LabeledValue(
+                identifier: identifier, label: label, value: PostalAddress(fields: EncodedLabeledValue.split(value, count: 8))))
+        case .dates:
+            if let date = ContactDate(storageString: value) {
+                values.dates.append(LabeledValue(identifier: identifier, label: label, value: date))
+            }
+        case .contactRelations:
+            values.contactRelations.append(LabeledValue(identifier: identifier, label: label, value: ContactRelation(name: value)))
+        case .socialProfiles:
+            values.socialProfiles.append(LabeledValue(
+                identifier: identifier, label: label, value: SocialProfile(fields: EncodedLabeledValue.split(value, count: 4))))
+        case .instantMessageAddresses:
+            values.instantMessageAddresses.append(LabeledValue(
+                identifier: identifier, label: label,
+                value: InstantMessageAddress(fields: EncodedLabeledValue.split(value, count: 2))))
+        }
+    }
+
     /// The value of a string key, whether or not it is available (callers check).
     func storedString(_ key: ContactKey) -> String { values.strings[key.stringSlot!] }
 

@@ -39,15 +39,7 @@ extension CarnetStore {
     }
 
     static func contacts(_ db: Database, identifiers: [String], keys: ContactKeySet) throws -> [Contact] {
-        var rowidByIdentifier: [String: Int64] = [:]
-        for chunk in identifiers.chunked(500) {
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, rowid FROM contact WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                arguments: StatementArguments(chunk))
-            while let row = try rows.next() { rowidByIdentifier[row[0]] = row[1] }
-        }
-        let rowids = identifiers.compactMap { rowidByIdentifier[$0] }
-        return try ContactLoader(keys: keys).load(db, rowids: rowids)
+        try ContactLoader(keys: keys).load(db, column: "id", values: identifiers).map(\.contact)
     }
 
     /// The sort order the store's users chose; ``ContactSortOrder/familyName`` until set.

@@ -78,30 +78,51 @@ extension CarnetStore {
         }
     }
 
-    /// The members of several groups, each list in `sortOrder`, with two queries for all the groups.
+    /// The members of several groups, each list in `sortOrder` and at most `limit` long, with two queries for
+    /// all the groups.
     public func members(
-        ofGroups identifiers: [String], keysToFetch keys: ContactKeySet, sortOrder: ContactSortOrder = .none
+        ofGroups identifiers: [String], keysToFetch keys: ContactKeySet, sortOrder: ContactSortOrder = .none,
+        limit: Int? = nil
     ) async throws -> [String: [Contact]] {
         guard !identifiers.isEmpty else { return [:] }
+        if let limit, !(1...StoreLimits.pageSize).contains(limit) {
+            throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
+        }
         return try await writer.read { db in
             let order = try Self.resolve(sortOrder, db)
-            let sortColumn = ContactQuery.sortColumn(order)
-            let tieBreak = order == .none ? "" : ", c.id"
+            let orderBy = ContactQuery.sortColumn(order) + (order == .none ? "" : ", c.id")
+            // A window numbers each group's members in order, so one query serves every group's first page.
             let pairs = try Row.fetchAll(
                 db, sql: """
-                    SELECT g.id, c.rowid FROM "group" g JOIN groupMember m ON m.groupRowid = g.rowid
-                    JOIN contact c ON c.rowid = m.contactRowid
-                    WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))
-                    ORDER BY \(sortColumn)\(tieBreak)
-                    """, arguments: StatementArguments(identifiers))
+                    SELECT groupId, contactRowid FROM (
+                        SELECT g.id AS groupId, c.rowid AS contactRowid,
+                               row_number() OVER (PARTITION BY g.rowid ORDER BY \(orderBy)) AS position
+                        FROM "group" g JOIN groupMember m ON m.groupRowid = g.rowid
+                        JOIN contact c ON c.rowid = m.contactRowid
+                        WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))
+                    ) WHERE position <= ? ORDER BY groupId, position
+                    """, arguments: StatementArguments(identifiers) + [limit ?? Int.max])
             let rowids = Array(Set(pairs.map { $0[1] as Int64 }))
             let contacts = try ContactLoader(keys: keys).load(db, rowids: rowids)
-            let byRowid = Dictionary(uniqueKeysWithValues: zip(rowids, contacts).map { ($0, $1) })
+            let byRowid = Dictionary(uniqueKeysWithValues: contacts.map { ($0.rowid, $0.contact) })
             var result: [String: [Contact]] = Dictionary(uniqueKeysWithValues: identifiers.map { ($0, []) })
             for pair in pairs {
                 if let contact = byRowid[pair[1]] { result[pair[0], default: []].append(contact) }
             }
             return result
+        }
+    }
+
+    /// How many members each group has, in one query.
+    public func memberCounts(ofGroups identifiers: [String]) async throws -> [String: Int] {
+        guard !identifiers.isEmpty else { return [:] }
+        return try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: """
+                    SELECT g.id, (SELECT count(*) FROM groupMember m WHERE m.groupRowid = g.rowid) FROM "group" g
+                    WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))
+                    """, arguments: StatementArguments(identifiers))
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
         }
     }
 }

@@ -18,7 +18,7 @@ struct ContactFetch {
         try ContactQuery.validate(request.predicate)
         let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
         guard let filter = ContactQuery.filter(request.predicate) else {
-            return ContactPage(contacts: [], cursors: [], hasNextPage: false, hasPreviousPage: false,
+            return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
                 totalCount: request.includeTotalCount ? 0 : nil)
         }
         let loader = ContactLoader(keys: request.keysToFetch)
@@ -41,33 +41,34 @@ struct ContactFetch {
         let whereSQL = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = """
             SELECT \(loader.selectSQL), \(sorted ? sortColumn : "''") FROM \(filter.from) \(whereSQL)
-            ORDER BY \(orderBy) LIMIT \(count + 1)
+            ORDER BY \(orderBy) LIMIT ?
             """
-        var rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        arguments += [count + 1]
+        var rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         let hasMore = rows.count > count
         if hasMore { rows.removeLast() }
         if backward { rows.reverse() }
         var contacts: [Contact] = []
         var rowids: [Int64] = []
-        var cursors: [String] = []
+        var positions: [ContactCursor] = []
         contacts.reserveCapacity(rows.count)
         let sortKeyIndex = ContactLoader.metadataCount + loader.columns.count
         for row in rows {
             let (rowid, contact) = loader.decode(row)
             rowids.append(rowid)
             contacts.append(contact)
-            cursors.append(ContactCursor(order: order, rowid: rowid, identifier: contact.identifier,
-                sortKey: row[sortKeyIndex]).encoded)
+            positions.append(ContactCursor(order: order, rowid: rowid, identifier: contact.identifier,
+                sortKey: row[sortKeyIndex]))
         }
         try loader.loadRelated(db, rowids: rowids, into: &contacts)
         var total: Int?
         if request.includeTotalCount {
             let countConditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
-            total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(filter.from) \(countConditions)",
-                arguments: filter.arguments)
+            total = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(countConditions)"), arguments: filter.arguments)
         }
         return ContactPage(
-            contacts: contacts, cursors: cursors,
+            contacts: contacts, positions: positions,
             hasNextPage: backward ? cursor != nil : hasMore,
             hasPreviousPage: backward ? hasMore : cursor != nil,
             totalCount: total)

@@ -56,49 +56,72 @@ struct ContactLoader {
         var indexByRowid: [Int64: Int] = [:]
         indexByRowid.reserveCapacity(rowids.count)
         for (index, rowid) in rowids.enumerated() { indexByRowid[rowid] = index }
-        let marks = databaseQuestionMarks(count: rowids.count)
-        if !kinds.isEmpty {
-            var grouped = [[MultiValueKind: [EncodedLabeledValue]]](repeating: [:], count: rowids.count)
-            let sql = """
-                SELECT contactRowid, kind, id, label, value FROM labeledValue
-                WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
-                ORDER BY contactRowid, kind, position
-                """
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(rowids))
-            while let row = try rows.next() {
-                guard let index = indexByRowid[row[0]], let kind = MultiValueKind(rawValue: row[1]) else { continue }
-                grouped[index][kind, default: []].append(EncodedLabeledValue(identifier: row[2], label: row[3], value: row[4]))
+        for chunk in rowids.chunked(StoreLimits.pageSize) {
+            let list = InList(chunk)
+            let marks = list.placeholders
+            if !kinds.isEmpty {
+                let statement = try db.cachedStatement(sql: """
+                    SELECT contactRowid, kind, id, label, value FROM labeledValue
+                    WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
+                    ORDER BY contactRowid, kind, position
+                    """)
+                let rows = try Row.fetchCursor(statement, arguments: list.arguments)
+                // Rows come grouped by contact: remember the last one to skip most dictionary lookups.
+                var lastRowid: Int64 = -1
+                var index = 0
+                while let row = try rows.next() {
+                    let rowid: Int64 = row[0]
+                    if rowid != lastRowid {
+                        guard let found = indexByRowid[rowid] else { continue }
+                        index = found
+                        lastRowid = rowid
+                    }
+                    guard let kind = MultiValueKind(rawValue: row[1]) else { continue }
+                    contacts[index].appendEncoded(kind, identifier: row[2], label: row[3], value: row[4])
+                }
             }
-            for index in contacts.indices {
-                for kind in kinds { contacts[index].setEncodedValues(kind, grouped[index][kind] ?? []) }
-            }
-        }
-        let wantsImage = keys.contains(.imageData), wantsThumbnail = keys.contains(.thumbnailImageData)
-        if wantsImage || wantsThumbnail {
-            let columns = [wantsImage ? "imageData" : "NULL", wantsThumbnail ? "thumbnailImageData" : "NULL"]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid IN (\(marks))",
-                arguments: StatementArguments(rowids))
-            while let row = try rows.next() {
-                guard let index = indexByRowid[row[0]] else { continue }
-                if wantsImage { contacts[index].values.imageData = row[1] }
-                if wantsThumbnail { contacts[index].values.thumbnailImageData = row[2] }
+            let wantsImage = keys.contains(.imageData), wantsThumbnail = keys.contains(.thumbnailImageData)
+            if wantsImage || wantsThumbnail {
+                let columns = [wantsImage ? "imageData" : "NULL", wantsThumbnail ? "thumbnailImageData" : "NULL"]
+                let statement = try db.cachedStatement(
+                    sql: "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid IN (\(marks))")
+                let rows = try Row.fetchCursor(statement, arguments: list.arguments)
+                while let row = try rows.next() {
+                    guard let index = indexByRowid[row[0]] else { continue }
+                    if wantsImage { contacts[index].values.imageData = row[1] }
+                    if wantsThumbnail { contacts[index].values.thumbnailImageData = row[2] }
+                }
             }
         }
     }
 
-    /// Loads contacts by rowid, in the given order, skipping rowids that no longer exist.
-    func load(_ db: Database, rowids: [Int64]) throws -> [Contact] {
-        guard !rowids.isEmpty else { return [] }
-        let sql = "SELECT \(selectSQL) FROM contact c WHERE c.rowid IN (\(databaseQuestionMarks(count: rowids.count)))"
-        var byRowid: [Int64: Contact] = [:]
-        for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(rowids)) {
-            let (rowid, contact) = decode(row)
-            byRowid[rowid] = contact
+    /// Loads contacts by a column (`rowid` or `id`), in the given order, skipping values that match nothing.
+    func load<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value]) throws
+        -> [(rowid: Int64, contact: Contact)]
+    {
+        guard !values.isEmpty else { return [] }
+        var byValue: [Value: (Int64, Contact)] = [:]
+        byValue.reserveCapacity(values.count)
+        let valueIndex = Self.metadataCount + columns.count
+        for chunk in values.chunked(StoreLimits.pageSize) {
+            let list = InList(chunk)
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(selectSQL), c.\(column) FROM contact c WHERE c.\(column) IN (\(list.placeholders))")
+            let rows = try Row.fetchCursor(statement, arguments: list.arguments)
+            while let row = try rows.next() {
+                let (rowid, contact) = decode(row)
+                byValue[row[valueIndex]] = (rowid, contact)
+            }
         }
-        let present = rowids.filter { byRowid[$0] != nil }
-        var contacts = present.map { byRowid[$0]! }
-        try loadRelated(db, rowids: present, into: &contacts)
-        return contacts
+        var seen = Set<Int64>()
+        let found = values.compactMap { byValue[$0] }.filter { seen.insert($0.0).inserted }
+        var contacts = found.map(\.1)
+        try loadRelated(db, rowids: found.map(\.0), into: &contacts)
+        return zip(found, contacts).map { ($0.0, $1) }
+    }
+
+    /// Loads contacts by rowid, in the given order, skipping rowids that no longer exist.
+    func load(_ db: Database, rowids: [Int64]) throws -> [(rowid: Int64, contact: Contact)] {
+        try load(db, column: "rowid", values: rowids)
     }
 }

@@ -93,8 +93,12 @@ public struct ContactFetchRequest: Sendable, Hashable {
 /// One page of fetched contacts.
 public struct ContactPage: Sendable {
     public var contacts: [Contact]
+    /// Where each contact stands in the order; cursors are made from these only when asked for.
+    var positions: [ContactCursor]
     /// The cursor of each contact, in the same order; pass one back to continue after (or before) it.
-    public var cursors: [String]
+    public var cursors: [String] { positions.map(\.encoded) }
+    /// The cursor of the contact at `index`.
+    public func cursor(at index: Int) -> String { positions[index].encoded }
     public var hasNextPage: Bool
     public var hasPreviousPage: Bool
     /// Set when the request asked for it.

@@ -56,9 +56,8 @@ struct ContactQuery {
         }
         if let identifiers = predicate.identifiers {
             guard !identifiers.isEmpty else { return nil }
-            drivers.append((
-                "SELECT rowid AS r FROM contact WHERE id IN (\(databaseQuestionMarks(count: identifiers.count)))",
-                StatementArguments(identifiers)))
+            let list = InList(identifiers)
+            drivers.append(("SELECT rowid AS r FROM contact WHERE id IN (\(list.placeholders))", list.arguments))
         }
         if let group = predicate.groupIdentifier {
             drivers.append((

@@ -26,6 +26,9 @@ public struct Contact: Sendable, Hashable, Identifiable {
     public internal(set) var modifiedAt: Date?
 
     var values = Values()
+    /// Whether ``identifier`` was made by ``makeIdentifier()`` in this process: a fresh UUID needs no check
+    /// against identifiers in use or retired.
+    let hasFreshIdentifier: Bool
 
     /// The storage of every key; the public accessors guard it with ``availableKeys``.
     struct Values: Sendable, Hashable {
@@ -49,11 +52,12 @@ public struct Contact: Sendable, Hashable, Identifiable {
     /// A new contact, to be added with a save request. Every key is available and empty.
     ///
     /// - Parameters:
-    ///   - identifier: Leave it to the default (a fresh UUID) unless the record already has an identifier
-    ///     elsewhere, such as a vCard UID. The store refuses an identifier that is or was in use.
+    ///   - identifier: Leave it `nil` (a fresh UUID) unless the record already has an identifier elsewhere,
+    ///     such as a vCard UID. The store refuses an identifier that is or was in use.
     ///   - contactType: Person or organization.
-    public init(identifier: String = Contact.makeIdentifier(), contactType: ContactType = .person) {
-        self.identifier = identifier
+    public init(identifier: String? = nil, contactType: ContactType = .person) {
+        self.identifier = identifier ?? Contact.makeIdentifier()
+        self.hasFreshIdentifier = identifier == nil
         self.availableKeys = .all
         self.values.contactType = contactType
         if contactType != .person { modifiedKeys.insert(.contactType) }
@@ -63,11 +67,13 @@ public struct Contact: Sendable, Hashable, Identifiable {
     /// and the keys that get set are the ones the update changes.
     public init(updating identifier: String) {
         self.identifier = identifier
+        self.hasFreshIdentifier = false
         self.availableKeys = []
     }
 
     init(fetched identifier: String, keys: ContactKeySet) {
         self.identifier = identifier
+        self.hasFreshIdentifier = false
         self.availableKeys = keys
     }
 

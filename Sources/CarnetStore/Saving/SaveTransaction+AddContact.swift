@@ -2,7 +2,9 @@ import GRDB
 
 extension SaveTransaction {
     mutating func addContact(_ contact: Contact, containerIdentifier: String?) throws {
-        try ensureUnused(contact.identifier)
+        // A UUID made in this process cannot name a group, container or value; it can still come back after a
+        // delete, or twice, which the retired check and the UNIQUE constraint catch.
+        if contact.hasFreshIdentifier { try ensureNotRetired(contact.identifier) } else { try ensureUnused(contact.identifier) }
         let container = try containerRowid(containerIdentifier)
         let v = contact.values
         let columns = ["id", "containerRowid", "contactType"] + ContactKey.stringKeys.map(\.rawValue) + [
@@ -17,7 +19,11 @@ extension SaveTransaction {
             seq, seq, now, now,
         ]
         let sql = "INSERT INTO contact (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        do {
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        } catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE {
+            throw StoreError(.insertedRecordAlreadyExists, "The identifier is already in use", affected: [contact.identifier])
+        }
         let rowid = db.lastInsertedRowID
         try ContactIndexing.indexNames(db, rowid: rowid, contact: contact, replacing: false)
         for kind in MultiValueKind.allCases {
@@ -59,8 +65,9 @@ enum ContactIndexing {
     }
 
     static func indexNames(_ db: Database, rowid: Int64, contact: Contact, replacing: Bool) throws {
-        let document = ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }
-            .joined(separator: " ")
+        // Indexed folded, as queries are: the tokenizer's own folding leaves "ł" or "ø" alone.
+        let document = TextFolding.fold(
+            ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " "))
         if replacing {
             try db.cachedStatement(sql: "DELETE FROM contactName WHERE rowid = ?").execute(arguments: [rowid])
         }

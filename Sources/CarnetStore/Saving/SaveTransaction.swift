@@ -77,6 +77,14 @@ struct SaveTransaction {
         }
     }
 
+    func ensureNotRetired(_ identifier: String) throws {
+        let retired = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?)"), arguments: [identifier])
+        if retired == true {
+            throw StoreError(.insertedRecordAlreadyExists, "The identifier was used before", affected: [identifier])
+        }
+    }
+
     /// The container's rowid; `nil` means the default container.
     func containerRowid(_ identifier: String?) throws -> (rowid: Int64, identifier: String) {
         let row: Row?

@@ -1,0 +1,62 @@
+import CarnetStore
+
+extension Executor {
+    /// Resolves a root field of `Mutation` (run one at a time, in order).
+    func mutationField(_ plan: FieldPlan) async throws -> Bool {
+        guard MutationField(rawValue: plan.code) == .save else {
+            throw FieldError(message: "Unknown mutation \(plan.name).", code: .badUserInput)
+        }
+        let input = plan.arguments["request"]?.objectValue ?? [:]
+        let author: String?
+        do {
+            author = try context.authorizeAuthor(input["transactionAuthor"]?.stringValue)
+        } catch {
+            throw FieldError(message: error.message, code: .forbidden)
+        }
+        let save = try SaveInput(input, author: author)
+        let result = try await store.execute(save.request)
+
+        var contactIDs: [String] = [], groupIDs: [String] = [], deletedContacts: [String] = [], deletedGroups: [String] = []
+        for (kind, id) in zip(save.kinds, result.recordIdentifiers) {
+            switch kind {
+            case .contact: contactIDs.append(id)
+            case .group: groupIDs.append(id)
+            case .deletedContact: deletedContacts.append(id)
+            case .deletedGroup: deletedGroups.append(id)
+            }
+        }
+        let fields = plan.selection?.fields(for: "SaveResult") ?? []
+        let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
+        let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")
+        let contacts = try await store.contacts(
+            withIdentifiers: Self.unique(contactIDs.filter { !deletedContacts.contains($0) }),
+            keysToFetch: KeyPlanning.keys(contactFields))
+        let groups = try await store.groups(withIdentifiers: Self.unique(groupIDs.filter { !deletedGroups.contains($0) }))
+        try await prepareContacts(contacts, contactFields)
+        try await prepareGroups(groups, groupFields)
+
+        writer.beginObject()
+        for sub in fields {
+            switch SaveResultField(rawValue: sub.code) {
+            case .revision?: leaf(sub) { writer in result.revision.map { writer.string(String($0)) } ?? writer.null() }
+            case .historyToken?: leaf(sub) { $0.string(result.historyToken) }
+            case .contacts?:
+                let inner = sub.selection?.fields(for: "Contact") ?? []
+                guard field(sub, { list(contacts, sub) { writeContact($0, inner) } }) else { return false }
+            case .groups?:
+                let inner = sub.selection?.fields(for: "Group") ?? []
+                guard field(sub, { list(groups, sub) { writeGroup($0, inner) } }) else { return false }
+            case .deletedContactIds?: leaf(sub) { $0.value(.array(Self.unique(deletedContacts).map(JSONValue.string))) }
+            case .deletedGroupIds?: leaf(sub) { $0.value(.array(Self.unique(deletedGroups).map(JSONValue.string))) }
+            case nil: _ = typename(sub, "SaveResult")
+            }
+        }
+        writer.endObject()
+        return true
+    }
+
+    static func unique(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+}

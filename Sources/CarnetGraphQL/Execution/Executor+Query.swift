@@ -1,0 +1,127 @@
+import CarnetStore
+
+extension Executor {
+    /// Resolves a root field of `Query` and writes its value (the key is written).
+    func queryField(_ plan: FieldPlan) async throws -> Bool {
+        guard let code = QueryField(rawValue: plan.code) else {
+            try await writeIntrospection(plan)
+            return true
+        }
+        let selection = plan.selection
+        switch code {
+        case .contact:
+            let fields = selection?.fields(for: "Contact") ?? []
+            let found = try await store.contacts(withIdentifiers: [plan.string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields))
+            guard let contact = found.first else { return nullValue() }
+            try await prepareContacts([contact], fields)
+            return nested(plan) { writeContact(contact, fields) }
+        case .node:
+            return try await writeNode(plan.string("id") ?? "", plan)
+        case .contacts:
+            let page = try await store.contacts(try contactFetchRequest(plan))
+            try await prepareContacts(page.contacts, KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["edges", "node"])
+                + KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["nodes"]))
+            return nested(plan) { writeConnection(page, selection?.fields(for: "ContactConnection") ?? []) }
+        case .group:
+            guard let group = try await store.groups(withIdentifiers: [plan.string("id") ?? ""]).first else { return nullValue() }
+            let fields = selection?.fields(for: "Group") ?? []
+            try await prepareGroups([group], fields)
+            return nested(plan) { writeGroup(group, fields) }
+        case .groups:
+            let groups = try await store.groups(inContainer: plan.string("containerId"))
+            let fields = selection?.fields(for: "Group") ?? []
+            try await prepareGroups(groups, fields)
+            return nested(plan) { list(groups, plan) { writeGroup($0, fields) } }
+        case .container:
+            guard let container = try await store.containers(withIdentifiers: [plan.string("id") ?? ""]).first else {
+                return nullValue()
+            }
+            return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
+        case .containers:
+            let containers = try await store.containers()
+            return nested(plan) { list(containers, plan) { writeContainer($0, selection?.fields(for: "Container") ?? []) } }
+        case .defaultContainer:
+            let container = try await store.defaultContainer()
+            return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
+        case .changeHistory:
+            let page = try await fetchHistory(plan, since: plan.string("since"), limit: plan.int("first") ?? 1000)
+            return nested(plan) { writeHistoryPage(page, selection?.fields(for: "ChangeHistoryPage") ?? []) }
+        case .currentHistoryToken:
+            writer.string(try await store.currentHistoryToken())
+            return true
+        }
+    }
+
+    /// Writes `null` for a nullable field with no value.
+    func nullValue() -> Bool {
+        writer.null()
+        return true
+    }
+
+    /// Runs a root field's writer with the path already set.
+    func nested(_ plan: FieldPlan, _ body: () -> Bool) -> Bool { body() }
+
+    /// A record of any kind by identifier.
+    private func writeNode(_ id: String, _ plan: FieldPlan) async throws -> Bool {
+        let contactFields = plan.selection?.fields(for: "Contact") ?? []
+        if let contact = try await store.contacts(withIdentifiers: [id], keysToFetch: KeyPlanning.keys(contactFields)).first {
+            try await prepareContacts([contact], contactFields)
+            return writeContact(contact, contactFields)
+        }
+        if let group = try await store.groups(withIdentifiers: [id]).first {
+            let fields = plan.selection?.fields(for: "Group") ?? []
+            try await prepareGroups([group], fields)
+            return writeGroup(group, fields)
+        }
+        if let container = try await store.containers(withIdentifiers: [id]).first {
+            return writeContainer(container, plan.selection?.fields(for: "Container") ?? [])
+        }
+        return nullValue()
+    }
+
+    /// The store request for `contacts(filter:sortOrder:first:after:last:before:)`.
+    private func contactFetchRequest(_ plan: FieldPlan) throws -> ContactFetchRequest {
+        let first = plan.int("first"), last = plan.int("last")
+        if first != nil && last != nil {
+            throw FieldError.badUserInput("Give either `first` or `last`, not both.")
+        }
+        for size in [first, last].compactMap({ $0 }) where !(1...StoreLimits.pageSize).contains(size) {
+            throw FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(size).")
+        }
+        if plan.string("before") != nil && last == nil && first != nil {
+            throw FieldError.badUserInput("`before` goes with `last`.")
+        }
+        let page: PageRequest = last.map { .last($0, before: plan.string("before")) }
+            ?? .first(first ?? 100, after: plan.string("after"))
+        let filter = plan.arguments["filter"]?.objectValue ?? [:]
+        let predicate = ContactPredicate(
+            matchingName: filter["name"]?.stringValue, matchingEmailAddress: filter["email"]?.stringValue,
+            matchingPhoneNumber: filter["phone"]?.stringValue, identifiers: filter["ids"]?.arrayValue?.compactMap(\.stringValue),
+            groupIdentifier: filter["groupId"]?.stringValue, containerIdentifier: filter["containerId"]?.stringValue)
+        let contactFields = KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["edges", "node"])
+            + KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["nodes"])
+        let wantsTotal = plan.selection?.allFields.contains { $0.name == "totalCount" } ?? false
+        return ContactFetchRequest(
+            predicate: predicate, keysToFetch: KeyPlanning.keys(contactFields), sortOrder: Self.sortOrder(plan.string("sortOrder")),
+            page: page, includeTotalCount: wantsTotal)
+    }
+
+    /// A history page with the contacts and groups its events carry, loaded for the selection.
+    func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int) async throws -> ChangeHistoryPage {
+        let eventFields = KeyPlanning.eventContactFields(plan)
+        let page = try await store.changeHistory(ChangeHistoryFetchRequest(
+            startingToken: since, includeGroupChanges: plan.bool("includeGroupChanges") ?? false,
+            excludedAuthors: Set(plan.strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields), limit: limit))
+        try await prepareContacts(page.events.compactMap(\.contact), eventFields)
+        let groupFields = KeyPlanning.fields(under: plan.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
+        try await prepareGroups(page.events.compactMap(\.group), groupFields)
+        return page
+    }
+}
+
+extension KeyPlanning {
+    /// The `Contact` fields selected under `events { ... on XEvent { contact { ... } } }`.
+    static func eventContactFields(_ plan: FieldPlan) -> [FieldPlan] {
+        fields(under: plan.selection?.allFields ?? [], path: ["events", "contact"], type: "Contact")
+    }
+}

@@ -1,0 +1,202 @@
+import CarnetStore
+import Foundation
+import GraphQL
+
+/// Executes one operation and writes the response JSON as it goes, in selection order.
+///
+/// Each root field resolves its value, batch-loads what the selection needs below it (one store query per kind
+/// of relation and level, whatever the page size), then writes synchronously. A field error nulls the field; a
+/// null in a non-null field rolls the output back to the nearest nullable parent.
+final class Executor {
+    let store: CarnetStore
+    let service: GraphQLServiceCore
+    let prepared: PreparedDocument
+    let operation: OperationDefinition
+    let variables: [String: JSONValue]
+    let context: GraphQLRequestContext
+
+    var writer = JSONWriter(capacity: 4096)
+    var errors: [ResponseError] = []
+    var path: [PathElement] = []
+
+    // Batch-loaded relations, filled before the writers run.
+    var groupsByContact: [String: [Group]] = [:]
+    var containersByID: [String: Container]?
+    var membersByPlan: [Int: [String: [Contact]]] = [:]
+    var memberCounts: [String: Int] = [:]
+    var introspectionResults: [Int: Map] = [:]
+
+    init(
+        store: CarnetStore, service: GraphQLServiceCore, prepared: PreparedDocument, operation: OperationDefinition,
+        variables: [String: JSONValue], context: GraphQLRequestContext
+    ) {
+        self.store = store
+        self.service = service
+        self.prepared = prepared
+        self.operation = operation
+        self.variables = variables
+        self.context = context
+    }
+
+    var rootTypeName: String { service.index.rootType(operation.operation) ?? "Query" }
+
+    /// Plans the root fields; node-limit and planning problems come back as a request error.
+    func planRoot() throws(GraphQLRequestError) -> [FieldPlan] {
+        var planner = Planner(schema: service.index, fragments: prepared.fragments, variables: variables)
+        let fields = planner.plan([operation.selectionSet], objectType: rootTypeName)
+        let nodes = NodeLimit.count(fields)
+        if nodes > service.limits.maxNodes {
+            throw GraphQLRequestError(.validationFailed, [ResponseError(
+                message: "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",
+                code: .tooManyNodes)])
+        }
+        return fields
+    }
+
+    /// Runs a query or mutation and returns the response body.
+    func run(_ fields: [FieldPlan]) async -> [UInt8] {
+        writer.raw(Array(#"{"data":"#.utf8))
+        let mark = writer.mark
+        writer.beginObject()
+        var complete = true
+        for field in fields {
+            path = [.key(field.responseKey)]
+            if await !rootField(field) {
+                complete = false
+                break
+            }
+        }
+        if complete {
+            writer.endObject()
+        } else {
+            writer.rollBack(to: mark)
+            writer.null()
+        }
+        return finish()
+    }
+
+    /// Appends `errors` and closes the response.
+    func finish() -> [UInt8] {
+        if !errors.isEmpty {
+            writer.raw(Array(#","errors":"#.utf8))
+            writer.beginArray()
+            for error in errors {
+                writer.comma()
+                error.write(to: &writer)
+            }
+            writer.endArray()
+        }
+        writer.raw([UInt8(ascii: "}")])
+        return writer.bytes
+    }
+
+    /// Resolves, loads and writes one root field. `false` when it failed and is non-null.
+    private func rootField(_ plan: FieldPlan) async -> Bool {
+        writer.rawKey(plan.quotedKey)
+        if plan.isTypename {
+            writer.string(rootTypeName)
+            return true
+        }
+        let mark = writer.mark
+        do {
+            if let error = plan.argumentError { throw error }
+            let written: Bool
+            switch operation.operation {
+            case .mutation: written = try await mutationField(plan)
+            default: written = try await queryField(plan)
+            }
+            if written { return true }
+        } catch {
+            record(error, at: plan)
+        }
+        writer.rollBack(to: mark)
+        if plan.type.isNonNull { return false }
+        writer.null()
+        return true
+    }
+
+    /// Writes `"key":value` for a field whose value `body` writes; handles errors and null propagation.
+    /// `body` returns `false` when a non-null value inside it failed (it rolled nothing back itself).
+    @inline(__always)
+    func field(_ plan: FieldPlan, _ body: () throws -> Bool) -> Bool {
+        writer.rawKey(plan.quotedKey)
+        path.append(.key(plan.responseKey))
+        defer { path.removeLast() }
+        let mark = writer.mark
+        do {
+            if let error = plan.argumentError { throw error }
+            if try body() { return true }
+        } catch {
+            record(error, at: plan)
+        }
+        writer.rollBack(to: mark)
+        if plan.type.isNonNull { return false }
+        writer.null()
+        return true
+    }
+
+    /// Writes a list; an item that fails nulls itself, or the whole list when items are non-null.
+    @inline(__always)
+    func list<Item>(_ items: [Item], _ plan: FieldPlan, _ item: (Item) throws -> Bool) rethrows -> Bool {
+        var itemType = plan.type.nullable
+        if case .list(let inner) = itemType { itemType = inner }
+        let itemsNonNull = itemType.isNonNull
+        writer.beginArray()
+        for (index, element) in items.enumerated() {
+            writer.comma()
+            path.append(.index(index))
+            let mark = writer.mark
+            if try !item(element) {
+                writer.rollBack(to: mark)
+                if itemsNonNull {
+                    path.removeLast()
+                    return false
+                }
+                writer.null()
+            }
+            path.removeLast()
+        }
+        writer.endArray()
+        return true
+    }
+
+    /// Writes `__typename` when the plan asks for it; `true` if it did.
+    @inline(__always)
+    func typename(_ plan: FieldPlan, _ name: String) -> Bool {
+        guard plan.isTypename else { return false }
+        writer.rawKey(plan.quotedKey)
+        writer.string(name)
+        return true
+    }
+
+    func record(_ error: any Error, at plan: FieldPlan) {
+        let fieldError: FieldError
+        switch error {
+        case let known as FieldError:
+            fieldError = known
+        case let storeError as StoreError:
+            fieldError = FieldError(storeError)
+        case is CancellationError:
+            fieldError = FieldError(message: "The request was cancelled.", code: .internalServerError)
+        default:
+            service.reportUnexpected(error)
+            fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
+        }
+        errors.append(ResponseError(
+            message: fieldError.message, code: fieldError.code, locations: InputCoercion.positions(plan.nodes[0]),
+            path: path, extensions: fieldError.extensions))
+    }
+}
+
+extension FieldError {
+    /// A store error with its stable code and details in `extensions`.
+    init(_ error: StoreError) {
+        var extensions: [String: JSONValue] = [:]
+        if !error.keyPaths.isEmpty { extensions["keyPaths"] = .array(error.keyPaths.map(JSONValue.string)) }
+        if !error.affectedRecordIdentifiers.isEmpty {
+            extensions["affectedRecordIdentifiers"] = .array(error.affectedRecordIdentifiers.map(JSONValue.string))
+        }
+        if let index = error.operationIndex { extensions["operationIndex"] = .int(index) }
+        self.init(message: error.message, code: ErrorCode(rawValue: error.code.rawValue), extensions: extensions)
+    }
+}

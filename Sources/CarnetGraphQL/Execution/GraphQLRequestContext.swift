@@ -1,0 +1,37 @@
+/// What the caller (the HTTP or WebSocket layer) allows one request to do.
+public struct GraphQLRequestContext: Sendable {
+    /// The operation kinds this request may run; others fail with `OPERATION_NOT_ALLOWED` (a mutation over GET)
+    /// or `FORBIDDEN` (a token without write scope) before anything executes.
+    public var allowedOperations: Set<OperationKind> = Set(OperationKind.allCases)
+    /// The error code when an operation kind is not allowed.
+    public var disallowedCode: ErrorCode = .operationNotAllowed
+    /// Decides a save's transaction author from the one requested (`nil` when none): return the author to record,
+    /// or throw ``AuthorRejected`` (the save fails with `FORBIDDEN`, nothing written).
+    public var authorizeAuthor: @Sendable (String?) throws(AuthorRejected) -> String? = { $0 }
+
+    public init() {}
+}
+
+/// A refused transaction author.
+public struct AuthorRejected: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// The kinds of GraphQL operation.
+public enum OperationKind: String, Sendable, Hashable, CaseIterable {
+    case query, mutation, subscription
+}
+
+/// Settings of the executor that are not limits.
+public struct GraphQLOptions: Sendable, Hashable {
+    /// What `displayName(order: USER_DEFAULT)` means. Default: given name first.
+    public var defaultDisplayNameOrder: DisplayNameOrder = .givenNameFirst
+
+    public init() {}
+}
+
+/// The order of the parts of a displayed name.
+public enum DisplayNameOrder: String, Sendable, Hashable {
+    case givenNameFirst, familyNameFirst
+}

@@ -1,0 +1,43 @@
+/// Counts the records a query may return before it runs, in the style of GitHub's node limit: every list's
+/// page size, multiplied by the page sizes of the lists above it, summed over the lists.
+enum NodeLimit {
+    /// Unpaged lists (groups, containers) count as this many records each.
+    static let unpagedListEstimate = 10
+
+    static func count(_ fields: [FieldPlan], multiplier: Int = 1) -> Int {
+        var total = 0
+        for field in fields {
+            var inner = multiplier
+            if let size = pageSize(field) {
+                inner = saturating(multiplier, times: size)
+                total = saturating(total, plus: inner)
+            }
+            if let selection = field.selection {
+                // Concrete types of an interface are alternatives: count the largest.
+                let branches = selection.byType.values.map { count($0, multiplier: inner) }
+                total = saturating(total, plus: branches.max() ?? 0)
+            }
+        }
+        return total
+    }
+
+    private static func pageSize(_ field: FieldPlan) -> Int? {
+        switch field.name {
+        case "contacts": max(0, field.int("first") ?? field.int("last") ?? 100)
+        case "members": max(0, field.int("first") ?? 100)
+        case "changeHistory": max(0, field.int("first") ?? 1000)
+        case "groups", "containers": unpagedListEstimate
+        default: nil
+        }
+    }
+
+    private static func saturating(_ a: Int, times b: Int) -> Int {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int.max : product
+    }
+
+    private static func saturating(_ a: Int, plus b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : sum
+    }
+}

@@ -1,0 +1,140 @@
+import CarnetStore
+import GraphQL
+
+/// Carnet's GraphQL service over a ``CarnetStore``: parse and validate with GraphQLSwift (cached), execute with
+/// Carnet's planner, write JSON directly.
+///
+/// ```swift
+/// let service = GraphQLService(store: store)
+/// let response = await service.execute(GraphQLRequestBody(query: "{ contacts(first: 10) { nodes { givenName } } }"))
+/// print(String(decoding: response.body, as: UTF8.self))
+/// ```
+public final class GraphQLService: Sendable {
+    public let store: CarnetStore
+    let core: GraphQLServiceCore
+
+    /// - Parameter onUnexpectedError: called with errors that are not the client's fault (to log at `.error`);
+    ///   the client sees `INTERNAL_SERVER_ERROR` without details.
+    public init(
+        store: CarnetStore, limits: GraphQLLimits = GraphQLLimits(), options: GraphQLOptions = GraphQLOptions(),
+        onUnexpectedError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.core = GraphQLServiceCore(limits: limits, options: options, unexpectedErrorHandler: onUnexpectedError)
+    }
+
+    /// The limits in force.
+    public var limits: GraphQLLimits { core.limits }
+
+    /// A request resolved to the operation it runs: what transports need to know before executing.
+    public struct Operation: Sendable {
+        public let kind: OperationKind
+        public let name: String?
+        let prepared: PreparedDocument
+        let definition: OperationDefinition
+        let variables: [String: JSONValue]
+    }
+
+    /// Resolves persisted queries, parses and validates (cached by text), picks the operation and coerces the
+    /// variables. - Throws: ``GraphQLRequestError`` for the phase that failed.
+    public func operation(for request: GraphQLRequestBody) throws(GraphQLRequestError) -> Operation {
+        let text = try core.queryText(request)
+        let prepared: PreparedDocument
+        switch core.preparer.prepare(text) {
+        case .failed(let error): throw error
+        case .ready(let document): prepared = document
+        }
+        let definition = try prepared.operation(named: request.operationName)
+        let variables = try InputCoercion(schema: core.index).coerceVariables(definition, request.variables)
+        let kind: OperationKind = switch definition.operation {
+        case .query: .query
+        case .mutation: .mutation
+        case .subscription: .subscription
+        }
+        return Operation(kind: kind, name: definition.name?.value, prepared: prepared, definition: definition, variables: variables)
+    }
+
+    /// Executes a query or mutation. Request errors (bad parameters, parse, validation, coercion, limits) come
+    /// back as a response without `data`, with ``GraphQLResponse/failure`` set.
+    public func execute(_ request: GraphQLRequestBody, context: GraphQLRequestContext = GraphQLRequestContext()) async
+        -> GraphQLResponse
+    {
+        let operation: Operation
+        do {
+            operation = try self.operation(for: request)
+        } catch {
+            return GraphQLResponse(error)
+        }
+        return await execute(operation, context: context)
+    }
+
+    /// Executes an operation resolved by ``operation(for:)``.
+    public func execute(_ operation: Operation, context: GraphQLRequestContext = GraphQLRequestContext()) async
+        -> GraphQLResponse
+    {
+        if let refusal = refuse(operation, context) { return refusal }
+        guard operation.kind != .subscription else {
+            return GraphQLResponse(GraphQLRequestError(.operationNotAllowed, [ResponseError(
+                message: "Subscriptions are served over WebSocket (graphql-transport-ws).", code: .operationNotAllowed)]),
+                operation: operation)
+        }
+        let executor = makeExecutor(operation, context)
+        let fields: [FieldPlan]
+        do {
+            fields = try executor.planRoot()
+        } catch {
+            return GraphQLResponse(error, operation: operation)
+        }
+        let body = await executor.run(fields)
+        return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+    }
+
+    func refuse(_ operation: Operation, _ context: GraphQLRequestContext) -> GraphQLResponse? {
+        guard !context.allowedOperations.contains(operation.kind) else { return nil }
+        return GraphQLResponse(GraphQLRequestError(.operationNotAllowed, [ResponseError(
+            message: "\(operation.kind.rawValue.capitalized) operations are not allowed here.", code: context.disallowedCode)]),
+            operation: operation)
+    }
+
+    func makeExecutor(_ operation: Operation, _ context: GraphQLRequestContext) -> Executor {
+        Executor(store: store, service: core, prepared: operation.prepared, operation: operation.definition,
+            variables: operation.variables, context: context)
+    }
+}
+
+/// A response body and what transports need to know about it.
+public struct GraphQLResponse: Sendable {
+    /// The JSON response: `{"data":...,"errors":[...]}`, or `{"errors":[...]}` when nothing executed.
+    public var body: [UInt8]
+    /// Set when nothing executed, with the phase that failed.
+    public var failure: GraphQLRequestError.Kind?
+    public var operationKind: OperationKind?
+    public var operationName: String?
+    /// Whether the response has `errors`.
+    public var hasErrors: Bool
+
+    init(body: [UInt8], failure: GraphQLRequestError.Kind?, operation: GraphQLService.Operation?, hasErrors: Bool) {
+        self.body = body
+        self.failure = failure
+        self.operationKind = operation?.kind
+        self.operationName = operation?.name
+        self.hasErrors = hasErrors
+    }
+
+    init(_ error: GraphQLRequestError, operation: GraphQLService.Operation? = nil) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("errors")
+        writer.beginArray()
+        for item in error.errors {
+            writer.comma()
+            item.write(to: &writer)
+        }
+        writer.endArray()
+        writer.endObject()
+        self.init(body: writer.bytes, failure: error.kind, operation: operation, hasErrors: true)
+    }
+
+    /// Whether the response has a `data` member.
+    public var hasData: Bool { failure == nil }
+}

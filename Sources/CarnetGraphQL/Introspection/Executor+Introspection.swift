@@ -1,0 +1,64 @@
+import GraphQL
+import OrderedCollections
+
+extension Executor {
+    /// `__schema` and `__type` are delegated to GraphQLSwift's executor, which knows the introspection types;
+    /// its result is written in place, so the response keeps selection order. Results are cached per document
+    /// and variables: tools introspect often and the schema never changes at run time.
+    func writeIntrospection(_ plan: FieldPlan) async throws {
+        var text = "query"
+        let definitions = operation.variableDefinitions.map { print(ast: $0) }
+        if !definitions.isEmpty { text += "(" + definitions.joined(separator: ", ") + ")" }
+        text += " { " + plan.nodes.map { print(ast: $0) }.joined(separator: " ") + " }\n"
+        for fragment in prepared.fragments.values { text += print(ast: fragment) + "\n" }
+        var variablesKey = JSONWriter()
+        variablesKey.value(.object(variables))
+        let cacheKey = text + "\u{0}" + variablesKey.string
+        if let cached = service.introspectionCache[cacheKey] {
+            writer.raw(cached)
+            return
+        }
+        let document = try parse(source: Source(body: text, name: "introspection"))
+        let result = try await execute(
+            schema: CarnetSchema.schema, documentAST: document, rootValue: (), context: (),
+            variableValues: variables.mapValues(SchemaIndex.map))
+        if let error = result.errors.first {
+            throw FieldError(message: error.message, code: .internalServerError)
+        }
+        guard case .dictionary(let data)? = result.data, let value = data[plan.responseKey] else {
+            throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
+        }
+        var output = JSONWriter()
+        output.map(value)
+        service.introspectionCache.insert(output.bytes, for: cacheKey)
+        writer.raw(output.bytes)
+    }
+}
+
+extension JSONWriter {
+    /// Writes a GraphQLSwift `Map` in its own order.
+    mutating func map(_ value: Map) {
+        switch value {
+        case .undefined, .null: null()
+        case .bool(let b): bool(b)
+        case .number(let number):
+            let double = number.doubleValue
+            if double.rounded() == double && abs(double) < 1e15 { int(Int(double)) } else { self.double(double) }
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items {
+                comma()
+                map(item)
+            }
+            endArray()
+        case .dictionary(let fields):
+            beginObject()
+            for (key, item) in fields {
+                self.key(key)
+                map(item)
+            }
+            endObject()
+        }
+    }
+}

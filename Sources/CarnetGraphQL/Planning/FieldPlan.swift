@@ -1,0 +1,70 @@
+import GraphQL
+
+/// One field to execute on one object type: its response key, coerced arguments and what to select below it.
+/// Built per request from the validated document and the variables; the executor switches on ``code``.
+final class FieldPlan: Sendable {
+    /// Unique within the request; keys the per-field caches of batched loads.
+    let id: Int
+    let responseKey: String
+    /// `"responseKey":`, ready to append.
+    let quotedKey: [UInt8]
+    let name: String
+    /// The field's number in its type's field enum (``FieldCodes``); -1 for `__typename` and unknown fields.
+    let code: Int
+    let arguments: [String: JSONValue]
+    /// Set when the arguments did not coerce: the field resolves to this error.
+    let argumentError: FieldError?
+    /// The document's field nodes merged into this plan (for error locations).
+    let nodes: [Field]
+    let type: TypeRef
+    /// For fields of object, interface or union type.
+    let selection: SelectionPlan?
+
+    init(
+        id: Int, responseKey: String, name: String, code: Int, arguments: [String: JSONValue],
+        argumentError: FieldError?, nodes: [Field], type: TypeRef, selection: SelectionPlan?
+    ) {
+        self.id = id
+        self.responseKey = responseKey
+        var writer = JSONWriter(capacity: responseKey.utf8.count + 3)
+        writer.string(responseKey)
+        self.quotedKey = writer.bytes + [UInt8(ascii: ":")]
+        self.name = name
+        self.code = code
+        self.arguments = arguments
+        self.argumentError = argumentError
+        self.nodes = nodes
+        self.type = type
+        self.selection = selection
+    }
+
+    var isTypename: Bool { name == "__typename" }
+
+    func string(_ argument: String) -> String? { arguments[argument]?.stringValue }
+
+    func int(_ argument: String) -> Int? {
+        if case .int(let value)? = arguments[argument] { return value }
+        return nil
+    }
+
+    func bool(_ argument: String) -> Bool? {
+        if case .bool(let value)? = arguments[argument] { return value }
+        return nil
+    }
+
+    func strings(_ argument: String) -> [String] {
+        arguments[argument]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}
+
+/// The fields to execute below a composite-typed field, for each concrete type the value can have.
+final class SelectionPlan: Sendable {
+    let byType: [String: [FieldPlan]]
+
+    init(byType: [String: [FieldPlan]]) { self.byType = byType }
+
+    func fields(for type: String) -> [FieldPlan] { byType[type] ?? [] }
+
+    /// Every field plan under this selection, for any concrete type.
+    var allFields: [FieldPlan] { byType.values.flatMap { $0 } }
+}

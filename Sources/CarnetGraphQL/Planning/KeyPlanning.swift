@@ -1,0 +1,57 @@
+import CarnetStore
+
+/// Turns a selection on `Contact` into the store's keys to fetch: a query for `givenName` reads no phone numbers.
+enum KeyPlanning {
+    static let displayNameKeys: ContactKeySet = [
+        .namePrefix, .givenName, .middleName, .familyName, .nameSuffix, .organizationName, .nickname,
+    ]
+
+    /// The keys the fields read.
+    static func keys(_ fields: [FieldPlan]) -> ContactKeySet {
+        var keys: ContactKeySet = []
+        for plan in fields {
+            guard let code = ContactField(rawValue: plan.code) else { continue }
+            switch code {
+            case .id, .groups, .container, .revision, .createdAt, .modifiedAt: break
+            case .displayName: keys.formUnion(displayNameKeys)
+            default:
+                if let key = ContactKey(rawValue: "\(code)") { keys.insert(key) }
+            }
+        }
+        return keys
+    }
+
+    /// The keys for every `Contact` selection directly under these plans (for example `edges.node` and `nodes`
+    /// of a connection, or `contact` of history events).
+    static func keys(under plans: [FieldPlan], path: [String]) -> ContactKeySet {
+        var keys: ContactKeySet = []
+        for plan in plans where plan.name == path.first {
+            guard let selection = plan.selection else { continue }
+            if path.count == 1 {
+                keys.formUnion(Self.keys(selection.fields(for: "Contact")))
+            } else {
+                keys.formUnion(Self.keys(under: selection.allFields, path: Array(path.dropFirst())))
+            }
+        }
+        return keys
+    }
+
+    /// The `Contact` field plans under these plans along a path.
+    static func contactFields(under plans: [FieldPlan], path: [String]) -> [FieldPlan] {
+        fields(under: plans, path: path, type: "Contact")
+    }
+
+    /// The field plans for `type` reached from these plans along a path of field names (any alias).
+    static func fields(under plans: [FieldPlan], path: [String], type: String) -> [FieldPlan] {
+        var result: [FieldPlan] = []
+        for plan in plans where plan.name == path.first {
+            guard let selection = plan.selection else { continue }
+            if path.count == 1 {
+                result += selection.fields(for: type)
+            } else {
+                result += fields(under: selection.allFields, path: Array(path.dropFirst()), type: type)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,62 @@
+/// A GraphQL-over-HTTP request's parameters: `query`, `operationName`, `variables`, `extensions`.
+public struct GraphQLRequestBody: Sendable, Hashable {
+    /// The document; may be absent when `extensions.persistedQuery` names a stored one.
+    public var query: String?
+    public var operationName: String?
+    public var variables: [String: JSONValue]
+    public var extensions: [String: JSONValue]
+
+    public init(
+        query: String?, operationName: String? = nil, variables: [String: JSONValue] = [:],
+        extensions: [String: JSONValue] = [:]
+    ) {
+        self.query = query
+        self.operationName = operationName
+        self.variables = variables
+        self.extensions = extensions
+    }
+
+    /// Reads the parameters from a parsed JSON body. Unknown members are ignored; `null` means absent.
+    /// - Throws: ``GraphQLRequestError`` (`BAD_REQUEST`) when a parameter has the wrong JSON type.
+    public init(json: JSONValue) throws(GraphQLRequestError) {
+        guard case .object(let body) = json else {
+            throw .badRequest("The request body must be a JSON object")
+        }
+        self.init(
+            query: try Self.string(body["query"], "query"),
+            operationName: try Self.string(body["operationName"], "operationName"),
+            variables: try Self.object(body["variables"], "variables"),
+            extensions: try Self.object(body["extensions"], "extensions"))
+    }
+
+    /// Reads the parameters of a GET request's query string, where `variables` and `extensions` are JSON text
+    /// and an empty value means absent.
+    public init(queryItems: [String: String]) throws(GraphQLRequestError) {
+        func json(_ name: String) throws(GraphQLRequestError) -> [String: JSONValue] {
+            guard let text = queryItems[name], !text.isEmpty else { return [:] }
+            let value: JSONValue
+            do { value = try JSONParser.parse(text) } catch { throw .badRequest("\(name) is not valid JSON") }
+            return try Self.object(value, name)
+        }
+        self.init(
+            query: queryItems["query"].flatMap { $0.isEmpty ? nil : $0 },
+            operationName: queryItems["operationName"].flatMap { $0.isEmpty ? nil : $0 },
+            variables: try json("variables"), extensions: try json("extensions"))
+    }
+
+    private static func string(_ value: JSONValue?, _ name: String) throws(GraphQLRequestError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw .badRequest("\(name) must be a string")
+        }
+    }
+
+    private static func object(_ value: JSONValue?, _ name: String) throws(GraphQLRequestError) -> [String: JSONValue] {
+        switch value {
+        case nil, .null?: return [:]
+        case .object(let fields)?: return fields
+        default: throw .badRequest("\(name) must be an object")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// Why a request produced no execution: the phases GraphQL-over-HTTP maps to status codes.
+public struct GraphQLRequestError: Error, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// The request parameters are malformed (wrong JSON types, no query). HTTP 400.
+        case badRequest
+        /// The document does not parse. HTTP 400.
+        case parseFailed
+        /// The document fails validation or a limit (depth, aliases, tokens, ...). HTTP 400 (422 in the draft).
+        case validationFailed
+        /// No operation to run (unknown or ambiguous `operationName`). HTTP 400.
+        case operationNotFound
+        /// A variable does not coerce to its type. HTTP 400.
+        case variableCoercionFailed
+        /// The persisted query hash is unknown: send the query too. HTTP 200 with the error.
+        case persistedQueryNotFound
+        /// The persisted query is malformed or its hash does not match. HTTP 400.
+        case persistedQueryInvalid
+        /// The operation type is not allowed here (a mutation over GET, or no write permission). HTTP 405/403.
+        case operationNotAllowed
+    }
+
+    public var kind: Kind
+    public var errors: [ResponseError]
+
+    public init(_ kind: Kind, _ errors: [ResponseError]) {
+        self.kind = kind
+        self.errors = errors
+    }
+
+    static func badRequest(_ message: String) -> GraphQLRequestError {
+        GraphQLRequestError(.badRequest, [ResponseError(message: message, code: .badRequest)])
+    }
+}
+
+/// One entry of a response's `errors`.
+public struct ResponseError: Sendable, Hashable {
+    public var message: String
+    public var locations: [SourcePosition]
+    public var path: [PathElement]
+    public var code: ErrorCode
+    /// More `extensions` members (for store errors: key paths, affected records, operation index).
+    public var extensions: [String: JSONValue]
+
+    public init(
+        message: String, code: ErrorCode, locations: [SourcePosition] = [], path: [PathElement] = [],
+        extensions: [String: JSONValue] = [:]
+    ) {
+        self.message = message
+        self.code = code
+        self.locations = locations
+        self.path = path
+        self.extensions = extensions
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("message")
+        writer.string(message)
+        if !locations.isEmpty {
+            writer.key("locations")
+            writer.beginArray()
+            for location in locations {
+                writer.comma()
+                writer.beginObject()
+                writer.key("line")
+                writer.int(location.line)
+                writer.key("column")
+                writer.int(location.column)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        if !path.isEmpty {
+            writer.key("path")
+            writer.beginArray()
+            for element in path {
+                writer.comma()
+                switch element {
+                case .key(let key): writer.string(key)
+                case .index(let index): writer.int(index)
+                }
+            }
+            writer.endArray()
+        }
+        writer.key("extensions")
+        var members = extensions
+        members["code"] = .string(code.rawValue)
+        writer.value(.object(members))
+        writer.endObject()
+    }
+}
+
+/// A line and column in the document, from 1.
+public struct SourcePosition: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A step of a response path.
+public enum PathElement: Sendable, Hashable {
+    case key(String)
+    case index(Int)
+}
+
+/// The stable codes in `extensions.code`.
+public struct ErrorCode: RawRepresentable, Sendable, Hashable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let badRequest = ErrorCode(rawValue: "BAD_REQUEST")
+    public static let parseFailed = ErrorCode(rawValue: "GRAPHQL_PARSE_FAILED")
+    public static let validationFailed = ErrorCode(rawValue: "GRAPHQL_VALIDATION_FAILED")
+    public static let operationNotFound = ErrorCode(rawValue: "OPERATION_NOT_FOUND")
+    public static let badUserInput = ErrorCode(rawValue: "BAD_USER_INPUT")
+    public static let persistedQueryNotFound = ErrorCode(rawValue: "PERSISTED_QUERY_NOT_FOUND")
+    public static let persistedQueryHashMismatch = ErrorCode(rawValue: "PERSISTED_QUERY_HASH_MISMATCH")
+    public static let persistedQueryVersionNotSupported = ErrorCode(rawValue: "PERSISTED_QUERY_VERSION_NOT_SUPPORTED")
+    public static let introspectionDisabled = ErrorCode(rawValue: "INTROSPECTION_DISABLED")
+    public static let documentTooLarge = ErrorCode(rawValue: "DOCUMENT_TOO_LARGE")
+    public static let tooManyTokens = ErrorCode(rawValue: "TOO_MANY_TOKENS")
+    public static let tooDeep = ErrorCode(rawValue: "MAX_DEPTH_EXCEEDED")
+    public static let tooManyAliases = ErrorCode(rawValue: "MAX_ALIASES_EXCEEDED")
+    public static let tooManyRootFields = ErrorCode(rawValue: "MAX_ROOT_FIELDS_EXCEEDED")
+    public static let tooManyNodes = ErrorCode(rawValue: "MAX_NODES_EXCEEDED")
+    public static let operationNotAllowed = ErrorCode(rawValue: "OPERATION_NOT_ALLOWED")
+    public static let forbidden = ErrorCode(rawValue: "FORBIDDEN")
+    public static let internalServerError = ErrorCode(rawValue: "INTERNAL_SERVER_ERROR")
+}

@@ -1,0 +1,78 @@
+import GraphQL
+
+/// Measures each operation's depth, aliases and root fields, expanding fragments (each fragment measured once),
+/// and reports the ones over the limits.
+struct DocumentLimitsRule {
+    let traversal: SelectionTraversal
+    let limits: GraphQLLimits
+
+    private struct Measure {
+        var depth = 0
+        var aliases = 0
+    }
+
+    func validate(_ document: Document) -> [GraphQLError] {
+        var errors: [GraphQLError] = []
+        var memo: [String: Measure] = [:]
+        for case let operation as OperationDefinition in document.definitions {
+            let measure = measure(operation.selectionSet, memo: &memo, visiting: [])
+            let name = operation.name.map { "Operation \"\($0.value)\"" } ?? "The operation"
+            if measure.depth > limits.maxDepth {
+                errors.append(.validation(
+                    "\(name) is \(measure.depth) fields deep; the limit is \(limits.maxDepth).", [operation], code: .tooDeep))
+            }
+            if measure.aliases > limits.maxAliases {
+                errors.append(.validation(
+                    "\(name) has \(measure.aliases) aliases; the limit is \(limits.maxAliases).", [operation],
+                    code: .tooManyAliases))
+            }
+            if let root = traversal.schema.rootType(operation.operation) {
+                let count = traversal.collectFields(operation.selectionSet, parentType: root).count
+                if count > limits.maxRootFields {
+                    errors.append(.validation(
+                        "\(name) selects \(count) root fields; the limit is \(limits.maxRootFields).", [operation],
+                        code: .tooManyRootFields))
+                }
+            }
+        }
+        return errors
+    }
+
+    /// Addition that saturates: fragments can multiply counts past `Int.max`.
+    private static func add(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : sum
+    }
+
+    private func measure(_ selectionSet: SelectionSet, memo: inout [String: Measure], visiting: Set<String>) -> Measure {
+        var result = Measure()
+        for selection in selectionSet.selections {
+            switch selection {
+            case let field as Field:
+                if field.alias != nil && field.name.value != "__typename" { result.aliases = Self.add(result.aliases, 1) }
+                let inner = field.selectionSet.map { measure($0, memo: &memo, visiting: visiting) } ?? Measure()
+                result.depth = max(result.depth, 1 + inner.depth)
+                result.aliases = Self.add(result.aliases, inner.aliases)
+            case let inline as InlineFragment:
+                let inner = measure(inline.selectionSet, memo: &memo, visiting: visiting)
+                result.depth = max(result.depth, inner.depth)
+                result.aliases = Self.add(result.aliases, inner.aliases)
+            case let spread as FragmentSpread:
+                let name = spread.name.value
+                guard !visiting.contains(name), let fragment = traversal.fragments[name] else { continue }
+                let inner: Measure
+                if let known = memo[name] {
+                    inner = known
+                } else {
+                    inner = measure(fragment.selectionSet, memo: &memo, visiting: visiting.union([name]))
+                    memo[name] = inner
+                }
+                result.depth = max(result.depth, inner.depth)
+                result.aliases = Self.add(result.aliases, inner.aliases)
+            default:
+                continue
+            }
+        }
+        return result
+    }
+}

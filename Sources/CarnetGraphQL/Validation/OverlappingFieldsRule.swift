@@ -1,0 +1,127 @@
+import GraphQL
+
+/// The spec's "Field Selection Merging" (OverlappingFieldsCanBeMerged), which GraphQLSwift leaves out:
+/// fields with the same response name must be the same field with the same arguments, unless their parents are
+/// different object types; either way their results must have the same shape.
+/// `{ a: givenName a: familyName }` is refused.
+struct OverlappingFieldsRule {
+    let traversal: SelectionTraversal
+
+    func validate(_ document: Document) -> [GraphQLError] {
+        var errors: [GraphQLError] = []
+        var reported = Set<String>()
+        var checked = Set<String>()
+        for (selectionSet, type) in traversal.roots(document) {
+            check(selectionSet, type, errors: &errors, reported: &reported, checked: &checked)
+        }
+        return errors
+    }
+
+    /// FieldsInSetCanMerge over the union of selection sets, then recursively into every selection set.
+    private func check(
+        _ selectionSet: SelectionSet, _ type: String, errors: inout [GraphQLError], reported: inout Set<String>,
+        checked: inout Set<String>
+    ) {
+        // A selection set reached again through another fragment spread is checked once.
+        guard checked.insert("\(ObjectIdentifier(selectionSet))|\(type)").inserted else { return }
+        let fields = traversal.collectFields(selectionSet, parentType: type)
+        var byName: [String: [SelectionTraversal.FieldOccurrence]] = [:]
+        var order: [String] = []
+        for field in fields {
+            if byName[field.responseName] == nil { order.append(field.responseName) }
+            byName[field.responseName, default: []].append(field)
+        }
+        for name in order {
+            let group = distinct(byName[name]!)
+            for i in group.indices {
+                for j in group.indices where j > i {
+                    if let reason = conflict(group[i], group[j]) {
+                        let key = "\(name)|\(i)|\(j)|\(group[i].node.loc?.start ?? 0)|\(group[j].node.loc?.start ?? 0)"
+                        if reported.insert(key).inserted {
+                            errors.append(.validation(
+                                "Fields \"\(name)\" conflict because \(reason). Use different aliases on the fields to fetch both if this was intentional.",
+                                [group[i].node, group[j].node]))
+                        }
+                    }
+                }
+            }
+        }
+        // Nested selection sets are checked where they stand (the merged check above covers pairs across them).
+        for field in fields {
+            if let selectionSet = field.node.selectionSet, let info = field.info {
+                check(selectionSet, info.type.namedType, errors: &errors, reported: &reported, checked: &checked)
+            }
+        }
+    }
+
+    /// One occurrence per distinct (parent, field, arguments, selection set), so repeats cost nothing.
+    private func distinct(_ fields: [SelectionTraversal.FieldOccurrence]) -> [SelectionTraversal.FieldOccurrence] {
+        var seen = Set<String>()
+        return fields.filter { field in
+            let selection = field.node.selectionSet.map { "\(ObjectIdentifier($0))" } ?? ""
+            return seen.insert("\(field.parentType).\(field.node.name.value)(\(arguments(field.node)))\(selection)").inserted
+        }
+    }
+
+    private func arguments(_ field: Field) -> String {
+        field.arguments.sorted { $0.name.value < $1.name.value }.map { "\($0.name.value):\(print(ast: $0.value))" }
+            .joined(separator: ",")
+    }
+
+    private func isObject(_ type: String) -> Bool {
+        if case .object? = traversal.schema.types[type] { return true }
+        return false
+    }
+
+    /// Why two fields with one response name cannot merge, or `nil` when they can.
+    private func conflict(_ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence) -> String? {
+        let exclusive = a.parentType != b.parentType && isObject(a.parentType) && isObject(b.parentType)
+        if !exclusive {
+            if a.node.name.value != b.node.name.value {
+                return "\"\(a.node.name.value)\" and \"\(b.node.name.value)\" are different fields"
+            }
+            if arguments(a.node) != arguments(b.node) { return "they have differing arguments" }
+        }
+        if let typeA = a.info?.type, let typeB = b.info?.type {
+            if let reason = shapeConflict(typeA, typeB) { return reason }
+        }
+        guard let setA = a.node.selectionSet, let setB = b.node.selectionSet, let typeA = a.info?.type,
+            let typeB = b.info?.type
+        else { return nil }
+        // The sub-selections must merge too (for exclusive parents, in shape only).
+        let fields = traversal.collectFields(setA, parentType: typeA.namedType)
+            + traversal.collectFields(setB, parentType: typeB.namedType)
+        var byName: [String: [SelectionTraversal.FieldOccurrence]] = [:]
+        for field in fields { byName[field.responseName, default: []].append(field) }
+        for (name, group) in byName {
+            let group = distinct(group)
+            for i in group.indices {
+                for j in group.indices where j > i {
+                    let inner = exclusive ? shapeOnly(group[i], group[j]) : conflict(group[i], group[j])
+                    if let inner { return "subfields \"\(name)\" conflict because \(inner)" }
+                }
+            }
+        }
+        return nil
+    }
+
+    private func shapeOnly(_ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence) -> String? {
+        guard let typeA = a.info?.type, let typeB = b.info?.type else { return nil }
+        return shapeConflict(typeA, typeB)
+    }
+
+    /// SameResponseShape for the types alone: wrappers must match, leaves must be the same type.
+    private func shapeConflict(_ a: TypeRef, _ b: TypeRef) -> String? {
+        switch (a, b) {
+        case (.nonNull(let x), .nonNull(let y)), (.list(let x), .list(let y)):
+            return shapeConflict(x, y)
+        case (.named(let x), .named(let y)):
+            let compositeX = traversal.schema.types[x]?.isComposite ?? false
+            let compositeY = traversal.schema.types[y]?.isComposite ?? false
+            if !compositeX || !compositeY, x != y { return "they return conflicting types \"\(x)\" and \"\(y)\"" }
+            return nil
+        default:
+            return "they return conflicting types \"\(a)\" and \"\(b)\""
+        }
+    }
+}

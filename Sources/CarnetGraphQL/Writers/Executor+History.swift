@@ -1,0 +1,69 @@
+import CarnetStore
+
+extension Executor {
+    static func eventTypeName(_ kind: ChangeEventKind) -> String {
+        switch kind {
+        case .dropEverything: "DropEverythingEvent"
+        case .addContact: "AddContactEvent"
+        case .updateContact: "UpdateContactEvent"
+        case .deleteContact: "DeleteContactEvent"
+        case .addGroup: "AddGroupEvent"
+        case .updateGroup: "UpdateGroupEvent"
+        case .deleteGroup: "DeleteGroupEvent"
+        case .addMemberToGroup: "AddMemberToGroupEvent"
+        case .removeMemberFromGroup: "RemoveMemberFromGroupEvent"
+        }
+    }
+
+    func writeHistoryPage(_ page: ChangeHistoryPage, _ fields: [FieldPlan]) -> Bool {
+        writer.beginObject()
+        for plan in fields {
+            switch HistoryPageField(rawValue: plan.code) {
+            case .events?:
+                guard field(plan, { list(page.events, plan) { writeEvent($0, plan.selection) } }) else { return false }
+            case .token?: leaf(plan) { $0.string(page.token) }
+            case .hasMore?: leaf(plan) { $0.bool(page.hasMore) }
+            case nil: _ = typename(plan, "ChangeHistoryPage")
+            }
+        }
+        writer.endObject()
+        return true
+    }
+
+    private func writeEvent(_ event: ChangeHistoryEvent, _ selection: SelectionPlan?) -> Bool {
+        let typeName = Self.eventTypeName(event.kind)
+        writer.beginObject()
+        for plan in selection?.fields(for: typeName) ?? [] {
+            switch EventField(rawValue: plan.code) {
+            case .author?: leaf(plan) { writer in event.author.map { writer.string($0) } ?? writer.null() }
+            case .contactId?: leaf(plan) { $0.string(event.contactIdentifier ?? "") }
+            case .containerId?: leaf(plan) { $0.string(event.containerIdentifier ?? "") }
+            case .groupId?: leaf(plan) { $0.string(event.groupIdentifier ?? "") }
+            case .changedKeys?:
+                leaf(plan) { writer in
+                    writer.beginArray()
+                    for key in event.changedKeys {
+                        writer.comma()
+                        writer.string(key.rawValue)
+                    }
+                    writer.endArray()
+                }
+            case .contact?:
+                let sub = plan.selection?.fields(for: "Contact") ?? []
+                guard field(plan, {
+                    guard let contact = event.contact else { throw FieldError(message: "The contact is gone.", code: .internalServerError) }
+                    return writeContact(contact, sub)
+                }) else { return false }
+            case .group?:
+                let sub = plan.selection?.fields(for: "Group") ?? []
+                guard field(plan, {
+                    guard let group = event.group else { throw FieldError(message: "The group is gone.", code: .internalServerError) }
+                    return writeGroup(group, sub)
+                }) else { return false }
+            case nil: _ = typename(plan, typeName)
+            }
+        }
+        writer.endObject()
+        return true
+    }
+}
