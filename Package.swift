@@ -39,6 +39,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // GraphQLSwift's executor over the store with plain resolvers: the reference that tests and the
+        // benchmark compare Carnet's executor with. Not a product.
+        .target(
+            name: "CarnetGraphQLReference",
+            dependencies: [
+                "CarnetGraphQL", "CarnetStore", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The network service (TLS, HTTP, WebSocket, auth).
         .target(name: "CarnetServer", dependencies: ["CarnetGraphQL"], swiftSettings: swiftSettings),
         // The CLI; the only place that bootstraps logging.
@@ -67,7 +77,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CarnetGraphQLTests",
-            dependencies: ["CarnetGraphQL", "CarnetStore", .product(name: "GraphQL", package: "GraphQL")],
+            dependencies: [
+                "CarnetGraphQL", "CarnetStore", "CarnetGraphQLReference", .product(name: "GraphQL", package: "GraphQL"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CarnetServerTests", dependencies: ["CarnetServer"], swiftSettings: swiftSettings),

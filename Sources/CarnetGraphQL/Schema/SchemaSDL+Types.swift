@@ -96,8 +96,8 @@ extension CarnetSchema {
           instantMessageAddresses: [LabeledInstantMessageAddress!]!
 
           """
-          The name to show: the personal name in the chosen order, else the organization name, else the nickname,
-          else the first email address or phone number; empty when none.
+          The name to show: the personal name (prefix, names, suffix) in the chosen order, else the organization
+          name, else the nickname; empty when none.
           """
           displayName(
             "Given name first or family name first."

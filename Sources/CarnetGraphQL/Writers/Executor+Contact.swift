@@ -85,12 +85,12 @@ extension Executor {
         let requested = plan.string("order") ?? "USER_DEFAULT"
         let familyFirst = requested == "FAMILY_NAME_FIRST"
             || (requested == "USER_DEFAULT" && service.options.defaultDisplayNameOrder == .familyNameFirst)
-        let parts = familyFirst
-            ? [contact.namePrefix, contact.familyName, contact.givenName, contact.middleName, contact.nameSuffix]
-            : [contact.namePrefix, contact.givenName, contact.middleName, contact.familyName, contact.nameSuffix]
-        let personal = parts.filter { !$0.isEmpty }
-        if !personal.isEmpty && !(personal.count == 1 && personal[0] == contact.namePrefix) {
-            return personal.joined(separator: " ")
+        let names = familyFirst
+            ? [contact.familyName, contact.givenName, contact.middleName]
+            : [contact.givenName, contact.middleName, contact.familyName]
+        let personal = names.filter { !$0.isEmpty }
+        if !personal.isEmpty {
+            return ([contact.namePrefix] + personal + [contact.nameSuffix]).filter { !$0.isEmpty }.joined(separator: " ")
         }
         if !contact.organizationName.isEmpty { return contact.organizationName }
         return contact.nickname
