@@ -1,4 +1,5 @@
 import GraphQL
+import Synchronization
 
 /// Turns query text into a ``PreparedDocument``: limits on size and tokens, parsing, the library's validation
 /// rules, then the checks it leaves out and Carnet's limits. Results are cached by text, so a hit skips all of it.
@@ -7,6 +8,8 @@ final class DocumentPreparer: Sendable {
     let index: SchemaIndex
     let limits: GraphQLLimits
     let cache: LRUCache<String, Preparation>
+    /// How many texts were parsed and validated (cache misses): lets tests see that a hit skips both.
+    let preparedCount = Atomic<Int>(0)
 
     init(schema: GraphQLSchema = CarnetSchema.schema, index: SchemaIndex = .shared, limits: GraphQLLimits) {
         self.schema = schema
@@ -23,6 +26,7 @@ final class DocumentPreparer: Sendable {
     }
 
     private func uncachedPrepare(_ text: String) -> Preparation {
+        preparedCount.add(1, ordering: .relaxed)
         if text.utf8.count > limits.maxDocumentBytes {
             return .failed(GraphQLRequestError(.validationFailed, [ResponseError(
                 message: "The document is \(text.utf8.count) bytes; the limit is \(limits.maxDocumentBytes).",

@@ -24,9 +24,14 @@ extension Executor {
         let ids = groups.map(\.identifier)
         for plan in fields where GroupField(rawValue: plan.code) == .members && membersByPlan[plan.id] == nil {
             let sub = plan.selection?.fields(for: "Contact") ?? []
+            let first = plan.int("first") ?? 100
+            guard (1...StoreLimits.pageSize).contains(first) else {
+                failedLoads[plan.id] = FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
+                continue
+            }
             let members = try await store.members(
                 ofGroups: ids, keysToFetch: KeyPlanning.keys(sub), sortOrder: Self.sortOrder(plan.string("sortOrder")),
-                limit: plan.int("first") ?? 100)
+                limit: first)
             membersByPlan[plan.id] = members
             var seen = Set<String>()
             try await prepareContacts(members.values.flatMap { $0 }.filter { seen.insert($0.identifier).inserted }, sub)

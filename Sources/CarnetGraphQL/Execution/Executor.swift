@@ -24,7 +24,8 @@ final class Executor {
     var containersByID: [String: Container]?
     var membersByPlan: [Int: [String: [Contact]]] = [:]
     var memberCounts: [String: Int] = [:]
-    var introspectionResults: [Int: Map] = [:]
+    /// Fields whose batched load failed, by plan: each place the field appears reports the error at its path.
+    var failedLoads: [Int: any Error] = [:]
 
     init(
         store: CarnetStore, service: GraphQLServiceCore, prepared: PreparedDocument, operation: OperationDefinition,

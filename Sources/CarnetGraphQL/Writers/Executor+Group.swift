@@ -17,7 +17,10 @@ extension Executor {
             case .members:
                 let members = membersByPlan[plan.id]?[group.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Contact") ?? []
-                guard field(plan, { list(members, plan) { writeContact($0, sub) } }) else { return false }
+                guard field(plan, {
+                    if let error = failedLoads[plan.id] { throw error }
+                    return list(members, plan) { writeContact($0, sub) }
+                }) else { return false }
             case .memberCount: leaf(plan) { $0.int(memberCounts[group.identifier] ?? 0) }
             case .revision: leaf(plan) { $0.string(String(group.revision)) }
             case .createdAt: leaf(plan) { $0.string(DateFormatting.iso8601(group.createdAt ?? Date(timeIntervalSince1970: 0))) }

@@ -76,7 +76,7 @@ extension CarnetStore {
             if !bad.isEmpty {
                 throw StoreError(
                     .validationFailed, "Invalid properties", affected: [identifiers[0]], operationIndex: index,
-                    keyPaths: bad)
+                    keyPaths: bad.sorted())
             }
         }
     }

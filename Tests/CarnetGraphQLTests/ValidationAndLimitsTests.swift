@@ -1,0 +1,111 @@
+import CarnetGraphQL
+import Testing
+
+@Suite("Validation and limits")
+struct ValidationAndLimitsTests {
+    func errorCodes(_ fixture: GraphQLFixture, _ query: String, _ variables: [String: JSONValue] = [:]) async throws
+        -> (codes: [String], response: JSONValue)
+    {
+        let response = try await fixture.run(query, variables)
+        let codes = (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
+        return (codes, response)
+    }
+
+    @Test("Conflicting fields with one response name are rejected (OverlappingFieldsCanBeMerged)")
+    func overlappingFields() async throws {
+        let fixture = try GraphQLFixture()
+        let cases = [
+            "{ contacts(first: 1) { nodes { a: givenName a: familyName } } }",
+            "{ contacts(first: 1) { nodes { displayName(order: GIVEN_NAME_FIRST) displayName(order: FAMILY_NAME_FIRST) } } }",
+            "{ contacts(first: 1) { nodes { ...A ...B } } } fragment A on Contact { x: givenName } fragment B on Contact { x: note }",
+            "{ node(id: \"x\") { ... on Contact { x: givenName } ... on Group { x: memberCount } } }",
+        ]
+        for query in cases {
+            let (codes, response) = try await errorCodes(fixture, query)
+            #expect(codes == ["GRAPHQL_VALIDATION_FAILED"], "\(query)")
+            #expect(response["data"] == nil)
+        }
+        // Same field twice, or different fields on mutually exclusive types with the same shape, are fine.
+        for query in [
+            "{ contacts(first: 1) { nodes { a: givenName a: givenName } } }",
+            "{ node(id: \"x\") { ... on Contact { x: id } ... on Group { x: id } } }",
+        ] {
+            let (codes, _) = try await errorCodes(fixture, query)
+            #expect(codes.isEmpty, "\(query)")
+        }
+    }
+
+    @Test("A subscription selects exactly one root field")
+    func singleFieldSubscriptions() async throws {
+        let fixture = try GraphQLFixture()
+        let (codes, _) = try await errorCodes(fixture, "subscription { storeDidChange { historyToken } changeHistory { token } }")
+        #expect(codes == ["GRAPHQL_VALIDATION_FAILED"])
+        let (introspection, _) = try await errorCodes(fixture, "subscription { __typename }")
+        #expect(introspection == ["GRAPHQL_VALIDATION_FAILED"])
+    }
+
+    @Test("@oneOf inputs take exactly one non-null field, in literals and in variables")
+    func oneOf() async throws {
+        let fixture = try GraphQLFixture()
+        let twoKeys = #"mutation { save(request: {operations: [{deleteContact: "a", deleteGroup: "b"}]}) { revision } }"#
+        #expect(try await errorCodes(fixture, twoKeys).codes == ["GRAPHQL_VALIDATION_FAILED"])
+        let nullKey = #"mutation { save(request: {operations: [{deleteContact: null}]}) { revision } }"#
+        #expect(try await errorCodes(fixture, nullKey).codes == ["GRAPHQL_VALIDATION_FAILED"])
+        let viaVariables = "mutation($r: SaveRequestInput!) { save(request: $r) { revision } }"
+        let bad: JSONValue = .object(["operations": .array([.object(["deleteContact": "a", "deleteGroup": "b"])])])
+        #expect(try await errorCodes(fixture, viaVariables, ["r": bad]).codes == ["BAD_USER_INPUT"])
+    }
+
+    @Test("Documented limits: size, tokens, depth, aliases, root fields, nodes; each with its code")
+    func limits() async throws {
+        var limits = GraphQLLimits()
+        limits.maxDocumentBytes = 2_000
+        limits.maxTokens = 200
+        limits.maxDepth = 4
+        limits.maxAliases = 3
+        limits.maxRootFields = 3
+        limits.maxNodes = 5_000
+        let fixture = try GraphQLFixture(limits: limits)
+        #expect(try await errorCodes(fixture, "{ " + String(repeating: "__typename ", count: 250) + "}").codes == ["DOCUMENT_TOO_LARGE"])
+        #expect(try await errorCodes(fixture, "{ " + String(repeating: "a: __typename ", count: 80) + "}").codes == ["TOO_MANY_TOKENS"])
+        #expect(try await errorCodes(fixture, "{ groups { members { groups { members { id } } } } }").codes == ["MAX_DEPTH_EXCEEDED"])
+        let deepFragment = "{ groups { ...G } } fragment G on Group { members { groups { members { id } } } }"
+        #expect(try await errorCodes(fixture, deepFragment).codes == ["MAX_DEPTH_EXCEEDED"])
+        #expect(try await errorCodes(fixture, "{ a: currentHistoryToken b: currentHistoryToken c: currentHistoryToken d: currentHistoryToken }").codes.contains("MAX_ALIASES_EXCEEDED"))
+        let aliasFragments = "{ ...F ...F } fragment F on Query { a: currentHistoryToken b: currentHistoryToken }"
+        // Aliases count where fragments expand, so a fragment spread many times cannot multiply them unseen.
+        #expect(try await errorCodes(fixture, aliasFragments).codes == ["MAX_ALIASES_EXCEEDED"])
+        #expect(try await errorCodes(fixture, "{ containers { id } defaultContainer { id } currentHistoryToken groups { id } }").codes == ["MAX_ROOT_FIELDS_EXCEEDED"])
+        limits.maxDepth = 16
+        let nodes = try GraphQLFixture(limits: limits)
+        // 100 contacts + 100 × 10 (estimated) groups + 100 × 10 × 100 members.
+        #expect(try await errorCodes(nodes, "{ contacts(first: 100) { nodes { groups { members(first: 100) { id } } } } }").codes == ["MAX_NODES_EXCEEDED"])
+        #expect(try await errorCodes(nodes, "query($n: Int) { contacts(first: $n) { nodes { id } } }", ["n": 10_000]).codes == ["MAX_NODES_EXCEEDED"])
+        #expect(try await errorCodes(nodes, "{ contacts(first: 10) { nodes { groups { members(first: 10) { id } } } } }").codes.isEmpty)
+    }
+
+    @Test("Page sizes outside 1–1000 are field errors with BAD_USER_INPUT")
+    func pageSizes() async throws {
+        let fixture = try GraphQLFixture()
+        for query in ["{ contacts(first: 0) { totalCount } }", "{ contacts(first: 1001) { totalCount } }",
+            "{ contacts(first: 2, last: 2) { totalCount } }"]
+        {
+            let (codes, response) = try await errorCodes(fixture, query)
+            #expect(codes == ["BAD_USER_INPUT"], "\(query)")
+            #expect(response["data"] == .null, "a non-null root field failing nulls data")
+        }
+    }
+
+    @Test("Introspection can be switched off; __typename stays")
+    func introspectionSwitch() async throws {
+        var limits = GraphQLLimits()
+        limits.introspectionEnabled = false
+        let fixture = try GraphQLFixture(limits: limits)
+        #expect(try await errorCodes(fixture, "{ __schema { types { name } } }").codes == ["INTROSPECTION_DISABLED"])
+        #expect(try await errorCodes(fixture, "{ contacts(first: 1) { nodes { __type: __typename } } }").codes.isEmpty)
+        let on = try GraphQLFixture()
+        let data = try await on.data(#"{ __type(name: "Contact") { name kind fields { name } } __typename }"#)
+        #expect(data["__type"]?["name"] == "Contact")
+        #expect(data["__typename"] == "Query")
+    }
+}
