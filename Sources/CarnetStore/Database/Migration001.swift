@@ -4,8 +4,8 @@ import GRDB
 /// The first schema.
 ///
 /// Records live in `contact`, `group` and `container`; labeled values in one `labeledValue` table keyed by
-/// multi-value kind, so a fetch reads exactly the kinds asked for. `contactName` is the FTS5 index for the name
-/// search; `labeledValue.searchKey` indexes normalized emails and phone numbers. `saveTransaction` numbers every
+/// multi-value kind, so a fetch reads exactly the kinds asked for. `contactNameFamily` and `contactNameGiven` are the FTS5
+/// indexes for the name search; `labeledValue.searchKey` indexes normalized emails and phone numbers. `saveTransaction` numbers every
 /// commit (revisions are these numbers) and `changeEvent` is the change history.
 enum Migration001 {
     static func migrate(_ db: Database) throws {
@@ -55,6 +55,8 @@ enum Migration001 {
                     hasImage INTEGER NOT NULL DEFAULT 0,
                     sortGiven TEXT NOT NULL,
                     sortFamily TEXT NOT NULL,
+                    ftsGiven INTEGER NOT NULL DEFAULT 0,
+                    ftsFamily INTEGER NOT NULL DEFAULT 0,
                     createdRevision INTEGER NOT NULL,
                     revision INTEGER NOT NULL,
                     createdAt REAL NOT NULL,
@@ -133,8 +135,14 @@ enum Migration001 {
                 ) WITHOUT ROWID;
                 CREATE INDEX groupMember_contact ON groupMember(contactRowid);
 
-                CREATE VIRTUAL TABLE contactName USING fts5(
-                    names, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3', detail = none
+                -- The name search (see NameIndex): rowids follow the family-name and given-name orders.
+                CREATE VIRTUAL TABLE contactNameFamily USING fts5(
+                    names, contactRowid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3',
+                    detail = none
+                );
+                CREATE VIRTUAL TABLE contactNameGiven USING fts5(
+                    names, contactRowid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3',
+                    detail = none
                 );
 
                 CREATE TABLE changeEvent (

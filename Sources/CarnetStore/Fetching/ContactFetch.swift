@@ -17,6 +17,11 @@ struct ContactFetch {
         }
         try ContactQuery.validate(request.predicate)
         let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
+        if let search = OrderedNameSearch(request, order: order),
+            let page = try search.run(db, count: count, cursor: cursor, backward: backward)
+        {
+            return page
+        }
         guard let filter = ContactQuery.filter(request.predicate) else {
             return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
                 totalCount: request.includeTotalCount ? 0 : nil)

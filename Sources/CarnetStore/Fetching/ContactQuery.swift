@@ -39,8 +39,8 @@ struct ContactQuery {
         if let name = predicate.matchingName {
             let words = TextFolding.words(name)
             guard !words.isEmpty else { return nil }
-            let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
-            drivers.append(("SELECT rowid AS r FROM contactName WHERE contactName MATCH ?", [match]))
+            drivers.append((
+                "SELECT contactRowid AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?", [NameIndex.match(words)]))
         }
         if let email = predicate.matchingEmailAddress {
             guard let key = TextFolding.emailKey(email) else { return nil }

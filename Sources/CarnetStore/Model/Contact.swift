@@ -78,7 +78,7 @@ public struct Contact: Sendable, Hashable, Identifiable {
     }
 
     /// A fresh record identifier.
-    public static func makeIdentifier() -> String { UUID().uuidString }
+    public static func makeIdentifier() -> String { IdentifierClock.next() }
 
     /// Whether the key's value was fetched or set.
     public func isKeyAvailable(_ key: ContactKey) -> Bool { availableKeys.contains(key) }

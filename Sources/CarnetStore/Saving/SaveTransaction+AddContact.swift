@@ -8,15 +8,18 @@ extension SaveTransaction {
         let container = try containerRowid(containerIdentifier)
         let v = contact.values
         let columns = ["id", "containerRowid", "contactType"] + ContactKey.stringKeys.map(\.rawValue) + [
-            "birthday", "nonGregorianBirthday", "hasImage", "sortGiven", "sortFamily", "createdRevision", "revision",
-            "createdAt", "modifiedAt",
+            "birthday", "nonGregorianBirthday", "hasImage", "sortGiven", "sortFamily", "ftsGiven", "ftsFamily",
+            "createdRevision", "revision", "createdAt", "modifiedAt",
         ]
+        let sortGiven = ContactIndexing.sortKey(contact, .givenName)
+        let sortFamily = ContactIndexing.sortKey(contact, .familyName)
+        let ftsGiven = try NameIndex.allocate(db, .given, sortKey: sortGiven)
+        let ftsFamily = try NameIndex.allocate(db, .family, sortKey: sortFamily)
         var arguments: [(any DatabaseValueConvertible)?] = [contact.identifier, container.rowid, v.contactType.rawValue]
         arguments += v.strings
         arguments += [
             v.birthday?.storageString, v.nonGregorianBirthday?.storageString, v.imageData != nil,
-            ContactIndexing.sortKey(contact, .givenName), ContactIndexing.sortKey(contact, .familyName),
-            seq, seq, now, now,
+            sortGiven, sortFamily, ftsGiven, ftsFamily, seq, seq, now, now,
         ]
         let sql = "INSERT INTO contact (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
         do {
@@ -25,7 +28,9 @@ extension SaveTransaction {
             throw StoreError(.insertedRecordAlreadyExists, "The identifier is already in use", affected: [contact.identifier])
         }
         let rowid = db.lastInsertedRowID
-        try ContactIndexing.indexNames(db, rowid: rowid, contact: contact, replacing: false)
+        let names = ContactIndexing.names(contact)
+        try NameIndex.insert(db, .given, rowid: ftsGiven, names: names, contactRowid: rowid)
+        try NameIndex.insert(db, .family, rowid: ftsFamily, names: names, contactRowid: rowid)
         for kind in MultiValueKind.allCases {
             for (position, item) in contact.encodedValues(kind).enumerated() {
                 try insertValue(item, kind: kind, position: position, contactRowid: rowid)
@@ -64,14 +69,10 @@ enum ContactIndexing {
             middle: contact.storedString(.middleName), organization: contact.storedString(.organizationName))
     }
 
-    static func indexNames(_ db: Database, rowid: Int64, contact: Contact, replacing: Bool) throws {
-        // Indexed folded, as queries are: the tokenizer's own folding leaves "ł" or "ø" alone.
-        let document = TextFolding.fold(
+    /// The folded name words the search indexes. Folded here as queries are: the tokenizer's own folding leaves
+    /// "ł" or "ø" alone.
+    static func names(_ contact: Contact) -> String {
+        TextFolding.fold(
             ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " "))
-        if replacing {
-            try db.cachedStatement(sql: "DELETE FROM contactName WHERE rowid = ?").execute(arguments: [rowid])
-        }
-        try db.cachedStatement(sql: "INSERT INTO contactName (rowid, names) VALUES (?, ?)")
-            .execute(arguments: [rowid, document])
     }
 }

@@ -59,9 +59,18 @@ extension SaveTransaction {
         guard !changedKeys.isEmpty else { return }
 
         if changedKeys.contains(where: { ContactKeySet.names.contains($0) }) {
-            columns += ["sortGiven", "sortFamily"]
-            arguments += [ContactIndexing.sortKey(merged, .givenName), ContactIndexing.sortKey(merged, .familyName)]
-            try ContactIndexing.indexNames(db, rowid: stored.rowid, contact: merged, replacing: true)
+            // New names move the contact in both orders: its search rows get rowids in their new buckets.
+            let sortGiven = ContactIndexing.sortKey(merged, .givenName)
+            let sortFamily = ContactIndexing.sortKey(merged, .familyName)
+            let names = ContactIndexing.names(merged)
+            try NameIndex.delete(db, .given, rowid: stored.ftsGiven)
+            try NameIndex.delete(db, .family, rowid: stored.ftsFamily)
+            let ftsGiven = try NameIndex.allocate(db, .given, sortKey: sortGiven)
+            try NameIndex.insert(db, .given, rowid: ftsGiven, names: names, contactRowid: stored.rowid)
+            let ftsFamily = try NameIndex.allocate(db, .family, sortKey: sortFamily)
+            try NameIndex.insert(db, .family, rowid: ftsFamily, names: names, contactRowid: stored.rowid)
+            columns += ["sortGiven", "sortFamily", "ftsGiven", "ftsFamily"]
+            arguments += [sortGiven, sortFamily, ftsGiven, ftsFamily]
         }
         columns += ["revision", "modifiedAt"]
         arguments += [seq, now]

@@ -7,6 +7,8 @@ struct StoredContact {
     let containerRowid: Int64
     let createdRevision: Int64
     let revision: Int64
+    let ftsGiven: Int64
+    let ftsFamily: Int64
     var contact: Contact
 
     static let singleValueKeys: ContactKeySet = ContactKeySet(ContactKey.stringKeys + [
@@ -20,7 +22,7 @@ struct StoredContact {
                 db.cachedStatement(
                     sql: """
                         SELECT rowid, containerRowid, createdRevision, revision, contactType, birthday,
-                               nonGregorianBirthday, \(strings)
+                               nonGregorianBirthday, ftsGiven, ftsFamily, \(strings)
                         FROM contact WHERE id = ?
                         """), arguments: [identifier])
         else { return nil }
@@ -28,9 +30,9 @@ struct StoredContact {
         contact.values.contactType = ContactType(rawValue: row[4]) ?? .person
         contact.values.birthday = (row[5] as String?).flatMap(ContactDate.init(storageString:))
         contact.values.nonGregorianBirthday = (row[6] as String?).flatMap(ContactDate.init(storageString:))
-        for slot in ContactKey.stringKeys.indices { contact.values.strings[slot] = row[7 + slot] }
+        for slot in ContactKey.stringKeys.indices { contact.values.strings[slot] = row[9 + slot] }
         return StoredContact(rowid: row[0], containerRowid: row[1], createdRevision: row[2], revision: row[3],
-            contact: contact)
+            ftsGiven: row[7], ftsFamily: row[8], contact: contact)
     }
 
     /// The revisions at which keys changed after the contact was added; only needed when the contact changed

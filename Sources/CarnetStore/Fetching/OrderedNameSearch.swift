@@ -1,0 +1,102 @@
+import GRDB
+
+/// A name search in a name order, read from the index whose rowids follow that order (``NameIndex``): the
+/// matches come out nearly sorted, so a page costs about its own size, whether ten contacts match or half of
+/// them. Applies when the predicate is a name (optionally within a container); other predicates take the
+/// general path.
+struct OrderedNameSearch {
+    let request: ContactFetchRequest
+    let order: ContactSortOrder
+    let words: [String]
+
+    init?(_ request: ContactFetchRequest, order: ContactSortOrder) {
+        let predicate = request.predicate
+        guard order == .givenName || order == .familyName, let name = predicate.matchingName,
+            predicate.matchingEmailAddress == nil, predicate.matchingPhoneNumber == nil, predicate.identifiers == nil,
+            predicate.groupIdentifier == nil
+        else { return nil }
+        let words = TextFolding.words(name)
+        guard !words.isEmpty else { return nil }
+        self.request = request
+        self.order = order
+        self.words = words
+    }
+
+    private struct Candidate {
+        let ftsRowid: Int64
+        let rowid: Int64
+        let identifier: String
+        let sortKey: String
+
+        func isBefore(_ other: Candidate) -> Bool {
+            sortKey < other.sortKey || (sortKey == other.sortKey && identifier < other.identifier)
+        }
+    }
+
+    /// Reads candidates in index order until the page is certain: `count + 1` of them, plus every candidate sharing
+    /// a bucket with the last, since a bucket's rows are in exact order only once sorted. `nil` when the scan
+    /// grows past its budget (a container filter that rejects most matches), for the general path to take over.
+    func run(_ db: Database, count: Int, cursor: ContactCursor?, backward: Bool) throws -> ContactPage? {
+        let index: NameIndex.Order = order == .givenName ? .given : .family
+        var containerRowid: Int64?
+        if let container = request.predicate.containerIdentifier {
+            guard let found = try Int64.fetchOne(db, sql: "SELECT rowid FROM container WHERE id = ?", arguments: [container])
+            else { return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false, totalCount: 0) }
+            containerRowid = found
+        }
+        let bucketSize: Int64 = 1 << NameIndex.counterBits
+        var bound: Int64 = cursor.map { NameIndex.bucket($0.sortKey) + (backward ? bucketSize - 1 : 0) } ?? (backward ? .max : 0)
+        var inclusive = true
+        var candidates: [Candidate] = []
+        var boundaryBucket: Int64?
+        var batch = max(32, count + 1)
+        var scanned = 0
+        scan: while true {
+            let op = backward ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT f.rowid, f.contactRowid, c.id, c.\(index.sortColumn), c.containerRowid
+                    FROM \(index.table) f JOIN contact c ON c.rowid = f.contactRowid
+                    WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
+                    """), arguments: [NameIndex.match(words), bound, batch])
+            for row in rows {
+                let candidate = Candidate(ftsRowid: row[0], rowid: row[1], identifier: row[2], sortKey: row[3])
+                bound = candidate.ftsRowid
+                let bucket = candidate.ftsRowid >> NameIndex.counterBits
+                if let boundaryBucket, bucket != boundaryBucket { break scan }
+                if let containerRowid, row[4] != containerRowid { continue }
+                if let cursor {
+                    let anchor = Candidate(ftsRowid: 0, rowid: cursor.rowid, identifier: cursor.identifier, sortKey: cursor.sortKey)
+                    guard backward ? candidate.isBefore(anchor) : anchor.isBefore(candidate) else { continue }
+                }
+                candidates.append(candidate)
+                if candidates.count == count + 1 { boundaryBucket = bucket }
+            }
+            inclusive = false
+            scanned += rows.count
+            if rows.count < batch { break }
+            if scanned > 20_000 && boundaryBucket == nil { return nil }
+            batch = min(batch * 2, 1024)
+        }
+        candidates.sort { backward ? $1.isBefore($0) : $0.isBefore($1) }
+        let hasMore = candidates.count > count
+        var page = Array(candidates.prefix(count))
+        if backward { page.reverse() }
+        let loaded = try ContactLoader(keys: request.keysToFetch).load(db, rowids: page.map(\.rowid))
+        let byRowid = Dictionary(uniqueKeysWithValues: loaded.map { ($0.rowid, $0.contact) })
+        let present = page.filter { byRowid[$0.rowid] != nil }
+        var total: Int?
+        if request.includeTotalCount {
+            total = try Int.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT count(*) FROM \(index.table) f JOIN contact c ON c.rowid = f.contactRowid
+                    WHERE \(index.table) MATCH ? AND (? IS NULL OR c.containerRowid = ?)
+                    """), arguments: [NameIndex.match(words), containerRowid, containerRowid])
+        }
+        return ContactPage(
+            contacts: present.map { byRowid[$0.rowid]! },
+            positions: present.map { ContactCursor(order: order, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) },
+            hasNextPage: backward ? cursor != nil : hasMore, hasPreviousPage: backward ? hasMore : cursor != nil,
+            totalCount: total)
+    }
+}
