@@ -70,6 +70,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // GraphQL benchmark (release): Carnet's executor vs GraphQLSwift's and a hand-written baseline.
+        .executableTarget(
+            name: "carnet-graphql-bench",
+            dependencies: [
+                "CarnetGraphQL", "CarnetGraphQLReference", "CarnetStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CarnetStoreTests",
             dependencies: ["CarnetStore", .product(name: "GRDB", package: "GRDB.swift")],

@@ -18,6 +18,7 @@ enum Migration001 {
                     author TEXT,
                     timestamp REAL NOT NULL
                 );
+                CREATE INDEX saveTransaction_timestamp ON saveTransaction(timestamp);
 
                 CREATE TABLE container (
                     rowid INTEGER PRIMARY KEY,
@@ -104,6 +105,7 @@ enum Migration001 {
                     value TEXT NOT NULL,
                     PRIMARY KEY (valueId, supersededRevision)
                 ) WITHOUT ROWID;
+                CREATE INDEX labeledValueVersion_revision ON labeledValueVersion(supersededRevision);
 
                 -- Identifiers of deleted records and labeled values: never handed out again, and the evidence
                 -- a merge needs to tell "deleted since your revision" from "never existed".

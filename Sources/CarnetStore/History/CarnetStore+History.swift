@@ -40,16 +40,17 @@ extension CarnetStore {
     public func compactHistory(olderThan cutoff: Date? = nil) async throws -> Int {
         let cutoff = (cutoff ?? Date().addingTimeInterval(-configuration.historyRetention)).timeIntervalSince1970
         return try await writer.write { db in
-            guard let last = try Int64.fetchOne(
-                db, sql: """
-                    SELECT max(e.position) FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
-                    WHERE t.timestamp < ?
-                    """, arguments: [cutoff])
+            // Both look-ups walk an index from its end: compaction with nothing to do costs two seeks.
+            guard let lastSeq = try Int64.fetchOne(
+                db, sql: "SELECT seq FROM saveTransaction WHERE timestamp < ? ORDER BY timestamp DESC LIMIT 1",
+                arguments: [cutoff]),
+                let last = try Int64.fetchOne(
+                    db, sql: "SELECT position FROM changeEvent WHERE seq <= ? ORDER BY seq DESC, position DESC LIMIT 1",
+                    arguments: [lastSeq]),
+                last > (try HistoryStore.oldestPosition(db))
             else { return 0 }
             // Value versions only serve merges based on revisions inside the retained history.
-            try db.execute(
-                sql: "DELETE FROM labeledValueVersion WHERE supersededRevision <= (SELECT seq FROM changeEvent WHERE position = ?)",
-                arguments: [last])
+            try db.execute(sql: "DELETE FROM labeledValueVersion WHERE supersededRevision <= ?", arguments: [lastSeq])
             try db.execute(sql: "DELETE FROM changeEvent WHERE position <= ?", arguments: [last])
             let deleted = db.changesCount
             try db.execute(
@@ -57,10 +58,8 @@ extension CarnetStore {
                 arguments: [String(last), last])
             // Keep the newest transaction row: it carries the latest revision the change notifier compares.
             try db.execute(
-                sql: """
-                    DELETE FROM saveTransaction WHERE timestamp < ? AND seq < (SELECT max(seq) FROM saveTransaction)
-                    AND seq NOT IN (SELECT seq FROM changeEvent)
-                    """, arguments: [cutoff])
+                sql: "DELETE FROM saveTransaction WHERE seq <= ? AND seq < (SELECT max(seq) FROM saveTransaction)",
+                arguments: [lastSeq])
             return deleted
         }
     }

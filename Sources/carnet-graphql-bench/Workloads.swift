@@ -1,0 +1,114 @@
+import CarnetGraphQL
+import CarnetGraphQLReference
+import CarnetStore
+import Foundation
+import GRDB
+import GraphQL
+
+/// One line of the report.
+struct Measurement {
+    var operation: String
+    var carnet: Stats
+    var reference: Stats?
+    var baseline: Stats?
+    /// Whether Carnet's response equals the reference executor's, as JSON values.
+    var identical: Bool?
+}
+
+struct Workloads {
+    let store: CarnetStore
+    let service: GraphQLService
+    let reference: GraphQLSchema
+    let raw: DatabasePool
+    let seeded: Seed.Seeded
+    let iterations: Int
+
+    static let contactQuery = """
+        query Contact($id: ID!) { contact(id: $id) { id givenName familyName organizationName jobTitle
+          birthday { year month day } phoneNumbers { label value } emailAddresses { label value } } }
+        """
+    static let pageQuery = """
+        query Page($n: Int!) { contacts(first: $n, sortOrder: FAMILY_NAME) { nodes { id givenName familyName
+          emailAddresses { value } phoneNumbers { value } } } }
+        """
+    static let searchQuery = """
+        query Search($q: String!) { contacts(first: 50, sortOrder: FAMILY_NAME, filter: {name: $q}) { nodes { id givenName familyName } } }
+        """
+    static let historyQuery = """
+        query History($since: String) { changeHistory(since: $since, first: 1000) { events { __typename
+          ... on AddContactEvent { contactId contact { givenName familyName } } } } }
+        """
+
+    func carnet(_ query: String, _ variables: [String: JSONValue]) async -> [UInt8] {
+        await service.execute(GraphQLRequestBody(query: query, variables: variables)).body
+    }
+
+    func referenceJSON(_ query: String, _ variables: [String: JSONValue]) async throws -> JSONValue {
+        let result = try await ReferenceSchema.execute(reference, store: store, query: query, variables: variables)
+        return try JSONParser.parse(Array(JSONEncoder().encode(result)))
+    }
+
+    func measure(
+        _ name: String, _ query: String, iterations: Int, variables: @escaping (Int) -> [String: JSONValue],
+        reference: Bool = true, baseline: ((Int) throws -> [UInt8])? = nil
+    ) async throws -> Measurement {
+        let identical: Bool? = reference
+            ? try await JSONParser.parse(carnet(query, variables(0))) == referenceJSON(query, variables(0)) : nil
+        let ours = try await Stopwatch.measure(iterations: iterations) { _ = await carnet(query, variables($0)) }
+        let theirs = reference
+            ? try await Stopwatch.measure(iterations: max(5, iterations / 20), warmup: 2) { _ = try await referenceJSON(query, variables($0)) } : nil
+        let floor = try baseline.map { body in try Stopwatch.measureSync(iterations: iterations) { _ = try body($0) } }
+        return Measurement(operation: name, carnet: ours, reference: theirs, baseline: floor, identical: identical)
+    }
+
+    func all() async throws -> [Measurement] {
+        let ids = seeded.identifiers
+        func id(_ i: Int) -> String { ids[(i &* 7919) % ids.count] }
+        let base = Baseline(raw: raw)
+        let historyStart = try await raw.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(position) FROM changeEvent WHERE seq <= 2") ?? 0
+        }
+        let words = ["jos", "ann sm", "mül", "zo", "chen", "a"]
+        var rows: [Measurement] = []
+        rows.append(try await measure("Contact by id, 8 fields", Self.contactQuery, iterations: iterations,
+            variables: { ["id": .string(id($0))] }, baseline: { try base.contact(id($0)) }))
+        rows.append(try await measure("Page of 50 (names, emails, phones)", Self.pageQuery, iterations: iterations,
+            variables: { _ in ["n": .int(50)] }, baseline: { _ in try base.page(50) }))
+        rows.append(try await measure("Page of 1,000 (names, emails, phones)", Self.pageQuery, iterations: max(20, iterations / 10),
+            variables: { _ in ["n": .int(1000)] }, baseline: { _ in try base.page(1000) }))
+        rows.append(try await measure("Name search, page of 50", Self.searchQuery, iterations: iterations,
+            variables: { ["q": .string(words[$0 % words.count])] },
+            baseline: { try base.search(words[$0 % words.count].split(separator: " ").map { "\"\($0)\"*" }.joined(separator: " AND ")) }))
+        rows.append(try await measure("History page of 1,000 events", Self.historyQuery, iterations: max(20, iterations / 10),
+            variables: { _ in ["since": .string(seeded.historyToken)] }, baseline: { _ in try base.history(after: historyStart) }))
+        rows.append(try await saves(count: 1, iterations: iterations))
+        rows.append(try await saves(count: 100, iterations: max(20, iterations / 10)))
+        return rows
+    }
+
+    /// A save mutation through GraphQL; the baseline is the same save through the store API.
+    func saves(count: Int, iterations: Int) async throws -> Measurement {
+        let operation: JSONValue = .object(["addContact": .object([
+            "givenName": .string("Bench"), "familyName": .string("Saver"),
+            "emailAddresses": .array([.object(["label": .string("home"), "value": .string("b@example.com")])]),
+            "phoneNumbers": .array([.object(["label": .string("mobile"), "value": .string("+1 555 123 4567")])]),
+        ])])
+        let request: JSONValue = .object(["transactionAuthor": .string("bench"), "operations": .array(Array(repeating: operation, count: count))])
+        let query = "mutation Save($r: SaveRequestInput!) { save(request: $r) { revision contacts { id } } }"
+        let ours = try await Stopwatch.measure(iterations: iterations) { _ in _ = await carnet(query, ["r": request]) }
+        let direct = try await Stopwatch.measure(iterations: iterations) { _ in
+            var save = SaveRequest(transactionAuthor: "bench")
+            for _ in 0..<count {
+                var contact = Contact()
+                contact.givenName = "Bench"
+                contact.familyName = "Saver"
+                contact.emailAddresses = [LabeledValue(label: ContactLabel.home, value: "b@example.com")]
+                contact.phoneNumbers = [LabeledValue(label: ContactLabel.phoneMobile, value: "+1 555 123 4567")]
+                save.add(contact)
+            }
+            try await store.execute(save)
+        }
+        return Measurement(operation: "Save \(count) contact\(count == 1 ? "" : "s") (baseline: store API)", carnet: ours,
+            reference: nil, baseline: direct, identical: nil)
+    }
+}
