@@ -25,7 +25,10 @@ let package = Package(
         // The record store: records, SQLite, save requests, history. GRDB only.
         .target(
             name: "CarnetStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: swiftSettings
         ),
         // The GraphQL schema, planner and executor onto the store.

@@ -24,7 +24,8 @@ extension GraphQLService {
             return .single(GraphQLResponse(GraphQLRequestError(.validationFailed, [ResponseError(
                 message: "A subscription selects one field.", code: .validationFailed)]), operation: operation))
         }
-        if let error = field.argumentError {
+        let executor = makeExecutor(operation, context)
+        if let error = executor.argumentError(field) {
             return .single(GraphQLResponse(GraphQLRequestError(.variableCoercionFailed, [ResponseError(
                 message: error.message, code: error.code)]), operation: operation))
         }
@@ -50,7 +51,7 @@ extension GraphQLService {
         _ changes: AsyncStream<StoreChange>, _ field: FieldPlan, _ operation: Operation, _ context: GraphQLRequestContext,
         _ continuation: AsyncStream<GraphQLResponse>.Continuation
     ) async {
-        let excluded = Set(field.strings("excludedAuthors"))
+        let excluded = Set(makeExecutor(operation, context).args(field).strings("excludedAuthors"))
         for await change in changes {
             // A commit every author of which is excluded is the client's own: leave it out.
             if !change.authors.isEmpty, change.authors.allSatisfy({ $0.map(excluded.contains) ?? false }) { continue }
@@ -64,7 +65,7 @@ extension GraphQLService {
         _ changes: AsyncStream<StoreChange>, _ field: FieldPlan, _ operation: Operation, _ context: GraphQLRequestContext,
         _ continuation: AsyncStream<GraphQLResponse>.Continuation
     ) async {
-        var token = field.string("since")
+        var token = makeExecutor(operation, context).args(field).string("since")
         var iterator = changes.makeAsyncIterator()
         var first = true
         while !Task.isCancelled {

@@ -12,6 +12,8 @@ struct GraphQLBench: AsyncParsableCommand {
     @Option(help: "Contacts in the data set.") var contacts = 10_000
     @Option(help: "Timed iterations per operation (fewer for the slow ones).") var iterations = 500
     @Option(help: "Where the database goes.") var directory = "/tmp/carnet-graphql-bench"
+    @Option(help: "Run only the Carnet side of one operation this many times (for profilers): contact, page1000.")
+    var profile: String?
 
     func run() async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -22,6 +24,10 @@ struct GraphQLBench: AsyncParsableCommand {
         let raw = try DatabasePool(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let bench = Workloads(store: store, service: GraphQLService(store: store), reference: try ReferenceSchema.make(),
             raw: raw, seeded: seeded, iterations: iterations)
+        if let profile {
+            try await bench.profile(profile)
+            return
+        }
         let rows = try await bench.all()
         Report.print(rows, contacts: contacts)
     }

@@ -61,6 +61,30 @@ struct Workloads {
         return Measurement(operation: name, carnet: ours, reference: theirs, baseline: floor, identical: identical)
     }
 
+    /// Runs one operation's Carnet side in a loop, for `perf record`.
+    func profile(_ name: String) async throws {
+        if name == "split" {
+            let keys: ContactKeySet = [.givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers, .emailAddresses]
+            let storeOnly = try await Stopwatch.measure(iterations: iterations) {
+                _ = try await store.contacts(withIdentifiers: [seeded.identifiers[$0 % seeded.identifiers.count]], keysToFetch: keys)
+            }
+            let asyncRead = try await Stopwatch.measure(iterations: iterations) { _ in _ = try await raw.read { _ in 1 } }
+            let graphQL = try await Stopwatch.measure(iterations: iterations) {
+                _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[$0 % seeded.identifiers.count])])
+            }
+            let typename = try await Stopwatch.measure(iterations: iterations) { _ in _ = await carnet("{ __typename }", [:]) }
+            print("store API \(storeOnly.p50) µs, empty async read \(asyncRead.p50) µs, GraphQL \(graphQL.p50) µs, { __typename } \(typename.p50) µs")
+            return
+        }
+        for index in 0..<iterations {
+            switch name {
+            case "contact": _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
+            case "search": _ = await carnet(Self.searchQuery, ["q": .string(["jos", "ann sm", "mül", "zo", "chen", "a"][index % 6])])
+            default: _ = await carnet(Self.pageQuery, ["n": .int(1000)])
+            }
+        }
+    }
+
     func all() async throws -> [Measurement] {
         let ids = seeded.identifiers
         func id(_ i: Int) -> String { ids[(i &* 7919) % ids.count] }

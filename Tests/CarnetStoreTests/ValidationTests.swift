@@ -60,3 +60,18 @@ struct ValidationTests {
         #expect(authorError?.keyPaths == ["transactionAuthor"])
     }
 }
+
+@Suite("Keys")
+struct KeyTests {
+    @Test("Ordinals and string slots follow the declared orders; key sets hold exactly what is inserted")
+    func ordinals() {
+        for (index, key) in ContactKey.allCases.enumerated() { #expect(key.ordinal == index) }
+        for (index, key) in ContactKey.stringKeys.enumerated() { #expect(key.stringSlot == index) }
+        #expect(ContactKey.allCases.filter { $0.stringSlot != nil } == ContactKey.stringKeys)
+        var set: ContactKeySet = [.givenName, .emailAddresses]
+        set.insert(.note)
+        set.remove(.givenName)
+        #expect(set.keys == [.note, .emailAddresses])
+        #expect(ContactKeySet.all.count == ContactKey.allCases.count)
+    }
+}

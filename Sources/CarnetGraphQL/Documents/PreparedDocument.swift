@@ -1,10 +1,16 @@
 import GraphQL
+import Synchronization
 
 /// A parsed and validated document, ready to execute any of its operations. Immutable, shared across requests.
 final class PreparedDocument: Sendable {
     let document: Document
     let operations: [OperationDefinition]
     let fragments: [String: FragmentDefinition]
+    /// The variables `@skip` and `@include` read: the only ones that change the shape of a plan.
+    let directiveVariables: [String]
+    /// Plans by operation and directive variable values. Arguments that use variables are bound per request,
+    /// so one plan serves every request for the same shape.
+    private let planCache = Mutex<[String: [FieldPlan]]>([:])
 
     init(document: Document) {
         self.document = document
@@ -16,6 +22,52 @@ final class PreparedDocument: Sendable {
         }
         self.operations = operations
         self.fragments = fragments
+        var names = Set<String>()
+        func visit(_ selectionSet: SelectionSet) {
+            for selection in selectionSet.selections {
+                let directives: [Directive]
+                switch selection {
+                case let field as Field:
+                    directives = field.directives
+                    if let inner = field.selectionSet { visit(inner) }
+                case let inline as InlineFragment:
+                    directives = inline.directives
+                    visit(inline.selectionSet)
+                case let spread as FragmentSpread:
+                    directives = spread.directives
+                default:
+                    directives = []
+                }
+                for directive in directives {
+                    for argument in directive.arguments {
+                        if let variable = argument.value as? Variable { names.insert(variable.name.value) }
+                    }
+                }
+            }
+        }
+        for operation in operations { visit(operation.selectionSet) }
+        for fragment in fragments.values { visit(fragment.selectionSet) }
+        self.directiveVariables = names.sorted()
+    }
+
+    /// The root field plans of an operation for these variables, from the cache when the shape was planned before.
+    func plans(for operation: OperationDefinition, variables: [String: JSONValue], index: SchemaIndex, rootType: String)
+        -> [FieldPlan]
+    {
+        var key = "\(operations.firstIndex { $0 === operation } ?? 0)"
+        var directiveValues: [String: JSONValue] = [:]
+        for name in directiveVariables {
+            let value = variables[name] ?? .null
+            directiveValues[name] = value
+            key += value == .bool(true) ? "1" : "0"
+        }
+        if let cached = planCache.withLock({ $0[key] }) { return cached }
+        var planner = Planner(schema: index, fragments: fragments, variables: directiveValues)
+        let plans = planner.plan([operation.selectionSet], objectType: rootType)
+        planCache.withLock { cache in
+            if cache.count < 64 { cache[key] = plans }
+        }
+        return plans
     }
 
     /// The operation to run: the one named, or the only one.

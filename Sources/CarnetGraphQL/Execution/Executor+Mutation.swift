@@ -6,7 +6,7 @@ extension Executor {
         guard MutationField(rawValue: plan.code) == .save else {
             throw FieldError(message: "Unknown mutation \(plan.name).", code: .badUserInput)
         }
-        let input = plan.arguments["request"]?.objectValue ?? [:]
+        let input = args(plan)["request"]?.objectValue ?? [:]
         let author: String?
         do {
             author = try context.authorizeAuthor(input["transactionAuthor"]?.stringValue)

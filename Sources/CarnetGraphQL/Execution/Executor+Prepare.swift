@@ -24,13 +24,13 @@ extension Executor {
         let ids = groups.map(\.identifier)
         for plan in fields where GroupField(rawValue: plan.code) == .members && membersByPlan[plan.id] == nil {
             let sub = plan.selection?.fields(for: "Contact") ?? []
-            let first = plan.int("first") ?? 100
+            let first = args(plan).int("first") ?? 100
             guard (1...StoreLimits.pageSize).contains(first) else {
                 failedLoads[plan.id] = FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
                 continue
             }
             let members = try await store.members(
-                ofGroups: ids, keysToFetch: KeyPlanning.keys(sub), sortOrder: Self.sortOrder(plan.string("sortOrder")),
+                ofGroups: ids, keysToFetch: KeyPlanning.keys(sub), sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
                 limit: first)
             membersByPlan[plan.id] = members
             var seen = Set<String>()

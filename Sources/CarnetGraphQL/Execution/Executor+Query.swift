@@ -11,29 +11,29 @@ extension Executor {
         switch code {
         case .contact:
             let fields = selection?.fields(for: "Contact") ?? []
-            let found = try await store.contacts(withIdentifiers: [plan.string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields))
+            let found = try await store.contacts(withIdentifiers: [args(plan).string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields))
             guard let contact = found.first else { return nullValue() }
             try await prepareContacts([contact], fields)
             return nested(plan) { writeContact(contact, fields) }
         case .node:
-            return try await writeNode(plan.string("id") ?? "", plan)
+            return try await writeNode(args(plan).string("id") ?? "", plan)
         case .contacts:
             let page = try await store.contacts(try contactFetchRequest(plan))
             try await prepareContacts(page.contacts, KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["edges", "node"])
                 + KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["nodes"]))
             return nested(plan) { writeConnection(page, selection?.fields(for: "ContactConnection") ?? []) }
         case .group:
-            guard let group = try await store.groups(withIdentifiers: [plan.string("id") ?? ""]).first else { return nullValue() }
+            guard let group = try await store.groups(withIdentifiers: [args(plan).string("id") ?? ""]).first else { return nullValue() }
             let fields = selection?.fields(for: "Group") ?? []
             try await prepareGroups([group], fields)
             return nested(plan) { writeGroup(group, fields) }
         case .groups:
-            let groups = try await store.groups(inContainer: plan.string("containerId"))
+            let groups = try await store.groups(inContainer: args(plan).string("containerId"))
             let fields = selection?.fields(for: "Group") ?? []
             try await prepareGroups(groups, fields)
             return nested(plan) { list(groups, plan) { writeGroup($0, fields) } }
         case .container:
-            guard let container = try await store.containers(withIdentifiers: [plan.string("id") ?? ""]).first else {
+            guard let container = try await store.containers(withIdentifiers: [args(plan).string("id") ?? ""]).first else {
                 return nullValue()
             }
             return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
@@ -44,7 +44,7 @@ extension Executor {
             let container = try await store.defaultContainer()
             return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
         case .changeHistory:
-            let page = try await fetchHistory(plan, since: plan.string("since"), limit: plan.int("first") ?? 1000)
+            let page = try await fetchHistory(plan, since: args(plan).string("since"), limit: args(plan).int("first") ?? 1000)
             return nested(plan) { writeHistoryPage(page, selection?.fields(for: "ChangeHistoryPage") ?? []) }
         case .currentHistoryToken:
             writer.string(try await store.currentHistoryToken())
@@ -81,19 +81,19 @@ extension Executor {
 
     /// The store request for `contacts(filter:sortOrder:first:after:last:before:)`.
     private func contactFetchRequest(_ plan: FieldPlan) throws -> ContactFetchRequest {
-        let first = plan.int("first"), last = plan.int("last")
+        let first = args(plan).int("first"), last = args(plan).int("last")
         if first != nil && last != nil {
             throw FieldError.badUserInput("Give either `first` or `last`, not both.")
         }
         for size in [first, last].compactMap({ $0 }) where !(1...StoreLimits.pageSize).contains(size) {
             throw FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(size).")
         }
-        if plan.string("before") != nil && last == nil && first != nil {
+        if args(plan).string("before") != nil && last == nil && first != nil {
             throw FieldError.badUserInput("`before` goes with `last`.")
         }
-        let page: PageRequest = last.map { .last($0, before: plan.string("before")) }
-            ?? .first(first ?? 100, after: plan.string("after"))
-        let filter = plan.arguments["filter"]?.objectValue ?? [:]
+        let page: PageRequest = last.map { .last($0, before: args(plan).string("before")) }
+            ?? .first(first ?? 100, after: args(plan).string("after"))
+        let filter = args(plan)["filter"]?.objectValue ?? [:]
         let predicate = ContactPredicate(
             matchingName: filter["name"]?.stringValue, matchingEmailAddress: filter["email"]?.stringValue,
             matchingPhoneNumber: filter["phone"]?.stringValue, identifiers: filter["ids"]?.arrayValue?.compactMap(\.stringValue),
@@ -102,7 +102,7 @@ extension Executor {
             + KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["nodes"])
         let wantsTotal = plan.selection?.allFields.contains { $0.name == "totalCount" } ?? false
         return ContactFetchRequest(
-            predicate: predicate, keysToFetch: KeyPlanning.keys(contactFields), sortOrder: Self.sortOrder(plan.string("sortOrder")),
+            predicate: predicate, keysToFetch: KeyPlanning.keys(contactFields), sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
             page: page, includeTotalCount: wantsTotal)
     }
 
@@ -110,8 +110,8 @@ extension Executor {
     func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int) async throws -> ChangeHistoryPage {
         let eventFields = KeyPlanning.eventContactFields(plan)
         let page = try await store.changeHistory(ChangeHistoryFetchRequest(
-            startingToken: since, includeGroupChanges: plan.bool("includeGroupChanges") ?? false,
-            excludedAuthors: Set(plan.strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields), limit: limit))
+            startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
+            excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields), limit: limit))
         try await prepareContacts(page.events.compactMap(\.contact), eventFields)
         let groupFields = KeyPlanning.fields(under: plan.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
         try await prepareGroups(page.events.compactMap(\.group), groupFields)

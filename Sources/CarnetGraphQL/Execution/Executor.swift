@@ -26,6 +26,8 @@ final class Executor {
     var memberCounts: [String: Int] = [:]
     /// Fields whose batched load failed, by plan: each place the field appears reports the error at its path.
     var failedLoads: [Int: any Error] = [:]
+    /// Argument values bound to this request's variables, by plan.
+    private var boundArguments: [Int: (ArgumentValues, FieldError?)] = [:]
 
     init(
         store: CarnetStore, service: GraphQLServiceCore, prepared: PreparedDocument, operation: OperationDefinition,
@@ -41,11 +43,32 @@ final class Executor {
 
     var rootTypeName: String { service.index.rootType(operation.operation) ?? "Query" }
 
-    /// Plans the root fields; node-limit and planning problems come back as a request error.
+    /// A field's argument values for this request.
+    func args(_ plan: FieldPlan) -> ArgumentValues { binding(plan).0 }
+
+    /// The error a field's arguments gave, if they did not coerce.
+    func argumentError(_ plan: FieldPlan) -> FieldError? { binding(plan).1 }
+
+    private func binding(_ plan: FieldPlan) -> (ArgumentValues, FieldError?) {
+        switch plan.arguments {
+        case .resolved(let values, let error): return (values, error)
+        case .bound(let node, let info):
+            if let bound = boundArguments[plan.id] { return bound }
+            let bound: (ArgumentValues, FieldError?)
+            do throws(FieldError) {
+                bound = (ArgumentValues(values: try InputCoercion(schema: service.index).arguments(node, info, variables: variables)), nil)
+            } catch {
+                bound = (.none, error)
+            }
+            boundArguments[plan.id] = bound
+            return bound
+        }
+    }
+
+    /// Plans the root fields (cached with the document); node-limit problems come back as a request error.
     func planRoot() throws(GraphQLRequestError) -> [FieldPlan] {
-        var planner = Planner(schema: service.index, fragments: prepared.fragments, variables: variables)
-        let fields = planner.plan([operation.selectionSet], objectType: rootTypeName)
-        let nodes = NodeLimit.count(fields)
+        let fields = prepared.plans(for: operation, variables: variables, index: service.index, rootType: rootTypeName)
+        let nodes = NodeLimit.count(fields, arguments: args)
         if nodes > service.limits.maxNodes {
             throw GraphQLRequestError(.validationFailed, [ResponseError(
                 message: "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",
@@ -100,7 +123,7 @@ final class Executor {
         }
         let mark = writer.mark
         do {
-            if let error = plan.argumentError { throw error }
+            if let error = argumentError(plan) { throw error }
             let written: Bool
             switch operation.operation {
             case .mutation: written = try await mutationField(plan)
@@ -125,7 +148,7 @@ final class Executor {
         defer { path.removeLast() }
         let mark = writer.mark
         do {
-            if let error = plan.argumentError { throw error }
+            if let error = argumentError(plan) { throw error }
             if try body() { return true }
         } catch {
             record(error, at: plan)
@@ -148,6 +171,31 @@ final class Executor {
             path.append(.index(index))
             let mark = writer.mark
             if try !item(element) {
+                writer.rollBack(to: mark)
+                if itemsNonNull {
+                    path.removeLast()
+                    return false
+                }
+                writer.null()
+            }
+            path.removeLast()
+        }
+        writer.endArray()
+        return true
+    }
+
+    /// Writes a list by index, so elements are borrowed from their array rather than copied into a closure.
+    @inline(__always)
+    func list(count: Int, _ plan: FieldPlan, _ item: (Int) throws -> Bool) rethrows -> Bool {
+        var itemType = plan.type.nullable
+        if case .list(let inner) = itemType { itemType = inner }
+        let itemsNonNull = itemType.isNonNull
+        writer.beginArray()
+        for index in 0..<count {
+            writer.comma()
+            path.append(.index(index))
+            let mark = writer.mark
+            if try !item(index) {
                 writer.rollBack(to: mark)
                 if itemsNonNull {
                     path.removeLast()

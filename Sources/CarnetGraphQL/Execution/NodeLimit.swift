@@ -4,28 +4,28 @@ enum NodeLimit {
     /// Unpaged lists (groups, containers) count as this many records each.
     static let unpagedListEstimate = 10
 
-    static func count(_ fields: [FieldPlan], multiplier: Int = 1) -> Int {
+    static func count(_ fields: [FieldPlan], multiplier: Int = 1, arguments: (FieldPlan) -> ArgumentValues) -> Int {
         var total = 0
         for field in fields {
             var inner = multiplier
-            if let size = pageSize(field) {
+            if let size = pageSize(field, arguments(field)) {
                 inner = saturating(multiplier, times: size)
                 total = saturating(total, plus: inner)
             }
             if let selection = field.selection {
                 // Concrete types of an interface are alternatives: count the largest.
-                let branches = selection.byType.values.map { count($0, multiplier: inner) }
+                let branches = selection.byType.values.map { count($0, multiplier: inner, arguments: arguments) }
                 total = saturating(total, plus: branches.max() ?? 0)
             }
         }
         return total
     }
 
-    private static func pageSize(_ field: FieldPlan) -> Int? {
+    private static func pageSize(_ field: FieldPlan, _ arguments: ArgumentValues) -> Int? {
         switch field.name {
-        case "contacts": max(0, field.int("first") ?? field.int("last") ?? 100)
-        case "members": max(0, field.int("first") ?? 100)
-        case "changeHistory": max(0, field.int("first") ?? 1000)
+        case "contacts": max(0, arguments.int("first") ?? arguments.int("last") ?? 100)
+        case "members": max(0, arguments.int("first") ?? 100)
+        case "changeHistory": max(0, arguments.int("first") ?? 1000)
         case "groups", "containers": unpagedListEstimate
         default: nil
         }

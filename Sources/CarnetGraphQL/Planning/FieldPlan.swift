@@ -11,9 +11,9 @@ final class FieldPlan: Sendable {
     let name: String
     /// The field's number in its type's field enum (``FieldCodes``); -1 for `__typename` and unknown fields.
     let code: Int
-    let arguments: [String: JSONValue]
-    /// Set when the arguments did not coerce: the field resolves to this error.
-    let argumentError: FieldError?
+    /// The arguments: known at planning when the document spells them out, bound per request when they use
+    /// variables (plans are cached across requests).
+    let arguments: ArgumentSource
     /// The document's field nodes merged into this plan (for error locations).
     let nodes: [Field]
     let type: TypeRef
@@ -21,8 +21,8 @@ final class FieldPlan: Sendable {
     let selection: SelectionPlan?
 
     init(
-        id: Int, responseKey: String, name: String, code: Int, arguments: [String: JSONValue],
-        argumentError: FieldError?, nodes: [Field], type: TypeRef, selection: SelectionPlan?
+        id: Int, responseKey: String, name: String, code: Int, arguments: ArgumentSource, nodes: [Field], type: TypeRef,
+        selection: SelectionPlan?
     ) {
         self.id = id
         self.responseKey = responseKey
@@ -32,7 +32,6 @@ final class FieldPlan: Sendable {
         self.name = name
         self.code = code
         self.arguments = arguments
-        self.argumentError = argumentError
         self.nodes = nodes
         self.type = type
         self.selection = selection
@@ -40,20 +39,38 @@ final class FieldPlan: Sendable {
 
     var isTypename: Bool { name == "__typename" }
 
-    func string(_ argument: String) -> String? { arguments[argument]?.stringValue }
+}
+
+/// Where a field's argument values come from.
+enum ArgumentSource: Sendable {
+    /// Coerced once, at planning (or the error they gave).
+    case resolved(ArgumentValues, FieldError?)
+    /// Coerced per request, from the document's field and the request's variables.
+    case bound(Field, FieldInfo)
+}
+
+/// A field's coerced argument values.
+struct ArgumentValues: Sendable {
+    let values: [String: JSONValue]
+
+    static let none = ArgumentValues(values: [:])
+
+    subscript(_ argument: String) -> JSONValue? { values[argument] }
+
+    func string(_ argument: String) -> String? { values[argument]?.stringValue }
 
     func int(_ argument: String) -> Int? {
-        if case .int(let value)? = arguments[argument] { return value }
+        if case .int(let value)? = values[argument] { return value }
         return nil
     }
 
     func bool(_ argument: String) -> Bool? {
-        if case .bool(let value)? = arguments[argument] { return value }
+        if case .bool(let value)? = values[argument] { return value }
         return nil
     }
 
     func strings(_ argument: String) -> [String] {
-        arguments[argument]?.arrayValue?.compactMap(\.stringValue) ?? []
+        values[argument]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
 

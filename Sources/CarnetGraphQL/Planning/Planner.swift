@@ -33,20 +33,23 @@ struct Planner {
             let id = nextID
             guard let info = typeInfo?.field(name) else {
                 let type: TypeRef = name == "__typename" ? .nonNull(.named("String")) : .named("__Schema")
-                return FieldPlan(id: id, responseKey: key, name: name, code: -1, arguments: [:], argumentError: nil,
+                return FieldPlan(id: id, responseKey: key, name: name, code: -1, arguments: .resolved(.none, nil),
                     nodes: fields, type: type, selection: nil)
             }
-            var arguments: [String: JSONValue] = [:]
-            var argumentError: FieldError?
-            do throws(FieldError) {
-                arguments = try coercion.arguments(first, info, variables: variables)
-            } catch {
-                argumentError = error
+            let arguments: ArgumentSource
+            if first.arguments.contains(where: { Self.usesVariables($0.value) }) {
+                arguments = .bound(first, info)
+            } else {
+                do throws(FieldError) {
+                    arguments = .resolved(ArgumentValues(values: try coercion.arguments(first, info, variables: [:])), nil)
+                } catch {
+                    arguments = .resolved(.none, error)
+                }
             }
             let subSets = fields.compactMap(\.selectionSet)
             let selection = subSets.isEmpty ? nil : selectionPlan(subSets, returnType: info.type.namedType)
             return FieldPlan(id: id, responseKey: key, name: name, code: FieldCodes.code(objectType, name),
-                arguments: arguments, argumentError: argumentError, nodes: fields, type: info.type, selection: selection)
+                arguments: arguments, nodes: fields, type: info.type, selection: selection)
         }
     }
 
@@ -83,6 +86,15 @@ struct Planner {
             default:
                 continue
             }
+        }
+    }
+
+    static func usesVariables(_ value: any Value) -> Bool {
+        switch value {
+        case is Variable: true
+        case let list as ListValue: list.values.contains(where: usesVariables)
+        case let object as ObjectValue: object.fields.contains { usesVariables($0.value) }
+        default: false
         }
     }
 

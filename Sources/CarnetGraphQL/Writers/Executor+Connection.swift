@@ -8,11 +8,14 @@ extension Executor {
             switch ConnectionField(rawValue: plan.code) {
             case .edges?:
                 let edgeFields = plan.selection?.fields(for: "ContactEdge") ?? []
-                let items = Array(page.contacts.indices)
-                guard field(plan, { list(items, plan) { writeEdge(page, $0, edgeFields) } }) else { return false }
+                guard field(plan, { list(count: page.contacts.count, plan) { writeEdge(page, $0, edgeFields) } }) else {
+                    return false
+                }
             case .nodes?:
                 let sub = plan.selection?.fields(for: "Contact") ?? []
-                guard field(plan, { list(page.contacts, plan) { writeContact($0, sub) } }) else { return false }
+                guard field(plan, { list(count: page.contacts.count, plan) { writeContact(page.contacts[$0], sub) } }) else {
+                    return false
+                }
             case .pageInfo?:
                 let sub = plan.selection?.fields(for: "PageInfo") ?? []
                 guard field(plan, { writePageInfo(page, sub) }) else { return false }

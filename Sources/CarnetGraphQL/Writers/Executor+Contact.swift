@@ -3,7 +3,7 @@ import Foundation
 
 extension Executor {
     /// Writes a contact's selected fields. Every key they read was fetched (``KeyPlanning``).
-    func writeContact(_ contact: Contact, _ fields: [FieldPlan]) -> Bool {
+    func writeContact(_ contact: borrowing Contact, _ fields: [FieldPlan]) -> Bool {
         writer.beginObject()
         for plan in fields {
             guard let code = ContactField(rawValue: plan.code) else {
@@ -48,13 +48,14 @@ extension Executor {
                 guard labeled(contact.instantMessageAddresses, plan, { self.writeInstantMessageAddress($0, $1) }) else {
                     return false
                 }
-            case .displayName: leaf(plan) { $0.string(displayName(contact, plan)) }
+            case .displayName: leaf(plan) { $0.string(displayName(copy contact, plan)) }
             case .groups:
                 let groups = groupsByContact[contact.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Group") ?? []
                 guard field(plan, { list(groups, plan) { writeGroup($0, sub) } }) else { return false }
             case .container:
-                guard field(plan, { try writeContainer(containerID: contact.containerIdentifier, plan) }) else { return false }
+                let containerID = contact.containerIdentifier
+                guard field(plan, { try writeContainer(containerID: containerID, plan) }) else { return false }
             case .revision: leaf(plan) { $0.string(String(contact.revision)) }
             case .createdAt: leaf(plan) { $0.string(DateFormatting.iso8601(contact.createdAt ?? Date(timeIntervalSince1970: 0))) }
             case .modifiedAt: leaf(plan) { $0.string(DateFormatting.iso8601(contact.modifiedAt ?? Date(timeIntervalSince1970: 0))) }
@@ -82,7 +83,7 @@ extension Executor {
 
     /// The name to show, in the requested order; organization, then nickname, when there is no personal name.
     func displayName(_ contact: Contact, _ plan: FieldPlan) -> String {
-        let requested = plan.string("order") ?? "USER_DEFAULT"
+        let requested = args(plan).string("order") ?? "USER_DEFAULT"
         let familyFirst = requested == "FAMILY_NAME_FIRST"
             || (requested == "USER_DEFAULT" && service.options.defaultDisplayNameOrder == .familyNameFirst)
         let names = familyFirst

@@ -6,8 +6,27 @@ extension Executor {
         label.map { ContactLabel.shortName(of: $0) ?? $0 }
     }
 
+    /// Labeled strings (phones, emails, URLs): nothing in them can fail, so they are written straight.
     func labeledStrings(_ values: [LabeledValue<String>], _ plan: FieldPlan) -> Bool {
-        labeled(values, plan) { value, _ in self.writer.string(value); return true }
+        let fields = plan.selection?.fields(for: "LabeledString") ?? []
+        writer.rawKey(plan.quotedKey)
+        writer.beginArray()
+        for item in values {
+            writer.comma()
+            writer.beginObject()
+            for sub in fields {
+                writer.rawKey(sub.quotedKey)
+                switch LabeledField(rawValue: sub.code) {
+                case .identifier?: writer.string(item.identifier ?? "")
+                case .label?: if let label = Self.publicLabel(item.label) { writer.string(label) } else { writer.null() }
+                case .value?: writer.string(item.value)
+                case nil: writer.string("LabeledString")
+                }
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        return true
     }
 
     /// Writes a list of labeled values; `value` writes one value given its field plans.

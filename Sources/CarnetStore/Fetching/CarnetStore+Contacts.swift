@@ -3,7 +3,7 @@ import GRDB
 extension CarnetStore {
     /// Fetches a page of contacts with the requested keys only.
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
-        try await writer.read { db in
+        try await read { db in
             let order = try Self.resolve(request.sortOrder, db)
             return try ContactFetch(request: request, order: order).run(db)
         }
@@ -12,7 +12,7 @@ extension CarnetStore {
     /// Counts the contacts a predicate matches.
     public func contactCount(matching predicate: ContactPredicate = .all) async throws -> Int {
         try ContactQuery.validate(predicate)
-        return try await writer.read { db in
+        return try await read { db in
             guard let filter = ContactQuery.filter(predicate) else { return 0 }
             let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(filter.from) \(conditions)",
@@ -35,7 +35,7 @@ extension CarnetStore {
         -> [Contact]
     {
         guard !identifiers.isEmpty else { return [] }
-        return try await writer.read { db in try Self.contacts(db, identifiers: identifiers, keys: keys) }
+        return try await read { db in try Self.contacts(db, identifiers: identifiers, keys: keys) }
     }
 
     static func contacts(_ db: Database, identifiers: [String], keys: ContactKeySet) throws -> [Contact] {
@@ -44,7 +44,7 @@ extension CarnetStore {
 
     /// The sort order the store's users chose; ``ContactSortOrder/familyName`` until set.
     public func userDefaultSortOrder() async throws -> ContactSortOrder {
-        try await writer.read { db in try Self.resolve(.userDefault, db) }
+        try await read { db in try Self.resolve(.userDefault, db) }
     }
 
     /// Sets the order ``ContactSortOrder/userDefault`` stands for.

@@ -13,7 +13,7 @@ extension CarnetStore {
     }
 
     private func fetchContainers(_ sql: String, _ arguments: StatementArguments = []) async throws -> [Container] {
-        try await writer.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.decodeContainer) }
+        try await read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.decodeContainer) }
     }
 
     /// Every container, the default one first.

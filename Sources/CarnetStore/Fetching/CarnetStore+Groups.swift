@@ -18,7 +18,7 @@ extension CarnetStore {
 
     /// All groups, or those of one container, by name.
     public func groups(inContainer container: String? = nil) async throws -> [Group] {
-        try await writer.read { db in
+        try await read { db in
             let filter = container == nil ? "" : "WHERE k.id = ?"
             return try Row.fetchAll(
                 db, sql: "\(Self.groupSelect) \(filter) ORDER BY g.sortName, g.id",
@@ -30,7 +30,7 @@ extension CarnetStore {
     /// Groups by identifier, in the order asked, leaving out identifiers that name no group.
     public func groups(withIdentifiers identifiers: [String]) async throws -> [Group] {
         guard !identifiers.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try await read { db in
             let rows = try Row.fetchAll(
                 db, sql: "\(Self.groupSelect) WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))",
                 arguments: StatementArguments(identifiers))
@@ -49,7 +49,7 @@ extension CarnetStore {
 
     /// The number of groups, in all containers or one.
     public func groupCount(inContainer container: String? = nil) async throws -> Int {
-        try await writer.read { db in
+        try await read { db in
             if let container {
                 return try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM \"group\" WHERE containerRowid = (SELECT rowid FROM container WHERE id = ?)",
@@ -62,7 +62,7 @@ extension CarnetStore {
     /// The groups each contact belongs to, by name, in one query for all of them.
     public func groups(ofContacts identifiers: [String]) async throws -> [String: [Group]] {
         guard !identifiers.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try await read { db in
             var result: [String: [Group]] = [:]
             for chunk in identifiers.chunked(500) {
                 let rows = try Row.fetchAll(
@@ -88,7 +88,7 @@ extension CarnetStore {
         if let limit, !(1...StoreLimits.pageSize).contains(limit) {
             throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
         }
-        return try await writer.read { db in
+        return try await read { db in
             let order = try Self.resolve(sortOrder, db)
             let orderBy = ContactQuery.sortColumn(order) + (order == .none ? "" : ", c.id")
             // A window numbers each group's members in order, so one query serves every group's first page.
@@ -116,7 +116,7 @@ extension CarnetStore {
     /// How many members each group has, in one query.
     public func memberCounts(ofGroups identifiers: [String]) async throws -> [String: Int] {
         guard !identifiers.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try await read { db in
             let rows = try Row.fetchAll(
                 db, sql: """
                     SELECT g.id, (SELECT count(*) FROM groupMember m WHERE m.groupRowid = g.rowid) FROM "group" g

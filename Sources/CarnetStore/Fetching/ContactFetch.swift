@@ -49,21 +49,31 @@ struct ContactFetch {
             ORDER BY \(orderBy) LIMIT ?
             """
         arguments += [count + 1]
-        var rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-        let hasMore = rows.count > count
-        if hasMore { rows.removeLast() }
-        if backward { rows.reverse() }
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let columns = SQLiteColumns(statement)
         var contacts: [Contact] = []
         var rowids: [Int64] = []
         var positions: [ContactCursor] = []
-        contacts.reserveCapacity(rows.count)
-        let sortKeyIndex = ContactLoader.metadataCount + loader.columns.count
-        for row in rows {
-            let (rowid, contact) = loader.decode(row)
+        contacts.reserveCapacity(count + 1)
+        let sortKeyIndex = Int32(ContactLoader.metadataCount + loader.columns.count)
+        while try rows.next() != nil {
+            let (rowid, contact) = loader.decode(columns)
             rowids.append(rowid)
             contacts.append(contact)
             positions.append(ContactCursor(order: order, rowid: rowid, identifier: contact.identifier,
-                sortKey: row[sortKeyIndex]))
+                sortKey: sorted ? columns.string(sortKeyIndex) : ""))
+        }
+        let hasMore = contacts.count > count
+        if hasMore {
+            contacts.removeLast()
+            rowids.removeLast()
+            positions.removeLast()
+        }
+        if backward {
+            contacts.reverse()
+            rowids.reverse()
+            positions.reverse()
         }
         try loader.loadRelated(db, rowids: rowids, into: &contacts)
         var total: Int?

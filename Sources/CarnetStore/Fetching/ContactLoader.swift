@@ -9,7 +9,7 @@ struct ContactLoader {
     let columns: [(key: ContactKey, column: String)]
 
     /// The fixed columns every fetch selects: rowid, identifier, metadata.
-    static let metadataSQL = "c.rowid, c.id, c.revision, c.createdAt, c.modifiedAt, (SELECT id FROM container WHERE rowid = c.containerRowid)"
+    static let metadataSQL = "c.rowid, c.id, c.revision, c.createdAt, c.modifiedAt, c.containerRowid"
     static let metadataCount = 6
 
     init(keys: ContactKeySet) {
@@ -28,30 +28,44 @@ struct ContactLoader {
 
     var selectSQL: String { ([Self.metadataSQL] + columns.map(\.column)).joined(separator: ", ") }
 
-    /// Decodes one row selected with ``selectSQL`` (plus any trailing columns, which it ignores).
-    func decode(_ row: Row) -> (rowid: Int64, contact: Contact) {
-        var contact = Contact(fetched: row[1], keys: keys)
-        contact.revision = row[2]
-        contact.createdAt = Date(timeIntervalSince1970: row[3])
-        contact.modifiedAt = Date(timeIntervalSince1970: row[4])
-        contact.containerIdentifier = row[5]
+    /// Decodes the current row of a statement selected with ``selectSQL`` (trailing columns are ignored).
+    func decode(_ row: SQLiteColumns) -> (rowid: Int64, contact: Contact) {
+        var contact = Contact(fetched: row.string(1), keys: keys)
+        contact.revision = row.int64(2)
+        contact.createdAt = Date(timeIntervalSince1970: row.double(3))
+        contact.modifiedAt = Date(timeIntervalSince1970: row.double(4))
+        // The container's rowid for now; ``resolveContainers(_:_:)`` swaps in its identifier.
+        contact.containerIdentifier = String(row.int64(5))
         for (offset, entry) in columns.enumerated() {
-            let index = Self.metadataCount + offset
+            let index = Int32(Self.metadataCount + offset)
             switch entry.key {
-            case .contactType: contact.values.contactType = ContactType(rawValue: row[index]) ?? .person
-            case .birthday: contact.values.birthday = (row[index] as String?).flatMap(ContactDate.init(storageString:))
+            case .contactType: contact.values.contactType = ContactType(rawValue: row.int(index)) ?? .person
+            case .birthday: contact.values.birthday = row.optionalString(index).flatMap(ContactDate.init(storageString:))
             case .nonGregorianBirthday:
-                contact.values.nonGregorianBirthday = (row[index] as String?).flatMap(ContactDate.init(storageString:))
-            case .imageDataAvailable: contact.values.imageDataAvailable = row[index]
-            default: contact.values.strings[entry.key.stringSlot!] = row[index]
+                contact.values.nonGregorianBirthday = row.optionalString(index).flatMap(ContactDate.init(storageString:))
+            case .imageDataAvailable: contact.values.imageDataAvailable = row.int64(index) != 0
+            default: contact.values.strings[entry.key.stringSlot!] = row.string(index)
             }
         }
-        return (row[0], contact)
+        return (row.int64(0), contact)
+    }
+
+    /// Replaces the container rowids ``decode(_:)`` left with container identifiers: one query for the (few)
+    /// containers instead of a lookup per contact.
+    static func resolveContainers(_ db: Database, _ contacts: inout [Contact]) throws {
+        guard !contacts.isEmpty else { return }
+        var names: [String: String] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, id FROM container"))
+        while let row = try rows.next() { names[String(row[0] as Int64)] = row[1] }
+        for index in contacts.indices {
+            if let rowid = contacts[index].containerIdentifier { contacts[index].containerIdentifier = names[rowid] }
+        }
     }
 
     /// Fills in labeled values and images for contacts already decoded, with one query per kind of data.
     func loadRelated(_ db: Database, rowids: [Int64], into contacts: inout [Contact]) throws {
         guard !rowids.isEmpty else { return }
+        try Self.resolveContainers(db, &contacts)
         let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }
         var indexByRowid: [Int64: Int] = [:]
         indexByRowid.reserveCapacity(rowids.count)
@@ -66,18 +80,20 @@ struct ContactLoader {
                     ORDER BY contactRowid, kind, position
                     """)
                 let rows = try Row.fetchCursor(statement, arguments: list.arguments)
+                let columns = SQLiteColumns(statement)
                 // Rows come grouped by contact: remember the last one to skip most dictionary lookups.
                 var lastRowid: Int64 = -1
                 var index = 0
-                while let row = try rows.next() {
-                    let rowid: Int64 = row[0]
+                while try rows.next() != nil {
+                    let rowid = columns.int64(0)
                     if rowid != lastRowid {
                         guard let found = indexByRowid[rowid] else { continue }
                         index = found
                         lastRowid = rowid
                     }
-                    guard let kind = MultiValueKind(rawValue: row[1]) else { continue }
-                    contacts[index].appendEncoded(kind, identifier: row[2], label: row[3], value: row[4])
+                    guard let kind = MultiValueKind(rawValue: columns.int(1)) else { continue }
+                    contacts[index].appendEncoded(
+                        kind, identifier: columns.string(2), label: columns.optionalString(3), value: columns.string(4))
                 }
             }
             let wantsImage = keys.contains(.imageData), wantsThumbnail = keys.contains(.thumbnailImageData)
@@ -108,8 +124,9 @@ struct ContactLoader {
             let statement = try db.cachedStatement(
                 sql: "SELECT \(selectSQL), c.\(column) FROM contact c WHERE c.\(column) IN (\(list.placeholders))")
             let rows = try Row.fetchCursor(statement, arguments: list.arguments)
+            let columns = SQLiteColumns(statement)
             while let row = try rows.next() {
-                let (rowid, contact) = decode(row)
+                let (rowid, contact) = decode(columns)
                 byValue[row[valueIndex]] = (rowid, contact)
             }
         }

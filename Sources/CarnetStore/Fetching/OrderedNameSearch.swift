@@ -49,22 +49,28 @@ struct OrderedNameSearch {
         var inclusive = true
         var candidates: [Candidate] = []
         var boundaryBucket: Int64?
-        var batch = max(32, count + 1)
+        // Enough to usually see past the last candidate's bucket in one query.
+        var batch = count + 33
         var scanned = 0
         scan: while true {
             let op = backward ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT f.rowid, f.contactRowid, c.id, c.\(index.sortColumn), c.containerRowid
-                    FROM \(index.table) f JOIN contact c ON c.rowid = f.contactRowid
-                    WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
-                    """), arguments: [NameIndex.match(words), bound, batch])
-            for row in rows {
-                let candidate = Candidate(ftsRowid: row[0], rowid: row[1], identifier: row[2], sortKey: row[3])
-                bound = candidate.ftsRowid
-                let bucket = candidate.ftsRowid >> NameIndex.counterBits
+            let statement = try db.cachedStatement(sql: """
+                SELECT f.rowid, f.contactRowid, c.id, c.\(index.sortColumn), c.containerRowid
+                FROM \(index.table) f JOIN contact c ON c.rowid = f.contactRowid
+                WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
+                """)
+            let cursorRows = try Row.fetchCursor(statement, arguments: [NameIndex.match(words), bound, batch])
+            let columns = SQLiteColumns(statement)
+            var fetched = 0
+            while try cursorRows.next() != nil {
+                fetched += 1
+                let ftsRowid = columns.int64(0)
+                bound = ftsRowid
+                let bucket = ftsRowid >> NameIndex.counterBits
                 if let boundaryBucket, bucket != boundaryBucket { break scan }
-                if let containerRowid, row[4] != containerRowid { continue }
+                if let containerRowid, columns.int64(4) != containerRowid { continue }
+                let candidate = Candidate(
+                    ftsRowid: ftsRowid, rowid: columns.int64(1), identifier: columns.string(2), sortKey: columns.string(3))
                 if let cursor {
                     let anchor = Candidate(ftsRowid: 0, rowid: cursor.rowid, identifier: cursor.identifier, sortKey: cursor.sortKey)
                     guard backward ? candidate.isBefore(anchor) : anchor.isBefore(candidate) else { continue }
@@ -73,8 +79,8 @@ struct OrderedNameSearch {
                 if candidates.count == count + 1 { boundaryBucket = bucket }
             }
             inclusive = false
-            scanned += rows.count
-            if rows.count < batch { break }
+            scanned += fetched
+            if fetched < batch { break }
             if scanned > 20_000 && boundaryBucket == nil { return nil }
             batch = min(batch * 2, 1024)
         }

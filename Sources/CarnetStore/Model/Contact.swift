@@ -9,6 +9,19 @@ import Foundation
 /// Setting a property marks its key as modified (``modifiedKeys``). An update saves exactly the modified keys,
 /// so a contact fetched with ten keys and given a new `givenName` changes `givenName` only.
 public struct Contact: Sendable, Hashable, Identifiable {
+    public static func == (lhs: Contact, rhs: Contact) -> Bool {
+        lhs.identifier == rhs.identifier && lhs.availableKeys == rhs.availableKeys && lhs.modifiedKeys == rhs.modifiedKeys
+            && lhs.containerIdentifier == rhs.containerIdentifier && lhs.revision == rhs.revision
+            && lhs.createdAt == rhs.createdAt && lhs.modifiedAt == rhs.modifiedAt
+            && (lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(revision)
+        hasher.combine(storage.values)
+    }
+
     /// The stable identifier: assigned when the value is created, kept by the store, never reused.
     public let identifier: String
     public var id: String { identifier }
@@ -25,7 +38,23 @@ public struct Contact: Sendable, Hashable, Identifiable {
     public internal(set) var createdAt: Date?
     public internal(set) var modifiedAt: Date?
 
-    var values = Values()
+    /// The values live in a copy-on-write box: contacts are copied often (pages, events, writers) and a copy should
+    /// cost one retain, not one per property.
+    private var storage = ValuesBox(Values())
+
+    var values: Values {
+        _read { yield storage.values }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = ValuesBox(storage.values) }
+            yield &storage.values
+        }
+    }
+
+    final class ValuesBox: @unchecked Sendable {
+        // Mutated only through `values`' modify accessor, which copies a shared box first.
+        var values: Values
+        init(_ values: Values) { self.values = values }
+    }
     /// Whether ``identifier`` was made by ``makeIdentifier()`` in this process: a fresh UUID needs no check
     /// against identifiers in use or retired.
     let hasFreshIdentifier: Bool

@@ -33,11 +33,42 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable, Codable, Compa
     case socialProfiles
     case instantMessageAddresses
 
-    /// The position of the key in ``allCases``; stable, used for bit sets and storage slots.
-    public var ordinal: Int { Self.ordinals[self]! }
-
-    private static let ordinals: [ContactKey: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// The position of the key in ``allCases``; stable, used for bit sets and storage slots. A switch, not a
+    /// table: key sets test membership on every property read.
+    @inline(__always)
+    public var ordinal: Int {
+        switch self {
+        case .contactType: 0
+        case .namePrefix: 1
+        case .givenName: 2
+        case .middleName: 3
+        case .familyName: 4
+        case .previousFamilyName: 5
+        case .nameSuffix: 6
+        case .nickname: 7
+        case .phoneticGivenName: 8
+        case .phoneticMiddleName: 9
+        case .phoneticFamilyName: 10
+        case .phoneticOrganizationName: 11
+        case .organizationName: 12
+        case .departmentName: 13
+        case .jobTitle: 14
+        case .note: 15
+        case .birthday: 16
+        case .nonGregorianBirthday: 17
+        case .imageData: 18
+        case .thumbnailImageData: 19
+        case .imageDataAvailable: 20
+        case .phoneNumbers: 21
+        case .emailAddresses: 22
+        case .postalAddresses: 23
+        case .urlAddresses: 24
+        case .dates: 25
+        case .contactRelations: 26
+        case .socialProfiles: 27
+        case .instantMessageAddresses: 28
+        }
+    }
 
     public static func < (lhs: ContactKey, rhs: ContactKey) -> Bool { lhs.ordinal < rhs.ordinal }
 
@@ -64,10 +95,27 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable, Codable, Compa
     public var isMultiValue: Bool { MultiValueKind(key: self) != nil }
 
     /// Where the key's value lives in ``Contact``'s string storage, if it is a string key.
-    var stringSlot: Int? { Self.stringSlots[self] }
-
-    private static let stringSlots: [ContactKey: Int] = Dictionary(
-        uniqueKeysWithValues: stringKeys.enumerated().map { ($1, $0) })
+    @inline(__always)
+    var stringSlot: Int? {
+        switch self {
+        case .namePrefix: 0
+        case .givenName: 1
+        case .middleName: 2
+        case .familyName: 3
+        case .previousFamilyName: 4
+        case .nameSuffix: 5
+        case .nickname: 6
+        case .phoneticGivenName: 7
+        case .phoneticMiddleName: 8
+        case .phoneticFamilyName: 9
+        case .phoneticOrganizationName: 10
+        case .organizationName: 11
+        case .departmentName: 12
+        case .jobTitle: 13
+        case .note: 14
+        default: nil
+        }
+    }
 }
 
 /// The multi-value keys, with the small integer code they are stored under.

@@ -1,0 +1,13 @@
+import GRDB
+
+extension CarnetStore {
+    /// Runs a bounded read (a record, a page of at most 1,000, the groups, the containers) on the calling task.
+    ///
+    /// GRDB's asynchronous read hops to a reader queue and back, which costs more than such a read itself (about
+    /// 25 µs against a few). A WAL read never waits for a lock, so running it here is CPU work like any other;
+    /// unbounded reads (history, compaction) keep the asynchronous path and leave the cooperative pool free.
+    func read<T>(_ body: (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        return try writer.read(body)
+    }
+}

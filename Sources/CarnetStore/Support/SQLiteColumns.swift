@@ -1,0 +1,36 @@
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+import GRDB
+
+/// Reads columns of the current row straight from the SQLite statement: the page and history paths read
+/// thousands of rows, and going through GRDB's generic row decoding cost more than the query.
+struct SQLiteColumns {
+    let statement: SQLiteStatement
+
+    init(_ statement: Statement) { self.statement = statement.sqliteStatement }
+
+    @inline(__always)
+    func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+
+    @inline(__always)
+    func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(statement, index)) }
+
+    @inline(__always)
+    func double(_ index: Int32) -> Double { sqlite3_column_double(statement, index) }
+
+    @inline(__always)
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+
+    @inline(__always)
+    func string(_ index: Int32) -> String {
+        guard let text = sqlite3_column_text(statement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    @inline(__always)
+    func optionalString(_ index: Int32) -> String? { isNull(index) ? nil : string(index) }
+}
