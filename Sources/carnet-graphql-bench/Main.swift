@@ -20,7 +20,10 @@ struct GraphQLBench: AsyncParsableCommand {
         let path = "\(directory)/bench-\(contacts).sqlite"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let store = try CarnetStore.open(path: path)
+        let started = ContinuousClock.now
         let seeded = try await Seed.run(store, contacts: contacts)
+        print("seeded \(contacts) contacts in \(ContinuousClock.now - started)")
+        if profile == "import" { return }
         let raw = try DatabasePool(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let bench = Workloads(store: store, service: GraphQLService(store: store), reference: try ReferenceSchema.make(),
             raw: raw, seeded: seeded, iterations: iterations)

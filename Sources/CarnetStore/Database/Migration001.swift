@@ -139,12 +139,12 @@ enum Migration001 {
 
                 -- The name search (see NameIndex): rowids follow the family-name and given-name orders.
                 CREATE VIRTUAL TABLE contactNameFamily USING fts5(
-                    names, contactRowid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3',
-                    detail = none
+                    names, content = '', columnsize = 0, detail = none, prefix = '1 2 3',
+                    tokenize = 'unicode61 remove_diacritics 2'
                 );
                 CREATE VIRTUAL TABLE contactNameGiven USING fts5(
-                    names, contactRowid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3',
-                    detail = none
+                    names, content = '', columnsize = 0, detail = none, prefix = '1 2 3',
+                    tokenize = 'unicode61 remove_diacritics 2'
                 );
 
                 CREATE TABLE changeEvent (

@@ -40,7 +40,7 @@ struct ContactQuery {
             let words = TextFolding.words(name)
             guard !words.isEmpty else { return nil }
             drivers.append((
-                "SELECT contactRowid AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?", [NameIndex.match(words)]))
+                "SELECT rowid & \(NameIndex.contactMask) AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?", [NameIndex.match(words)]))
         }
         if let email = predicate.matchingEmailAddress {
             guard let key = TextFolding.emailKey(email) else { return nil }

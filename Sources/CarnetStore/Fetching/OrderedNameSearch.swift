@@ -55,8 +55,8 @@ struct OrderedNameSearch {
         scan: while true {
             let op = backward ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
             let statement = try db.cachedStatement(sql: """
-                SELECT f.rowid, f.contactRowid, c.id, c.\(index.sortColumn), c.containerRowid
-                FROM \(index.table) f JOIN contact c ON c.rowid = f.contactRowid
+                SELECT f.rowid, c.rowid, c.id, c.\(index.sortColumn), c.containerRowid
+                FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
                 WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
                 """)
             let cursorRows = try Row.fetchCursor(statement, arguments: [NameIndex.match(words), bound, batch])
@@ -95,7 +95,7 @@ struct OrderedNameSearch {
         if request.includeTotalCount {
             total = try Int.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT count(*) FROM \(index.table) f JOIN contact c ON c.rowid = f.contactRowid
+                    SELECT count(*) FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
                     WHERE \(index.table) MATCH ? AND (? IS NULL OR c.containerRowid = ?)
                     """), arguments: [NameIndex.match(words), containerRowid, containerRowid])
         }

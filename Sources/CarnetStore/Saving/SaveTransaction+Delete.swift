@@ -2,14 +2,13 @@ import GRDB
 
 extension SaveTransaction {
     mutating func deleteContact(_ identifier: String) throws {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT rowid, ftsGiven, ftsFamily FROM contact WHERE id = ?"), arguments: [identifier])
-        else {
+        guard let stored = try StoredContact.load(db, identifier: identifier) else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
         }
-        let rowid: Int64 = row[0]
-        try NameIndex.delete(db, .given, rowid: row[1])
-        try NameIndex.delete(db, .family, rowid: row[2])
+        let rowid = stored.rowid
+        let names = ContactIndexing.names(stored.contact)
+        try NameIndex.delete(db, .given, rowid: stored.ftsGiven, names: names)
+        try NameIndex.delete(db, .family, rowid: stored.ftsFamily, names: names)
         // Memberships, labeled values, images and key revisions go with the row (ON DELETE CASCADE).
         try db.cachedStatement(sql: "DELETE FROM contact WHERE rowid = ?").execute(arguments: [rowid])
         try retire(identifier, kind: .contact)

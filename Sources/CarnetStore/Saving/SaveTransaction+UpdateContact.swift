@@ -63,12 +63,13 @@ extension SaveTransaction {
             let sortGiven = ContactIndexing.sortKey(merged, .givenName)
             let sortFamily = ContactIndexing.sortKey(merged, .familyName)
             let names = ContactIndexing.names(merged)
-            try NameIndex.delete(db, .given, rowid: stored.ftsGiven)
-            try NameIndex.delete(db, .family, rowid: stored.ftsFamily)
-            let ftsGiven = try NameIndex.allocate(db, .given, sortKey: sortGiven)
-            try NameIndex.insert(db, .given, rowid: ftsGiven, names: names, contactRowid: stored.rowid)
-            let ftsFamily = try NameIndex.allocate(db, .family, sortKey: sortFamily)
-            try NameIndex.insert(db, .family, rowid: ftsFamily, names: names, contactRowid: stored.rowid)
+            let oldNames = ContactIndexing.names(stored.contact)
+            try NameIndex.delete(db, .given, rowid: stored.ftsGiven, names: oldNames)
+            try NameIndex.delete(db, .family, rowid: stored.ftsFamily, names: oldNames)
+            let ftsGiven = try NameIndex.rowid(sortKey: sortGiven, contactRowid: stored.rowid)
+            let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: stored.rowid)
+            try NameIndex.insert(db, .given, rowid: ftsGiven, names: names)
+            try NameIndex.insert(db, .family, rowid: ftsFamily, names: names)
             columns += ["sortGiven", "sortFamily", "ftsGiven", "ftsFamily"]
             arguments += [sortGiven, sortFamily, ftsGiven, ftsFamily]
         }

@@ -9,6 +9,8 @@ struct SaveTransaction {
     let seq: Int64
     let now: Double
     private(set) var changed = false
+    /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
+    private var nextRowid: Int64?
 
     init(db: Database, author: String?) throws {
         self.db = db
@@ -47,14 +49,26 @@ struct SaveTransaction {
         }
     }
 
+    mutating func nextContactRowid() throws -> Int64 {
+        let rowid = try nextRowid ?? ((Int64.fetchOne(db, sql: "SELECT max(rowid) FROM contact") ?? 0) + 1)
+        nextRowid = rowid + 1
+        return rowid
+    }
+
     /// Appends a history event in this transaction.
     mutating func record(_ kind: ChangeEventKind, _ recordId: String, other: String? = nil, keys: [ContactKey]? = nil)
         throws
     {
         changed = true
-        try db.cachedStatement(
-            sql: "INSERT INTO changeEvent (seq, kind, recordId, otherId, changedKeys) VALUES (?, ?, ?, ?, ?)"
-        ).execute(arguments: [seq, kind.rawValue, recordId, other, keys?.map(\.rawValue).joined(separator: ",")])
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO changeEvent (seq, kind, recordId, otherId, changedKeys) VALUES (?, ?, ?, ?, ?)")
+        var bind = SQLiteBinder(statement)
+        bind.int64(seq)
+        bind.int64(Int64(kind.rawValue))
+        bind.text(recordId)
+        bind.optionalText(other)
+        bind.optionalText(keys?.map(\.rawValue).joined(separator: ","))
+        try bind.execute()
     }
 
     /// Refuses an identifier that is malformed, in use by any record or value, or retired.

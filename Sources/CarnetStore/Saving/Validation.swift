@@ -95,6 +95,11 @@ enum Validation {
     /// Within the limit and free of control characters (tab, CR and LF allowed where multiline).
     static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
         guard value.utf8.count <= limit else { return false }
+        // Control characters are all ASCII: bytes at or above 0x20 (but DEL) are fine, multi-byte sequences too.
+        let clean = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+        }
+        if clean == true { return true }
         return value.unicodeScalars.allSatisfy { scalar in
             if scalar.value >= 0x20 && scalar.value != 0x7F { return true }
             return multiline && (scalar == "\n" || scalar == "\r" || scalar == "\t")
@@ -103,6 +108,6 @@ enum Validation {
 
     /// Like ``text(_:limit:multiline:)``, and not blank.
     static func required(_ value: String, limit: Int) -> Bool {
-        text(value, limit: limit) && !value.trimmingCharacters(in: .whitespaces).isEmpty
+        text(value, limit: limit) && value.unicodeScalars.contains { !$0.properties.isWhitespace }
     }
 }

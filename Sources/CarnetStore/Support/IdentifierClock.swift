@@ -21,9 +21,27 @@ enum IdentifierClock {
         }
         let high = (milliseconds << 16) | 0x7000 | counter  // 48-bit time, version 7, 12-bit counter
         let low = (UInt64.random(in: 0...UInt64.max) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        let hex = String(format: "%016llX%016llX", high, low)
-        let characters = Array(hex)
-        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
-            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+        return format(high, low)
+    }
+
+    /// `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in uppercase hex, written straight into the string's storage.
+    private static func format(_ high: UInt64, _ low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789ABCDEF"
+            var position = 0
+            func put(_ value: UInt64, nibbles: Int) {
+                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
+                    if position == 8 || position == 13 || position == 18 || position == 23 {
+                        buffer[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    buffer[position] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)]
+                    position += 1
+                }
+            }
+            put(high, nibbles: 16)
+            put(low, nibbles: 16)
+            return 36
+        }
     }
 }

@@ -50,7 +50,10 @@ enum TextFolding {
 
     /// The search key of an email address: trimmed and lowercased.
     static func emailKey(_ email: String) -> String? {
-        let key = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var utf8 = Substring(email).utf8
+        while let first = utf8.first, first == 0x20 || (0x09...0x0D).contains(first) { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, last == 0x20 || (0x09...0x0D).contains(last) { utf8 = utf8.dropLast() }
+        let key = Substring(utf8).lowercased()
         return key.isEmpty ? nil : key
     }
 
@@ -66,8 +69,10 @@ enum TextFolding {
         for scalar in phone.unicodeScalars {
             if scalar == "+" && digits.isEmpty {
                 international = true
+            } else if scalar.isASCII {
+                if (0x30...0x39).contains(scalar.value) { digits.append(UInt8(scalar.value - 0x30)) }
             } else if let value = scalar.properties.numericType == .decimal ? scalar.properties.numericValue : nil {
-                digits.append(UInt8(value))
+                digits.append(UInt8(value))  // other scripts' digits: Arabic-Indic, Devanagari, fullwidth, ...
             }
         }
         if !international, digits.count > 2, digits[0] == 0, digits[1] == 0 {
