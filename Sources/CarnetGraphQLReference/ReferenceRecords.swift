@@ -37,6 +37,7 @@ enum ReferenceRecords {
         record["instantMessageAddresses"] = c.instantMessageAddresses.map { labeled($0) { a -> Record in
             ["username": a.username, "service": a.service]
         } }
+        record["vCardProperties"] = c.vCardProperties.map(\.value)
         record["_contact"] = c
         return record
     }

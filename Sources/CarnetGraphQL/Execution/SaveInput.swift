@@ -78,6 +78,8 @@ struct SaveInput {
             case "phoneNumbers": contact.phoneNumbers = labeled(value) { $0.stringValue }
             case "emailAddresses": contact.emailAddresses = labeled(value) { $0.stringValue }
             case "urlAddresses": contact.urlAddresses = labeled(value) { $0.stringValue }
+            case "vCardProperties":
+                contact.vCardProperties = (value.arrayValue ?? []).compactMap(\.stringValue).map { LabeledValue(value: $0) }
             case "postalAddresses":
                 contact.postalAddresses = labeled(value) { v in
                     v.objectValue.map { o in

@@ -95,6 +95,9 @@ extension CarnetSchema {
           "Instant messaging addresses."
           instantMessageAddresses: [LabeledInstantMessageAddress!]!
 
+          "vCard properties with no field of their own, kept as imported (unfolded lines) and written back on export."
+          vCardProperties: [String!]!
+
           """
           The name to show: the personal name (prefix, names, suffix) in the chosen order, else the organization
           name, else the nickname; empty when none.
@@ -712,6 +715,9 @@ extension CarnetSchema {
 
           "The values, in order."
           instantMessageAddresses: [LabeledInstantMessageAddressInput!]
+
+          "vCard properties with no field of their own (unfolded lines), written back on export."
+          vCardProperties: [String!]
         }
 
         """
@@ -811,6 +817,9 @@ extension CarnetSchema {
 
           "The new list (replaces the old one): values carrying an `identifier` keep it, others are new, values left out are removed."
           instantMessageAddresses: [LabeledInstantMessageAddressInput!]
+
+          "vCard properties with no field of their own (unfolded lines), written back on export."
+          vCardProperties: [String!]
         }
 
         """

@@ -48,6 +48,15 @@ extension Executor {
                 guard labeled(contact.instantMessageAddresses, plan, { self.writeInstantMessageAddress($0, $1) }) else {
                     return false
                 }
+            case .vCardProperties:
+                leaf(plan) { writer in
+                    writer.beginArray()
+                    for line in contact.vCardProperties {
+                        writer.comma()
+                        writer.string(line.value)
+                    }
+                    writer.endArray()
+                }
             case .displayName: leaf(plan) { $0.string(displayName(copy contact, plan)) }
             case .groups:
                 let groups = groupsByContact[contact.identifier] ?? []

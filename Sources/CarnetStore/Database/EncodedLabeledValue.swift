@@ -42,6 +42,7 @@ extension Contact {
         case .contactRelations: return map(values.contactRelations) { $0.name }
         case .socialProfiles: return map(values.socialProfiles) { EncodedLabeledValue.join($0.fields) }
         case .instantMessageAddresses: return map(values.instantMessageAddresses) { EncodedLabeledValue.join($0.fields) }
+        case .vCardProperties: return map(values.vCardProperties) { $0 }
         }
     }
 
@@ -64,6 +65,7 @@ extension Contact {
             values.socialProfiles = map { SocialProfile(fields: EncodedLabeledValue.split($0, count: 4)) }
         case .instantMessageAddresses:
             values.instantMessageAddresses = map { InstantMessageAddress(fields: EncodedLabeledValue.split($0, count: 2)) }
+        case .vCardProperties: values.vCardProperties = map { $0 }
         }
         availableKeys.insert(kind.key)
     }
@@ -90,6 +92,8 @@ extension Contact {
             values.instantMessageAddresses.append(LabeledValue(
                 identifier: identifier, label: label,
                 value: InstantMessageAddress(fields: EncodedLabeledValue.split(value, count: 2))))
+        case .vCardProperties:
+            values.vCardProperties.append(LabeledValue(identifier: identifier, label: label, value: value))
         }
     }
 

@@ -133,6 +133,12 @@ extension Contact {
         set { values.instantMessageAddresses = newValue; didSet(.instantMessageAddresses) }
     }
 
+    /// vCard properties with no Carnet key (raw, unfolded lines), written back when the contact is exported.
+    public var vCardProperties: [LabeledValue<String>] {
+        get { checked(.vCardProperties); return values.vCardProperties }
+        set { values.vCardProperties = newValue; didSet(.vCardProperties) }
+    }
+
     /// The full-size image; at most ``StoreLimits/imageDataBytes``.
     public var imageData: Data? {
         get { checked(.imageData); return values.imageData }

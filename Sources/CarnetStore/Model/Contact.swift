@@ -76,6 +76,7 @@ public struct Contact: Sendable, Hashable, Identifiable {
         var contactRelations: [LabeledValue<ContactRelation>] = []
         var socialProfiles: [LabeledValue<SocialProfile>] = []
         var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+        var vCardProperties: [LabeledValue<String>] = []
     }
 
     /// A new contact, to be added with a save request. Every key is available and empty.

@@ -32,6 +32,9 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable, Codable, Compa
     case contactRelations
     case socialProfiles
     case instantMessageAddresses
+    /// vCard properties Carnet has no key for, kept so an exported card carries them again (raw, unfolded lines).
+    /// Carnet's own key: the Contacts framework has no counterpart.
+    case vCardProperties
 
     /// The position of the key in ``allCases``; stable, used for bit sets and storage slots. A switch, not a
     /// table: key sets test membership on every property read.
@@ -67,6 +70,7 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable, Codable, Compa
         case .contactRelations: 26
         case .socialProfiles: 27
         case .instantMessageAddresses: 28
+        case .vCardProperties: 29
         }
     }
 
@@ -82,7 +86,7 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable, Codable, Compa
     /// The keys whose values are lists of labeled values.
     public static let multiValueKeys: [ContactKey] = [
         .phoneNumbers, .emailAddresses, .postalAddresses, .urlAddresses, .dates, .contactRelations,
-        .socialProfiles, .instantMessageAddresses,
+        .socialProfiles, .instantMessageAddresses, .vCardProperties,
     ]
 
     /// The keys the name search looks at.
@@ -128,6 +132,7 @@ public enum MultiValueKind: Int, CaseIterable, Sendable {
     case contactRelations = 6
     case socialProfiles = 7
     case instantMessageAddresses = 8
+    case vCardProperties = 9
 
     public init?(key: ContactKey) {
         switch key {
@@ -139,6 +144,7 @@ public enum MultiValueKind: Int, CaseIterable, Sendable {
         case .contactRelations: self = .contactRelations
         case .socialProfiles: self = .socialProfiles
         case .instantMessageAddresses: self = .instantMessageAddresses
+        case .vCardProperties: self = .vCardProperties
         default: return nil
         }
     }
@@ -153,6 +159,7 @@ public enum MultiValueKind: Int, CaseIterable, Sendable {
         case .contactRelations: .contactRelations
         case .socialProfiles: .socialProfiles
         case .instantMessageAddresses: .instantMessageAddresses
+        case .vCardProperties: .vCardProperties
         }
     }
 }

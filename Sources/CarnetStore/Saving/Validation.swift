@@ -39,7 +39,8 @@ enum Validation {
     static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
         let name = kind.key.rawValue
         let encoded = contact.encodedValues(kind)
-        guard encoded.count <= StoreLimits.valuesPerProperty else { return [name] }
+        let limit = kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
+        guard encoded.count <= limit else { return [name] }
         var bad: [String] = []
         for (index, item) in encoded.enumerated() {
             let path = "\(name)[\(index)]"
@@ -73,6 +74,9 @@ enum Validation {
             if profile.fields.allSatisfy(\.isEmpty) { bad.append("") }
             if profile.urlString.utf8.count > StoreLimits.urlBytes { bad.append(".urlString") }
             return bad
+        case .vCardProperties:
+            let line = v.vCardProperties[index].value
+            return text(line, limit: StoreLimits.vCardPropertyBytes, multiline: true) && line.contains(":") ? [] : [""]
         case .instantMessageAddresses:
             let address = v.instantMessageAddresses[index].value
             var bad = fieldProblems(address.fields, names: InstantMessageAddress.fieldNames)

@@ -16,6 +16,10 @@ public enum StoreLimits {
     public static let urlBytes = 2_048
     /// Values in one multi-value property.
     public static let valuesPerProperty = 100
+    /// vCard properties kept for a contact (``ContactKey/vCardProperties``).
+    public static let vCardPropertiesPerContact = 1_000
+    /// One kept vCard property line.
+    public static let vCardPropertyBytes = 256 * 1024
     /// The full-size image.
     public static let imageDataBytes = 5 * 1024 * 1024
     /// The thumbnail image.
