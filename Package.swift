@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "CarnetGraphQL",
             dependencies: [
-                "CarnetStore",
+                "CarnetStore", "CarnetVCard",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -47,18 +47,19 @@ let package = Package(
         .target(
             name: "CarnetGraphQLReference",
             dependencies: [
-                "CarnetGraphQL", "CarnetStore", .product(name: "GraphQL", package: "GraphQL"),
+                "CarnetGraphQL", "CarnetStore", "CarnetVCard", .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
         ),
         // The network service (TLS, HTTP, WebSocket, auth).
         .target(name: "CarnetServer", dependencies: ["CarnetGraphQL"], swiftSettings: swiftSettings),
+        .target(name: "CarnetVCard", dependencies: ["CarnetStore"], swiftSettings: swiftSettings),
         // The CLI; the only place that bootstraps logging.
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetStore", "CarnetServer",
+                "CarnetStore", "CarnetServer", "CarnetVCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -84,6 +85,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // vCard benchmark (release): import and export of a 100,000-card file.
+        .executableTarget(
+            name: "carnet-vcard-bench", dependencies: ["CarnetStore", "CarnetVCard"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CarnetStoreTests",
             dependencies: ["CarnetStore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -97,5 +101,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CarnetServerTests", dependencies: ["CarnetServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore"], swiftSettings: swiftSettings),
     ]
 )

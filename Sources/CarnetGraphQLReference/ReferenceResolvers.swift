@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetVCard
 import GraphQL
 
 /// The reference's resolvers: for each field that needs one, the plainest call into the store.
@@ -9,6 +10,13 @@ enum ReferenceResolvers {
         switch (type, field) {
         case ("Query", _): query(field)
         case ("Contact", "displayName"): { source, args, _, _ in displayName(source, args) }
+        case ("Contact", "vCard"):
+            { source, args, context, _ in
+                let contact = (source as! Record)["_contact"] as! Contact
+                let groups = try await store(context).groups(ofContacts: [contact.identifier])[contact.identifier] ?? []
+                let version: VCardWriter.Version = args["version"].string == "V4_0" ? .v4 : .v3
+                return VCardExporter.card(contact, groups: groups, writer: VCardWriter(version: version))
+            }
         case ("Contact", "groups"):
             { source, _, context, _ in
                 let id = (source as! Record)["id"] as! String

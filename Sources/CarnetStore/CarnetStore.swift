@@ -66,8 +66,8 @@ public struct CarnetStore: Sendable {
             // WAL with NORMAL survives process crashes (SIGKILL) whole; only a power cut can lose the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA mmap_size = \(mmap)")
-            // The writer gets four times the readers' cache: inserts into name-ordered indexes land all over them.
-            try db.execute(sql: "PRAGMA cache_size = -\(db.configuration.readonly ? cache : cache * 4)")
+            // The writer gets eight times the readers' cache: inserts into name-ordered indexes land all over them.
+            try db.execute(sql: "PRAGMA cache_size = -\(db.configuration.readonly ? cache : cache * 8)")
             if !db.configuration.readonly {
                 // Checkpoint every 32 MB of WAL rather than 4 MB: fewer, larger copies during imports.
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")

@@ -16,8 +16,9 @@ public struct StoreConfiguration: Sendable {
     /// without a system call. Default: 1 GiB (address space, not resident memory). 0 turns mapping off.
     public var memoryMapBytes: Int = 1 << 30
 
-    /// Each connection's page cache. Default: 16 MiB.
-    public var pageCacheBytes: Int = 16 << 20
+    /// Each reading connection's page cache (reads mostly go through the memory map); the writer gets eight
+    /// times as much, for inserts into name-ordered indexes. Default: 8 MiB.
+    public var pageCacheBytes: Int = 8 << 20
 
     /// Called with every SQL statement executed, arguments included: for tests and debugging only, since
     /// arguments are contact data.

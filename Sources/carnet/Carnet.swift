@@ -6,7 +6,7 @@ struct Carnet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carnet",
         abstract: "Carnet: a contacts record store.",
-        subcommands: [Status.self, SchemaCommand.self, SaveLoop.self],
+        subcommands: [Status.self, SchemaCommand.self, ImportCommand.self, ExportCommand.self, SaveLoop.self],
         defaultSubcommand: Status.self)
 }
 

@@ -51,6 +51,7 @@ enum SampleData {
                 urlString: "https://social.example/@lk", username: "lk", userIdentifier: "42", service: "Mastodon"))] : []
             contact.instantMessageAddresses = index == 7 ? [LabeledValue(label: ContactLabel.work, value: InstantMessageAddress(
                 username: "mei", service: "Jabber"))] : []
+            contact.vCardProperties = index == 3 ? [LabeledValue(value: "X-CUSTOM;TYPE=a:b"), LabeledValue(value: "UID:urn:x:1")] : []
             contact.imageData = index == 2 ? Data([0, 1, 2, 3, 254, 255]) : nil
             contact.thumbnailImageData = index == 2 ? Data([9, 8]) : nil
             request.add(contact, toContainerWithIdentifier: index == 7 ? work.identifier : nil)

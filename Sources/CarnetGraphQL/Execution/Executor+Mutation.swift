@@ -3,6 +3,7 @@ import CarnetStore
 extension Executor {
     /// Resolves a root field of `Mutation` (run one at a time, in order).
     func mutationField(_ plan: FieldPlan) async throws -> Bool {
+        if MutationField(rawValue: plan.code) == .importVCards { return try await importVCards(plan) }
         guard MutationField(rawValue: plan.code) == .save else {
             throw FieldError(message: "Unknown mutation \(plan.name).", code: .badUserInput)
         }

@@ -6,7 +6,9 @@ extension Executor {
     func prepareContacts(_ contacts: [Contact], _ fields: [FieldPlan]) async throws {
         guard !contacts.isEmpty else { return }
         let groupPlans = fields.filter { ContactField(rawValue: $0.code) == .groups }
-        if !groupPlans.isEmpty {
+        // A vCard lists the contact's groups as CATEGORIES.
+        let needsGroups = fields.contains { ContactField(rawValue: $0.code) == .vCard }
+        if !groupPlans.isEmpty || needsGroups {
             let missing = Array(Set(contacts.map(\.identifier).filter { groupsByContact[$0] == nil }))
             if !missing.isEmpty {
                 let loaded = try await store.groups(ofContacts: missing)

@@ -9,6 +9,7 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var intValue: Int? { if case .int(let i) = self { i } else { nil } }
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var isNull: Bool { self == .null }

@@ -6,7 +6,11 @@ enum QueryField: Int, FieldEnum {
         currentHistoryToken
 }
 
-enum MutationField: Int, FieldEnum { case save }
+enum MutationField: Int, FieldEnum { case save, importVCards }
+
+enum VCardImportResultField: Int, FieldEnum { case added, updated, unchanged, groupsCreated, skipped, historyToken }
+
+enum VCardImportIssueField: Int, FieldEnum { case line, message }
 
 enum SubscriptionField: Int, FieldEnum { case storeDidChange, changeHistory }
 
@@ -15,7 +19,7 @@ enum ContactField: Int, FieldEnum {
         phoneticGivenName, phoneticMiddleName, phoneticFamilyName, phoneticOrganizationName, organizationName,
         departmentName, jobTitle, note, birthday, nonGregorianBirthday, imageData, thumbnailImageData,
         imageDataAvailable, phoneNumbers, emailAddresses, postalAddresses, urlAddresses, dates, contactRelations,
-        socialProfiles, instantMessageAddresses, vCardProperties, displayName, groups, container, revision, createdAt, modifiedAt
+        socialProfiles, instantMessageAddresses, vCardProperties, vCard, displayName, groups, container, revision, createdAt, modifiedAt
 }
 
 enum GroupField: Int, FieldEnum { case id, name, container, members, memberCount, revision, createdAt, modifiedAt }
@@ -70,7 +74,8 @@ enum FieldCodes {
             "SocialProfile": table(SocialProfileField.self), "InstantMessageAddress": table(InstantMessageAddressField.self),
             "ContactRelation": table(RelationField.self), "DateComponents": table(DateComponentsField.self),
             "ChangeHistoryPage": table(HistoryPageField.self), "StoreChange": table(StoreChangeField.self),
-            "SaveResult": table(SaveResultField.self),
+            "SaveResult": table(SaveResultField.self), "VCardImportResult": table(VCardImportResultField.self),
+            "VCardImportIssue": table(VCardImportIssueField.self),
         ]
         for labeled in ["LabeledString", "LabeledPostalAddress", "LabeledDate", "LabeledRelation",
             "LabeledSocialProfile", "LabeledInstantMessageAddress"]

@@ -14,6 +14,7 @@ enum KeyPlanning {
             switch code {
             case .id, .groups, .container, .revision, .createdAt, .modifiedAt: break
             case .displayName: keys.formUnion(displayNameKeys)
+            case .vCard: keys.formUnion(.all)
             default:
                 if let key = ContactKey(rawValue: "\(code)") { keys.insert(key) }
             }

@@ -103,6 +103,26 @@ extension CarnetSchema {
             "The operations and their transaction author."
             request: SaveRequestInput!
           ): SaveResult!
+
+          """
+          Imports vCard text (2.1, 3.0 or 4.0, many cards): a card whose UID names a contact updates it (only what
+          changed), others are added; CATEGORIES become groups. A bad card is skipped and reported with its line; with
+          `strict` it refuses the whole text (VCARD_MALFORMED or VALIDATION_FAILED) and nothing is written. The changes
+          appear in the change history under the transaction author.
+          """
+          importVCards(
+            "The vCard text."
+            data: String!
+
+            "The container to import into; the default container when absent."
+            containerId: ID
+
+            "Who makes the change; recorded with the history events (your token may restrict it)."
+            transactionAuthor: String
+
+            "Refuse everything at the first bad card instead of skipping it."
+            strict: Boolean = false
+          ): VCardImportResult!
         }
 
         """

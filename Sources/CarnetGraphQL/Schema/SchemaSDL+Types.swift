@@ -98,6 +98,12 @@ extension CarnetSchema {
           "vCard properties with no field of their own, kept as imported (unfolded lines) and written back on export."
           vCardProperties: [String!]!
 
+          "The contact as a vCard, with its groups as CATEGORIES (reads every key of the contact)."
+          vCard(
+            "vCard 3.0 (read best by Apple, Google and CardDAV clients) or 4.0."
+            version: VCardVersion = V3_0
+          ): String!
+
           """
           The name to show: the personal name (prefix, names, suffix) in the chosen order, else the organization
           name, else the nickname; empty when none.
@@ -1054,6 +1060,51 @@ extension CarnetSchema {
 
           "The identifiers of the groups it deleted."
           deletedGroupIds: [ID!]!
+        }
+
+        """
+        What an import of vCards did.
+        """
+        type VCardImportResult {
+          "Cards added as new contacts."
+          added: Int!
+
+          "Cards whose UID named a contact, which they changed."
+          updated: Int!
+
+          "Cards whose UID named a contact they did not change."
+          unchanged: Int!
+
+          "Groups created from CATEGORIES."
+          groupsCreated: Int!
+
+          "The cards skipped, with why."
+          skipped: [VCardImportIssue!]!
+
+          "The history token after the import."
+          historyToken: String!
+        }
+
+        """
+        A card an import skipped.
+        """
+        type VCardImportIssue {
+          "The line of the text at fault (1-based)."
+          line: Int!
+
+          "Why the card was skipped."
+          message: String!
+        }
+
+        """
+        A vCard version Carnet writes.
+        """
+        enum VCardVersion {
+          "vCard 3.0 (RFC 2426)."
+          V3_0
+
+          "vCard 4.0 (RFC 6350)."
+          V4_0
         }
 
         """

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetVCard
 import Foundation
 
 extension Executor {
@@ -57,6 +58,11 @@ extension Executor {
                     }
                     writer.endArray()
                 }
+            case .vCard:
+                let version: VCardWriter.Version = args(plan).string("version") == "V4_0" ? .v4 : .v3
+                let card = VCardExporter.card(
+                    copy contact, groups: groupsByContact[contact.identifier] ?? [], writer: VCardWriter(version: version))
+                leaf(plan) { $0.string(card) }
             case .displayName: leaf(plan) { $0.string(displayName(copy contact, plan)) }
             case .groups:
                 let groups = groupsByContact[contact.identifier] ?? []

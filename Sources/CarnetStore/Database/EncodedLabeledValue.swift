@@ -22,6 +22,8 @@ struct EncodedLabeledValue: Hashable, Sendable {
         switch kind {
         case .emailAddresses: TextFolding.emailKey(value)
         case .phoneNumbers: TextFolding.phoneKey(value)
+        // A kept vCard UID is looked up on re-import: a card whose UID is no Carnet identifier still finds its contact.
+        case .vCardProperties: value.hasPrefix("UID:") ? value : nil
         default: nil
         }
     }

@@ -5,6 +5,7 @@ enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: Migration001.migrate)
+        migrator.registerMigration("v2", migrate: Migration002.migrate)
         return migrator
     }
 }

@@ -4,10 +4,11 @@ import GRDB
 /// that order. FTS5 yields matches in rowid order, so "the first 50 matches by family name" is the first 50 rows
 /// of the match, read lazily, however many contacts match.
 ///
-/// A rowid is the sort key's first seven characters packed into 35 bits (order-preserving, 5 bits a character)
-/// followed by the contact's rowid in 28 bits: unique by construction, and the contact is the rowid's low bits,
-/// so the tables store the index and nothing else. Rows sharing a key prefix are put in exact (sort key,
-/// identifier) order after reading.
+/// A rowid is the sort key's first eight characters packed into 39 bits (order-preserving: 5 bits for each of
+/// the first seven, 4 for the eighth) followed by the contact's rowid in 24 bits: unique by construction, and
+/// the contact is the rowid's low bits, so the tables store the index and nothing else. The eighth character
+/// splits a common family name by the given name's initial, which keeps buckets small; rows sharing a bucket
+/// are put in exact (sort key, identifier) order after reading. The layout addresses 16.7 million contacts.
 enum NameIndex {
     enum Order: CaseIterable {
         case family, given
@@ -17,7 +18,7 @@ enum NameIndex {
         var sortColumn: String { self == .family ? "sortFamily" : "sortGiven" }
     }
 
-    static let counterBits: Int64 = 28
+    static let counterBits: Int64 = 24
     static let contactMask: Int64 = (1 << counterBits) - 1
 
     /// The first rowid of the bucket a sort key falls in.
@@ -27,6 +28,7 @@ enum NameIndex {
         for _ in 0..<7 {
             packed = (packed << 5) | code(utf8.next())
         }
+        packed = (packed << 4) | coarseCode(utf8.next())
         return packed << counterBits
     }
 
@@ -44,7 +46,18 @@ enum NameIndex {
         }
     }
 
-    /// The index rowid of a contact with this sort key. - Throws: past 2²⁸ contacts, which the layout cannot hold.
+    /// The eighth character in 4 bits, still without changing order: two letters share a code.
+    private static func coarseCode(_ byte: UInt8?) -> Int64 {
+        guard let byte else { return 0 }
+        switch byte {
+        case 0x00...0x1F: return 1
+        case 0x20...0x60: return 2
+        case 0x61...0x7A: return 3 + Int64(byte - 0x61) / 2
+        default: return 15
+        }
+    }
+
+    /// The index rowid of a contact with this sort key. - Throws: past 2²⁴ contacts, which the layout cannot hold.
     static func rowid(sortKey: String, contactRowid: Int64) throws -> Int64 {
         guard contactRowid <= contactMask else {
             throw StoreError(.validationFailed, "The store holds as many contacts as its name index can address")
@@ -70,8 +83,24 @@ enum NameIndex {
         try bind.execute()
     }
 
-    /// The FTS5 query for name words: each a prefix, all required.
-    static func match(_ words: [String]) -> String {
-        words.map { "\"\($0)\"*" }.joined(separator: " AND ")
+    /// The FTS5 query for name words: each a prefix, all required; `nil` when a word prefixes no indexed term.
+    ///
+    /// Words of up to three characters use the prefix indexes (`prefix = '1 2 3'`), which FTS5 reads lazily. A
+    /// longer word becomes the OR of the terms it prefixes when they are few: FTS5 would otherwise merge all of
+    /// their postings before returning the first match.
+    static func match(_ db: Database, _ order: Order, _ words: [String]) throws -> String? {
+        var parts: [String] = []
+        for word in words {
+            guard word.count > 3 else {
+                parts.append("\"\(word)\"*")
+                continue
+            }
+            let terms = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT term FROM \(order.table)_terms WHERE term >= ? AND term < ? LIMIT 33"),
+                arguments: [word, word + "\u{10FFFF}"])
+            if terms.isEmpty { return nil }
+            parts.append(terms.count > 32 ? "\"\(word)\"*" : "(" + terms.map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
+        }
+        return parts.joined(separator: " AND ")
     }
 }

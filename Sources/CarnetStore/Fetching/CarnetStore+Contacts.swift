@@ -13,7 +13,7 @@ extension CarnetStore {
     public func contactCount(matching predicate: ContactPredicate = .all) async throws -> Int {
         try ContactQuery.validate(predicate)
         return try await read { db in
-            guard let filter = ContactQuery.filter(predicate) else { return 0 }
+            guard let filter = try ContactQuery.filter(predicate, db) else { return 0 }
             let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(filter.from) \(conditions)",
                 arguments: filter.arguments) ?? 0

@@ -22,7 +22,7 @@ struct ContactFetch {
         {
             return page
         }
-        guard let filter = ContactQuery.filter(request.predicate) else {
+        guard let filter = try ContactQuery.filter(request.predicate, db) else {
             return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
                 totalCount: request.includeTotalCount ? 0 : nil)
         }

@@ -32,15 +32,18 @@ struct ContactQuery {
     }
 
     /// The FROM and WHERE clauses for a predicate; `nil` when it can match nothing (an empty name query).
-    static func filter(_ predicate: ContactPredicate) -> (from: String, conditions: [String], arguments: StatementArguments)? {
+    static func filter(_ predicate: ContactPredicate, _ db: Database) throws
+        -> (from: String, conditions: [String], arguments: StatementArguments)?
+    {
         var drivers: [(String, StatementArguments)] = []
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let name = predicate.matchingName {
             let words = TextFolding.words(name)
             guard !words.isEmpty else { return nil }
+            guard let match = try NameIndex.match(db, .family, words) else { return nil }
             drivers.append((
-                "SELECT rowid & \(NameIndex.contactMask) AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?", [NameIndex.match(words)]))
+                "SELECT rowid & \(NameIndex.contactMask) AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?", [match]))
         }
         if let email = predicate.matchingEmailAddress {
             guard let key = TextFolding.emailKey(email) else { return nil }

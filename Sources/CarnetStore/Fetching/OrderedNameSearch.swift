@@ -44,6 +44,10 @@ struct OrderedNameSearch {
             else { return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false, totalCount: 0) }
             containerRowid = found
         }
+        guard let match = try NameIndex.match(db, index, words) else {
+            return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
+                totalCount: request.includeTotalCount ? 0 : nil)
+        }
         let bucketSize: Int64 = 1 << NameIndex.counterBits
         var bound: Int64 = cursor.map { NameIndex.bucket($0.sortKey) + (backward ? bucketSize - 1 : 0) } ?? (backward ? .max : 0)
         var inclusive = true
@@ -59,7 +63,7 @@ struct OrderedNameSearch {
                 FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
                 WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
                 """)
-            let cursorRows = try Row.fetchCursor(statement, arguments: [NameIndex.match(words), bound, batch])
+            let cursorRows = try Row.fetchCursor(statement, arguments: [match, bound, batch])
             let columns = SQLiteColumns(statement)
             var fetched = 0
             while try cursorRows.next() != nil {
@@ -97,7 +101,7 @@ struct OrderedNameSearch {
                 db.cachedStatement(sql: """
                     SELECT count(*) FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
                     WHERE \(index.table) MATCH ? AND (? IS NULL OR c.containerRowid = ?)
-                    """), arguments: [NameIndex.match(words), containerRowid, containerRowid])
+                    """), arguments: [match, containerRowid, containerRowid])
         }
         return ContactPage(
             contacts: present.map { byRowid[$0.rowid]! },

@@ -129,3 +129,15 @@ public struct Contact: Sendable, Hashable, Identifiable {
         modifiedKeys.insert(key)
     }
 }
+
+extension Contact {
+    /// The same values under another identifier (for example one derived from an imported card), with the same
+    /// available and modified keys.
+    public func withIdentifier(_ identifier: String) -> Contact {
+        var copy = Contact(fetched: identifier, keys: availableKeys)
+        copy.modifiedKeys = modifiedKeys
+        copy.values = values
+        copy.containerIdentifier = containerIdentifier
+        return copy
+    }
+}

@@ -1,0 +1,50 @@
+/// Makes decoded text fit the store's validation: single-line fields refuse control characters, and every
+/// value is trimmed.
+enum TextCleaning {
+    /// Trimmed, with line breaks and other control characters turned into spaces (an escaped `\n` in an ORG, say).
+    static func singleLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return trimmed(text) }
+        var result = String.UnicodeScalarView()
+        var previous: Unicode.Scalar = " "
+        for scalar in text.unicodeScalars {
+            let isControl = scalar.value < 0x20 || scalar.value == 0x7F
+            // A CRLF pair becomes one space, not two.
+            if isControl, scalar == "\n", previous == "\r" { continue }
+            result.append(isControl ? " " : scalar)
+            previous = scalar
+        }
+        return trimmed(String(result))
+    }
+
+    /// Trimmed, with line ends made LF and control characters other than tab and LF removed (note, street).
+    static func multiLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) else {
+            return trimmed(text)
+        }
+        var result = String.UnicodeScalarView()
+        var previous: Unicode.Scalar = " "
+        for scalar in text.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\r" {
+                result.append("\n")
+            } else if scalar == "\n", previous == "\r" {
+                continue
+            } else if scalar == "\n" || scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F) {
+                result.append(scalar)
+            }
+        }
+        return trimmed(String(result))
+    }
+
+    /// Without leading and trailing white space (Unicode's, so a no-break space goes too).
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return text
+        }
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[start...end])
+    }
+}

@@ -1,0 +1,65 @@
+import CarnetStore
+
+/// TEL, EMAIL, ADR and URL.
+extension CardDecoder {
+    /// An empty number is dropped (with its label) rather than kept as a value the store would refuse.
+    mutating func mapPhone(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        var number = TextCleaning.singleLine(try values.text(line))
+        if Self.hasScheme(number, "tel:") { number = TextCleaning.trimmed(String(number.dropFirst(4))) }
+        let label = label(for: line, kind: .phone)
+        if !number.isEmpty { phoneNumbers.append(LabeledValue(label: label, value: number)) }
+        return true
+    }
+
+    mutating func mapEmail(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        var address = TextCleaning.singleLine(try values.text(line))
+        if Self.hasScheme(address, "mailto:") { address = TextCleaning.trimmed(String(address.dropFirst(7))) }
+        let label = label(for: line, kind: .email)
+        if !address.isEmpty { emailAddresses.append(LabeledValue(label: label, value: address)) }
+        return true
+    }
+
+    mutating func mapURL(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let url = TextCleaning.singleLine(try values.text(line))
+        let label = label(for: line, kind: .url)
+        if !url.isEmpty { urlAddresses.append(LabeledValue(label: label, value: url)) }
+        return true
+    }
+
+    /// ADR: post office box; extended address; street; locality; region; postal code; country. Carnet has one
+    /// street field, so the first three join as its lines. The ISO country code, sub-locality and
+    /// sub-administrative area come from the group's X-ABADR, X-APPLE-SUBLOCALITY and
+    /// X-APPLE-SUBADMINISTRATIVEAREA, as Apple writes them, or from a CC parameter (RFC 9554).
+    mutating func mapAddress(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        var parts = try values.components(line)
+        if parts.count < 7 { parts += Array(repeating: "", count: 7 - parts.count) }
+        let streetLines = [parts[2], parts[1], parts[0]].map(TextCleaning.multiLine).filter { !$0.isEmpty }
+        var address = PostalAddress(
+            street: streetLines.joined(separator: "\n"), city: TextCleaning.singleLine(parts[3]),
+            state: TextCleaning.singleLine(parts[4]), postalCode: TextCleaning.singleLine(parts[5]),
+            country: TextCleaning.singleLine(parts[6]))
+        if let code = line.parameter("CC") { address.isoCountryCode = TextCleaning.singleLine(code) }
+        if let group = line.group {
+            for index in helpers where lines[index].group == group {
+                let field: WritableKeyPath<PostalAddress, String>
+                switch lines[index].property {
+                case .appleAddressCountry: field = \.isoCountryCode
+                case .appleSubLocality: field = \.subLocality
+                case .appleSubAdministrativeArea: field = \.subAdministrativeArea
+                default: continue
+                }
+                address[keyPath: field] = TextCleaning.singleLine(try values.text(lines[index]))
+                usedAddressGroups.insert(group)
+            }
+        }
+        let label = label(for: line, kind: .address)
+        if address != PostalAddress() { postalAddresses.append(LabeledValue(label: label, value: address)) }
+        return true
+    }
+
+    /// Whether the text starts with the (lowercase) URI scheme, in any case.
+    static func hasScheme(_ text: String, _ scheme: String) -> Bool {
+        text.utf8.count >= scheme.utf8.count
+            && zip(text.utf8, scheme.utf8).allSatisfy { Byte.lowercased($0) == $1 }
+    }
+}

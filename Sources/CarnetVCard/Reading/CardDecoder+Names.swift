@@ -1,0 +1,98 @@
+import CarnetStore
+
+/// Names, organization, note, kind, UID and categories.
+extension CardDecoder {
+    /// A string key's value so far; empty for none.
+    subscript(key: ContactKey) -> String {
+        get { strings[key.ordinal] }
+        set { strings[key.ordinal] = newValue }
+    }
+
+    /// N: family; given; additional; prefix; suffix.
+    mutating func mapName(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        guard first(line) else { return false }
+        let parts = try values.components(line)
+        let keys: [ContactKey] = [.familyName, .givenName, .middleName, .namePrefix, .nameSuffix]
+        for (key, part) in zip(keys, parts) { self[key] = TextCleaning.singleLine(part) }
+        return true
+    }
+
+    mutating func mapFormattedName(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        guard first(line) else { return false }
+        formattedName = TextCleaning.singleLine(try values.text(line))
+        return true
+    }
+
+    /// NICKNAME is a list; its items (and those of repeated NICKNAME lines) join with commas.
+    mutating func mapNickname(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let items = try values.list(line).map(TextCleaning.singleLine).filter { !$0.isEmpty }
+        guard !items.isEmpty else { return true }
+        let existing = self[.nickname].isEmpty ? [] : [self[.nickname]]
+        self[.nickname] = (existing + items).joined(separator: ", ")
+        return true
+    }
+
+    /// ORG: organization; department; more units, which join the department.
+    mutating func mapOrganization(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        guard first(line) else { return false }
+        let parts = try values.components(line).map(TextCleaning.singleLine)
+        self[.organizationName] = parts.first ?? ""
+        self[.departmentName] = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
+        return true
+    }
+
+    /// A single-line string key; a repeat of the property is kept unmapped.
+    mutating func mapString(_ line: ContentLine, _ key: ContactKey) throws(VCardIssue) -> Bool {
+        guard first(line) else { return false }
+        self[key] = TextCleaning.singleLine(try values.text(line))
+        return true
+    }
+
+    /// NOTE may repeat (4.0); the notes join with a blank line.
+    mutating func mapNote(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let text = TextCleaning.multiLine(try values.text(line))
+        guard !text.isEmpty else { return true }
+        self[.note] = self[.note].isEmpty ? text : self[.note] + "\n\n" + text
+        return true
+    }
+
+    /// Apple's X-ABShowAs:COMPANY and 4.0's KIND:org. KIND group and location have no Carnet meaning: kept.
+    mutating func mapContactType(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        switch TextCleaning.singleLine(try values.text(line)).lowercased() {
+        case "company", "org", "organization": contactType = .organization
+        case "person", "individual": break
+        default: return false
+        }
+        return true
+    }
+
+    mutating func mapUID(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        guard first(line) else { return false }
+        let text = TextCleaning.singleLine(try values.text(line))
+        if !text.isEmpty { uid = text }
+        return true
+    }
+
+    /// CATEGORIES become group names: trimmed, without empty or repeated names.
+    mutating func mapCategories(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        for item in try values.list(line) {
+            let name = TextCleaning.singleLine(item)
+            if !name.isEmpty, !categories.contains(name) { categories.append(name) }
+        }
+        return true
+    }
+
+    /// A card without N (common in 4.0) still has a name: its FN becomes the given name, or the organization
+    /// name for an organization. An FN that only repeats the organization or nickname adds nothing.
+    mutating func applyFormattedName() {
+        guard let name = formattedName, !name.isEmpty else { return }
+        let nameKeys: [ContactKey] = [.namePrefix, .givenName, .middleName, .familyName, .nameSuffix]
+        guard nameKeys.allSatisfy({ self[$0].isEmpty }) else { return }
+        if name == self[.organizationName] || name == self[.nickname] { return }
+        if contactType == .organization {
+            if self[.organizationName].isEmpty { self[.organizationName] = name }
+            return
+        }
+        self[.givenName] = name
+    }
+}

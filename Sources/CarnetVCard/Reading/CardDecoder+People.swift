@@ -1,0 +1,93 @@
+import CarnetStore
+import Foundation
+
+/// Related names, social profiles and instant messaging.
+extension CardDecoder {
+    /// Apple's X-ABRELATEDNAMES (label in X-ABLabel) and 4.0's RELATED. A RELATED that points at a URI
+    /// (`urn:uuid:...`, a URL) names no one by name, so it is kept unmapped.
+    mutating func mapRelation(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let name = TextCleaning.singleLine(try values.text(line))
+        if line.name == "RELATED", line.parameter("VALUE")?.lowercased() != "text", Self.looksLikeURI(name) {
+            return false
+        }
+        let label = label(for: line, kind: .relation)
+        if !name.isEmpty { contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: name))) }
+        return true
+    }
+
+    /// Apple's `X-SOCIALPROFILE;type=twitter;x-user=jdoe:https://twitter.com/jdoe`. The TYPE is the service; a
+    /// profile with no URL has Apple's `x-apple:username` value.
+    mutating func mapSocialProfile(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let value = TextCleaning.singleLine(try values.text(line))
+        var profile = SocialProfile(
+            username: TextCleaning.singleLine(line.parameter("X-USER") ?? ""),
+            userIdentifier: TextCleaning.singleLine(line.parameter("X-USERID") ?? ""))
+        let service = line.parameters.lazy.filter { $0.name == "TYPE" }.flatMap { $0.value.split(separator: ",") }
+            .map { TextCleaning.singleLine(String($0)) }.first { !$0.isEmpty && $0.lowercased() != "pref" }
+        profile.service = service.map(Services.socialService) ?? ""
+        if Self.hasScheme(value, "x-apple:") {
+            if profile.username.isEmpty {
+                let rest = String(value.dropFirst(8))
+                profile.username = TextCleaning.singleLine(Self.percentDecoded(rest))
+            }
+        } else {
+            profile.urlString = value
+        }
+        let label = label(for: line, kind: .socialProfile)
+        if profile != SocialProfile() { socialProfiles.append(LabeledValue(label: label, value: profile)) }
+        return true
+    }
+
+    /// `IMPP;X-SERVICE-TYPE=Jabber;type=HOME:xmpp:jdoe@example.com`; without X-SERVICE-TYPE the scheme names
+    /// the service.
+    mutating func mapInstantMessage(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let value = TextCleaning.singleLine(try values.text(line))
+        var username = value
+        var service = ""
+        if let colon = value.firstIndex(of: ":"), Self.looksLikeURI(value) {
+            service = Services.service(forScheme: String(value[..<colon]))
+            let rest = String(value[value.index(after: colon)...])
+            username = TextCleaning.singleLine(Self.percentDecoded(rest))
+        }
+        if let named = line.parameter("X-SERVICE-TYPE").map(TextCleaning.singleLine), !named.isEmpty {
+            service = Services.instantMessageService(named)
+        }
+        let label = label(for: line, kind: .instantMessage)
+        if !username.isEmpty {
+            let address = InstantMessageAddress(username: username, service: service)
+            instantMessageAddresses.append(LabeledValue(label: label, value: address))
+        }
+        return true
+    }
+
+    /// `X-AIM;type=HOME:jdoe` and its kin, from before IMPP.
+    mutating func mapLegacyInstantMessage(_ line: ContentLine, service: String) throws(VCardIssue) -> Bool {
+        let username = TextCleaning.singleLine(try values.text(line))
+        let label = label(for: line, kind: .instantMessage)
+        if !username.isEmpty {
+            let address = InstantMessageAddress(username: username, service: service)
+            legacyInstantMessageAddresses.append(LabeledValue(label: label, value: address))
+        }
+        return true
+    }
+
+    /// The text with `%XX` escapes decoded; as it is when it has none or they are not valid UTF-8.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        return text.removingPercentEncoding ?? text
+    }
+
+    /// Whether the text starts with a URI scheme (`letter *(letter / digit / "+" / "-" / ".") ":"`).
+    static func looksLikeURI(_ text: String) -> Bool {
+        guard let colon = text.utf8.firstIndex(of: Byte.colon), colon > text.utf8.startIndex else { return false }
+        let scheme = text.utf8[..<colon]
+        guard let first = scheme.first, Byte.uppercased(first) >= UInt8(ascii: "A"), Byte.uppercased(first) <= UInt8(ascii: "Z")
+        else { return false }
+        return scheme.allSatisfy { byte in
+            let upper = Byte.uppercased(byte)
+            return (upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import CarnetStore
+import Foundation
+
+/// Builds a ``VCardCard`` from a scanned card: each property is mapped to a contact key or kept unmapped.
+///
+/// A property whose value cannot be understood as its key needs (a BDAY of "circa 1800", a RELATED that is a
+/// URI) is kept unmapped rather than dropped. A value that cannot be decoded at all (bad quoted-printable,
+/// invalid UTF-8, an oversized photo) makes the whole card an issue, so a card is never imported in part.
+struct CardDecoder {
+    let lines: [ContentLine]
+    let values: ValueDecoder
+    let maxPhotoBytes: Int
+
+    var contactType = ContactType.person
+    var uid: String?
+    var formattedName: String?
+    /// The string keys' values by ``ContactKey/ordinal``; empty for none.
+    var strings = [String](repeating: "", count: 16)
+    var birthday: ContactDate?
+    var nonGregorianBirthday: ContactDate?
+    var imageData: Data?
+    var phoneNumbers: [LabeledValue<String>] = []
+    var emailAddresses: [LabeledValue<String>] = []
+    var postalAddresses: [LabeledValue<PostalAddress>] = []
+    var urlAddresses: [LabeledValue<String>] = []
+    var dates: [LabeledValue<ContactDate>] = []
+    var contactRelations: [LabeledValue<ContactRelation>] = []
+    var socialProfiles: [LabeledValue<SocialProfile>] = []
+    var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+    /// IM addresses from X-AIM-style properties, kept apart so the ones an IMPP repeats are dropped.
+    var legacyInstantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+    var categories: [String] = []
+
+    /// X-ABLabel values by group, and the groups whose label a mapped property took.
+    var groupLabels: [String: String] = [:]
+    var usedLabelGroups: Set<String> = []
+    /// The groups whose X-ABADR / X-APPLE-SUBLOCALITY / X-APPLE-SUBADMINISTRATIVEAREA an ADR took.
+    var usedAddressGroups: Set<String> = []
+    /// Indexes of lines kept unmapped, and of the group helper lines decided at the end.
+    var unmapped: [Int] = []
+    var helpers: [Int] = []
+    /// The single-value properties already mapped (bits by ``Property`` raw value); a repeat is kept unmapped.
+    var seen: UInt64 = 0
+
+    /// Decodes the card whose unfolded lines are `lines` in `buffer`.
+    static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, lines rawLines: [RawLine], beginLine: Int, maxPhotoBytes: Int
+    ) throws(VCardIssue) -> VCardCard {
+        var lines: [ContentLine] = []
+        lines.reserveCapacity(rawLines.count)
+        for raw in rawLines { lines.append(try ContentLineParser.parse(raw, in: buffer, cardLine: beginLine)) }
+        let version = try VCardVersion.of(lines, cardLine: beginLine)
+        var decoder = CardDecoder(
+            lines: lines, values: ValueDecoder(version: version, cardLine: beginLine), maxPhotoBytes: maxPhotoBytes)
+        return try decoder.run(beginLine: beginLine)
+    }
+
+    private mutating func run(beginLine: Int) throws(VCardIssue) -> VCardCard {
+        for index in lines.indices where lines[index].property?.isGroupHelper == true {
+            helpers.append(index)
+            guard lines[index].property == .appleLabel, let group = lines[index].group else { continue }
+            let label = TextCleaning.singleLine(try values.text(lines[index]))
+            if !label.isEmpty, groupLabels[group] == nil { groupLabels[group] = label }
+        }
+        for index in lines.indices {
+            if try !map(lines[index]) { unmapped.append(index) }
+        }
+        for index in helpers {
+            let line = lines[index]
+            let used = line.property == .appleLabel ? usedLabelGroups : usedAddressGroups
+            if !(line.group.map(used.contains) ?? false) { unmapped.append(index) }
+        }
+        unmapped.sort()
+        var kept: [String] = []
+        kept.reserveCapacity(unmapped.count)
+        for index in unmapped { kept.append(try values.raw(lines[index])) }
+        return VCardCard(
+            contact: makeContact(), uid: uid, categories: categories, unmappedProperties: kept,
+            version: values.version.rawValue, line: beginLine)
+    }
+
+    /// Maps one line; `false` keeps it unmapped.
+    private mutating func map(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        guard let property = line.property else { return false }
+        switch property {
+        case .version, .prodID: return true
+        case .uid: return try mapUID(line)
+        case .formattedName: return try mapFormattedName(line)
+        case .name: return try mapName(line)
+        case .nickname: return try mapNickname(line)
+        case .maidenName: return try mapString(line, .previousFamilyName)
+        case .phoneticFirstName: return try mapString(line, .phoneticGivenName)
+        case .phoneticMiddleName: return try mapString(line, .phoneticMiddleName)
+        case .phoneticLastName: return try mapString(line, .phoneticFamilyName)
+        case .phoneticOrganization: return try mapString(line, .phoneticOrganizationName)
+        case .organization: return try mapOrganization(line)
+        case .title: return try mapString(line, .jobTitle)
+        case .note: return try mapNote(line)
+        case .showAs, .kind: return try mapContactType(line)
+        case .categories: return try mapCategories(line)
+        case .birthday: return try mapBirthday(line)
+        case .alternateBirthday: return try mapAlternateBirthday(line)
+        case .appleDate, .anniversary: return try mapDate(line)
+        case .telephone: return try mapPhone(line)
+        case .email: return try mapEmail(line)
+        case .address: return try mapAddress(line)
+        case .url: return try mapURL(line)
+        case .relatedNames, .related: return try mapRelation(line)
+        case .socialProfile: return try mapSocialProfile(line)
+        case .impp: return try mapInstantMessage(line)
+        case .photo: return try mapPhoto(line)
+        case .appleLabel, .appleAddressCountry, .appleSubLocality, .appleSubAdministrativeArea:
+            return true  // decided once the group's property is mapped
+        case .legacyInstantMessage:
+            return try mapLegacyInstantMessage(line, service: Services.instantMessageProperties[line.name] ?? "")
+        }
+    }
+
+    /// The value's label: its group's X-ABLabel (which it then takes), else its TYPE parameters.
+    mutating func label(for line: ContentLine, kind: LabelKind) -> String? {
+        if let group = line.group, !groupLabels.isEmpty, let label = groupLabels[group] {
+            usedLabelGroups.insert(group)
+            return label
+        }
+        return TypeLabels.label(forTypes: line.types, kind: kind)
+    }
+
+    /// Whether a single-value property is seen for the first time (and marks it seen).
+    mutating func first(_ line: ContentLine) -> Bool {
+        let bit: UInt64 = 1 << UInt64(line.property?.rawValue ?? 63)
+        defer { seen |= bit }
+        return seen & bit == 0
+    }
+}

@@ -1,0 +1,34 @@
+/// Quoted-printable (RFC 2045 §6.7), as vCard 2.1 uses it.
+enum QuotedPrintable {
+    /// The decoded bytes, or `nil` when an `=` is not followed by two hex digits. Soft line breaks were already
+    /// joined by the scanner; a trailing `=` left over from one is dropped.
+    static func decode(_ bytes: Bytes) -> [UInt8]? {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == Byte.equals else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            if index + 1 == bytes.endIndex { break }
+            guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            else { return nil }
+            result.append(high << 4 | low)
+            index += 3
+        }
+        return result
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Turns property values into text: transfer encoding (quoted-printable or base64) first, then the version's
+/// backslash escapes, then the CHARSET (UTF-8 when none). Separators and escapes are found in the bytes before
+/// charset decoding, which is safe because every charset read is ASCII-compatible.
+struct ValueDecoder {
+    let version: VCardVersion
+    let cardLine: Int
+
+    /// The whole value, unescaped.
+    func text(_ line: ContentLine) throws(VCardIssue) -> String {
+        let charset = try charset(line)
+        let text = try transferDecoded(line) { bytes in decode(bytes, charset) }
+        guard let text else { throw invalidText(line, charset) }
+        return text
+    }
+
+    /// A structured value's components (`;`-separated, as in N, ADR, ORG), each unescaped.
+    func components(_ line: ContentLine) throws(VCardIssue) -> [String] {
+        try parts(line, Byte.semicolon, nil)
+    }
+
+    /// A list value's items (`,`-separated, as in CATEGORIES and NICKNAME; `;` too, which some 2.1 writers use).
+    func list(_ line: ContentLine) throws(VCardIssue) -> [String] {
+        try parts(line, Byte.comma, Byte.semicolon)
+    }
+
+    /// The unfolded line as in the file, for properties kept unmapped.
+    func raw(_ line: ContentLine) throws(VCardIssue) -> String {
+        if let text = line.raw.validatedUTF8 { return text }
+        if let name = line.parameter("CHARSET"), let charset = Charset(name: name),
+            let text = charset.decode(UnsafeBufferPointer(rebasing: line.raw))
+        {
+            return text
+        }
+        throw issue(line, "invalid UTF-8 in \(line.name)")
+    }
+
+    func issue(_ line: ContentLine, _ message: String) -> VCardIssue {
+        VCardIssue(line: line.number, cardLine: cardLine, message: message)
+    }
+
+    private func parts(_ line: ContentLine, _ separator: UInt8, _ other: UInt8?) throws(VCardIssue) -> [String] {
+        let charset = try charset(line)
+        let parts = try transferDecoded(line) { bytes in
+            Self.split(bytes, on: separator, or: other).map { decode($0, charset) }
+        }
+        var result: [String] = []
+        result.reserveCapacity(parts.count)
+        for part in parts {
+            guard let part else { throw invalidText(line, charset) }
+            result.append(part)
+        }
+        return result
+    }
+
+    private func charset(_ line: ContentLine) throws(VCardIssue) -> Charset {
+        guard let name = line.parameter("CHARSET") else { return .utf8 }
+        guard let charset = Charset(name: name) else {
+            throw issue(line, "unsupported charset \"\(name.prefix(32))\" in \(line.name)")
+        }
+        return charset
+    }
+
+    private func invalidText(_ line: ContentLine, _ charset: Charset) -> VCardIssue {
+        issue(line, "invalid UTF-8 in \(line.name)")
+    }
+
+    /// Runs `body` on the value after its transfer encoding is undone.
+    private func transferDecoded<R>(_ line: ContentLine, _ body: (Bytes) -> R) throws(VCardIssue) -> R {
+        switch line.encoding {
+        case "QUOTED-PRINTABLE":
+            guard let bytes = QuotedPrintable.decode(line.value) else {
+                throw issue(line, "invalid quoted-printable in \(line.name)")
+            }
+            return bytes.withUnsafeBufferPointer { body($0[...]) }
+        case "B", "BASE64":
+            guard case .success(let data) = Base64.decode(line.value, maxBytes: Int.max) else {
+                throw issue(line, "invalid base64 in \(line.name)")
+            }
+            return [UInt8](data).withUnsafeBufferPointer { body($0[...]) }
+        default:
+            return body(line.value)
+        }
+    }
+
+    /// The bytes unescaped and decoded; `nil` when they are not valid in the charset.
+    private func decode(_ bytes: Bytes, _ charset: Charset) -> String? {
+        guard bytes.contains(Byte.backslash) else { return charset.decode(UnsafeBufferPointer(rebasing: bytes)) }
+        return unescape(bytes).withUnsafeBufferPointer { charset.decode($0) }
+    }
+
+    /// The bytes with the version's escapes resolved: `\n`, `\,`, `\;`, `\:` and `\\` in 3.0 and 4.0; only `\;`
+    /// in 2.1, whose values otherwise hold backslashes literally. An unknown escape is kept as written.
+    private func unescape(_ bytes: Bytes) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == Byte.backslash, index + 1 < bytes.endIndex else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            let next = bytes[index + 1]
+            if next == Byte.semicolon {
+                result.append(next)
+            } else if version == .v21 {
+                result.append(contentsOf: [byte, next])
+            } else {
+                switch next {
+                case UInt8(ascii: "n"), UInt8(ascii: "N"): result.append(Byte.lf)
+                case Byte.comma, Byte.colon, Byte.backslash: result.append(next)
+                default: result.append(contentsOf: [byte, next])
+                }
+            }
+            index += 2
+        }
+        return result
+    }
+
+    /// Splits at separators not escaped by a backslash.
+    static func split(_ bytes: Bytes, on separator: UInt8, or other: UInt8? = nil) -> [Bytes] {
+        var parts: [Bytes] = []
+        parts.reserveCapacity(8)
+        var start = bytes.startIndex
+        var index = start
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == Byte.backslash {
+                index += 2
+                continue
+            }
+            if byte == separator || byte == other {
+                parts.append(bytes[start..<index])
+                start = index + 1
+            }
+            index += 1
+        }
+        parts.append(bytes[start..<max(start, bytes.endIndex)])
+        return parts
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The cards of a vCard file, each parsed when the iteration reaches it.
+///
+/// Each element is a card or the issue that made a card (or text outside any card) unreadable, in file order.
+public struct VCardSequence: Sequence, Sendable {
+    private let input: FileBytes
+    private let reader: VCardReader
+
+    init(data: Data, reader: VCardReader) {
+        self.input = FileBytes(data)
+        self.reader = reader
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(input: input, reader: reader)
+    }
+
+    /// Parses the next card on each call to ``next()``.
+    public struct Iterator: IteratorProtocol {
+        private var scanner: CardScanner
+        private var fileIssue: VCardIssue?
+        private let reader: VCardReader
+        private var finished = false
+
+        init(input: FileBytes, reader: VCardReader) {
+            self.scanner = CardScanner(data: input.bytes, maxLineBytes: reader.maxLineBytes)
+            self.fileIssue = input.issue
+            self.reader = reader
+        }
+
+        public mutating func next() -> Result<VCardCard, VCardIssue>? {
+            if finished { return nil }
+            if let issue = fileIssue {
+                finished = true
+                return .failure(issue)
+            }
+            guard let scanned = scanner.next() else {
+                finished = true
+                return nil
+            }
+            let result: Result<VCardCard, VCardIssue>
+            switch scanned {
+            case .failure(let issue): result = .failure(issue)
+            case .success(let beginLine):
+                let maxPhotoBytes = reader.maxPhotoBytes
+                result = scanner.withCard { buffer, lines in
+                    do throws(VCardIssue) {
+                        return .success(
+                            try CardDecoder.decode(buffer, lines: lines, beginLine: beginLine, maxPhotoBytes: maxPhotoBytes))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            if reader.strict, case .failure = result { finished = true }
+            return result
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import CarnetStore
+
+/// Writes contacts as vCard: 3.0 by default (what Apple, Google and CardDAV clients read best), 4.0 on request.
+///
+/// ```swift
+/// let text = VCardWriter().write(contact, categories: ["Friends"], unmappedProperties: card.unmappedProperties)
+/// ```
+///
+/// Each card starts with VERSION, has N and FN (composed from the name, else the organization), and ends with
+/// its UID (the contact's identifier) and the properties kept from import. Lines end in CRLF and are folded at 75
+/// octets without splitting a UTF-8 sequence. Well-known labels become TYPE parameters
+/// (`TEL;type=HOME;type=FAX`); custom ones an `itemN.X-ABLabel`, as Apple writes them. Only the keys the
+/// contact has available are read, so exporting contacts fetched with a few keys is fine.
+public struct VCardWriter: Sendable {
+    /// The vCard version to write.
+    public enum Version: Sendable {
+        /// RFC 2426, with Apple's extensions (X-ABLabel, X-ABShowAs, X-ABDATE, X-APPLE-OMIT-YEAR...).
+        case v3
+        /// RFC 6350: KIND, ANNIVERSARY, RELATED, `--MMDD` dates and data-URI photos.
+        case v4
+    }
+
+    public var version: Version
+
+    public init(version: Version = .v3) {
+        self.version = version
+    }
+
+    /// One card.
+    ///
+    /// - Parameters:
+    ///   - categories: The names of the contact's groups, written as CATEGORIES.
+    ///   - unmappedProperties: Property lines kept from import (``VCardCard/unmappedProperties``), written back
+    ///     as they are.
+    public func write(_ contact: Contact, categories: [String] = [], unmappedProperties: [String] = []) -> String {
+        var out = LineWriter()
+        append(contact, categories: categories, unmappedProperties: unmappedProperties, to: &out)
+        return out.text
+    }
+
+    /// A card read earlier, with its categories and unmapped properties.
+    public func write(_ card: VCardCard) -> String {
+        write(card.contact, categories: card.categories, unmappedProperties: card.unmappedProperties)
+    }
+
+    /// Many cards, one after the other.
+    ///
+    /// - Parameters:
+    ///   - categories: Group names by contact identifier.
+    ///   - unmappedProperties: Kept property lines by contact identifier.
+    public func write(
+        _ contacts: some Sequence<Contact>, categories: [String: [String]] = [:],
+        unmappedProperties: [String: [String]] = [:]
+    ) -> String {
+        var out = LineWriter(capacity: 64 * 1_024)
+        for contact in contacts {
+            append(
+                contact, categories: categories[contact.identifier] ?? [],
+                unmappedProperties: unmappedProperties[contact.identifier] ?? [], to: &out)
+        }
+        return out.text
+    }
+
+    /// Many cards read earlier.
+    public func write(_ cards: some Sequence<VCardCard>) -> String {
+        var out = LineWriter(capacity: 64 * 1_024)
+        for card in cards {
+            append(card.contact, categories: card.categories, unmappedProperties: card.unmappedProperties, to: &out)
+        }
+        return out.text
+    }
+
+    private func append(
+        _ contact: Contact, categories: [String], unmappedProperties: [String], to out: inout LineWriter
+    ) {
+        var encoder = CardEncoder(
+            contact: contact, version: version == .v3 ? .v30 : .v40, unmappedProperties: unmappedProperties,
+            out: out)
+        out = LineWriter(capacity: 0)  // the encoder owns the buffer while it writes; no copy of the bytes
+        encoder.encode(categories: categories, unmappedProperties: unmappedProperties)
+        out = encoder.out
+    }
+}

@@ -1,0 +1,45 @@
+import CarnetStore
+
+/// TEL, EMAIL, ADR and URL; the first of each is marked preferred, as Apple does.
+extension CardEncoder {
+    mutating func encodePhones() {
+        for (index, phone) in value(.phoneNumbers, \.phoneNumbers, []).enumerated() {
+            labeled(
+                "TEL", label: phone.label, kind: .phone, value: Escaping.text(phone.value), preferred: index == 0)
+        }
+    }
+
+    mutating func encodeEmails() {
+        let internet = version == .v30 ? ["INTERNET"] : []
+        for (index, email) in value(.emailAddresses, \.emailAddresses, []).enumerated() {
+            labeled(
+                "EMAIL", label: email.label, kind: .email, value: Escaping.text(email.value), leadingTypes: internet,
+                preferred: index == 0)
+        }
+    }
+
+    /// ADR with the street in the street component (its lines as `\n`), and Apple's grouped X-ABADR (ISO
+    /// country code), X-APPLE-SUBLOCALITY and X-APPLE-SUBADMINISTRATIVEAREA.
+    mutating func encodeAddresses() {
+        for (index, address) in value(.postalAddresses, \.postalAddresses, []).enumerated() {
+            let a = address.value
+            let components = Escaping.components(["", "", a.street, a.city, a.state, a.postalCode, a.country])
+            var grouped: [(name: String, value: String)] = []
+            if !a.isoCountryCode.isEmpty { grouped.append(("X-ABADR", Escaping.text(a.isoCountryCode))) }
+            if !a.subLocality.isEmpty { grouped.append(("X-APPLE-SUBLOCALITY", Escaping.text(a.subLocality))) }
+            if !a.subAdministrativeArea.isEmpty {
+                grouped.append(("X-APPLE-SUBADMINISTRATIVEAREA", Escaping.text(a.subAdministrativeArea)))
+            }
+            labeled(
+                "ADR", label: address.label, kind: .address, value: components, preferred: index == 0,
+                grouped: grouped)
+        }
+    }
+
+    /// URLs are URIs, not text: written without backslash escapes, which many readers would keep.
+    mutating func encodeURLs() {
+        for (index, url) in value(.urlAddresses, \.urlAddresses, []).enumerated() {
+            labeled("URL", label: url.label, kind: .url, value: url.value, preferred: index == 0)
+        }
+    }
+}

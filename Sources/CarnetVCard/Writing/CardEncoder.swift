@@ -1,0 +1,77 @@
+import CarnetStore
+
+/// Writes one contact as a card. Reads only the keys the contact has available, so a contact fetched with a
+/// few keys exports those.
+struct CardEncoder {
+    let contact: Contact
+    let version: VCardVersion
+    var out: LineWriter
+    /// Groups the unmapped properties use (uppercased), which the encoder's own `itemN` groups must avoid.
+    let reservedGroups: Set<String>
+    var groupCounter = 0
+
+    init(contact: Contact, version: VCardVersion, unmappedProperties: [String], out: LineWriter) {
+        self.contact = contact
+        self.version = version
+        self.out = out
+        var groups: Set<String> = []
+        for property in unmappedProperties {
+            let head = property.utf8.prefix { $0 != Byte.colon && $0 != Byte.semicolon }
+            if let dot = head.firstIndex(of: Byte.dot) { groups.insert(String(decoding: head[..<dot], as: UTF8.self).uppercased()) }
+        }
+        self.reservedGroups = groups
+    }
+
+    mutating func encode(categories: [String], unmappedProperties: [String]) {
+        out.fold("BEGIN:VCARD")
+        out.property("VERSION", value: version.rawValue)
+        out.property("PRODID", value: "-//Carnet//Carnet vCard//EN")
+        if version == .v40, value(.contactType, \.contactType, .person) == .organization {
+            out.property("KIND", value: "org")
+        }
+        encodeNames()
+        encodeOrganization()
+        encodePhones()
+        encodeEmails()
+        encodeAddresses()
+        encodeURLs()
+        encodeDates()
+        encodeRelations()
+        encodeSocialProfiles()
+        encodeInstantMessages()
+        encodeBirthdays()
+        let note = string(.note)
+        if !note.isEmpty { out.property("NOTE", value: Escaping.text(note)) }
+        encodePhoto()
+        let groups = categories.filter { !$0.isEmpty }
+        if !groups.isEmpty { out.property("CATEGORIES", value: groups.map(Escaping.text).joined(separator: ",")) }
+        out.property("UID", value: contact.identifier)
+        for property in unmappedProperties { writeUnmapped(property) }
+        out.fold("END:VCARD")
+    }
+
+    /// A kept property, written as read; line breaks (which an unfolded line cannot hold) are dropped, and so
+    /// are lines that would end or restart the card.
+    private mutating func writeUnmapped(_ property: String) {
+        var line = property
+        if line.utf8.contains(where: { $0 == Byte.cr || $0 == Byte.lf }) {
+            line.removeAll { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+        }
+        let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+        guard !line.isEmpty, !["BEGIN", "END", "VERSION"].contains(name), line.contains(":") else { return }
+        out.fold(line)
+    }
+
+    /// The key's value, or `fallback` when the contact does not have the key.
+    func value<V>(_ key: ContactKey, _ path: KeyPath<Contact, V>, _ fallback: V) -> V {
+        contact.isKeyAvailable(key) ? contact[keyPath: path] : fallback
+    }
+
+    func string(_ key: ContactKey) -> String { contact.isKeyAvailable(key) ? contact.string(key) : "" }
+
+    /// A fresh `itemN` group.
+    mutating func nextGroup() -> String {
+        repeat { groupCounter += 1 } while reservedGroups.contains("ITEM\(groupCounter)")
+        return "item\(groupCounter)"
+    }
+}

@@ -1,0 +1,69 @@
+/// Escaping for written values and parameters.
+enum Escaping {
+    /// A text value: backslash, comma and semicolon get a backslash; a line break becomes `\n`.
+    static func text(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == Byte.backslash || $0 == Byte.comma || $0 == Byte.semicolon
+            || $0 == Byte.lf || $0 == Byte.cr })
+        else { return value }
+        var result = ""
+        result.reserveCapacity(value.utf8.count + 8)
+        for character in value {
+            switch character {
+            case "\\": result += "\\\\"
+            case ",": result += "\\,"
+            case ";": result += "\\;"
+            case "\r\n", "\n", "\r": result += "\\n"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A structured value (N, ADR, ORG): escaped components joined by `;`.
+    static func components(_ values: [String]) -> String {
+        values.map(text).joined(separator: ";")
+    }
+
+    /// A parameter value: RFC 6868's `^^`, `^n` and `^'` for the characters a parameter cannot hold, and quotes
+    /// around a value with `;`, `:` or `,`.
+    static func parameter(_ value: String) -> String {
+        var result = value
+        if value.utf8.contains(where: { $0 == Byte.caret || $0 == Byte.lf || $0 == Byte.cr || $0 == Byte.quote }) {
+            result = ""
+            for character in value {
+                switch character {
+                case "^": result += "^^"
+                case "\r\n", "\n", "\r": result += "^n"
+                case "\"": result += "^'"
+                default: result.append(character)
+                }
+            }
+        }
+        if result.utf8.contains(where: { $0 == Byte.semicolon || $0 == Byte.colon || $0 == Byte.comma }) {
+            return "\"" + result + "\""
+        }
+        return result
+    }
+
+    /// A URI's user part (an IMPP username, Apple's `x-apple:` social username): percent-encodes only what would
+    /// confuse a vCard reader or a URI parser (space, `%`, `,`, `;`, `\`, `"`, `<`, `>`, control characters).
+    static func uriComponent(_ value: String) -> String {
+        let special: Set<UInt8> = [0x20, 0x25, 0x2C, 0x3B, 0x5C, 0x22, 0x3C, 0x3E, 0x7F]
+        guard value.utf8.contains(where: { $0 < 0x20 || special.contains($0) }) else { return value }
+        var result = ""
+        for scalar in value.unicodeScalars {
+            if scalar.isASCII, scalar.value < 0x20 || special.contains(UInt8(scalar.value)) {
+                result += "%" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

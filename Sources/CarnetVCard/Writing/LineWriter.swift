@@ -1,0 +1,51 @@
+/// The output of a writer: property lines with CRLF ends, folded at 75 octets.
+struct LineWriter {
+    private(set) var bytes: [UInt8] = []
+
+    /// RFC 6350 §3.2 and RFC 2426 §2.6: lines SHOULD NOT be longer than 75 octets, excluding the line break.
+    static let maxOctets = 75
+
+    init(capacity: Int = 1_024) { bytes.reserveCapacity(capacity) }
+
+    /// Writes `[group.]name[;param=value...]:value`. Values and parameter values must already be escaped.
+    mutating func property(_ name: String, group: String? = nil, parameters: [(String, String)] = [], value: String) {
+        var line = ""
+        line.reserveCapacity(name.utf8.count + value.utf8.count + 32)
+        if let group {
+            line += group
+            line += "."
+        }
+        line += name
+        for (parameter, parameterValue) in parameters {
+            line += ";"
+            line += parameter
+            line += "="
+            line += parameterValue
+        }
+        line += ":"
+        line += value
+        fold(line)
+    }
+
+    /// Appends a logical line folded so that no physical line passes 75 octets: continuation lines start with a
+    /// space, and a fold never splits a UTF-8 sequence (the cut moves back off continuation bytes).
+    mutating func fold(_ line: String) {
+        var line = line
+        line.withUTF8 { utf8 in
+            var start = 0
+            var limit = Self.maxOctets
+            while utf8.count - start > limit {
+                var cut = start + limit
+                while cut > start, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<cut]))
+                bytes.append(contentsOf: [Byte.cr, Byte.lf, Byte.space])
+                start = cut
+                limit = Self.maxOctets - 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(contentsOf: [Byte.cr, Byte.lf])
+        }
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import CarnetStore
+import Foundation
+import GRDB
+
+/// `carnet-bench`: generates data sets, times Carnet against hand-written SQL, writes BENCHMARKS.md.
+@main
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carnet-bench",
+        abstract: "Benchmark the Carnet record store against hand-written SQL on the same database.")
+
+    @Option(help: "Contact counts to benchmark, comma-separated.")
+    var sizes: String = "10000,100000,1000000"
+
+    @Option(help: "Where the generated databases and per-size results live.")
+    var directory: String = "/tmp/carnet-bench"
+
+    @Option(help: "Timed iterations per read operation (saves and history fetches use fewer).")
+    var iterations: Int = 1000
+
+    @Option(help: "Seed of the generated data.")
+    var seed: UInt64 = 20_240_601
+
+    @Option(help: "Write the Markdown report, with every size found in --directory, to this file.")
+    var report: String?
+
+    @Flag(help: "Regenerate the databases even when matching ones exist.")
+    var regenerate = false
+
+    @Flag(help: "Only rewrite --report from the saved results.")
+    var reportOnly = false
+
+    @Flag(help: "Skip streaming the whole history (the slowest part at 1M).")
+    var skipStream = false
+
+    @Flag(name: .shortAndLong, help: "Print the store's SQL and query plans.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Run one Carnet operation in a loop on the first size, for perf.", visibility: .hidden))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("Seconds of --profile.", visibility: .hidden))
+    var profileSeconds: Double = 15
+
+    func validate() throws {
+        guard !parsedSizes.isEmpty, parsedSizes.allSatisfy({ $0 >= 1_000 }) else {
+            throw ValidationError("--sizes takes comma-separated counts of at least 1000")
+        }
+        guard iterations >= 20 else { throw ValidationError("--iterations must be at least 20") }
+        if reportOnly && report == nil { throw ValidationError("--report-only needs --report") }
+    }
+
+    var parsedSizes: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+    func run() async throws {
+        #if DEBUG
+        log("warning: debug build; build with -c release for meaningful numbers")
+        #endif
+        try Exclusive.lock(directory: directory)
+        try await StoreSettings.capture(directory: directory)
+        if let profile {
+            let dataset = try await Dataset.prepare(
+                size: parsedSizes[0], directory: directory, seed: seed, regenerate: regenerate)
+            return try await Profile.run(profile, dataset: dataset, seconds: profileSeconds)
+        }
+        if !reportOnly {
+            for size in parsedSizes {
+                let result = try await benchmark(size: size)
+                try result.save(directory: directory)
+                print("\n" + Report.section(result))
+                if verbose { print(Report.plans(result.plans)) }
+                let scans = result.plans.filter { !$0.fullScans.isEmpty }
+                for plan in scans { print("FULL SCAN in \(plan.operation): \(plan.fullScans.joined(separator: "; "))") }
+            }
+        }
+        let all = SizeResult.loadAll(directory: directory)
+        print("\n## Goals\n\n" + Goals.table(all))
+        if let report {
+            try Document.markdown(all).write(toFile: report, atomically: true, encoding: .utf8)
+            log("wrote \(report)")
+        }
+    }
+
+    private func benchmark(size: Int) async throws -> SizeResult {
+        let dataset = try await Dataset.prepare(size: size, directory: directory, seed: seed, regenerate: regenerate)
+        log("benchmarking \(size) contacts")
+        var others = Set(Exclusive.otherBenchmarks())
+        let store = try CarnetStore.open(path: dataset.path)
+        let raw = try RawDatabase.open(path: dataset.path)
+        let workload = try await Workload.build(raw, count: iterations + 20, seed: seed)
+        let comparison = Comparison(raw: raw, iterations: iterations)
+
+        // Memory first, while the process is small: streaming must not grow it.
+        let history = HistoryBenchmarks(store: store, comparison: comparison, info: dataset.info)
+        var streams: [StreamResult] = []
+        if !skipStream {
+            streams.append(try await history.stream("Full sync (no token)", from: nil))
+            streams.append(try await history.stream("Whole history (first token)", from: dataset.info.initialToken))
+        }
+        var operations = try await ReadBenchmarks(store: store, comparison: comparison, workload: workload).run()
+        operations += try await SaveBenchmarks(
+            store: store, raw: raw, generator: DataGenerator(seed: seed), iterations: iterations
+        ).run()
+        operations += try await history.run()
+        if size == 100_000 {
+            operations.append(try await ImportFloor.run(
+                generator: DataGenerator(seed: seed), count: size, directory: directory))
+        }
+        log("  query plans and phone formats")
+        let plans = try await QueryPlans(path: dataset.path, raw: raw, workload: workload).run()
+        let phones = try await PhoneCheck.run(store, raw)
+        let folding = try await FoldCheck.run()
+        let machine = Machine.current(sqlite: try RawDatabase.sqliteVersion(raw))
+        others.formUnion(Exclusive.otherBenchmarks())
+        for other in others { log("warning: another benchmark shared the machine: \(other)") }
+        try await store.close()
+        try raw.close()
+        var info = dataset.info
+        info.fileBytes = Dataset.fileSize(dataset.path)
+        return SizeResult(
+            size: size, date: Date(), iterations: iterations, machine: machine, dataset: info,
+            operations: operations, streams: streams, plans: plans, phoneFormats: phones, folding: folding,
+            concurrentBenchmarks: others.sorted(), settings: StoreSettings.current)
+    }
+}

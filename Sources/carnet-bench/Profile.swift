@@ -1,0 +1,113 @@
+import ArgumentParser
+import CarnetStore
+import Foundation
+import GRDB
+
+/// `--profile OPERATION`: runs one Carnet operation in a loop for a while and nothing else, to record it with
+/// `perf record` when a ratio needs explaining.
+enum Profile {
+    static let operations = ["importfloor", "fold", "verify", "stream", "fetch", "search", "email", "page", "history", "import", "save100"]
+
+    static func run(_ operation: String, dataset: Dataset, seconds: Double) async throws {
+        if operation == "importfloor" {
+            let result = try await ImportFloor.run(
+                generator: DataGenerator(seed: dataset.info.seed), count: dataset.info.size,
+                directory: (dataset.path as NSString).deletingLastPathComponent)
+            return print(Report.milliseconds(result.carnet.p50), Report.milliseconds(result.raw!.p50), result.note!)
+        }
+        let store = try CarnetStore.open(path: dataset.path)
+        let raw = try RawDatabase.open(path: dataset.path)
+        let workload = try await Workload.build(raw, count: 1_000, seed: 7)
+        if operation == "fullsync" {
+            // Counts a full sync's events by kind, and the records that come more than once.
+            var token: String?
+            var kinds: [ChangeEventKind: Int] = [:]
+            var seen = Set<String>(), repeated = 0, pages = 0
+            var firstRepeatPage: Int?
+            repeat {
+                let page = try await store.changeHistory(ChangeHistoryFetchRequest(
+                    startingToken: token, includeGroupChanges: true, limit: 1_000))
+                pages += 1
+                for event in page.events {
+                    kinds[event.kind, default: 0] += 1
+                    let key = "\(event.kind.rawValue)|\(event.contactIdentifier ?? "")|\(event.groupIdentifier ?? "")"
+                    if !seen.insert(key).inserted {
+                        repeated += 1
+                        if firstRepeatPage == nil { firstRepeatPage = pages }
+                    }
+                }
+                token = page.token
+                if !page.hasMore { break }
+            } while true
+            print("pages \(pages), kinds \(kinds.sorted { $0.key.rawValue < $1.key.rawValue }), repeated \(repeated), first repeat on page \(firstRepeatPage.map(String.init) ?? "-")")
+            return
+        }
+        if operation == "fold" {
+            for check in try await FoldCheck.run() { print("\(check.name) ← \(check.typed): \(check.found)") }
+            return
+        }
+        if operation == "verify" {
+            // Lists the inputs for which Carnet and the SQL floor return different result sizes.
+            let checks: [(String, [String], (String) async throws -> Int, @Sendable (Database, String) throws -> Int)] = [
+                ("name", workload.nameQueries(.oneWord) + workload.nameQueries(.twoWords),
+                    { try await StoreQueries.search(store, .matchingName($0)) }, RawQueries.nameSearch),
+                ("email", workload.emails, { try await StoreQueries.search(store, .matchingEmailAddress($0)) },
+                    RawQueries.emailSearch),
+                ("phone", workload.phones, { try await StoreQueries.search(store, .matchingPhoneNumber($0)) },
+                    RawQueries.phoneSearch),
+            ]
+            for (name, inputs, carnet, sql) in checks {
+                for input in inputs {
+                    let a = try await carnet(input)
+                    let b = try await raw.read { db in try sql(db, input) }
+                    if a != b { print("\(name) \(input.debugDescription): Carnet \(a), SQL \(b)") }
+                }
+            }
+            return
+        }
+        let deadline = Stopwatch.clock.now + .seconds(seconds)
+        var runs = 0
+        let ids = workload.identifiers, names = workload.nameQueries(.oneWord), emails = workload.emails
+        let marks = dataset.info.tokens.filter { dataset.info.importEvents - $0.eventsBefore >= 10_000 }
+        while Stopwatch.clock.now < deadline {
+            let i = runs % ids.count
+            switch operation {
+            case "fetch": _ = try await StoreQueries.fetchByID(store, ids[i])
+            case "search": _ = try await StoreQueries.search(store, .matchingName(names[i % names.count]))
+            case "email": _ = try await StoreQueries.search(store, .matchingEmailAddress(emails[i % emails.count]))
+            case "page": _ = try await StoreQueries.page(store, after: nil)
+            case "stream":
+                var token: String? = nil
+                var pages = 0
+                repeat {
+                    let page = try await store.changeHistory(ChangeHistoryFetchRequest(
+                        startingToken: token, includeGroupChanges: true, contactKeys: StoreQueries.fetchKeys, limit: 1_000))
+                    token = page.token
+                    pages += 1
+                    if !page.hasMore { break }
+                } while true
+                let rss = Memory.residentBytes
+                Memory.trim()
+                log("full sync \(runs): \(pages) pages, RSS \(rss >> 20) MB, after malloc_trim \(Memory.residentBytes >> 20) MB, heap \(Memory.anonymousBytes >> 20) MB")
+            case "history":
+                _ = try await store.changeHistory(ChangeHistoryFetchRequest(
+                    startingToken: marks[i % marks.count].token, includeGroupChanges: true,
+                    contactKeys: StoreQueries.fetchKeys, limit: 10_000))
+            case "save100", "import":
+                let generator = DataGenerator(seed: 99)
+                var request = SaveRequest(transactionAuthor: "carnet-bench-profile")
+                let count = operation == "import" ? 1_000 : 100
+                for k in 0..<count {
+                    var person = generator.person(runs * count + k, stream: 77)
+                    person.identifier = Contact.makeIdentifier()
+                    request.add(person.contact)
+                }
+                try await store.execute(request)
+            default: throw CleanExit.message("operations: \(operations.joined(separator: ", "))")
+            }
+            runs += 1
+        }
+        log("\(operation): \(runs) runs in \(seconds) s")
+        try await store.close()
+    }
+}

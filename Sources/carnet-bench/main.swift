@@ -1,1 +1,0 @@
-print("carnet-bench: not yet")

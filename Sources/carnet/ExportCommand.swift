@@ -1,0 +1,44 @@
+import ArgumentParser
+import CarnetStore
+import CarnetVCard
+import Foundation
+
+extension Carnet {
+    /// `carnet export`: contacts out as vCards.
+    struct ExportCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Export contacts (all, or one group's) as vCards.")
+
+        @OptionGroup var options: DataOptions
+
+        @Option(help: "vCard version: 3.0 (read best by Apple, Google and CardDAV clients) or 4.0.")
+        var format = "3.0"
+
+        @Option(help: "Export only this group's members.") var group: String?
+
+        @Argument(help: "The file to write (standard output when absent).") var file: String?
+
+        func validate() throws {
+            guard ["3.0", "4.0"].contains(format) else { throw ValidationError("--format is 3.0 or 4.0") }
+        }
+
+        func run() async throws {
+            let store = try CarnetStore.open(path: options.databasePath)
+            let exporter = VCardExporter(store: store, version: format == "4.0" ? .v4 : .v3)
+            let output: FileHandle
+            if let file {
+                FileManager.default.createFile(atPath: file, contents: nil)
+                guard let handle = FileHandle(forWritingAtPath: file) else { throw ValidationError("cannot write \(file)") }
+                output = handle
+            } else {
+                output = FileHandle.standardOutput
+            }
+            let count = try await exporter.export(groupIdentifier: group) { output.write(Data($0.utf8)) }
+            if file != nil {
+                try output.close()
+                FileHandle.standardError.write(Data("exported \(count) cards\n".utf8))
+            }
+            try await store.close()
+        }
+    }
+}

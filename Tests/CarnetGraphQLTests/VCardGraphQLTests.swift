@@ -1,0 +1,84 @@
+import CarnetStore
+import Testing
+
+@testable import CarnetGraphQL
+
+@Suite("vCard over GraphQL")
+struct VCardGraphQLTests {
+    static let cards = """
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:card-anna\r
+        N:Smith;Anna;;;\r
+        FN:Anna Smith\r
+        EMAIL;type=INTERNET;type=HOME:anna@example.com\r
+        CATEGORIES:Friends\r
+        X-CUSTOM-THING:kept\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        N:Broken;Card;;;\r
+        EMAIL:\(String(repeating: "x", count: 400))@example.com\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:4.0\r
+        UID:urn:uuid:not/a carnet id\r
+        FN:Bob Jones\r
+        N:Jones;Bob;;;\r
+        TEL;TYPE=cell:+1 555 0100\r
+        END:VCARD\r
+
+        """
+
+    static let mutation = """
+        mutation($data: String!, $author: String) {
+          importVCards(data: $data, transactionAuthor: $author) { added updated unchanged groupsCreated skipped { line message } historyToken }
+        }
+        """
+
+    @Test("importVCards adds cards, skips the bad one with its line, and a second import changes nothing")
+    func importAndReimport() async throws {
+        let fixture = try GraphQLFixture()
+        let before = try await fixture.store.currentHistoryToken()
+        let first = try await fixture.data(Self.mutation, ["data": .string(Self.cards), "author": "vcard-test"])
+        let result = try #require(first["importVCards"])
+        #expect(result["added"] == 2)
+        #expect(result["groupsCreated"] == 1)
+        #expect(result["skipped"]?.arrayValue?.count == 1)
+        #expect(result["skipped"]?[0]?["line"] == 10)
+        #expect(result["skipped"]?[0]?["message"]?.stringValue?.contains("emailAddresses[0].value") == true)
+        let second = try await fixture.data(Self.mutation, ["data": .string(Self.cards)])
+        #expect(second["importVCards"]?["added"] == 0)
+        #expect(second["importVCards"]?["unchanged"] == 2)
+        #expect(try await fixture.store.contactCount() == 2)
+        let history = try await fixture.data("""
+            query($since: String) { changeHistory(since: $since, includeGroupChanges: true) { events { __typename author } } }
+            """, ["since": .string(before)])
+        let authors = history["changeHistory"]?["events"]?.arrayValue?.compactMap { $0["author"]?.stringValue } ?? []
+        #expect(Set(authors) == ["vcard-test"])
+    }
+
+    @Test("Contact.vCard writes the card with its groups and kept properties, in 3.0 or 4.0")
+    func contactVCard() async throws {
+        let fixture = try GraphQLFixture()
+        _ = try await fixture.data(Self.mutation, ["data": .string(Self.cards)])
+        let data = try await fixture.data(#"{ contact(id: "card-anna") { v3: vCard v4: vCard(version: V4_0) vCardProperties } }"#)
+        let v3 = data["contact"]?["v3"]?.stringValue ?? ""
+        let v4 = data["contact"]?["v4"]?.stringValue ?? ""
+        #expect(v3.contains("VERSION:3.0") && v3.contains("UID:card-anna") && v3.contains("CATEGORIES:Friends"))
+        #expect(v3.contains("X-CUSTOM-THING:kept"))
+        #expect(v4.contains("VERSION:4.0") && v4.contains("anna@example.com"))
+        #expect(data["contact"]?["vCardProperties"]?.json == #"["X-CUSTOM-THING:kept"]"#)
+    }
+
+    @Test("Strict import refuses the whole text with VCARD_MALFORMED or VALIDATION_FAILED and writes nothing")
+    func strictImport() async throws {
+        let fixture = try GraphQLFixture()
+        let response = try await fixture.run("""
+            mutation($data: String!) { importVCards(data: $data, strict: true) { added } }
+            """, ["data": .string(Self.cards)])
+        let code = response["errors"]?[0]?["extensions"]?["code"]?.stringValue
+        #expect(code == "VCARD_MALFORMED")
+        #expect(try await fixture.store.contactCount() == 0)
+    }
+}
