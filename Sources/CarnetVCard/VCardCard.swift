@@ -17,6 +17,7 @@ public struct VCardCard: Sendable {
     /// The 1-based line of the card's BEGIN:VCARD.
     public var line: Int
 
+    /// A card to write or to compare with; the reader builds its own.
     public init(
         contact: Contact, uid: String? = nil, categories: [String] = [], unmappedProperties: [String] = [],
         version: String = "3.0", line: Int = 1

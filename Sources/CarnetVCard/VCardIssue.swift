@@ -12,12 +12,14 @@ public struct VCardIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, without the property's value (it may be personal data).
     public var message: String
 
+    /// - Parameter cardLine: Defaults to `line`.
     public init(line: Int, cardLine: Int? = nil, message: String) {
         self.line = line
         self.cardLine = cardLine ?? line
         self.message = message
     }
 
+    /// `line 12: invalid quoted-printable in NOTE (card at line 9 skipped)`.
     public var description: String {
         cardLine == line ? "line \(line): \(message)" : "line \(line): \(message) (card at line \(cardLine) skipped)"
     }

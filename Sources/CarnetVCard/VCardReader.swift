@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let (cards, issues) = try VCardReader().read(data)
-/// for issue in issues { print(issue) }            // "line 12: invalid quoted-printable in NOTE (card at line 9 skipped)"
+/// for issue in issues { print(issue) }  // "line 12: invalid quoted-printable in NOTE (card at line 9 skipped)"
 /// for card in cards { request.add(card.contact) }
 /// ```
 ///

@@ -12,6 +12,7 @@ public struct VCardSequence: Sequence, Sendable {
         self.reader = reader
     }
 
+    /// Starts at the beginning of the file; each iterator parses the file anew.
     public func makeIterator() -> Iterator {
         Iterator(input: input, reader: reader)
     }
@@ -29,6 +30,7 @@ public struct VCardSequence: Sequence, Sendable {
             self.reader = reader
         }
 
+        /// The next card or issue; `nil` at the end of the file (or after the first issue, when strict).
         public mutating func next() -> Result<VCardCard, VCardIssue>? {
             if finished { return nil }
             if let issue = fileIssue {
@@ -46,8 +48,9 @@ public struct VCardSequence: Sequence, Sendable {
                 let maxPhotoBytes = reader.maxPhotoBytes
                 result = scanner.withCard { buffer, lines in
                     do throws(VCardIssue) {
-                        return .success(
-                            try CardDecoder.decode(buffer, lines: lines, beginLine: beginLine, maxPhotoBytes: maxPhotoBytes))
+                        let card = try CardDecoder.decode(
+                            buffer, lines: lines, beginLine: beginLine, maxPhotoBytes: maxPhotoBytes)
+                        return .success(card)
                     } catch {
                         return .failure(error)
                     }

@@ -20,8 +20,10 @@ public struct VCardWriter: Sendable {
         case v4
     }
 
+    /// The version every card is written in.
     public var version: Version
 
+    /// A writer of vCard 3.0, unless asked for 4.0.
     public init(version: Version = .v3) {
         self.version = version
     }

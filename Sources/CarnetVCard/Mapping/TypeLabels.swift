@@ -50,8 +50,8 @@ enum TypeLabels {
 
     private static let relations: [String: String] = {
         let names = [
-            "father", "mother", "parent", "brother", "sister", "child", "son", "daughter", "friend", "spouse", "partner",
-            "assistant", "manager", "teacher", "colleague",
+            "father", "mother", "parent", "brother", "sister", "child", "son", "daughter", "friend", "spouse",
+            "partner", "assistant", "manager", "teacher", "colleague",
         ]
         var table = Dictionary(uniqueKeysWithValues: names.compactMap { name in
             ContactLabel.wellKnown[name].map { (name, $0) }

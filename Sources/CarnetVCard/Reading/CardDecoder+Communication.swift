@@ -29,7 +29,7 @@ extension CardDecoder {
     /// ADR: post office box; extended address; street; locality; region; postal code; country. Carnet has one
     /// street field, so the first three join as its lines. The ISO country code, sub-locality and
     /// sub-administrative area come from the group's X-ABADR, X-APPLE-SUBLOCALITY and
-    /// X-APPLE-SUBADMINISTRATIVEAREA, as Apple writes them, or from a CC parameter (RFC 9554).
+    /// X-APPLE-SUBADMINISTRATIVEAREA, as Apple writes them, or from parameters of those names and CC (RFC 9554).
     mutating func mapAddress(_ line: ContentLine) throws(VCardIssue) -> Bool {
         var parts = try values.components(line)
         if parts.count < 7 { parts += Array(repeating: "", count: 7 - parts.count) }
@@ -39,6 +39,10 @@ extension CardDecoder {
             state: TextCleaning.singleLine(parts[4]), postalCode: TextCleaning.singleLine(parts[5]),
             country: TextCleaning.singleLine(parts[6]))
         if let code = line.parameter("CC") { address.isoCountryCode = TextCleaning.singleLine(code) }
+        if let area = line.parameter("X-APPLE-SUBLOCALITY") { address.subLocality = TextCleaning.singleLine(area) }
+        if let area = line.parameter("X-APPLE-SUBADMINISTRATIVEAREA") {
+            address.subAdministrativeArea = TextCleaning.singleLine(area)
+        }
         if let group = line.group {
             for index in helpers where lines[index].group == group {
                 let field: WritableKeyPath<PostalAddress, String>

@@ -81,12 +81,10 @@ extension CardDecoder {
     static func looksLikeURI(_ text: String) -> Bool {
         guard let colon = text.utf8.firstIndex(of: Byte.colon), colon > text.utf8.startIndex else { return false }
         let scheme = text.utf8[..<colon]
-        guard let first = scheme.first, Byte.uppercased(first) >= UInt8(ascii: "A"), Byte.uppercased(first) <= UInt8(ascii: "Z")
-        else { return false }
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(Byte.uppercased(byte)) }
+        guard let first = scheme.first, isLetter(first) else { return false }
         return scheme.allSatisfy { byte in
-            let upper = Byte.uppercased(byte)
-            return (upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
     }

@@ -10,22 +10,22 @@ import Foundation
 /// back to back into one buffer, reused from card to card, so decoding a card borrows a single contiguous buffer
 /// and allocates nothing for it.
 struct CardScanner {
-    private let data: Data
+    let data: Data
     /// The file's bytes while ``next()`` runs (borrowed from `data`); empty otherwise.
-    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-    private let maxLineBytes: Int
+    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    let maxLineBytes: Int
     /// LF, or CR for files that use lone CRs (classic Mac OS); a CR before an LF is dropped either way.
-    private let separator: UInt8
-    private var position = 0
+    let separator: UInt8
+    var position = 0
     /// The number of the last physical line read.
-    private var lineNumber = 0
+    var lineNumber = 0
     /// The last card's unfolded lines and where each is in the buffer.
-    private var cardBytes: [UInt8] = []
-    private var cardLines: [RawLine] = []
+    var cardBytes: [UInt8] = []
+    var cardLines: [RawLine] = []
 
-    private static let begin = Array("BEGIN:VCARD".utf8)
-    private static let end = Array("END:VCARD".utf8)
-    private static let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
+    static let begin = Array("BEGIN:VCARD".utf8)
+    static let end = Array("END:VCARD".utf8)
+    static let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
 
     init(data: Data, maxLineBytes: Int) {
         self.data = data
@@ -75,7 +75,8 @@ struct CardScanner {
         while true {
             let mark = (position, lineNumber)
             guard let range = readLine() else {
-                return .failure(VCardIssue(line: beginLine, message: "card has no END:VCARD before the end of the file"))
+                return .failure(
+                    VCardIssue(line: beginLine, message: "card has no END:VCARD before the end of the file"))
             }
             if let start = currentStart, cardBytes.last == Byte.equals, !matches(range, Self.end),
                 !matches(range, Self.begin), isQuotedPrintable(cardBytes[start...])
@@ -113,8 +114,8 @@ struct CardScanner {
             }
             if matches(range, Self.begin) {
                 (position, lineNumber) = mark
-                return .failure(VCardIssue(
-                    line: beginLine, message: "card has no END:VCARD before the next BEGIN:VCARD at line \(mark.1 + 1)"))
+                let message = "card has no END:VCARD before the next BEGIN:VCARD at line \(mark.1 + 1)"
+                return .failure(VCardIssue(line: beginLine, message: message))
             }
             if range.count > maxLineBytes {
                 problem = problem ?? tooLong(lineNumber)
@@ -131,55 +132,5 @@ struct CardScanner {
     /// Copies file bytes to the end of the card buffer.
     private mutating func append(_ range: Range<Int>) {
         cardBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
-    }
-
-    /// Skips text outside any card up to the next BEGIN:VCARD or END:VCARD, and reports it once.
-    private mutating func skipText() -> VCardIssue {
-        let first = lineNumber
-        var last = first
-        while true {
-            let mark = (position, lineNumber)
-            guard let range = readLine() else { break }
-            if matches(range, Self.begin) || matches(range, Self.end) {
-                (position, lineNumber) = mark
-                break
-            }
-            if !isBlank(range) { last = lineNumber }
-        }
-        return VCardIssue(line: first, message: last == first ? "text outside any card" : "text outside any card (lines \(first)-\(last))")
-    }
-
-    /// The next physical line without its line end, or `nil` at the end of the file.
-    private mutating func readLine() -> Range<Int>? {
-        guard position < bytes.count else { return nil }
-        let start = position
-        var end = bytes.count
-        if let base = bytes.baseAddress, let hit = memchr(base + start, Int32(separator), bytes.count - start) {
-            end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-        }
-        position = end < bytes.count ? end + 1 : end
-        lineNumber += 1
-        if separator == Byte.lf, end > start, bytes[end - 1] == Byte.cr { return start..<(end - 1) }
-        return start..<end
-    }
-
-    private func isBlank(_ range: Range<Int>) -> Bool {
-        range.allSatisfy { Byte.isWhitespace(bytes[$0]) }
-    }
-
-    private func matches(_ range: Range<Int>, _ upper: [UInt8]) -> Bool {
-        guard range.count >= upper.count, range.count < upper.count + 16 else { return false }
-        var lower = range.lowerBound
-        var upperBound = range.upperBound
-        while lower < upperBound, Byte.isWhitespace(bytes[lower]) { lower += 1 }
-        while upperBound > lower, Byte.isWhitespace(bytes[upperBound - 1]) { upperBound -= 1 }
-        return upperBound - lower == upper.count
-            && zip(lower..<upperBound, upper).allSatisfy { Byte.uppercased(bytes[$0]) == $1 }
-    }
-
-    /// Whether the line's name and parameters (the part before the first colon) ask for quoted-printable.
-    private func isQuotedPrintable(_ line: some Collection<UInt8>) -> Bool {
-        let head = line.prefix { $0 != Byte.colon }
-        return head.count < line.count && head.containsIgnoringCase(Self.quotedPrintable)
     }
 }

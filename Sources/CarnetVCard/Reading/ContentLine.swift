@@ -32,6 +32,4 @@ struct ContentLine {
 
     /// The ENCODING parameter, uppercased: `B`, `BASE64`, `QUOTED-PRINTABLE`, `8BIT`...
     var encoding: String? { parameter("ENCODING")?.uppercased() }
-
-    var isQuotedPrintable: Bool { encoding == "QUOTED-PRINTABLE" }
 }

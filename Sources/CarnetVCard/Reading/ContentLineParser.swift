@@ -46,8 +46,8 @@ enum ContentLineParser {
             }
         }
         return ContentLine(
-            group: group, name: name, property: Property.byName[name], parameters: parameters, types: types, value: bytes[(index + 1)...],
-            raw: bytes, number: line.number)
+            group: group, name: name, property: Property.byName[name], parameters: parameters, types: types,
+            value: bytes[(index + 1)...], raw: bytes, number: line.number)
     }
 
     /// The lowercased values of one TYPE parameter (`TYPE=a,b`, `TYPE="a,b"` or a bare `A`).

@@ -19,7 +19,8 @@ struct FileBytes: Sendable {
                 issue = nil
             } else {
                 bytes = Data()
-                issue = VCardIssue(line: 1, message: "the file starts with a UTF-16 byte order mark but is not valid UTF-16")
+                issue = VCardIssue(
+                    line: 1, message: "the file starts with a UTF-16 byte order mark but is not valid UTF-16")
             }
         } else {
             bytes = data

@@ -13,7 +13,8 @@ enum VCardVersion: String {
         case "3.0", "3": return .v30
         case "4.0", "4": return .v40
         default:
-            throw VCardIssue(line: line.number, cardLine: cardLine, message: "unsupported vCard version \"\(text.prefix(16))\"")
+            throw VCardIssue(
+                line: line.number, cardLine: cardLine, message: "unsupported vCard version \"\(text.prefix(16))\"")
         }
     }
 }

@@ -11,7 +11,7 @@ struct ValueDecoder {
     func text(_ line: ContentLine) throws(VCardIssue) -> String {
         let charset = try charset(line)
         let text = try transferDecoded(line) { bytes in decode(bytes, charset) }
-        guard let text else { throw invalidText(line, charset) }
+        guard let text else { throw invalidText(line) }
         return text
     }
 
@@ -48,7 +48,7 @@ struct ValueDecoder {
         var result: [String] = []
         result.reserveCapacity(parts.count)
         for part in parts {
-            guard let part else { throw invalidText(line, charset) }
+            guard let part else { throw invalidText(line) }
             result.append(part)
         }
         return result
@@ -62,7 +62,8 @@ struct ValueDecoder {
         return charset
     }
 
-    private func invalidText(_ line: ContentLine, _ charset: Charset) -> VCardIssue {
+    /// Only UTF-8 can be invalid: the 8-bit charsets decode any byte.
+    private func invalidText(_ line: ContentLine) -> VCardIssue {
         issue(line, "invalid UTF-8 in \(line.name)")
     }
 

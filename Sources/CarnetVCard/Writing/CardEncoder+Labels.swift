@@ -12,7 +12,11 @@ extension CardEncoder {
         var types = leadingTypes
         var customLabel: String?
         if let label, !label.isEmpty {
-            if labelTypes, let known = TypeLabels.types(for: label, kind: kind) { types += known } else { customLabel = label }
+            if labelTypes, let known = TypeLabels.types(for: label, kind: kind) {
+                types += known
+            } else {
+                customLabel = label
+            }
         }
         var allParameters = parameters
         if preferred, version == .v30 { types.append("pref") }

@@ -17,7 +17,9 @@ struct CardEncoder {
         var groups: Set<String> = []
         for property in unmappedProperties {
             let head = property.utf8.prefix { $0 != Byte.colon && $0 != Byte.semicolon }
-            if let dot = head.firstIndex(of: Byte.dot) { groups.insert(String(decoding: head[..<dot], as: UTF8.self).uppercased()) }
+            if let dot = head.firstIndex(of: Byte.dot) {
+                groups.insert(String(decoding: head[..<dot], as: UTF8.self).uppercased())
+            }
         }
         self.reservedGroups = groups
     }
