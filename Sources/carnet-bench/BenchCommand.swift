@@ -84,6 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     private func benchmark(size: Int) async throws -> SizeResult {
         let dataset = try await Dataset.prepare(size: size, directory: directory, seed: seed, regenerate: regenerate)
+        let contention = Contention.start()
         log("benchmarking \(size) contacts")
         var others = Set(Exclusive.otherBenchmarks())
         let store = try CarnetStore.open(path: dataset.path)
@@ -114,6 +115,10 @@ struct BenchCommand: AsyncParsableCommand {
         let machine = Machine.current(sqlite: try RawDatabase.sqliteVersion(raw))
         others.formUnion(Exclusive.otherBenchmarks())
         for other in others { log("warning: another benchmark shared the machine: \(other)") }
+        let othersShare = contention.othersShare()
+        if othersShare > 0.05 {
+            log(String(format: "warning: other processes kept %.0f%% of the cores busy during this run", othersShare * 100))
+        }
         try await store.close()
         try raw.close()
         var info = dataset.info
@@ -121,6 +126,6 @@ struct BenchCommand: AsyncParsableCommand {
         return SizeResult(
             size: size, date: Date(), iterations: iterations, machine: machine, dataset: info,
             operations: operations, streams: streams, plans: plans, phoneFormats: phones, folding: folding,
-            concurrentBenchmarks: others.sorted(), settings: StoreSettings.current)
+            concurrentBenchmarks: others.sorted(), settings: StoreSettings.current, contention: othersShare)
     }
 }

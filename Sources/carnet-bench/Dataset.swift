@@ -32,6 +32,8 @@ struct DatasetInfo: Codable, Sendable {
     var fileBytes: Int64 = 0
     /// The store's commit that generated the data (and so the import time).
     var revision: String?
+    /// The share of the cores other processes kept busy while it was generated (0 to 1).
+    var importContention: Double?
 }
 
 /// A generated database of `size` contacts: created on first use, reused afterwards.
@@ -50,7 +52,9 @@ struct Dataset: Sendable {
             return Dataset(path: path, info: info)
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let contention = Contention.start()
         var info = try await generate(size: size, path: path, seed: seed)
+        info.importContention = contention.othersShare()
         info.fileBytes = fileSize(path)
         info.revision = Revision.atLaunch
         try JSONEncoder.bench.encode(info).write(to: URL(fileURLWithPath: infoPath))

@@ -46,9 +46,21 @@ enum Report {
     }
 
     static func concurrency(_ result: SizeResult) -> String {
-        guard !result.concurrentBenchmarks.isEmpty else { return "" }
-        return "\n\n**Another benchmark ran on the machine during this run, so these timings are skewed:** "
-            + result.concurrentBenchmarks.map { "`\($0)`" }.joined(separator: ", ") + "."
+        var text = ""
+        if !result.concurrentBenchmarks.isEmpty {
+            text += "\n\n**Another benchmark ran on the machine during this run, so these timings are skewed:** "
+                + result.concurrentBenchmarks.map { "`\($0)`" }.joined(separator: ", ") + "."
+        }
+        let shares = [("the import", result.dataset.importContention), ("the timings", result.contention)]
+        let busy = shares.compactMap { name, share in share.map { (name, $0) } }
+        if busy.contains(where: { $0.1 > 0.05 }) {
+            text += "\n\n**Other processes shared the machine:** they kept "
+                + busy.map { String(format: "%.0f%% of the cores busy during %@", $0.1 * 100, $0.0) }
+                    .joined(separator: " and ") + "; those numbers are pessimistic."
+        } else if !busy.isEmpty {
+            text += "\n\nThe machine was otherwise idle (other processes used under 5% of the cores)."
+        }
+        return text
     }
 
     static func importSummary(_ info: DatasetInfo) -> String {

@@ -79,6 +79,8 @@ struct SizeResult: Codable, Sendable {
     var concurrentBenchmarks: [String] = []
     /// The PRAGMAs the store set on its connections (the SQL floor's connections got the same).
     var settings = StoreSettings()
+    /// The share of the cores other processes kept busy during the run (0 to 1).
+    var contention: Double?
 
     static func path(directory: String, size: Int) -> String { "\(directory)/results-\(size).json" }
 

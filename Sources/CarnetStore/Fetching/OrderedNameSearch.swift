@@ -49,44 +49,61 @@ struct OrderedNameSearch {
                 totalCount: request.includeTotalCount ? 0 : nil)
         }
         let bucketSize: Int64 = 1 << NameIndex.counterBits
+        let cursorBucket = cursor.map { NameIndex.bucket($0.sortKey) >> NameIndex.counterBits }
         var bound: Int64 = cursor.map { NameIndex.bucket($0.sortKey) + (backward ? bucketSize - 1 : 0) } ?? (backward ? .max : 0)
         var inclusive = true
-        var candidates: [Candidate] = []
+        // The scan reads index rowids only (the contact is the rowid's low bits); names and identifiers are read
+        // afterwards, for the few rows kept. Rows of the cursor's own bucket are kept but not counted: which of them
+        // come after the cursor is only known once their keys are read.
+        var kept: [(ftsRowid: Int64, rowid: Int64)] = []
+        var counted = 0
         var boundaryBucket: Int64?
-        // Enough to usually see past the last candidate's bucket in one query.
         var batch = count + 33
         var scanned = 0
+        let join = containerRowid == nil
+            ? "" : "JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask) AND c.containerRowid = \(containerRowid!)"
         scan: while true {
             let op = backward ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
             let statement = try db.cachedStatement(sql: """
-                SELECT f.rowid, c.rowid, c.id, c.\(index.sortColumn), c.containerRowid
-                FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
+                SELECT f.rowid FROM \(index.table) f \(join)
                 WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
                 """)
-            let cursorRows = try Row.fetchCursor(statement, arguments: [match, bound, batch])
+            let rows = try Row.fetchCursor(statement, arguments: [match, bound, batch])
             let columns = SQLiteColumns(statement)
             var fetched = 0
-            while try cursorRows.next() != nil {
+            while try rows.next() != nil {
                 fetched += 1
                 let ftsRowid = columns.int64(0)
                 bound = ftsRowid
                 let bucket = ftsRowid >> NameIndex.counterBits
                 if let boundaryBucket, bucket != boundaryBucket { break scan }
-                if let containerRowid, columns.int64(4) != containerRowid { continue }
-                let candidate = Candidate(
-                    ftsRowid: ftsRowid, rowid: columns.int64(1), identifier: columns.string(2), sortKey: columns.string(3))
-                if let cursor {
-                    let anchor = Candidate(ftsRowid: 0, rowid: cursor.rowid, identifier: cursor.identifier, sortKey: cursor.sortKey)
-                    guard backward ? candidate.isBefore(anchor) : anchor.isBefore(candidate) else { continue }
+                kept.append((ftsRowid, ftsRowid & NameIndex.contactMask))
+                if bucket != cursorBucket {
+                    counted += 1
+                    if counted == count + 1 { boundaryBucket = bucket }
                 }
-                candidates.append(candidate)
-                if candidates.count == count + 1 { boundaryBucket = bucket }
             }
             inclusive = false
             scanned += fetched
             if fetched < batch { break }
             if scanned > 20_000 && boundaryBucket == nil { return nil }
             batch = min(batch * 2, 1024)
+        }
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(kept.count)
+        for chunk in kept.chunked(StoreLimits.pageSize) {
+            let list = InList(chunk.map(\.rowid))
+            let statement = try db.cachedStatement(
+                sql: "SELECT rowid, id, \(index.sortColumn) FROM contact WHERE rowid IN (\(list.placeholders))")
+            let rows = try Row.fetchCursor(statement, arguments: list.arguments)
+            let columns = SQLiteColumns(statement)
+            while try rows.next() != nil {
+                candidates.append(Candidate(ftsRowid: 0, rowid: columns.int64(0), identifier: columns.string(1), sortKey: columns.string(2)))
+            }
+        }
+        if let cursor {
+            let anchor = Candidate(ftsRowid: 0, rowid: cursor.rowid, identifier: cursor.identifier, sortKey: cursor.sortKey)
+            candidates.removeAll { backward ? !$0.isBefore(anchor) : !anchor.isBefore($0) }
         }
         candidates.sort { backward ? $1.isBefore($0) : $0.isBefore($1) }
         let hasMore = candidates.count > count
