@@ -71,7 +71,7 @@ struct Baseline {
     func search(_ words: String) throws -> [UInt8] {
         try raw.read { db in
             let contacts = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT c.rowid, c.id, c.givenName, c.familyName FROM contactNameFamily f JOIN contact c ON c.rowid = f.contactRowid
+                SELECT c.rowid, c.id, c.givenName, c.familyName FROM contactNameFamily f JOIN contact c ON c.rowid = f.rowid & 16777215
                 WHERE contactNameFamily MATCH ? ORDER BY f.rowid LIMIT 50
                 """), arguments: [words])
             return try writeNodes(db, contacts, key: "contacts", withValues: false)

@@ -2,10 +2,10 @@ import CarnetStore
 import Foundation
 
 extension VCardImporter {
-    /// Saves one batch in one transaction: adds, minimal updates, new groups, memberships. When the store refuses
-    /// the batch, the cards are saved one by one so only the card at fault is skipped.
+    /// Saves one batch of prepared cards (``prepared(_:)``) in one transaction: adds, minimal updates, new
+    /// groups, memberships. When the store refuses the batch, the cards are saved one by one so only the card at
+    /// fault is skipped.
     func save(_ cards: [VCardCard], _ summary: inout Summary, _ groups: inout GroupDirectory) async throws {
-        let cards = cards.map(Self.prepared)
         let existing = try await matches(cards)
         var request = SaveRequest(transactionAuthor: transactionAuthor)
         var counts = (added: 0, updated: 0, unchanged: 0)

@@ -49,9 +49,9 @@ public struct VCardImporter: Sendable {
         let reader = VCardReader(strict: strict)
         if strict {
             // Read and check everything first: a strict import writes nothing unless every card is good.
-            let (cards, _) = try reader.read(data)
+            let cards = try reader.read(data).cards.map(Self.prepared)
             for card in cards {
-                let problems = CarnetStore.validationProblems(ofNewContact: Self.prepared(card).contact)
+                let problems = CarnetStore.validationProblems(ofNewContact: card.contact)
                 if !problems.isEmpty {
                     throw VCardIssue(line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")
                 }
@@ -65,8 +65,9 @@ public struct VCardImporter: Sendable {
             var handled = 0
             for result in reader.cards(from: data) {
                 switch result {
-                case .success(let card):
-                    let problems = CarnetStore.validationProblems(ofNewContact: Self.prepared(card).contact)
+                case .success(let read):
+                    let card = Self.prepared(read)
+                    let problems = CarnetStore.validationProblems(ofNewContact: card.contact)
                     if problems.isEmpty {
                         batch.append(card)
                     } else {
