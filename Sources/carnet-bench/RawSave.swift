@@ -87,17 +87,16 @@ enum RawSave {
 }
 
 /// The name index's rowids for new contacts: the sort key's first eight characters packed order-preserving
-/// (5 bits for each of the first seven, 4 for the eighth), then the contact's rowid in 24 bits (the store's
+/// (5 bits a character), then the contact's rowid in 23 bits (the store's
 /// `NameIndex` layout, rewritten; a different layout would cost the same to write). Reads do not depend on it:
 /// they learn the contact bits from the database (``RawQueries/contactBits(_:)``).
 enum NameRows {
-    static let contactBits: Int64 = 24
+    static let contactBits: Int64 = 23
 
     static func bucket(_ sortKey: String) -> Int64 {
         var packed: Int64 = 0
         var utf8 = sortKey.utf8.makeIterator()
-        for _ in 0..<7 { packed = (packed << 5) | code(utf8.next()) }
-        packed = (packed << 4) | coarseCode(utf8.next())
+        for _ in 0..<8 { packed = (packed << 5) | code(utf8.next()) }
         return packed << contactBits
     }
 
@@ -110,16 +109,6 @@ enum NameRows {
         case 0x61...0x7A: return 4 + Int64(byte - 0x61)
         case 0x7B...0x7F: return 30
         default: return 31
-        }
-    }
-
-    private static func coarseCode(_ byte: UInt8?) -> Int64 {
-        guard let byte else { return 0 }
-        switch byte {
-        case 0x00...0x1F: return 1
-        case 0x20...0x60: return 2
-        case 0x61...0x7A: return 3 + Int64(byte - 0x61) / 2
-        default: return 15
         }
     }
 }

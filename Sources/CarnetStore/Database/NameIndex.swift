@@ -4,11 +4,11 @@ import GRDB
 /// that order. FTS5 yields matches in rowid order, so "the first 50 matches by family name" is the first 50 rows
 /// of the match, read lazily, however many contacts match.
 ///
-/// A rowid is the sort key's first eight characters packed into 39 bits (order-preserving: 5 bits for each of
-/// the first seven, 4 for the eighth) followed by the contact's rowid in 24 bits: unique by construction, and
-/// the contact is the rowid's low bits, so the tables store the index and nothing else. The eighth character
-/// splits a common family name by the given name's initial, which keeps buckets small; rows sharing a bucket
-/// are put in exact (sort key, identifier) order after reading. The layout addresses 16.7 million contacts.
+/// A rowid is the sort key's first eight characters packed into 40 bits (order-preserving, 5 bits a character)
+/// followed by the contact's rowid in 23 bits: unique by construction, and the contact is the rowid's low bits,
+/// so the tables store the index and nothing else. The eighth character splits a common family name by the given
+/// name's initial, which keeps buckets small; rows sharing a bucket are put in exact (sort key, identifier) order
+/// after reading. The layout addresses 8.4 million contacts.
 enum NameIndex {
     enum Order: CaseIterable {
         case family, given
@@ -18,17 +18,16 @@ enum NameIndex {
         var sortColumn: String { self == .family ? "sortFamily" : "sortGiven" }
     }
 
-    static let counterBits: Int64 = 24
+    static let counterBits: Int64 = 23
     static let contactMask: Int64 = (1 << counterBits) - 1
 
     /// The first rowid of the bucket a sort key falls in.
     static func bucket(_ sortKey: String) -> Int64 {
         var packed: Int64 = 0
         var utf8 = sortKey.utf8.makeIterator()
-        for _ in 0..<7 {
+        for _ in 0..<8 {
             packed = (packed << 5) | code(utf8.next())
         }
-        packed = (packed << 4) | coarseCode(utf8.next())
         return packed << counterBits
     }
 
@@ -46,18 +45,7 @@ enum NameIndex {
         }
     }
 
-    /// The eighth character in 4 bits, still without changing order: two letters share a code.
-    private static func coarseCode(_ byte: UInt8?) -> Int64 {
-        guard let byte else { return 0 }
-        switch byte {
-        case 0x00...0x1F: return 1
-        case 0x20...0x60: return 2
-        case 0x61...0x7A: return 3 + Int64(byte - 0x61) / 2
-        default: return 15
-        }
-    }
-
-    /// The index rowid of a contact with this sort key. - Throws: past 2²⁴ contacts, which the layout cannot hold.
+    /// The index rowid of a contact with this sort key. - Throws: past 2²³ contacts, which the layout cannot hold.
     static func rowid(sortKey: String, contactRowid: Int64) throws -> Int64 {
         guard contactRowid <= contactMask else {
             throw StoreError(.validationFailed, "The store holds as many contacts as its name index can address")
