@@ -1,3 +1,4 @@
+import CarnetStore
 import Foundation
 import GRDB
 import Synchronization
@@ -52,7 +53,7 @@ enum RawQueries {
     /// a long prefix's postings before the first row, but reads an OR of terms lazily.
     static func match(_ db: Database, _ text: String) throws -> String {
         let vocabulary = try db.tableExists("contactNameFamily_terms")
-        return try Folding.words(text).map { word in
+        return try TextFolding.words(text).map { word in
             guard vocabulary, word.count > 3 else { return "\"\(word)\"*" }
             let terms = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT term FROM contactNameFamily_terms WHERE term >= ? AND term < ? LIMIT 33"),
@@ -74,7 +75,7 @@ enum RawQueries {
     }
 
     static func naiveNameSearch(_ db: Database, _ text: String) throws -> Int {
-        try decodeNames(NameIndexSQL.naive(db), [Folding.match(text)])
+        try decodeNames(NameIndexSQL.naive(db), [TextFolding.match(text)])
     }
 
     /// A contact can hold the same address twice: each contact once.
@@ -85,11 +86,11 @@ enum RawQueries {
         """
 
     static func emailSearch(_ db: Database, _ email: String) throws -> Int {
-        try decodeNames(db.cachedStatement(sql: valueSearchSQL), [2, Folding.emailKey(email)])
+        try decodeNames(db.cachedStatement(sql: valueSearchSQL), [2, TextFolding.emailKey(email)])
     }
 
     static func phoneSearch(_ db: Database, _ phone: String) throws -> Int {
-        guard let key = Folding.phoneKey(phone) else { return 0 }
+        guard let key = TextFolding.phoneKey(phone) else { return 0 }
         return try decodeNames(db.cachedStatement(sql: valueSearchSQL), [1, key])
     }
 

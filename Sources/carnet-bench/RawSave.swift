@@ -46,15 +46,15 @@ enum RawSave {
                 person.birthday.map { "gregorian||\($0.year.map(String.init) ?? "")|\($0.month)|\($0.day)|0" },
                 sortGiven, sortFamily, ftsGiven, ftsFamily, seq, seq, now, now,
             ])
-            let names = Folding.fold([person.givenName, person.middleName, person.familyName, person.nickname,
+            let names = TextFolding.fold([person.givenName, person.middleName, person.familyName, person.nickname,
                 person.organizationName].filter { !$0.isEmpty }.joined(separator: " "))
             for (table, ftsRowid) in [("contactNameGiven", ftsGiven), ("contactNameFamily", ftsFamily)]
             where options.nameTables.contains(table) {
                 try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")
                     .execute(arguments: [ftsRowid, names])
             }
-            let phones = person.phones.map { ($0.label, $0.value, Folding.phoneKey($0.value)) }
-            let emails = person.emails.map { ($0.label, $0.value, Optional(Folding.emailKey($0.value))) }
+            let phones = person.phones.map { ($0.label, $0.value, TextFolding.phoneKey($0.value)) }
+            let emails = person.emails.map { ($0.label, $0.value, TextFolding.emailKey($0.value)) }
             let addresses = person.addresses.map { item in
                 let a = item.value
                 let fields = [a.street, a.subLocality, a.city, a.subAdministrativeArea, a.state, a.postalCode,
@@ -79,7 +79,7 @@ enum RawSave {
     }
 
     static func sortKey(_ person: Person, givenFirst: Bool) -> String {
-        Folding.sortKey(
+        TextFolding.sortKey(
             primary: givenFirst ? person.givenName : person.familyName,
             secondary: givenFirst ? person.familyName : person.givenName,
             middle: person.middleName, organization: person.organizationName)

@@ -162,26 +162,7 @@ final class Executor {
     /// Writes a list; an item that fails nulls itself, or the whole list when items are non-null.
     @inline(__always)
     func list<Item>(_ items: [Item], _ plan: FieldPlan, _ item: (Item) throws -> Bool) rethrows -> Bool {
-        var itemType = plan.type.nullable
-        if case .list(let inner) = itemType { itemType = inner }
-        let itemsNonNull = itemType.isNonNull
-        writer.beginArray()
-        for (index, element) in items.enumerated() {
-            writer.comma()
-            path.append(.index(index))
-            let mark = writer.mark
-            if try !item(element) {
-                writer.rollBack(to: mark)
-                if itemsNonNull {
-                    path.removeLast()
-                    return false
-                }
-                writer.null()
-            }
-            path.removeLast()
-        }
-        writer.endArray()
-        return true
+        try list(count: items.count, plan) { try item(items[$0]) }
     }
 
     /// Writes a list by index, so elements are borrowed from their array rather than copied into a closure.
