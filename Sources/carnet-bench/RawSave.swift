@@ -32,8 +32,8 @@ enum RawSave {
             let sortGiven = sortKey(person, givenFirst: true), sortFamily = sortKey(person, givenFirst: false)
             // The name index's rowid is the sort key's bucket plus the contact's rowid: take the next rowid now.
             let rowid = (try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM contact")) ?? 0) + 1
-            let ftsGiven = NameRows.bucket(sortGiven) | rowid
-            let ftsFamily = NameRows.bucket(sortFamily) | rowid
+            let ftsGiven = try NameIndex.rowid(sortKey: sortGiven, contactRowid: rowid)
+            let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: rowid)
             try db.cachedStatement(sql: """
                 INSERT INTO contact (rowid, id, containerRowid, contactType, givenName, middleName, familyName, nickname,
                     organizationName, jobTitle, birthday, sortGiven, sortFamily, ftsGiven, ftsFamily,
@@ -83,32 +83,5 @@ enum RawSave {
             primary: givenFirst ? person.givenName : person.familyName,
             secondary: givenFirst ? person.familyName : person.givenName,
             middle: person.middleName, organization: person.organizationName)
-    }
-}
-
-/// The name index's rowids for new contacts: the sort key's first eight characters packed order-preserving
-/// (5 bits a character), then the contact's rowid in 23 bits (the store's
-/// `NameIndex` layout, rewritten; a different layout would cost the same to write). Reads do not depend on it:
-/// they learn the contact bits from the database (``RawQueries/contactBits(_:)``).
-enum NameRows {
-    static let contactBits: Int64 = 23
-
-    static func bucket(_ sortKey: String) -> Int64 {
-        var packed: Int64 = 0
-        var utf8 = sortKey.utf8.makeIterator()
-        for _ in 0..<8 { packed = (packed << 5) | code(utf8.next()) }
-        return packed << contactBits
-    }
-
-    private static func code(_ byte: UInt8?) -> Int64 {
-        guard let byte else { return 0 }
-        switch byte {
-        case 0x00...0x1F: return 1
-        case 0x20...0x2F: return 2
-        case 0x30...0x60: return 3
-        case 0x61...0x7A: return 4 + Int64(byte - 0x61)
-        case 0x7B...0x7F: return 30
-        default: return 31
-        }
     }
 }

@@ -9,7 +9,9 @@ import GRDB
 /// so the tables store the index and nothing else. The eighth character splits a common family name by the given
 /// name's initial, which keeps buckets small; rows sharing a bucket are put in exact (sort key, identifier) order
 /// after reading. The layout addresses 8.4 million contacts.
-enum NameIndex {
+///
+/// `package` so the benchmark's hand-written SQL writes the store's own rowids.
+package enum NameIndex {
     enum Order: CaseIterable {
         case family, given
 
@@ -46,7 +48,7 @@ enum NameIndex {
     }
 
     /// The index rowid of a contact with this sort key. - Throws: past 2²³ contacts, which the layout cannot hold.
-    static func rowid(sortKey: String, contactRowid: Int64) throws -> Int64 {
+    package static func rowid(sortKey: String, contactRowid: Int64) throws -> Int64 {
         guard contactRowid <= contactMask else {
             throw StoreError(.validationFailed, "The store holds as many contacts as its name index can address")
         }
