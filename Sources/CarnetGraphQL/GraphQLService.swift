@@ -112,6 +112,11 @@ public struct GraphQLResponse: Sendable {
     public var operationName: String?
     /// Whether the response has `errors`.
     public var hasErrors: Bool
+    /// When nothing executed: the `errors` array alone, for transports that carry errors without a response
+    /// around them (graphql-transport-ws's `error` message).
+    public var requestErrors: [UInt8]?
+    /// When nothing executed: the code of the first error (`FORBIDDEN`, `GRAPHQL_PARSE_FAILED`, ...).
+    public var requestErrorCode: String?
 
     init(body: [UInt8], failure: GraphQLRequestError.Kind?, operation: GraphQLService.Operation?, hasErrors: Bool) {
         self.body = body
@@ -121,18 +126,13 @@ public struct GraphQLResponse: Sendable {
         self.hasErrors = hasErrors
     }
 
-    init(_ error: GraphQLRequestError, operation: GraphQLService.Operation? = nil) {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("errors")
-        writer.beginArray()
-        for item in error.errors {
-            writer.comma()
-            item.write(to: &writer)
-        }
-        writer.endArray()
-        writer.endObject()
-        self.init(body: writer.bytes, failure: error.kind, operation: operation, hasErrors: true)
+    /// The response for a request that failed before executing.
+    public init(_ error: GraphQLRequestError, operation: GraphQLService.Operation? = nil) {
+        let errors = error.errorsJSON
+        self.init(body: Array(#"{"errors":"#.utf8) + errors + [UInt8(ascii: "}")], failure: error.kind,
+            operation: operation, hasErrors: true)
+        self.requestErrors = errors
+        self.requestErrorCode = error.errors.first?.code.rawValue
     }
 
     /// Whether the response has a `data` member.

@@ -1,19 +1,29 @@
 import ArgumentParser
+import Foundation
 
 /// The `carnet` command.
 @main
 struct Carnet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carnet",
-        abstract: "Carnet: a contacts record store.",
-        subcommands: [Status.self, SchemaCommand.self, ImportCommand.self, ExportCommand.self, SaveLoop.self],
-        defaultSubcommand: Status.self)
+        abstract: "Carnet: a contacts record store served as GraphQL over TLS.",
+        subcommands: [
+            Serve.self, QueryCommand.self, TokenCommand.self, BackupCommand.self, Status.self, SchemaCommand.self,
+            ImportCommand.self, ExportCommand.self, SaveLoop.self,
+        ],
+        defaultSubcommand: Serve.self)
 }
 
 /// Options every command that opens the local database shares.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: "The data folder (holds carnet.sqlite).")
-    var data: String = "./carnet-data"
+    @Option(name: .long, help: "The data folder (holds carnet.sqlite and the development certificates). Env: CARNET_DATA.")
+    var data: String = environment("CARNET_DATA") ?? "./carnet-data"
 
     var databasePath: String { data + "/carnet.sqlite" }
+}
+
+/// A `CARNET_*` setting from the environment, if set and not empty.
+func environment(_ name: String) -> String? {
+    guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+    return value
 }

@@ -27,6 +27,18 @@ public struct GraphQLRequestError: Error, Sendable, Hashable {
         self.errors = errors
     }
 
+    /// The errors as a JSON array.
+    public var errorsJSON: [UInt8] {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for item in errors {
+            writer.comma()
+            item.write(to: &writer)
+        }
+        writer.endArray()
+        return writer.bytes
+    }
+
     static func badRequest(_ message: String) -> GraphQLRequestError {
         GraphQLRequestError(.badRequest, [ResponseError(message: message, code: .badRequest)])
     }

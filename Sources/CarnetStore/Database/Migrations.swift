@@ -6,6 +6,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: Migration001.migrate)
         migrator.registerMigration("v2", migrate: Migration002.migrate)
+        migrator.registerMigration("v3", migrate: Migration003.migrate)
         return migrator
     }
 }

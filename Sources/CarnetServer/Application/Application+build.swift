@@ -1,0 +1,85 @@
+import CarnetGraphQL
+import CarnetStore
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOSSL
+
+/// Builds the service: opens (creating) the data folder and its store, makes or loads the TLS material, and
+/// wires routes, authentication, WebSocket and metrics. `carnet serve` and the tests both call this.
+///
+/// - Parameters:
+///   - store: the store to serve; by default the SQLite file in the configuration's data folder.
+///   - onServerRunning: called with the bound port once the listener accepts connections.
+public func buildApplication(
+    configuration: ServerConfiguration, store: CarnetStore? = nil, logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> CarnetApplication {
+    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+    let store = try store ?? CarnetStore.open(path: configuration.databasePath)
+    let metrics = ServerMetrics()
+    let tokens = AccessTokens(store: store, cacheLifetime: configuration.tokenCacheLifetime)
+    let service = GraphQLService(store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions)
+    { error in
+        logger.error("Unexpected error while executing GraphQL", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+    }
+    let sessions = WebSocketSessions()
+    let router = buildRouter(configuration: configuration, service: service, tokens: tokens, metrics: metrics)
+    let endpoint = GraphQLWebSocketEndpoint(
+        dependencies: .init(service: service, tokens: tokens, metrics: metrics,
+            maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3)),
+        sessions: sessions)
+    let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
+    let (builder, certificates) = try channel.builder()
+    let app = Application(
+        router: router, server: builder,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Carnet"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger)
+    return CarnetApplication(store: store, tokens: tokens, metrics: metrics, service: service,
+        certificates: certificates, configuration: configuration, server: app, sessions: sessions, logger: logger)
+}
+
+/// The listener's channel setup for each transport.
+struct ServerChannels {
+    let configuration: ServerConfiguration
+    let endpoint: GraphQLWebSocketEndpoint
+
+    func builder() throws -> (HTTPServerBuilder, DevelopmentCertificates?) {
+        let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
+        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: idle),
+            ws: .init(maxFrameSize: configuration.maxBodyBytes, autoPing: .enabled(timePeriod: .seconds(15)),
+                closeTimeout: .seconds(5)))
+        let endpoint = self.endpoint
+        let shouldUpgrade = { @Sendable (head: HTTPRequest, channel: any Channel, logger: Logger) in
+            try await endpoint.shouldUpgrade(head, channel, logger)
+        }
+        let (chainPath, keyPath, certificates): (String, String, DevelopmentCertificates?)
+        switch configuration.transport {
+        case .plainHTTP:
+            return (.http1WebSocketUpgrade(configuration: webSocket, shouldUpgrade: shouldUpgrade), nil)
+        case .certificateFiles(let chain, let key):
+            (chainPath, keyPath, certificates) = (chain, key, nil)
+        case .developmentCertificate:
+            let generated = try DevelopmentCertificates.ensure(in: configuration.certificateDirectory)
+            (chainPath, keyPath, certificates) = (generated.certificatePath, generated.privateKeyPath, generated)
+        }
+        let tls = TLSSettings.server(
+            chain: try NIOSSLCertificate.fromPEMFile(chainPath), key: try NIOSSLPrivateKey(file: keyPath, format: .pem),
+            alpn: ["h2", "http/1.1"])
+        let sslContext = try NIOSSLContext(configuration: tls)
+        let http2 = HTTP2ChannelConfiguration(idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
+            streamConfiguration: .init(idleTimeout: idle))
+        let builder = HTTPServerBuilder { responder in
+            CarnetChannel(sslContext: sslContext,
+                http1: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),
+                http2: HTTP2Channel(responder: responder, configuration: http2))
+        }
+        return (builder, certificates)
+    }
+}

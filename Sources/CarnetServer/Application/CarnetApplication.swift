@@ -1,0 +1,49 @@
+import CarnetGraphQL
+import CarnetStore
+import Logging
+import ServiceLifecycle
+
+/// The running service: Hummingbird's application plus what it is built on. Run it as a `Service` (for example
+/// in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal).
+///
+/// Shutdown happens in order: WebSocket sessions first (no new operations, in-flight ones finish, then close
+/// 1001), then the HTTP server (stops accepting, finishes in-flight requests). Hummingbird's own WebSocket
+/// shutdown would close sockets with 1000 at once, which is why sessions are drained by a service of their own
+/// that the group stops before the server.
+public struct CarnetApplication: Service {
+    public let store: CarnetStore
+    public let tokens: AccessTokens
+    public let metrics: ServerMetrics
+    public let service: GraphQLService
+    /// The development certificates, when the transport uses them.
+    public let certificates: DevelopmentCertificates?
+    public let configuration: ServerConfiguration
+    let server: any Service
+    let sessions: WebSocketSessions
+    let logger: Logger
+
+    public func run() async throws {
+        let drain = WebSocketDrainService(sessions: sessions, grace: configuration.shutdownGracePeriod)
+        // Graceful shutdown runs in reverse order: the drain service before the server.
+        let group = ServiceGroup(configuration: .init(services: [server, drain], logger: logger))
+        try await group.run()
+    }
+
+    /// On a store without tokens (the first start), creates an all-powerful `admin` token and returns its text,
+    /// which is never stored and cannot be shown again.
+    public func createAdminTokenIfFirstStart() async throws -> String? {
+        guard try await store.accessTokens().isEmpty else { return nil }
+        return try await tokens.create(name: "admin", scopes: [.read, .write]).token
+    }
+}
+
+/// Waits for graceful shutdown, then drains every WebSocket session.
+struct WebSocketDrainService: Service {
+    let sessions: WebSocketSessions
+    let grace: Duration
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await sessions.drainAll(grace: grace)
+    }
+}

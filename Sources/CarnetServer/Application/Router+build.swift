@@ -1,0 +1,48 @@
+import CarnetGraphQL
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The routes: `/graphql` (authenticated), `/healthz`, `/readyz`, `/metrics`.
+func buildRouter(
+    configuration: ServerConfiguration, service: GraphQLService, tokens: AccessTokens, metrics: ServerMetrics
+) -> Router<CarnetRequestContext> {
+    let router = Router(context: CarnetRequestContext.self)
+    router.addMiddleware {
+        RequestLogMiddleware(metrics: metrics)
+        CORSMiddleware(allowedOrigins: Set(configuration.allowedOrigins))
+    }
+    let ok = ByteBuffer(string: #"{"status":"ok"}"#)
+    // Liveness: a static answer (also the ceiling the HTTP benchmark compares with).
+    router.get("/healthz") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
+    }
+    // Readiness: the store answers a read.
+    router.get("/readyz") { _, context in
+        do {
+            _ = try await service.store.currentHistoryToken()
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
+        } catch {
+            context.logger.error("Readiness check failed", metadata: ["error.type": "\(type(of: error))"])
+            return HTTPErrorResponse(status: .serviceUnavailable, code: "NOT_READY", message: "The store is not available.")
+                .response()
+        }
+    }
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: await metrics.render(store: service.store))))
+    }
+    let handler = GraphQLHTTPHandler(service: service, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
+        bodyTimeout: configuration.bodyTimeout)
+    let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
+    let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
+    graphql.get { request, context in try await handler.handle(request, context: context) }
+    graphql.post { request, context in try await handler.handle(request, context: context) }
+    router.on("/graphql", method: .options) { _, _ in Response(status: .noContent, headers: [.allow: "GET, POST, OPTIONS"]) }
+    for method in [HTTPRequest.Method.put, .delete, .patch, .head] {
+        router.on("/graphql", method: method) { _, _ in
+            HTTPErrorResponse.methodNotAllowed("GET, POST, OPTIONS", "Use GET or POST.").response()
+        }
+    }
+    return router
+}

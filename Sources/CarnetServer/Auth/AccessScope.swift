@@ -1,0 +1,43 @@
+import CarnetGraphQL
+
+/// What a token may do: `read` runs queries and subscriptions, `write` runs mutations.
+public enum AccessScope: String, Sendable, Hashable, CaseIterable, Codable {
+    case read, write
+
+    /// The operation kinds a set of scopes allows.
+    static func operations(_ scopes: Set<AccessScope>) -> Set<OperationKind> {
+        var kinds: Set<OperationKind> = []
+        if scopes.contains(.read) { kinds.formUnion([.query, .subscription]) }
+        if scopes.contains(.write) { kinds.insert(.mutation) }
+        return kinds
+    }
+}
+
+/// The authenticated caller of one request or socket.
+public struct AccessIdentity: Sendable, Hashable {
+    public var tokenID: String
+    public var name: String
+    public var scopes: Set<AccessScope>
+    /// The transaction authors this caller may save as; empty means any. The first is the default.
+    public var authors: [String]
+
+    /// Picks the transaction author of a save: the requested one if allowed, else the token's own.
+    func authorize(_ requested: String?) throws(AuthorRejected) -> String? {
+        guard let first = authors.first else { return requested }
+        guard let requested else { return first }
+        guard authors.contains(requested) else {
+            throw AuthorRejected("This token may not save as transaction author \"\(requested)\".")
+        }
+        return requested
+    }
+
+    /// The GraphQL layer's view of what this caller may do.
+    func graphQLContext(allowing allowed: Set<OperationKind> = Set(OperationKind.allCases)) -> GraphQLRequestContext {
+        var context = GraphQLRequestContext()
+        context.allowedOperations = AccessScope.operations(scopes).intersection(allowed)
+        context.disallowedCode = .forbidden
+        let identity = self
+        context.authorizeAuthor = { requested throws(AuthorRejected) in try identity.authorize(requested) }
+        return context
+    }
+}

@@ -1,0 +1,77 @@
+import CarnetStore
+import Crypto
+import Foundation
+import Synchronization
+
+/// Creates and checks bearer tokens.
+///
+/// A token reads `carnet_<id>_<secret>`: the id finds the record, the secret is 256 random bits of which only a
+/// SHA-256 hash is stored, compared in constant time. Checked tokens are cached for ``cacheLifetime`` so a request
+/// costs no database read; a revocation (also by another process) takes effect within that time.
+public final class AccessTokens: Sendable {
+    let store: CarnetStore
+    let cacheLifetime: Duration
+    private let cache = Mutex<[String: (record: AccessTokenRecord?, fetched: ContinuousClock.Instant)]>([:])
+
+    public init(store: CarnetStore, cacheLifetime: Duration = .seconds(2)) {
+        self.store = store
+        self.cacheLifetime = cacheLifetime
+    }
+
+    /// A new token: the text (shown once, never stored) and its record.
+    public func create(name: String, scopes: Set<AccessScope>, authors: [String] = []) async throws
+        -> (token: String, record: AccessTokenRecord)
+    {
+        let id = Self.randomText(bytes: 9)
+        let secret = Self.randomText(bytes: 32)
+        let record = AccessTokenRecord(
+            id: id, name: name, secretHash: Array(SHA256.hash(data: Data(secret.utf8))),
+            scopes: AccessScope.allCases.filter(scopes.contains).map(\.rawValue), authors: authors)
+        try await store.insertAccessToken(record)
+        return ("carnet_\(id)_\(secret)", record)
+    }
+
+    /// The identity behind a token, or `nil` for a malformed, unknown or revoked one.
+    public func verify(_ token: String) async throws -> AccessIdentity? {
+        // Fixed layout: "carnet_" + 12-character id + "_" + 43-character secret (both URL-safe base64, which
+        // may contain "_" themselves, so the text is cut by position, not split).
+        let bytes = Array(token.utf8)
+        guard bytes.count == 63, token.hasPrefix("carnet_"), bytes[19] == UInt8(ascii: "_") else { return nil }
+        let id = String(decoding: bytes[7..<19], as: UTF8.self)
+        let secret = bytes[20...]
+        guard let record = try await record(id: id), record.revoked == nil else { return nil }
+        let hash = Array(SHA256.hash(data: Data(secret)))
+        guard Self.constantTimeEqual(hash, record.secretHash) else { return nil }
+        return AccessIdentity(
+            tokenID: record.id, name: record.name, scopes: Set(record.scopes.compactMap(AccessScope.init(rawValue:))),
+            authors: record.authors)
+    }
+
+    private func record(id: String) async throws -> AccessTokenRecord? {
+        let now = ContinuousClock.now
+        if let cached = cache.withLock({ $0[id] }), now - cached.fetched < cacheLifetime { return cached.record }
+        let record = try await store.accessToken(id: id)
+        cache.withLock { entries in
+            // Unknown ids are cached too (bounded), so guessing does not turn into database reads.
+            if entries.count > 10_000 { entries.removeAll(keepingCapacity: true) }
+            entries[id] = (record, now)
+        }
+        return record
+    }
+
+    /// Equal length and bytes, taking the same time wherever the first difference is.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    /// URL-safe base64 without padding of `bytes` random bytes (9 → 12 characters, 32 → 43).
+    static func randomText(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

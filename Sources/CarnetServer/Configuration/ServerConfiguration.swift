@@ -1,0 +1,48 @@
+import CarnetGraphQL
+import Foundation
+
+/// Everything `buildApplication` needs to know, with the defaults of `carnet serve`.
+public struct ServerConfiguration: Sendable {
+    /// Where the SQLite file and the development certificates live.
+    public var dataDirectory: String = "carnet-data"
+    public var host: String = "127.0.0.1"
+    /// 0 picks a free port (tests); the bound port is reported by `onServerRunning`.
+    public var port: Int = 8443
+    public var transport: Transport = .developmentCertificate
+
+    /// Origins browsers may call from (CORS); `*` allows any. Empty: no CORS headers.
+    public var allowedOrigins: [String] = []
+    /// The largest request body (and GET query string) accepted; larger ones get 413 (414) before parsing.
+    public var maxBodyBytes: Int = 1 << 20
+    /// How long a client may take to send its body before 408.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// Connections with no traffic for this long are closed (slow or stuck clients).
+    public var idleTimeout: Duration = .seconds(60)
+    /// Requests per second each token may make on average; 0 turns the limit off.
+    public var rateLimitPerSecond: Double = 200
+    /// How many requests a token may make at once above the average rate.
+    public var rateLimitBurst: Int = 400
+    /// How long a revoked token may still be honoured from the cache.
+    public var tokenCacheLifetime: Duration = .seconds(2)
+    /// How long graceful shutdown waits for in-flight operations before closing sockets anyway.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    public var graphQLLimits: GraphQLLimits = GraphQLLimits()
+    public var graphQLOptions: GraphQLOptions = GraphQLOptions()
+
+    /// How the listener secures connections.
+    public enum Transport: Sendable, Hashable {
+        /// TLS with a development CA and a localhost certificate, created in the data folder on first start.
+        case developmentCertificate
+        /// TLS with a certificate chain and private key from PEM files.
+        case certificateFiles(chain: String, privateKey: String)
+        /// Plain HTTP/1.1 (with WebSocket), for deployments behind a TLS-terminating proxy.
+        case plainHTTP
+    }
+
+    public init() {}
+
+    /// The SQLite file inside the data folder.
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("carnet.sqlite") }
+    /// The folder of the generated development certificates.
+    public var certificateDirectory: String { (dataDirectory as NSString).appendingPathComponent("tls") }
+}

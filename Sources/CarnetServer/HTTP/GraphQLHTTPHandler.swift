@@ -1,0 +1,102 @@
+import CarnetGraphQL
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// GraphQL over HTTP at `/graphql`, following the status-code profile of the graphql-http audit suite (see
+/// `docs/http.md`): 200 for responses with `data`; request errors 200 under `application/json` and 400 under
+/// `application/graphql-response+json`; 400 malformed requests, 405 mutations over GET, 406, 413, 414, 415.
+struct GraphQLHTTPHandler: Sendable {
+    let service: GraphQLService
+    let metrics: ServerMetrics
+    let maxBodyBytes: Int
+    let bodyTimeout: Duration
+
+    func handle(_ request: Request, context: CarnetRequestContext) async throws -> Response {
+        let start = ContinuousClock.now
+        guard let identity = context.identity else {
+            return HTTPErrorResponse.unauthorized("An access token is required.", invalidToken: false).response()
+        }
+        guard let mediaType = ResponseMediaType.negotiate(request.headers[.accept]) else {
+            return HTTPErrorResponse(status: .notAcceptable, code: "NOT_ACCEPTABLE",
+                message: "Accept application/graphql-response+json or application/json.",
+                headers: [.accept: "application/graphql-response+json, application/json"]).response()
+        }
+        let body: GraphQLRequestBody
+        do {
+            body = try await parameters(request, context)
+        } catch let refusal as HTTPErrorResponse {
+            return refusal.response()
+        } catch let error as GraphQLRequestError {
+            return HTTPErrorResponse(status: .badRequest, code: error.errors.first?.code.rawValue ?? "BAD_REQUEST",
+                message: error.errors.first?.message ?? "Bad request").response()
+        }
+        let operation: GraphQLService.Operation
+        do {
+            operation = try service.operation(for: body)
+        } catch {
+            return finish(GraphQLResponse(error), mediaType, nil, start, context)
+        }
+        if request.method == .get, operation.kind != .query {
+            return HTTPErrorResponse.methodNotAllowed("POST", "\(operation.kind.rawValue.capitalized) operations need POST.")
+                .response()
+        }
+        let response = await service.execute(operation, context: identity.graphQLContext())
+        return finish(response, mediaType, operation, start, context)
+    }
+
+    /// The request's GraphQL parameters from the query string (GET) or the JSON body (POST).
+    private func parameters(_ request: Request, _ context: CarnetRequestContext) async throws -> GraphQLRequestBody {
+        if request.method == .get {
+            guard (request.uri.query?.utf8.count ?? 0) <= maxBodyBytes else {
+                throw HTTPErrorResponse(status: .uriTooLong, code: "URI_TOO_LONG", message: "The query string is too long.")
+            }
+            guard let items = decodeQueryString(request.uri.query) else {
+                throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "Malformed query string.")
+            }
+            return try GraphQLRequestBody(queryItems: items)
+        }
+        guard isJSONContentType(request.headers[.contentType]) else {
+            throw HTTPErrorResponse(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
+                message: "Send the request as Content-Type: application/json (UTF-8).")
+        }
+        let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes, timeout: bodyTimeout)
+        guard !bytes.isEmpty else {
+            throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is empty.")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is not valid JSON.")
+        }
+        return try GraphQLRequestBody(json: json)
+    }
+
+    private func finish(_ response: GraphQLResponse, _ mediaType: ResponseMediaType, _ operation: GraphQLService.Operation?,
+        _ start: ContinuousClock.Instant, _ context: CarnetRequestContext) -> Response
+    {
+        let status = Self.status(response, mediaType)
+        metrics.recordOperation(name: response.operationName, kind: response.operationKind?.rawValue ?? "unknown",
+            status: String(status.code), duration: ContinuousClock.now - start)
+        if response.failure != nil {
+            context.logger.debug("GraphQL request refused", metadata: [
+                "graphql.failure": .string(response.failure.map { "\($0)" } ?? ""),
+                "graphql.operation": .string(response.operationName ?? ""),
+            ])
+        }
+        return Response(status: status, headers: [.contentType: mediaType.contentType],
+            body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+    }
+
+    static func status(_ response: GraphQLResponse, _ mediaType: ResponseMediaType) -> HTTPResponse.Status {
+        switch response.failure {
+        case nil, .persistedQueryNotFound?: .ok
+        case .badRequest?, .persistedQueryInvalid?: .badRequest
+        case .operationNotAllowed?: response.requestErrorCode == ErrorCode.forbidden.rawValue ? .forbidden : .badRequest
+        case .parseFailed?, .validationFailed?, .operationNotFound?, .variableCoercionFailed?:
+            mediaType == .json ? .ok : .badRequest
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import CarnetGraphQL
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A refusal outside GraphQL execution (401, 405, 406, 413, 415, 429 ...): a JSON body shaped like a GraphQL
+/// response with one error and its code, so every client reads failures the same way.
+struct HTTPErrorResponse: Error, Sendable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var headers: HTTPFields = [:]
+
+    func response() -> Response {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.key("errors")
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("message")
+        writer.string(message)
+        writer.key("extensions")
+        writer.beginObject()
+        writer.key("code")
+        writer.string(code)
+        writer.endObject()
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
+        var headers = self.headers
+        headers[.contentType] = ResponseMediaType.json.contentType
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
+    static func unauthorized(_ message: String, invalidToken: Bool) -> HTTPErrorResponse {
+        HTTPErrorResponse(status: .unauthorized, code: "UNAUTHENTICATED", message: message, headers: [
+            .wwwAuthenticate: invalidToken ? #"Bearer realm="carnet", error="invalid_token""# : #"Bearer realm="carnet""#,
+        ])
+    }
+
+    static func methodNotAllowed(_ allow: String, _ message: String) -> HTTPErrorResponse {
+        HTTPErrorResponse(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: message,
+            headers: [.allow: allow])
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// One structured log line and the metrics for every HTTP request: method, path, status, duration, request id.
+/// Never headers, query strings, variables or bodies (they carry tokens and contact data).
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = CarnetRequestContext
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let start = ContinuousClock.now
+        let path = request.uri.path
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            log(request, path, error.status, start, context)
+            throw error
+        } catch {
+            context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            log(request, path, .internalServerError, start, context)
+            return HTTPErrorResponse(status: .internalServerError, code: "INTERNAL_SERVER_ERROR",
+                message: "Internal server error").response()
+        }
+        log(request, path, response.status, start, context)
+        return response
+    }
+
+    private func log(_ request: Request, _ path: String, _ status: HTTPResponse.Status, _ start: ContinuousClock.Instant,
+        _ context: Context)
+    {
+        let elapsed = ContinuousClock.now - start
+        let route = ServerMetrics.routeLabel(path)
+        metrics.recordHTTP(route: route, method: request.method.rawValue, status: status.code, duration: elapsed)
+        context.logger.info("request", metadata: [
+            "http.method": .string(request.method.rawValue), "http.path": .string(route),
+            "http.status": .stringConvertible(status.code), "http.duration_ms": .string(elapsed.milliseconds),
+        ])
+    }
+}
+
+extension Duration {
+    var milliseconds: String {
+        let ms = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+        return String(format: "%.3f", ms)
+    }
+}

@@ -1,0 +1,86 @@
+import CarnetStore
+import Prometheus
+import Synchronization
+
+/// The service's Prometheus metrics, in a registry of its own (no global bootstrap, so tests can build many
+/// applications in one process).
+public final class ServerMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    private let operationNames = Mutex<Set<String>>([])
+    static let maxOperationNames = 200
+    static let buckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+    ]
+    let subscriptionsOpen: Gauge
+    let webSocketsOpen: Gauge
+    private let contacts: Gauge
+    private let groups: Gauge
+    private let databaseBytes: Gauge
+
+    init() {
+        subscriptionsOpen = registry.makeGauge(name: "carnet_subscriptions_open",
+            help: "GraphQL subscriptions running over WebSocket")
+        webSocketsOpen = registry.makeGauge(name: "carnet_websocket_connections_open",
+            help: "graphql-transport-ws connections open")
+        contacts = registry.makeGauge(name: "carnet_store_contacts", help: "Contacts in the store")
+        groups = registry.makeGauge(name: "carnet_store_groups", help: "Groups in the store")
+        databaseBytes = registry.makeGauge(name: "carnet_store_database_bytes", help: "Size of the database file")
+    }
+
+    func recordHTTP(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(name: "carnet_http_requests_total",
+            labels: [("route", route), ("method", method), ("status", String(status))],
+            help: "HTTP requests by route, method and status").increment()
+        registry.makeDurationHistogram(name: "carnet_http_request_duration_seconds",
+            labels: [("route", route), ("method", method)], buckets: Self.buckets,
+            help: "HTTP request latency by route and method").recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// One GraphQL operation, over HTTP or WebSocket. `status` is the HTTP status, or `ok`/`error` on sockets.
+    func recordOperation(name: String?, kind: String, status: String, duration: Duration) {
+        let operation = operationLabel(name)
+        registry.makeCounter(name: "carnet_graphql_operations_total",
+            labels: [("operation", operation), ("kind", kind), ("status", status)],
+            help: "GraphQL operations by operation name, kind and status").increment()
+        registry.makeDurationHistogram(name: "carnet_graphql_operation_duration_seconds",
+            labels: [("operation", operation), ("kind", kind)], buckets: Self.buckets,
+            help: "GraphQL operation latency by operation name and kind").recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The text exposition, with the store's sizes read now.
+    func render(store: CarnetStore) async -> [UInt8] {
+        if let statistics = try? await store.statistics() {
+            contacts.set(Int64(statistics.contacts))
+            groups.set(Int64(statistics.groups))
+            databaseBytes.set(Int64(statistics.databaseBytes))
+        }
+        return registry.emitToBuffer()
+    }
+
+    /// Operation names are client-chosen: the first ``maxOperationNames`` distinct ones get their own series, the
+    /// rest share `other`, so a client cannot grow the metrics without bound.
+    private func operationLabel(_ name: String?) -> String {
+        guard let name, !name.isEmpty else { return "anonymous" }
+        return operationNames.withLock { names in
+            if names.contains(name) { return name }
+            guard names.count < Self.maxOperationNames else { return "other" }
+            names.insert(name)
+            return name
+        }
+    }
+
+    static func routeLabel(_ path: String) -> String {
+        switch path {
+        case "/graphql", "/healthz", "/readyz", "/metrics": path
+        default: "other"
+        }
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,45 @@
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// Accepts WebSocket upgrades on `/graphql` for graphql-transport-ws.
+struct GraphQLWebSocketEndpoint: Sendable {
+    static let subprotocol = "graphql-transport-ws"
+    let dependencies: GraphQLWebSocketSession.Dependencies
+    let sessions: WebSocketSessions
+
+    func shouldUpgrade(_ head: HTTPRequest, _ channel: any Channel, _ logger: Logger) async throws
+        -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
+    {
+        guard head.path?.split(separator: "?", maxSplits: 1).first == "/graphql" else { return .dontUpgrade }
+        let offered = head.headerFields[values: .secWebSocketProtocol]
+            .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            .contains(Self.subprotocol)
+        // Browsers cannot set headers on a WebSocket; other clients may authenticate the upgrade itself.
+        let identity: AccessIdentity? = if let header = head.headerFields[.authorization], let token = bearerToken(header) {
+            try await dependencies.tokens.verify(token)
+        } else {
+            nil
+        }
+        var headers: HTTPFields = [:]
+        if offered { headers[.secWebSocketProtocol] = Self.subprotocol }
+        let (dependencies, sessions) = (self.dependencies, self.sessions)
+        return .upgrade(headers) { inbound, outbound, context in
+            let session = GraphQLWebSocketSession(dependencies, outbound: outbound, logger: context.logger,
+                upgradeIdentity: identity)
+            guard offered else {
+                return await session.close(.subprotocolNotAcceptable, "Subprotocol not acceptable")
+            }
+            guard sessions.add(session) else {
+                return await session.close(code: .goingAway, "Server shutting down")
+            }
+            dependencies.metrics.webSocketsOpen.increment()
+            defer {
+                sessions.remove(session)
+                dependencies.metrics.webSocketsOpen.decrement()
+            }
+            try await session.run(inbound)
+        }
+    }
+}

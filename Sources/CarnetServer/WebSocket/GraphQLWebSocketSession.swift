@@ -1,0 +1,177 @@
+import CarnetGraphQL
+import HummingbirdWebSocket
+import Logging
+import NIOWebSocket
+import Synchronization
+
+/// One graphql-transport-ws connection: the handshake, authentication in `connection_init`, operations by id,
+/// and the close codes the protocol defines.
+final class GraphQLWebSocketSession: Sendable {
+    struct Dependencies: Sendable {
+        let service: GraphQLService
+        let tokens: AccessTokens
+        let metrics: ServerMetrics
+        let maxMessageBytes: Int
+        let initTimeout: Duration
+    }
+
+    private struct Operation {
+        var generation: Int
+        var task: Task<Void, Never>?
+        var isSubscription = false
+    }
+
+    private struct State {
+        var initReceived = false
+        var identity: AccessIdentity?
+        var operations: [String: Operation] = [:]
+        var generation = 0
+        var draining = false
+        var closed = false
+    }
+
+    let dependencies: Dependencies
+    let outbound: WebSocketOutboundWriter
+    let logger: Logger
+    /// The caller authenticated by the upgrade request's `Authorization` header, if any.
+    let upgradeIdentity: AccessIdentity?
+    private let state = Mutex(State())
+
+    init(_ dependencies: Dependencies, outbound: WebSocketOutboundWriter, logger: Logger, upgradeIdentity: AccessIdentity?) {
+        self.dependencies = dependencies
+        self.outbound = outbound
+        self.logger = logger
+        self.upgradeIdentity = upgradeIdentity
+    }
+
+    /// Reads messages until the client or the server closes the socket.
+    func run(_ inbound: WebSocketInboundStream) async throws {
+        let timeout = dependencies.initTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard let self, !Task.isCancelled, !self.state.withLock({ $0.initReceived }) else { return }
+            await self.close(.initialisationTimeout, "Connection initialisation timeout")
+        }
+        defer {
+            timer.cancel()
+            cancelAll()
+        }
+        var messages = inbound.messages(maxSize: dependencies.maxMessageBytes).makeAsyncIterator()
+        while let message = try await messages.next() {
+            guard case .text(let text) = message else {
+                return await close(.badRequest, "Binary messages are not part of graphql-transport-ws")
+            }
+            let parsed: ClientMessage
+            do {
+                parsed = try ClientMessage(text: text)
+            } catch {
+                return await close(.badRequest, error.reason)
+            }
+            guard await receive(parsed) else { return }
+        }
+    }
+
+    /// Handles one message. - Returns: `false` when the socket was closed.
+    private func receive(_ message: ClientMessage) async -> Bool {
+        switch message {
+        case .connectionInit(let payload):
+            let first = state.withLock { state in
+                defer { state.initReceived = true }
+                return !state.initReceived
+            }
+            guard first else {
+                await close(.tooManyInitialisationRequests, "Too many initialisation requests")
+                return false
+            }
+            guard let identity = await authenticate(payload) else {
+                await close(.forbidden, "Forbidden")
+                return false
+            }
+            state.withLock { $0.identity = identity }
+            await send(ServerMessage.connectionAck)
+        case .ping:
+            await send(ServerMessage.pong)
+        case .pong:
+            break
+        case .subscribe(let id, let payload):
+            return await subscribe(id, payload)
+        case .complete(let id):
+            let task = state.withLock { $0.operations.removeValue(forKey: id)?.task }
+            task?.cancel()
+        }
+        return true
+    }
+
+    private func subscribe(_ id: String, _ payload: [String: JSONValue]) async -> Bool {
+        enum Verdict { case start(AccessIdentity, Int), unauthorized, duplicate, draining }
+        let verdict: Verdict = state.withLock { state in
+            guard let identity = state.identity else { return .unauthorized }
+            guard state.operations[id] == nil else { return .duplicate }
+            guard !state.draining else { return .draining }
+            state.generation += 1
+            state.operations[id] = Operation(generation: state.generation)
+            return .start(identity, state.generation)
+        }
+        switch verdict {
+        case .unauthorized:
+            await close(.unauthorized, "Unauthorized")
+            return false
+        case .duplicate:
+            await close(.subscriberAlreadyExists, "Subscriber for \(id) already exists")
+            return false
+        case .draining:
+            let error = GraphQLRequestError(.operationNotAllowed, [ResponseError(
+                message: "The server is shutting down.", code: ErrorCode(rawValue: "SHUTTING_DOWN"))])
+            await send(ServerMessage.error(id, error.errorsJSON))
+        case .start(let identity, let generation):
+            let task = Task { await self.execute(id, generation, payload, identity) }
+            state.withLock { state in
+                if state.operations[id]?.generation == generation { state.operations[id]?.task = task }
+            }
+        }
+        return true
+    }
+}
+
+// State transitions, kept beside `State`, which is private to this file.
+extension GraphQLWebSocketSession {
+    func isActive(_ id: String, _ generation: Int) -> Bool {
+        state.withLock { !$0.closed && $0.operations[id]?.generation == generation }
+    }
+
+    func finish(_ id: String, _ generation: Int) {
+        state.withLock { state in
+            if state.operations[id]?.generation == generation { state.operations[id] = nil }
+        }
+    }
+
+    func markSubscription(_ id: String, _ generation: Int) {
+        state.withLock { state in
+            if state.operations[id]?.generation == generation { state.operations[id]?.isSubscription = true }
+        }
+    }
+
+    /// Stops new operations. - Returns: the running ones, and whether each is a subscription.
+    func markDraining() -> [(Task<Void, Never>, Bool)] {
+        state.withLock { state in
+            state.draining = true
+            return state.operations.values.compactMap { operation in operation.task.map { ($0, operation.isSubscription) } }
+        }
+    }
+
+    /// - Returns: `false` if the socket was already closing.
+    func markClosed() -> Bool {
+        state.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
+        }
+    }
+
+    func cancelAll() {
+        let tasks = state.withLock { state in
+            defer { state.operations.removeAll() }
+            return state.operations.values.compactMap(\.task)
+        }
+        for task in tasks { task.cancel() }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A stored access token: who it is for, what it may do, and the hash of its secret (never the secret itself).
+///
+/// The store keeps these for the network service; creating the secret, hashing it and checking it are the
+/// service's business, so the store stays free of cryptography.
+public struct AccessTokenRecord: Sendable, Hashable {
+    /// Public identifier, part of the token text, used to find the record.
+    public var id: String
+    /// What the token is for, for people (`admin`, `sync-app`).
+    public var name: String
+    /// A hash of the token's secret.
+    public var secretHash: [UInt8]
+    /// Scope names (`read`, `write`).
+    public var scopes: [String]
+    /// The transaction authors this token may save as; empty means any. The first is the default.
+    public var authors: [String]
+    public var created: Date
+    /// When the token was revoked; a revoked token authenticates nothing.
+    public var revoked: Date?
+
+    public init(
+        id: String, name: String, secretHash: [UInt8], scopes: [String], authors: [String], created: Date = Date(),
+        revoked: Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.secretHash = secretHash
+        self.scopes = scopes
+        self.authors = authors
+        self.created = created
+        self.revoked = revoked
+    }
+}

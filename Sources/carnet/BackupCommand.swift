@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+
+extension Carnet {
+    /// `carnet backup PATH`: a consistent copy of the database, safe while the server runs.
+    struct BackupCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "backup",
+            abstract: "Write a consistent copy of the database to PATH, also while the server is running.")
+
+        @OptionGroup var options: DataOptions
+        @Argument(help: "The new file (must not exist).") var path: String
+
+        func run() async throws {
+            let store = try options.openStore()
+            try await store.backup(to: path)
+            try await store.close()
+            print("Backed up \(options.databasePath) to \(path).")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import CarnetGraphQL
+import CarnetStore
+import Foundation
+
+extension Carnet {
+    /// `carnet query`: one GraphQL operation, on the local database or a running server, for scripts.
+    struct QueryCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "query",
+            abstract: "Run a GraphQL document (argument, --file or standard input) and print the JSON response.",
+            discussion: """
+                Without --url the document runs on the local database file directly (no server needed); with --url \
+                it is sent to a running server with --token. The exit status is 1 when the response has errors.
+                """)
+
+        @OptionGroup var options: DataOptions
+        @Argument(help: "The GraphQL document; read from --file or standard input when absent.") var document: String?
+        @Option(help: "Read the document from this file.") var file: String?
+        @Option(help: "Variables as a JSON object.") var variables: String?
+        @Option(help: "The operation to run when the document has several.") var operationName: String?
+        @Option(help: "Transaction author for saves that name none (local database only; a server takes it from the token).")
+        var author: String?
+        @Option(help: "A server's GraphQL endpoint, e.g. https://localhost:8443/graphql. Env: CARNET_URL.")
+        var url: String?
+        @Option(help: "The access token for --url. Env: CARNET_TOKEN.") var token: String?
+        @Option(help: "CA certificate (PEM) to verify the server with; default: the data folder's development CA, then the system's. Env: CARNET_CA.")
+        var cacert: String?
+
+        var endpoint: String? { url ?? environment("CARNET_URL") }
+        var accessToken: String? { token ?? environment("CARNET_TOKEN") }
+        var caFile: String? { cacert ?? environment("CARNET_CA") }
+
+        func validate() throws {
+            guard !(document != nil && file != nil) else { throw ValidationError("Give the document or --file, not both.") }
+            if endpoint != nil, accessToken == nil { throw ValidationError("--url needs --token (or CARNET_TOKEN).") }
+        }
+
+        func run() async throws {
+            let text: String
+            if let document {
+                text = document
+            } else if let file {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } else {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            }
+            var body = GraphQLRequestBody(query: text, operationName: operationName)
+            if let variables {
+                guard case .object(let values)? = try? JSONParser.parse(variables) else {
+                    throw ValidationError("--variables must be a JSON object.")
+                }
+                body.variables = values
+            }
+            let (bytes, hasErrors) = if let url = endpoint { try await remote(body, url: url) } else { try await local(body) }
+            FileHandle.standardOutput.write(Data(bytes + [0x0A]))
+            if hasErrors { throw ExitCode(1) }
+        }
+
+        private func local(_ body: GraphQLRequestBody) async throws -> ([UInt8], Bool) {
+            let store = try options.openStore()
+            let service = GraphQLService(store: store)
+            var context = GraphQLRequestContext()
+            let author = self.author
+            context.authorizeAuthor = { $0 ?? author }
+            let response = await service.execute(body, context: context)
+            try await store.close()
+            return (response.body, response.hasErrors)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import CarnetServer
+import Foundation
+import Logging
+import ServiceLifecycle
+
+extension Carnet {
+    /// `carnet serve`: the GraphQL service over TLS (the default command).
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the GraphQL service (HTTP/1.1, HTTP/2 and WebSocket over TLS) on the local database.")
+
+        @OptionGroup var data: DataOptions
+        @OptionGroup var options: ServeOptions
+
+        func run() async throws {
+            let format = options.logFormat
+            let level = Logger.Level(rawValue: options.logLevel) ?? .info
+            LoggingSystem.bootstrap { label in
+                var handler: any LogHandler = format == "json"
+                    ? JSONLogHandler(label: label) : StreamLogHandler.standardOutput(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            let logger = Logger(label: "carnet")
+            let configuration = options.configuration(data: data.data)
+            let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+                let scheme = configuration.transport == .plainHTTP ? "http" : "https"
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                say("Carnet is listening on \(scheme)://\(host):\(port)/graphql")
+            }
+            if let certificates = app.certificates {
+                say("Development CA: \(certificates.caPath)  (clients: curl --cacert \(certificates.caPath) ...)")
+            }
+            if let token = try await app.createAdminTokenIfFirstStart() {
+                Self.printFirstToken(token, configuration: configuration, ca: app.certificates?.caPath)
+            }
+            let group = ServiceGroup(configuration: .init(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+            try await app.store.close()
+        }
+
+        static func printFirstToken(_ token: String, configuration: ServerConfiguration, ca: String?) {
+            let scheme = configuration.transport == .plainHTTP ? "http" : "https"
+            let host = configuration.host == "127.0.0.1" && ca != nil ? "localhost" : configuration.host
+            let cacert = ca.map { " --cacert \($0)" } ?? ""
+            say("""
+
+                First start: created the admin token (read, write). It is shown only this once:
+
+                    \(token)
+
+                Try it:
+
+                    curl\(cacert) -H 'Authorization: Bearer \(token)' \\
+                      -H 'Content-Type: application/json' \\
+                      -d '{"query":"{ contacts(first: 5) { totalCount nodes { id displayName } } }"}' \\
+                      \(scheme)://\(host):\(configuration.port)/graphql
+
+                More tokens: carnet token create --name NAME --scope read --scope write --author APP
+
+                """)
+        }
+    }
+}
+
+/// Prints a line unbuffered, so it reaches a pipe (a supervisor, a test) at once.
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

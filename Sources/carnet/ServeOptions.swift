@@ -1,0 +1,73 @@
+import ArgumentParser
+import CarnetServer
+import Foundation
+import Logging
+
+/// `carnet serve`'s settings: each flag also reads a `CARNET_*` environment variable (the flag wins).
+struct ServeOptions: ParsableArguments {
+    @Option(help: "Address to listen on. Env: CARNET_HOST.")
+    var host: String = environment("CARNET_HOST") ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (0: any free port). Env: CARNET_PORT.")
+    var port: Int = environment("CARNET_PORT").flatMap(Int.init) ?? 8443
+
+    @Option(help: "PEM certificate chain (with --tls-key); without both, a development CA and certificate are made in the data folder. Env: CARNET_TLS_CERT.")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key of --tls-cert. Env: CARNET_TLS_KEY.")
+    var tlsKey: String?
+
+    @Flag(help: "Serve plain HTTP (no TLS), only behind a TLS-terminating proxy. Env: CARNET_PLAIN_HTTP=1.")
+    var plainHTTP = environment("CARNET_PLAIN_HTTP") == "1"
+
+    @Option(name: .customLong("cors-origin"), help: "An origin browsers may call from (repeatable; * for any). Env: CARNET_CORS_ORIGINS (comma-separated).")
+    var corsOrigins: [String] = environment("CARNET_CORS_ORIGINS")?.split(separator: ",").map(String.init) ?? []
+
+    @Option(help: "Largest request body in bytes (413 above). Env: CARNET_MAX_BODY_BYTES.")
+    var maxBodyBytes: Int = environment("CARNET_MAX_BODY_BYTES").flatMap(Int.init) ?? 1 << 20
+
+    @Option(help: "Requests per second per token on average (0: no limit). Env: CARNET_RATE_LIMIT.")
+    var rateLimit: Double = environment("CARNET_RATE_LIMIT").flatMap(Double.init) ?? 200
+
+    @Option(help: "Requests a token may make at once above the rate. Env: CARNET_RATE_BURST.")
+    var rateBurst: Int = environment("CARNET_RATE_BURST").flatMap(Int.init) ?? 400
+
+    @Flag(inversion: .prefixedEnableDisable, help: "Schema introspection. Env: CARNET_INTROSPECTION=0 disables.")
+    var introspection = environment("CARNET_INTROSPECTION") != "0"
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical. Env: CARNET_LOG_LEVEL.")
+    var logLevel: String = environment("CARNET_LOG_LEVEL") ?? "info"
+
+    @Option(help: "text or json (one JSON object per line). Env: CARNET_LOG_FORMAT.")
+    var logFormat: String = environment("CARNET_LOG_FORMAT") ?? "text"
+
+    var certificateChain: String? { tlsCert ?? environment("CARNET_TLS_CERT") }
+    var privateKey: String? { tlsKey ?? environment("CARNET_TLS_KEY") }
+
+    func validate() throws {
+        guard (certificateChain == nil) == (privateKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
+        guard !(plainHTTP && certificateChain != nil) else { throw ValidationError("--plain-http excludes --tls-cert.") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+    }
+
+    func configuration(data: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = data
+        configuration.host = host
+        configuration.port = port
+        if plainHTTP {
+            configuration.transport = .plainHTTP
+        } else if let tlsCert = certificateChain, let tlsKey = privateKey {
+            configuration.transport = .certificateFiles(chain: tlsCert, privateKey: tlsKey)
+        }
+        configuration.allowedOrigins = corsOrigins
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.rateLimitPerSecond = rateLimit
+        configuration.rateLimitBurst = rateBurst
+        configuration.graphQLLimits.introspectionEnabled = introspection
+        return configuration
+    }
+}

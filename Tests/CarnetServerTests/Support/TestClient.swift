@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// An HTTPS client that trusts only the server's development CA, with full certificate verification.
+struct TestClient {
+    let client: HTTPClient
+    let server: TestServer
+
+    struct Reply {
+        var status: UInt
+        var headers: HTTPHeaders
+        var body: String
+        var version: HTTPVersion
+
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+        var errorCodes: [String] {
+            (json["errors"] as? [[String: Any]] ?? []).compactMap { ($0["extensions"] as? [String: Any])?["code"] as? String }
+        }
+        func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    static func with<T>(_ server: TestServer, http2: Bool = false, trustCA: Bool = true,
+        _ body: (TestClient) async throws -> T) async throws -> T
+    {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if trustCA { tls.trustRoots = .file(server.caPath) }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = http2 ? .automatic : .http1Only
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let result = try await body(TestClient(client: client, server: server))
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    func send(_ method: HTTPMethod = .POST, path: String = "/graphql", query: String? = nil, headers: [(String, String)] = [],
+        body: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> Reply
+    {
+        var request = HTTPClientRequest(url: server.baseURL + path + (query.map { "?" + $0 } ?? ""))
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await client.execute(request, timeout: timeout)
+        let bytes = try await response.body.collect(upTo: 16 << 20)
+        return Reply(status: response.status.code, headers: response.headers, body: String(buffer: bytes),
+            version: response.version)
+    }
+
+    /// POSTs a GraphQL request as JSON with a bearer token.
+    func graphql(_ query: String, variables: [String: Any]? = nil, token: String?, accept: String? = nil) async throws -> Reply {
+        var object: [String: Any] = ["query": query]
+        if let variables { object["variables"] = variables }
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        var headers = [("Content-Type", "application/json")]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let accept { headers.append(("Accept", accept)) }
+        return try await send(body: body, headers: headers)
+    }
+}
+
+extension TestClient {
+    func send(body: String, headers: [(String, String)]) async throws -> Reply {
+        try await send(.POST, headers: headers, body: body)
+    }
+}

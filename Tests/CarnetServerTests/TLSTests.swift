@@ -1,0 +1,62 @@
+import AsyncHTTPClient
+import CarnetServer
+import Foundation
+import NIOSSL
+import Testing
+
+@Suite("TLS listener")
+struct TLSTests {
+    @Test("HTTP/1.1 and HTTP/2 on one port, chosen by ALPN, with the certificate verified against the dev CA")
+    func bothVersions() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            for http2 in [false, true] {
+                let reply = try await TestClient.with(server, http2: http2) { client in
+                    try await client.graphql("{ __typename }", token: token)
+                }
+                #expect(reply.status == 200)
+                #expect(reply.body == #"{"data":{"__typename":"Query"}}"#)
+                #expect(reply.version == (http2 ? .http2 : .http1_1))
+            }
+        }
+    }
+
+    @Test("A client that does not trust the development CA cannot connect")
+    func untrustedCertificateFails() async throws {
+        try await withServer { server in
+            await #expect(throws: (any Error).self) {
+                _ = try await TestClient.with(server, trustCA: false) { client in
+                    try await client.send(.GET, path: "/healthz", timeout: .seconds(3))
+                }
+            }
+        }
+    }
+
+    @Test("TLS 1.1 and older are refused")
+    func oldTLSRefused() async throws {
+        try await withServer { server in
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(server.caPath)
+            tls.maximumTLSVersion = .tlsv11
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+            await #expect(throws: (any Error).self) {
+                _ = try await client.execute(HTTPClientRequest(url: server.baseURL + "/healthz"), timeout: .seconds(3))
+            }
+            try await client.shutdown()
+        }
+    }
+
+    @Test("The development CA is created once and reused on the next start")
+    func certificatesReused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-tls-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try DevelopmentCertificates.ensure(in: directory)
+        let ca = try String(contentsOfFile: first.caPath, encoding: .utf8)
+        let second = try DevelopmentCertificates.ensure(in: directory)
+        #expect(first.created)
+        #expect(!second.created)
+        #expect(try String(contentsOfFile: second.caPath, encoding: .utf8) == ca)
+        let keyMode = try FileManager.default.attributesOfItem(atPath: first.privateKeyPath)[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+    }
+}

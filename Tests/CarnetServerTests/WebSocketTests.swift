@@ -1,0 +1,104 @@
+import CarnetServer
+import CarnetStore
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOSSL
+import Testing
+
+@Suite("Subscriptions over WebSocket")
+struct WebSocketTests {
+    @Test("storeDidChange reaches a wss subscriber for a save made through another connection to the database file")
+    func changesFromAnotherStore() async throws {
+        try await withServer { server in
+            let token = try await server.token([.read])
+            let (events, sink) = AsyncStream<String>.makeStream()
+            let socket = Task {
+                try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                    try await outbound.writeTextMessage(
+                        #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange(excludedAuthors: [\"other\"]) { authors } }"}}"#)
+                    // The subscription exists once a ping sent after it is answered (messages are handled in order).
+                    try await outbound.writeTextMessage(#"{"type":"ping"}"#)
+                    while let message = try await messages.next() {
+                        guard case .text(let text) = message else { continue }
+                        sink.yield(text)
+                    }
+                }
+            }
+            var iterator = events.makeAsyncIterator()
+            #expect(await iterator.next() == #"{"type":"pong"}"#)
+            // Another process would open its own connection to the file; so does this second store.
+            let other = try CarnetStore.open(path: server.app.configuration.databasePath)
+            var skipped = SaveRequest(transactionAuthor: "other")
+            skipped.add(contact("Skipped"))
+            _ = try await other.execute(skipped)
+            // Let the server's poll see the excluded commit on its own before the next one.
+            try await Task.sleep(for: .seconds(1.5))
+            var seen = SaveRequest(transactionAuthor: "cli-import")
+            seen.add(contact("Seen"))
+            _ = try await other.execute(seen)
+            let next = await iterator.next()
+            #expect(next == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["cli-import"]}}}}"#)
+            try await other.close()
+            socket.cancel()
+        }
+    }
+
+    @Test("Graceful shutdown ends subscriptions and closes the socket with 1001 (going away)")
+    func gracefulShutdown() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.token()
+        let (events, sink) = AsyncStream<String>.makeStream()
+        let socket = Task {
+            try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                try await outbound.writeTextMessage(
+                    #"{"type":"subscribe","id":"live","payload":{"query":"subscription { storeDidChange { historyToken } }"}}"#)
+                try await outbound.writeTextMessage(#"{"type":"ping"}"#)
+                while let message = try await messages.next() {
+                    if case .text(let text) = message { sink.yield(text) }
+                }
+                sink.finish()
+            }
+        }
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == #"{"type":"pong"}"#)
+        try await server.stop()
+        let close = try await socket.value
+        #expect(close?.closeCode == .goingAway)
+    }
+}
+
+/// A graphql-transport-ws client over wss that trusts the test server's CA and authenticates in connection_init.
+enum WebSocketTestClient {
+    static func connect(
+        _ server: TestServer, token: String,
+        _ body: @escaping @Sendable (inout WebSocketInboundMessageStream.AsyncIterator, WebSocketOutboundWriter) async throws
+            -> Void
+    ) async throws -> WebSocketCloseFrame? {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(server.caPath)
+        var configuration = WebSocketClientConfiguration()
+        configuration.additionalHeaders = [.secWebSocketProtocol: "graphql-transport-ws"]
+        var logger = Logger(label: "ws-test")
+        logger.logLevel = .warning
+        return try await WebSocketClient.connect(url: "wss://localhost:\(server.port)/graphql", configuration: configuration,
+            tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
+            try await outbound.writeTextMessage(#"{"type":"connection_init","payload":{"authorization":"Bearer \#(token)"}}"#)
+            var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+            guard case .text(let ack)? = try await messages.next(), ack == #"{"type":"connection_ack"}"# else {
+                throw WebSocketTestError.noAck
+            }
+            try await body(&messages, outbound)
+        }
+    }
+}
+
+enum WebSocketTestError: Error {
+    case noAck
+}
+
+func contact(_ givenName: String) -> Contact {
+    var contact = Contact()
+    contact.givenName = givenName
+    return contact
+}
