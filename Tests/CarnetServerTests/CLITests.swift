@@ -1,0 +1,68 @@
+import CarnetStore
+import Foundation
+import Testing
+
+/// The `carnet` executable as people and scripts use it.
+@Suite("carnet CLI")
+struct CLITests {
+    @Test("serve: first start prints the CA and an admin token; query --url, token create and backup work while it runs; SIGTERM exits 0")
+    func serveLifecycle() async throws {
+        let carnet = try ChildProcess.carnetExecutable()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ChildProcess(carnet, ["serve", "--data", data, "--port", "0"])
+        let listening = try await server.line(containing: "is listening on")
+        let url = try #require(listening.split(separator: " ").last.map(String.init))
+        let stdout = server.stdout
+        let token = try #require(stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
+        #expect(stdout.contains("--cacert \(data)/tls/ca.pem"))
+
+        let save = #"mutation { save(request: {operations: [{addContact: {givenName: "Zoë", familyName: "Ålund"}}]}) { __typename } }"#
+        let saved = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token, save])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let read = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token,
+            "query($q: String) { contacts(first: 5, filter: {name: $q}) { totalCount } }", "--variables", #"{"q":"zoe"}"#])
+        #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"data":{"contacts":{"totalCount":1}}}"#)
+        let refused = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token, "{ nope }"])
+        #expect(refused.status != 0)
+
+        let created = try await ChildProcess.run(carnet, ["token", "create", "--data", data, "--name", "reader", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])
+        #expect(json["scopes"] as? [String] == ["read"])
+        let reader = try #require(json["token"] as? String)
+        let forbidden = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", reader, save])
+        #expect(forbidden.status != 0)
+        #expect(forbidden.stdout.contains("FORBIDDEN"))
+
+        let backup = data + "/backup.sqlite"
+        let copied = try await ChildProcess.run(carnet, ["backup", "--data", data, backup])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let copy = try CarnetStore.open(path: backup)
+        #expect(try await copy.contactCount() == 1)
+        try await copy.close()
+
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(try await server.wait(timeout: .seconds(30)) == 0)
+    }
+
+    @Test("query on the local database file: the document from an argument or standard input, with a default author")
+    func localQuery() async throws {
+        let carnet = try ChildProcess.carnetExecutable()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let before = try await ChildProcess.run(carnet, ["query", "--data", data, "{ currentHistoryToken }"])
+        let token = try #require(((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["data"]
+            as? [String: Any])?["currentHistoryToken"] as? String)
+        let save = #"mutation { save(request: {operations: [{addContact: {givenName: "Anna"}}]}) { contacts { givenName } } }"#
+        let saved = try await ChildProcess.run(carnet, ["query", "--data", data, "--author", "script", save])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout.contains(#""givenName":"Anna""#))
+        let store = try CarnetStore.open(path: data + "/carnet.sqlite")
+        let page = try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: token))
+        try await store.close()
+        #expect(page.events.map(\.author) == ["script"])
+        let stdin = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "echo '{ contacts(first: 1) { totalCount } }' | '\(carnet.path)' query --data '\(data)'"])
+        #expect(stdin.stdout.contains(#""totalCount":1"#))
+    }
+}
