@@ -18,14 +18,14 @@ extension Executor {
             writer.raw(cached)
             return
         }
-        let document = try parse(source: Source(body: text, name: "introspection"))
+        let document = try parse(source: Source(body: DeprecationPatch.rewrite(text), name: "introspection"))
         let result = try await execute(
             schema: CarnetSchema.schema, documentAST: document, rootValue: (), context: (),
             variableValues: variables.mapValues(SchemaIndex.map))
         if let error = result.errors.first {
             throw FieldError(message: error.message, code: .internalServerError)
         }
-        guard case .dictionary(let data)? = result.data, let value = data[plan.responseKey] else {
+        guard case .dictionary(let data)? = result.data.map(DeprecationPatch.restore), let value = data[plan.responseKey] else {
             throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
         }
         var output = JSONWriter()

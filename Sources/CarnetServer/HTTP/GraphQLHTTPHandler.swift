@@ -94,8 +94,8 @@ struct GraphQLHTTPHandler: Sendable {
         switch response.failure {
         case nil, .persistedQueryNotFound?: .ok
         case .badRequest?, .persistedQueryInvalid?: .badRequest
-        case .operationNotAllowed?: response.requestErrorCode == ErrorCode.forbidden.rawValue ? .forbidden : .badRequest
-        case .parseFailed?, .validationFailed?, .operationNotFound?, .variableCoercionFailed?:
+        case .operationNotAllowed? where response.requestErrorCode == ErrorCode.forbidden.rawValue: .forbidden
+        case .operationNotAllowed?, .parseFailed?, .validationFailed?, .operationNotFound?, .variableCoercionFailed?:
             mediaType == .json ? .ok : .badRequest
         }
     }

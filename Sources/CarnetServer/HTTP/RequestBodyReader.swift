@@ -25,7 +25,7 @@ enum RequestBodyReader {
             defer { group.cancelAll() }
             guard let first = try await group.next(), let bytes = first else {
                 throw HTTPErrorResponse(status: .requestTimeout, code: "REQUEST_TIMEOUT",
-                    message: "The request body took too long to arrive.", headers: [.connection: "close"])
+                    message: "The request body took too long to arrive.")
             }
             return bytes
         }
@@ -33,6 +33,6 @@ enum RequestBodyReader {
 
     private static func tooLarge(_ limit: Int) -> HTTPErrorResponse {
         HTTPErrorResponse(status: .contentTooLarge, code: "REQUEST_TOO_LARGE",
-            message: "The request body is larger than \(limit) bytes.", headers: [.connection: "close"])
+            message: "The request body is larger than \(limit) bytes.")
     }
 }

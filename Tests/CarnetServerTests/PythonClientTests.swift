@@ -1,0 +1,63 @@
+import CarnetServer
+import Foundation
+import Testing
+
+/// Clients from outside Swift against a live server over TLS with certificate verification: Python's gql (the
+/// end-to-end scenario), a port of the graphql-http audit suite (httpx, HTTP/1.1 and HTTP/2), and the
+/// graphql-transport-ws protocol checks (websockets). `.ci/run` installs them (tests/clients/requirements.txt)
+/// and sets CARNET_REQUIRE_PYTHON_CLIENTS=1, so there a missing package fails these tests instead of skipping them.
+@Suite("Python clients", .enabled(if: PythonClients.available, "pip install -r tests/clients/requirements.txt"))
+struct PythonClientTests {
+    @Test("gql: introspect, create, query, and subscriptions filtered by excluded author")
+    func gqlScenario() async throws {
+        try await withServer { server in
+            let a = try await server.token(authors: ["app-a"], name: "app-a")
+            let b = try await server.token(authors: ["app-b"], name: "app-b")
+            try await PythonClients.run("scenario.py", ["--url", server.url, "--ca", server.caPath, "--token-a", a, "--token-b", b])
+        }
+    }
+
+    @Test("graphql-http audit suite (all 61 audits) over HTTP/1.1 and HTTP/2, plus Carnet's refusals")
+    func httpAudit() async throws {
+        try await withServer({ $0.allowedOrigins = ["https://app.example"]; $0.maxBodyBytes = 65536 }) { server in
+            let token = try await server.token()
+            for version in [[], ["--http2-only"]] {
+                try await PythonClients.run("http_audit.py", ["--url", server.url, "--ca", server.caPath, "--token", token,
+                    "--max-body", "65536", "--cors-origin", "https://app.example"] + version)
+            }
+        }
+    }
+
+    @Test("graphql-transport-ws: handshake, close codes 4400/4401/4403/4408/4409/4429, ping, complete, scopes")
+    func webSocketProtocol() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let reader = try await server.token([.read])
+            try await PythonClients.run("ws_protocol.py", ["--url", "wss://localhost:\(server.port)/graphql",
+                "--ca", server.caPath, "--token", token, "--read-only-token", reader])
+        }
+    }
+}
+
+enum PythonClients {
+    static let directory = ChildProcess.repositoryRoot.appendingPathComponent("tests/clients")
+
+    /// Whether python3 with the clients' packages is here; required (never skipped) when CI says so.
+    static var available: Bool {
+        if ProcessInfo.processInfo.environment["CARNET_REQUIRE_PYTHON_CLIENTS"] == "1" { return true }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import gql, websockets, httpx"]
+        check.standardOutput = FileHandle.nullDevice
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0
+    }
+
+    static func run(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", directory.appendingPathComponent(script).path] + arguments, timeout: .seconds(300))
+        #expect(result.status == 0, "\(script) failed:\n\(result.stdout)\n\(result.stderr)", sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""HTTP benchmark of a running-from-scratch Carnet server over TLS on loopback.
+
+Seeds a fresh data folder with N generated contacts (examples/generate_sample_data.py --vcf, then
+`carnet import`), starts `carnet serve` (release build) with the rate limit off and logging at warning, and loads
+it with wrk (HTTP/1.1) and h2load (HTTP/2): a contact by id, a page of 50 sorted by family name, a name search,
+a single-contact save, each beside GET /healthz, a static response from the same server (the ceiling).
+
+Usage:
+    swift build -c release --product carnet
+    python3 scripts/bench_server.py [--contacts 10000] [--duration 10] [--connections 32] [--markdown]
+
+Needs wrk and h2load (Debian: apt-get install wrk nghttp2-client). Prints requests per second and p99 latency
+per operation and client, and the contact-by-id throughput as a share of the static response's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTACT_BY_ID = ("query ContactById($id: ID!) { contact(id: $id) { id givenName familyName organizationName "
+                 "phoneNumbers { label value } emailAddresses { label value } } }")
+PAGE = ("query Page { contacts(first: 50, sortOrder: FAMILY_NAME) { nodes { id displayName "
+        "emailAddresses { value } } pageInfo { endCursor hasNextPage } } }")
+SEARCH = "query Search($q: String!) { contacts(first: 20, filter: {name: $q}) { nodes { id displayName } } }"
+SAVE = ("mutation Save($request: SaveRequestInput!) { save(request: $request) { revision } }")
+
+
+def carnet(*args: str, data: Path, check=True) -> str:
+    binary = ROOT / ".build" / "release" / "carnet"
+    result = subprocess.run([str(binary), *args, "--data", str(data)], capture_output=True, text=True)
+    if check and result.returncode != 0:
+        sys.exit(f"carnet {' '.join(args)} failed: {result.stderr}")
+    return result.stdout
+
+
+def wrk(url: str, token: str, body: Path | None, duration: int, connections: int) -> tuple[float, float]:
+    env = dict(os.environ, BENCH_TOKEN=token, BENCH_BODY_FILE=str(body) if body else "")
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency",
+                          "-s", str(ROOT / "scripts/bench/wrk_post.lua"), url],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    failures = int(re.search(r"non-200-or-errors=(\d+)", out).group(1))
+    if failures:
+        sys.exit(f"wrk saw {failures} failed responses for {url} {body}:\n{out}")
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    return rps, float(p99.group(1)) * scale
+
+
+def h2load(url: str, token: str, body: Path | None, duration: int, connections: int) -> tuple[float, float]:
+    with tempfile.NamedTemporaryFile(suffix=".log") as log:
+        command = ["h2load", "-t2", f"-c{min(connections, 8)}", "-m16", "-D", str(duration),
+                   "-H", f"authorization: Bearer {token}", "--log-file", log.name]
+        if body:
+            command += ["-d", str(body), "-H", "content-type: application/json"]
+        out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+        status = re.search(r"status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", out)
+        if not status or int(status.group(3)) or int(status.group(4)):
+            sys.exit(f"h2load saw failures for {url} {body}:\n{out}")
+        rps = float(re.search(r"finished in [\d.]+\w+, ([\d.]+) req/s", out).group(1))
+        elapsed = sorted(int(line.split()[2]) for line in Path(log.name).read_text().splitlines() if line.strip())
+        p99 = elapsed[min(len(elapsed) - 1, int(len(elapsed) * 0.99))] / 1000.0
+    return rps, p99
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--contacts", type=int, default=10_000)
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--port", type=int, default=18443)
+    parser.add_argument("--markdown", action="store_true", help="print a markdown table")
+    args = parser.parse_args()
+    for tool in ("wrk", "h2load"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is missing: apt-get install wrk nghttp2-client")
+
+    work = Path(tempfile.mkdtemp(prefix="carnet-bench-"))
+    data = work / "data"
+    vcf = work / "sample.vcf"
+    subprocess.run([sys.executable, str(ROOT / "examples/generate_sample_data.py"), "-n", str(args.contacts),
+                    "--vcf", str(vcf), "--seed", "1"], check=True, capture_output=True)
+    carnet("import", str(vcf), data=data)
+    token = carnet("token", "create", "--name", "bench", "--scope", "read", "--scope", "write", data=data).strip()
+    first = json.loads(carnet("query", "{ contacts(first: 1, sortOrder: FAMILY_NAME) { nodes { id } } }", data=data))
+    contact_id = first["data"]["contacts"]["nodes"][0]["id"]
+
+    bodies = {
+        "contact by id": {"query": CONTACT_BY_ID, "variables": {"id": contact_id}},
+        "page of 50": {"query": PAGE},
+        "name search": {"query": SEARCH, "variables": {"q": "mar"}},
+        "save 1 contact": {"query": SAVE, "variables": {"request": {"transactionAuthor": "bench", "operations": [
+            {"addContact": {"givenName": "Bench", "familyName": "Mark", "emailAddresses": [
+                {"label": "work", "value": "bench@example.com"}]}}]}}},
+    }
+    files = {}
+    for name, body in bodies.items():
+        path = work / (name.replace(" ", "-") + ".json")
+        path.write_text(json.dumps(body))
+        files[name] = path
+
+    server = subprocess.Popen([str(ROOT / ".build/release/carnet"), "serve", "--data", str(data), "--port",
+                               str(args.port), "--rate-limit", "0", "--log-level", "warning"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for line in server.stdout:
+            if "is listening on" in line:
+                break
+        base = f"https://localhost:{args.port}"
+        rows = []
+        for client, run in (("wrk (HTTP/1.1)", wrk), ("h2load (HTTP/2)", h2load)):
+            static = run(base + "/healthz", token, None, args.duration, args.connections)
+            rows.append((client, "static GET /healthz", *static, 1.0))
+            for name, path in files.items():
+                rps, p99 = run(base + "/graphql", token, path, args.duration, args.connections)
+                rows.append((client, name, rps, p99, rps / static[0]))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+
+    if args.markdown:
+        print("| Client | Operation | Requests/s | p99 (ms) | Share of static |")
+        print("| --- | --- | ---: | ---: | ---: |")
+        for client, name, rps, p99, share in rows:
+            print(f"| {client} | {name} | {rps:,.0f} | {p99:.2f} | {share:.0%} |")
+    else:
+        for client, name, rps, p99, share in rows:
+            print(f"{client:16} {name:22} {rps:10,.0f} req/s   p99 {p99:7.2f} ms   {share:5.0%} of static")
+
+
+if __name__ == "__main__":
+    main()
