@@ -6,6 +6,10 @@ enum KeyPlanning {
         .namePrefix, .givenName, .middleName, .familyName, .nameSuffix, .organizationName, .nickname,
     ]
 
+    /// The store key of each `Contact` field that is one, by field code. Built once: naming an enum case in a
+    /// string goes through reflection, too slow for every request.
+    static let storeKeys: [ContactKey?] = ContactField.allCases.map { ContactKey(rawValue: String(describing: $0)) }
+
     /// The keys the fields read.
     static func keys(_ fields: [FieldPlan]) -> ContactKeySet {
         var keys: ContactKeySet = []
@@ -16,7 +20,7 @@ enum KeyPlanning {
             case .displayName: keys.formUnion(displayNameKeys)
             case .vCard: keys.formUnion(.all)
             default:
-                if let key = ContactKey(rawValue: "\(code)") { keys.insert(key) }
+                if let key = storeKeys[code.rawValue] { keys.insert(key) }
             }
         }
         return keys

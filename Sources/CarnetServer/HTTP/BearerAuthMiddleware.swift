@@ -26,15 +26,19 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.identity = identity
-        context.logger[metadataKey: "carnet.token"] = .string(identity.tokenID)
         return try await next(request, context)
     }
 }
 
 /// The token of an `Authorization: Bearer <token>` value (the scheme is case-insensitive).
 func bearerToken(_ header: String) -> String? {
-    let parts = header.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    let token = parts[1].trimmingCharacters(in: .whitespaces)
-    return token.isEmpty ? nil : token
+    var utf8 = Substring(header).utf8
+    guard utf8.count > 7 else { return nil }
+    let scheme = utf8.prefix(7)
+    // "Bearer " in any case, without Foundation: this runs on every request.
+    guard zip(scheme, "bearer ".utf8).allSatisfy({ ($0 | 0x20) == $1 || ($0 == 0x20 && $1 == 0x20) }) else { return nil }
+    utf8 = utf8.dropFirst(7)
+    while utf8.first == 0x20 { utf8 = utf8.dropFirst() }
+    while utf8.last == 0x20 { utf8 = utf8.dropLast() }
+    return utf8.isEmpty ? nil : String(Substring(utf8))
 }

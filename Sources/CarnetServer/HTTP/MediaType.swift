@@ -9,6 +9,11 @@ enum ResponseMediaType: String, Sendable {
     /// `Accept` means `application/json`, for clients that predate the media type. `nil`: nothing acceptable (406).
     static func negotiate(_ accept: String?) -> ResponseMediaType? {
         guard let accept, !accept.allSatisfy({ $0 == " " }) else { return .json }
+        switch accept {  // the usual ones, without parsing
+        case "*/*", "application/json": return .json
+        case "application/graphql-response+json", "application/graphql-response+json, application/json;q=0.9": return .graphQLResponse
+        default: break
+        }
         var best: (type: ResponseMediaType, quality: Double)?
         for item in accept.split(separator: ",") {
             let parameters = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -29,6 +34,7 @@ enum ResponseMediaType: String, Sendable {
 /// Whether a request's `Content-Type` is JSON in UTF-8 (the only body GraphQL over HTTP requires).
 func isJSONContentType(_ value: String?) -> Bool {
     guard let value else { return false }
+    if value == "application/json" || value == "application/json; charset=utf-8" { return true }  // the usual ones
     let parameters = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     guard parameters.first == "application/json" || parameters.first == "application/graphql-response+json" else {
         return false

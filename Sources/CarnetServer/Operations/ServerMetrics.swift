@@ -7,6 +7,8 @@ import Synchronization
 public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     private let operationNames = Mutex<Set<String>>([])
+    /// Series handles by label values: the registry builds and looks up a key from the labels on every call.
+    private let series = Mutex<[[String]: (Counter, DurationHistogram)]>([:])
     static let maxOperationNames = 200
     static let buckets: [Duration] = [
         .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
@@ -30,23 +32,38 @@ public final class ServerMetrics: Sendable {
     }
 
     func recordHTTP(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(name: "carnet_http_requests_total",
-            labels: [("route", route), ("method", method), ("status", String(status))],
-            help: "HTTP requests by route, method and status").increment()
-        registry.makeDurationHistogram(name: "carnet_http_request_duration_seconds",
-            labels: [("route", route), ("method", method)], buckets: Self.buckets,
-            help: "HTTP request latency by route and method").recordNanoseconds(duration.nanoseconds)
+        let (counter, histogram) = handles(["http", route, method, String(status)]) {
+            (registry.makeCounter(name: "carnet_http_requests_total",
+                labels: [("route", route), ("method", method), ("status", String(status))],
+                help: "HTTP requests by route, method and status"),
+             registry.makeDurationHistogram(name: "carnet_http_request_duration_seconds",
+                labels: [("route", route), ("method", method)], buckets: Self.buckets,
+                help: "HTTP request latency by route and method"))
+        }
+        counter.increment()
+        histogram.recordNanoseconds(duration.nanoseconds)
+    }
+
+    private func handles(_ key: [String], _ make: () -> (Counter, DurationHistogram)) -> (Counter, DurationHistogram) {
+        if let found = series.withLock({ $0[key] }) { return found }
+        let made = make()
+        series.withLock { $0[key] = made }
+        return made
     }
 
     /// One GraphQL operation, over HTTP or WebSocket. `status` is the HTTP status, or `ok`/`error` on sockets.
     func recordOperation(name: String?, kind: String, status: String, duration: Duration) {
         let operation = operationLabel(name)
-        registry.makeCounter(name: "carnet_graphql_operations_total",
-            labels: [("operation", operation), ("kind", kind), ("status", status)],
-            help: "GraphQL operations by operation name, kind and status").increment()
-        registry.makeDurationHistogram(name: "carnet_graphql_operation_duration_seconds",
-            labels: [("operation", operation), ("kind", kind)], buckets: Self.buckets,
-            help: "GraphQL operation latency by operation name and kind").recordNanoseconds(duration.nanoseconds)
+        let (counter, histogram) = handles(["graphql", operation, kind, status]) {
+            (registry.makeCounter(name: "carnet_graphql_operations_total",
+                labels: [("operation", operation), ("kind", kind), ("status", status)],
+                help: "GraphQL operations by operation name, kind and status"),
+             registry.makeDurationHistogram(name: "carnet_graphql_operation_duration_seconds",
+                labels: [("operation", operation), ("kind", kind)], buckets: Self.buckets,
+                help: "GraphQL operation latency by operation name and kind"))
+        }
+        counter.increment()
+        histogram.recordNanoseconds(duration.nanoseconds)
     }
 
     /// The text exposition, with the store's sizes read now.

@@ -7,6 +7,7 @@ enum Migrations {
         migrator.registerMigration("v1", migrate: Migration001.migrate)
         migrator.registerMigration("v2", migrate: Migration002.migrate)
         migrator.registerMigration("v3", migrate: Migration003.migrate)
+        migrator.registerMigration("v4", foreignKeyChecks: .immediate, migrate: Migration004.migrate)
         return migrator
     }
 }

@@ -83,6 +83,10 @@ extension SaveTransaction {
 
 /// The derived data that makes contacts findable and sortable: the FTS name document and the sort keys.
 enum ContactIndexing {
+    /// The keys the sort keys and the name document are made of (``sortKey(_:_:)`` and ``names(_:)`` read no
+    /// other), in storage order: a contact holding these can be indexed.
+    static let sourceKeys: [ContactKey] = ContactKey.stringKeys.filter { ContactKeySet.names.contains($0) }
+
     /// The sort key for a name order; `contact` must have the name keys available.
     static func sortKey(_ contact: Contact, _ order: ContactKey) -> String {
         let given = contact.storedString(.givenName)

@@ -27,7 +27,7 @@ extension SaveTransaction {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            group.identifier, container.rowid, group.name, TextFolding.fold(group.name), seq, seq, seq, now, now,
+            group.identifier, container.rowid, group.name, GroupIndexing.sortName(group.name), seq, seq, seq, now, now,
         ])
         try record(.addGroup, group.identifier, other: container.identifier)
     }
@@ -44,7 +44,7 @@ extension SaveTransaction {
         }
         try db.cachedStatement(
             sql: "UPDATE \"group\" SET name = ?, sortName = ?, nameRevision = ?, revision = ?, modifiedAt = ? WHERE rowid = ?"
-        ).execute(arguments: [group.name, TextFolding.fold(group.name), seq, seq, now, stored.rowid])
+        ).execute(arguments: [group.name, GroupIndexing.sortName(group.name), seq, seq, now, stored.rowid])
         try record(.updateGroup, group.identifier)
     }
 
@@ -76,4 +76,9 @@ extension SaveTransaction {
             .execute(arguments: [seq, now, groupRow.rowid])
         try record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
     }
+}
+
+/// The derived data that orders groups: the folded name (`sortName`).
+enum GroupIndexing {
+    static func sortName(_ name: String) -> String { TextFolding.fold(name) }
 }

@@ -5,45 +5,106 @@ import Foundation
 ///
 /// `package` so the benchmark's hand-written SQL computes exactly the store's keys.
 package enum TextFolding {
-    /// Lowercased, without diacritics: `"José"` → `"jose"`.
+    /// Lowercased, without diacritics: `"José"` → `"jose"`, `"Đức Nguyễn"` → `"duc nguyen"`.
     ///
-    /// Latin letters (the common case in names) go through a table made once from Foundation's folding;
-    /// other scripts fall back to Foundation, which is correct but slower.
+    /// Foundation's folding (case- and diacritic-insensitive), then the letters people type without their stroke
+    /// or ligature, which Foundation keeps, replaced: `"Łukasz Søren Æbelø"` → `"lukasz soren aebelo"`.
+    /// Latin letters (the common case in names: Latin-1, Latin Extended-A and -B, and Latin Extended Additional,
+    /// where Vietnamese lives) go through a table of exactly that folding, made once; runs of other scalars
+    /// (other scripts, rare letters) go through Foundation run by run, so a combining sequence folds as one, and
+    /// one Greek letter in a name does not change how the rest of the name folds.
+    ///
+    /// Every stored search and sort key is made by this function (``words(_:)``, ``sortKey(primary:secondary:middle:organization:)``,
+    /// `ContactIndexing`, group sort names): a change to its output needs a migration that recomputes them, as v4 does.
     package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        var scalars = String.UnicodeScalarView()
+        var folded: [Unicode.Scalar] = []
+        folded.reserveCapacity(text.utf8.count)
+        // Scalars the table does not know, waiting to be folded together by Foundation.
+        var run = String.UnicodeScalarView()
+        // The last scalar folded on its own (ASCII or table) and where its output starts: a combining mark the table
+        // does not know joins it in a run, so the pair folds as Foundation folds it.
+        var base: (scalar: Unicode.Scalar, start: Int)?
+        func flushRun() {
+            guard !run.isEmpty else { return }
+            appendFoldedByFoundation(String(run), to: &folded)
+            run = String.UnicodeScalarView()
+        }
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x80 {
-                let value = UInt8(scalar.value)
-                scalars.append(Unicode.Scalar((0x41...0x5A).contains(value) ? value + 0x20 : value))
-            } else if (0x300...0x36F).contains(scalar.value) {
-                continue  // a combining diacritic
-            } else if let folded = latinFolding[scalar.value] {
-                scalars.append(contentsOf: folded.unicodeScalars)
+            let value = scalar.value
+            if value < 0x80 {
+                flushRun()
+                base = (scalar, folded.count)
+                let byte = UInt8(value)
+                folded.append(Unicode.Scalar((0x41...0x5A).contains(byte) ? byte + 0x20 : byte))
+            } else if run.isEmpty && (0x300...0x36F).contains(value) {
+                continue  // a combining diacritic on a letter folded alone
+            } else if let letter = tableFolding(value) {
+                flushRun()
+                base = (scalar, folded.count)
+                folded.append(contentsOf: letter)
             } else {
-                return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                if run.isEmpty, let letter = base, isMark(scalar) {
+                    folded.removeSubrange(letter.start...)
+                    run.append(letter.scalar)
+                }
+                base = nil
+                run.append(scalar)
             }
         }
-        return String(scalars)
+        flushRun()
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: folded)
+        return String(result)
     }
 
-    /// Latin-1 Supplement, Latin Extended-A and -B letters, folded by Foundation once, plus the letters people
-    /// type without their stroke or ligature (Foundation keeps "ł", "ø", "æ"): "lukasz" should find "Łukasz".
-    private static let latinFolding: [UInt32: String] = {
-        var table: [UInt32: String] = [:]
-        for value in UInt32(0xC0)...0x24F {
-            guard let scalar = Unicode.Scalar(value), value != 0xD7, value != 0xF7 else { continue }
-            var folded = String(Character(scalar)).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            folded = strokeless[folded] ?? folded
-            table[value] = folded
+    /// The folding of text without a table: Foundation's, then ``strokeless`` scalar by scalar.
+    private static func appendFoldedByFoundation(_ text: String, to folded: inout [Unicode.Scalar]) {
+        for scalar in text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars {
+            if let plain = strokeless[scalar] { folded.append(contentsOf: plain) } else { folded.append(scalar) }
         }
-        return table
-    }()
+    }
 
-    private static let strokeless: [String: String] = [
-        "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ŀ": "l",
-        "ŧ": "t", "ƀ": "b", "ð": "d",
-    ]
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
+    /// The table's folding of a scalar, `nil` outside it.
+    @inline(__always)
+    private static func tableFolding(_ value: UInt32) -> [Unicode.Scalar]? {
+        switch value {
+        case 0xC0...0x24F: latinFolding[Int(value - 0xC0)]
+        case 0x1E00...0x1EFF: latinAdditionalFolding[Int(value - 0x1E00)]
+        default: nil
+        }
+    }
+
+    /// Latin-1 Supplement, Latin Extended-A and -B (U+00C0–U+024F), each letter folded without a table once.
+    private static let latinFolding = makeTable(0xC0...0x24F)
+    /// Latin Extended Additional (U+1E00–U+1EFF): Vietnamese ("ễ", "ặ", "ứ") and other precomposed letters.
+    private static let latinAdditionalFolding = makeTable(0x1E00...0x1EFF)
+
+    private static func makeTable(_ range: ClosedRange<UInt32>) -> [[Unicode.Scalar]?] {
+        range.map { value in
+            // Letters only: "×" and "÷" are Latin-1 too, and fold (unchanged) like any other symbol.
+            guard let scalar = Unicode.Scalar(value), value != 0xD7, value != 0xF7 else { return nil }
+            var folded: [Unicode.Scalar] = []
+            appendFoldedByFoundation(String(scalar), to: &folded)
+            return folded
+        }
+    }
+
+    /// Letters Foundation's folding keeps, as people type them: "lukasz" should find "Łukasz", "duc" "Đức".
+    private static let strokeless: [Unicode.Scalar: [Unicode.Scalar]] = {
+        let letters: [Unicode.Scalar: String] = [
+            "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ŀ": "l",
+            "ŧ": "t", "ƀ": "b", "ð": "d",
+        ]
+        return letters.mapValues { Array($0.unicodeScalars) }
+    }()
 
     /// The words of a name query, folded, as the FTS tokenizer (unicode61) splits them: runs of letters and digits.
     package static func words(_ text: String) -> [String] {
