@@ -44,6 +44,34 @@ struct WebSocketTests {
         }
     }
 
+    @Test("Operations over a socket count against the token's rate limit: over it, an error message with RATE_LIMITED")
+    func rateLimited() async throws {
+        try await withServer({ $0.rateLimitPerSecond = 0.5; $0.rateLimitBurst = 2 }) { server in
+            let token = try await server.token([.read])
+            let (events, sink) = AsyncStream<String>.makeStream()
+            let socket = Task {
+                try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                    for id in ["a", "b", "c"] {
+                        try await outbound.writeTextMessage(#"{"type":"subscribe","id":"\#(id)","payload":{"query":"{ __typename }"}}"#)
+                    }
+                    while let message = try await messages.next() {
+                        if case .text(let text) = message { sink.yield(text) }
+                    }
+                }
+            }
+            var received: [String] = []
+            for await message in events {
+                received.append(message)
+                if received.count == 5 { break }
+            }
+            socket.cancel()
+            #expect(received.filter { $0.contains(#""type":"complete""#) }.count == 2)
+            let limited = try #require(received.first { $0.contains(#""type":"error""#) })
+            #expect(limited.contains(#""id":"c""#))
+            #expect(limited.contains("RATE_LIMITED"))
+        }
+    }
+
     @Test("Graceful shutdown ends subscriptions and closes the socket with 1001 (going away)")
     func gracefulShutdown() async throws {
         let server = try await TestServer.start()

@@ -28,10 +28,12 @@ public func buildApplication(
         logger.error("Unexpected error while executing GraphQL", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
     }
     let sessions = WebSocketSessions()
-    let router = buildRouter(configuration: configuration, service: service, tokens: tokens, metrics: metrics)
+    let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
+    let router = buildRouter(configuration: configuration, service: service, tokens: tokens, limiter: limiter,
+        metrics: metrics)
     let endpoint = GraphQLWebSocketEndpoint(
         dependencies: .init(service: service, tokens: tokens, metrics: metrics,
-            maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3)),
+            maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3), limiter: limiter),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
     let (builder, certificates) = try channel.builder()

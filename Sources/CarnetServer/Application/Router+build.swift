@@ -5,7 +5,8 @@ import NIOCore
 
 /// The routes: `/graphql` (authenticated), `/healthz`, `/readyz`, `/metrics`.
 func buildRouter(
-    configuration: ServerConfiguration, service: GraphQLService, tokens: AccessTokens, metrics: ServerMetrics
+    configuration: ServerConfiguration, service: GraphQLService, tokens: AccessTokens, limiter: RateLimiter,
+    metrics: ServerMetrics
 ) -> Router<CarnetRequestContext> {
     let router = Router(context: CarnetRequestContext.self)
     router.addMiddleware {
@@ -34,7 +35,6 @@ func buildRouter(
     }
     let handler = GraphQLHTTPHandler(service: service, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
         bodyTimeout: configuration.bodyTimeout)
-    let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }

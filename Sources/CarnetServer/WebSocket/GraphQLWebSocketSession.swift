@@ -13,6 +13,8 @@ final class GraphQLWebSocketSession: Sendable {
         let metrics: ServerMetrics
         let maxMessageBytes: Int
         let initTimeout: Duration
+        /// The same per-token limit as HTTP requests: each operation a socket starts counts as one request.
+        let limiter: RateLimiter
     }
 
     private struct Operation {
@@ -103,11 +105,12 @@ final class GraphQLWebSocketSession: Sendable {
     }
 
     private func subscribe(_ id: String, _ payload: [String: JSONValue]) async -> Bool {
-        enum Verdict { case start(AccessIdentity, Int), unauthorized, duplicate, draining }
+        enum Verdict { case start(AccessIdentity, Int), unauthorized, duplicate, draining, limited(Int) }
         let verdict: Verdict = state.withLock { state in
             guard let identity = state.identity else { return .unauthorized }
             guard state.operations[id] == nil else { return .duplicate }
             guard !state.draining else { return .draining }
+            if let wait = dependencies.limiter.acquire(identity.tokenID) { return .limited(wait) }
             state.generation += 1
             state.operations[id] = Operation(generation: state.generation)
             return .start(identity, state.generation)
@@ -122,6 +125,11 @@ final class GraphQLWebSocketSession: Sendable {
         case .draining:
             let error = GraphQLRequestError(.operationNotAllowed, [ResponseError(
                 message: "The server is shutting down.", code: ErrorCode(rawValue: "SHUTTING_DOWN"))])
+            await send(ServerMessage.error(id, error.errorsJSON))
+        case .limited(let wait):
+            let error = GraphQLRequestError(.operationNotAllowed, [ResponseError(
+                message: "Too many requests for this token; retry after \(wait) s.", code: ErrorCode(rawValue: "RATE_LIMITED"),
+                extensions: ["retryAfter": .int(wait)])])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .start(let identity, let generation):
             let task = Task { await self.execute(id, generation, payload, identity) }
