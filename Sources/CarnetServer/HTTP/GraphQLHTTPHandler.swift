@@ -12,6 +12,7 @@ struct GraphQLHTTPHandler: Sendable {
     let metrics: ServerMetrics
     let maxBodyBytes: Int
     let bodyTimeout: Duration
+    let deadlines: Deadlines
 
     func handle(_ request: Request, context: CarnetRequestContext) async throws -> Response {
         let start = ContinuousClock.now
@@ -61,7 +62,8 @@ struct GraphQLHTTPHandler: Sendable {
             throw HTTPErrorResponse(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
                 message: "Send the request as Content-Type: application/json (UTF-8).")
         }
-        let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes, timeout: bodyTimeout)
+        let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes, timeout: bodyTimeout,
+            deadlines: deadlines)
         guard !bytes.isEmpty else {
             throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is empty.")
         }
