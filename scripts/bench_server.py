@@ -4,7 +4,7 @@
 Seeds a fresh data folder with N generated contacts (examples/generate_sample_data.py --vcf, then
 `carnet import`), starts `carnet serve` (release build) with the rate limit off and logging at warning, and loads
 it with wrk (HTTP/1.1) and h2load (HTTP/2): a contact by id, a page of 50 sorted by family name, a name search,
-a single-contact save, each beside GET /healthz, a static response from the same server (the ceiling).
+a single-contact save (and `{ __typename }`, GraphQL without a store read), each beside GET /healthz, a static response from the same server (the ceiling).
 
 Usage:
     swift build -c release --product carnet
@@ -97,6 +97,8 @@ def main() -> None:
     contact_id = first["data"]["contacts"]["nodes"][0]["id"]
 
     bodies = {
+        # GraphQL with no store read: what HTTP, auth, parsing and execution cost on their own.
+        "{ __typename }": {"query": "{ __typename }"},
         "contact by id": {"query": CONTACT_BY_ID, "variables": {"id": contact_id}},
         "page of 50": {"query": PAGE},
         "name search": {"query": SEARCH, "variables": {"q": "mar"}},
@@ -106,7 +108,7 @@ def main() -> None:
     }
     files = {}
     for name, body in bodies.items():
-        path = work / (name.replace(" ", "-") + ".json")
+        path = work / (re.sub(r"[^a-z0-9]+", "-", name).strip("-") + ".json")
         path.write_text(json.dumps(body))
         files[name] = path
 
