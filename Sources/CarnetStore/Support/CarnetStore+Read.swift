@@ -10,4 +10,11 @@ extension CarnetStore {
         try Task.checkCancellation()
         return try writer.read(body)
     }
+
+    /// Runs a read made of one statement, outside a transaction: a statement is its own snapshot, and the
+    /// `BEGIN`/`COMMIT` around it would cost as much as the statement. Only for one-statement bodies.
+    func readOneStatement<T>(_ body: (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        return try writer.unsafeRead(body)
+    }
 }
