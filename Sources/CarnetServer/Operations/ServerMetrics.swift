@@ -7,7 +7,7 @@ import Synchronization
 public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     private let operationNames = Mutex<Set<String>>([])
-    /// Series handles by label values: the registry builds and looks up a key from the labels on every call.
+    /// Counter and histogram handles by series name, status and label values.
     private let series = Mutex<[[String]: (Counter, DurationHistogram)]>([:])
     static let maxOperationNames = 200
     static let buckets: [Duration] = [
@@ -32,38 +32,38 @@ public final class ServerMetrics: Sendable {
     }
 
     func recordHTTP(route: String, method: String, status: Int, duration: Duration) {
-        let (counter, histogram) = handles(["http", route, method, String(status)]) {
-            (registry.makeCounter(name: "carnet_http_requests_total",
-                labels: [("route", route), ("method", method), ("status", String(status))],
-                help: "HTTP requests by route, method and status"),
-             registry.makeDurationHistogram(name: "carnet_http_request_duration_seconds",
-                labels: [("route", route), ("method", method)], buckets: Self.buckets,
-                help: "HTTP request latency by route and method"))
-        }
-        counter.increment()
-        histogram.recordNanoseconds(duration.nanoseconds)
-    }
-
-    private func handles(_ key: [String], _ make: () -> (Counter, DurationHistogram)) -> (Counter, DurationHistogram) {
-        if let found = series.withLock({ $0[key] }) { return found }
-        let made = make()
-        series.withLock { $0[key] = made }
-        return made
+        record(Series(name: "carnet_http_request", what: "HTTP requests", by: "route and method",
+            labels: [("route", route), ("method", method)], status: String(status)), duration)
     }
 
     /// One GraphQL operation, over HTTP or WebSocket. `status` is the HTTP status, or `ok`/`error` on sockets.
     func recordOperation(name: String?, kind: String, status: String, duration: Duration) {
-        let operation = operationLabel(name)
-        let (counter, histogram) = handles(["graphql", operation, kind, status]) {
-            (registry.makeCounter(name: "carnet_graphql_operations_total",
-                labels: [("operation", operation), ("kind", kind), ("status", status)],
-                help: "GraphQL operations by operation name, kind and status"),
-             registry.makeDurationHistogram(name: "carnet_graphql_operation_duration_seconds",
-                labels: [("operation", operation), ("kind", kind)], buckets: Self.buckets,
-                help: "GraphQL operation latency by operation name and kind"))
+        record(Series(name: "carnet_graphql_operation", what: "GraphQL operations", by: "operation name and kind",
+            labels: [("operation", operationLabel(name)), ("kind", kind)], status: status), duration)
+    }
+
+    /// A counter (`<name>s_total`, with the status) and a latency histogram (`<name>_duration_seconds`).
+    private struct Series {
+        var name: String
+        var what: String
+        var by: String
+        var labels: [(String, String)]
+        var status: String
+    }
+
+    private func record(_ series: Series, _ duration: Duration) {
+        let key = [series.name, series.status] + series.labels.map(\.1)
+        var handles = self.series.withLock { $0[key] }
+        if handles == nil {
+            // The registry builds and looks up a key from the labels on every call: keep the handles.
+            handles = (registry.makeCounter(name: series.name + "s_total", labels: series.labels + [("status", series.status)],
+                    help: "\(series.what) by \(series.by) and status"),
+                registry.makeDurationHistogram(name: series.name + "_duration_seconds", labels: series.labels,
+                    buckets: Self.buckets, help: "\(series.what)' latency by \(series.by)"))
+            self.series.withLock { $0[key] = handles }
         }
-        counter.increment()
-        histogram.recordNanoseconds(duration.nanoseconds)
+        handles?.0.increment()
+        handles?.1.recordNanoseconds(duration.nanoseconds)
     }
 
     /// The text exposition, with the store's sizes read now.
