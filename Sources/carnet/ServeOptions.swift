@@ -47,6 +47,11 @@ struct ServeOptions: ParsableArguments {
     func validate() throws {
         guard (certificateChain == nil) == (privateKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
         guard !(plainHTTP && certificateChain != nil) else { throw ValidationError("--plain-http excludes --tls-cert.") }
+        for (flag, path) in [("--tls-cert", certificateChain), ("--tls-key", privateKey)] {
+            if let path, !FileManager.default.isReadableFile(atPath: path) {
+                throw ValidationError("\(flag): cannot read \(path).")
+            }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
