@@ -46,6 +46,22 @@ struct TLSTests {
         }
     }
 
+    @Test("A certificate chain and key from PEM files (--tls-cert, --tls-key) serve TLS")
+    func certificateFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-pem-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let issued = try DevelopmentCertificates.ensure(in: directory)
+        try await withServer({ $0.transport = .certificateFiles(chain: issued.certificatePath, privateKey: issued.privateKeyPath) }) { server in
+            #expect(server.app.certificates == nil)
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(issued.caPath)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+            let response = try await client.execute(HTTPClientRequest(url: server.baseURL + "/healthz"), timeout: .seconds(10))
+            #expect(response.status.code == 200)
+            try await client.shutdown()
+        }
+    }
+
     @Test("The development CA is created once and reused on the next start")
     func certificatesReused() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-tls-\(UUID().uuidString)").path
