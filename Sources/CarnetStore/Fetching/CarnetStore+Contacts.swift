@@ -43,7 +43,7 @@ extension CarnetStore {
     }
 
     static func contacts(_ db: Database, identifiers: [String], keys: ContactKeySet) throws -> [Contact] {
-        try ContactLoader(keys: keys).load(db, column: "id", values: identifiers).map(\.contact)
+        try ContactLoader(keys: keys).loadOrdered(db, column: "id", values: identifiers).contacts
     }
 
     /// The sort order the store's users chose; ``ContactSortOrder/familyName`` until set.

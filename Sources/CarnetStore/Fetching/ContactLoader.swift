@@ -115,9 +115,23 @@ struct ContactLoader {
     func load<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value]) throws
         -> [(rowid: Int64, contact: Contact)]
     {
-        guard !values.isEmpty else { return [] }
-        var byValue: [Value: (Int64, Contact)] = [:]
-        byValue.reserveCapacity(values.count)
+        let (rowids, contacts) = try loadOrdered(db, column: column, values: values)
+        return zip(rowids, contacts).map { ($0, $1) }
+    }
+
+    /// ``load(_:column:values:)`` as two arrays. A `Contact` holds many references, so each copy of one costs a
+    /// retain and a release per field: contacts are decoded into one array, filled in place and put in order by
+    /// swapping, never copied.
+    func loadOrdered<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value])
+        throws -> (rowids: [Int64], contacts: [Contact])
+    {
+        guard !values.isEmpty else { return ([], []) }
+        var rowids: [Int64] = []
+        var contacts: [Contact] = []
+        rowids.reserveCapacity(values.count)
+        contacts.reserveCapacity(values.count)
+        var indexByValue: [Value: Int] = [:]
+        indexByValue.reserveCapacity(values.count)
         let valueIndex = Self.metadataCount + columns.count
         for chunk in values.chunked(StoreLimits.pageSize) {
             let list = InList(chunk)
@@ -126,15 +140,44 @@ struct ContactLoader {
             let rows = try Row.fetchCursor(statement, arguments: list.arguments)
             let columns = SQLiteColumns(statement)
             while let row = try rows.next() {
+                // The padded IN list and repeated values can bring a row twice: keep the first.
+                let value: Value = row[valueIndex]
+                guard indexByValue[value] == nil else { continue }
                 let (rowid, contact) = decode(columns)
-                byValue[row[valueIndex]] = (rowid, contact)
+                indexByValue[value] = contacts.count
+                rowids.append(rowid)
+                contacts.append(contact)
             }
         }
-        var seen = Set<Int64>()
-        let found = values.compactMap { byValue[$0] }.filter { seen.insert($0.0).inserted }
-        var contacts = found.map(\.1)
-        try loadRelated(db, rowids: found.map(\.0), into: &contacts)
-        return zip(found, contacts).map { ($0.0, $1) }
+        try loadRelated(db, rowids: rowids, into: &contacts)
+        // The order asked for: position k gets the contact of the k-th distinct value found.
+        var order: [Int] = []
+        order.reserveCapacity(contacts.count)
+        var taken = [Bool](repeating: false, count: contacts.count)
+        for value in values {
+            guard let index = indexByValue[value], !taken[index] else { continue }
+            taken[index] = true
+            order.append(index)
+        }
+        Self.permute(&rowids, &contacts, into: order)
+        return (rowids, contacts)
+    }
+
+    /// Rearranges both arrays so that position k holds what was at `order[k]` (`order` is a permutation), by
+    /// following its cycles with swaps.
+    static func permute(_ rowids: inout [Int64], _ contacts: inout [Contact], into order: [Int]) {
+        var placed = [Bool](repeating: false, count: order.count)
+        for start in order.indices where !placed[start] {
+            var position = start
+            while true {
+                placed[position] = true
+                let source = order[position]
+                if source == start { break }
+                rowids.swapAt(position, source)
+                contacts.swapAt(position, source)
+                position = source
+            }
+        }
     }
 
     /// Loads contacts by rowid, in the given order, skipping rowids that no longer exist.

@@ -109,9 +109,10 @@ struct OrderedNameSearch {
         let hasMore = candidates.count > count
         var page = Array(candidates.prefix(count))
         if backward { page.reverse() }
-        let loaded = try ContactLoader(keys: request.keysToFetch).load(db, rowids: page.map(\.rowid))
-        let byRowid = Dictionary(uniqueKeysWithValues: loaded.map { ($0.rowid, $0.contact) })
-        let present = page.filter { byRowid[$0.rowid] != nil }
+        // In the page's order, without the contacts deleted since the index was read.
+        let loaded = try ContactLoader(keys: request.keysToFetch).loadOrdered(db, column: "rowid", values: page.map(\.rowid))
+        let found = Set(loaded.rowids)
+        let present = loaded.rowids.count == page.count ? page : page.filter { found.contains($0.rowid) }
         var total: Int?
         if request.includeTotalCount {
             total = try Int.fetchOne(
@@ -121,7 +122,7 @@ struct OrderedNameSearch {
                     """), arguments: [match, containerRowid, containerRowid])
         }
         return ContactPage(
-            contacts: present.map { byRowid[$0.rowid]! },
+            contacts: loaded.contacts,
             positions: present.map { ContactCursor(order: order, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) },
             hasNextPage: backward ? cursor != nil : hasMore, hasPreviousPage: backward ? hasMore : cursor != nil,
             totalCount: total)
