@@ -6,7 +6,7 @@ import GRDB
 /// `--profile OPERATION`: runs one Carnet operation in a loop for a while and nothing else, to record it with
 /// `perf record` when a ratio needs explaining.
 enum Profile {
-    static let operations = ["importfloor", "fold", "verify", "stream", "fetch", "search", "email", "page", "history", "import", "save100"]
+    static let operations = ["importfloor", "fold", "verify", "stream", "fetch", "search", "email", "page", "history", "import", "save100", "slowsearch"]
 
     static func run(_ operation: String, dataset: Dataset, seconds: Double) async throws {
         if operation == "importfloor" {
@@ -61,6 +61,29 @@ enum Profile {
                     let a = try await carnet(input)
                     let b = try await raw.read { db in try sql(db, input) }
                     if a != b { print("\(name) \(input.debugDescription): Carnet \(a), SQL \(b)") }
+                }
+            }
+            return
+        }
+        if operation == "slowsearch" {
+            // The slowest name searches of each kind: each input's best of 5 runs, Carnet and the SQL floor.
+            for kind in Workload.NameQuery.allCases {
+                var timings: [(carnet: Double, sql: Double, input: String, count: Int)] = []
+                for input in Set(workload.nameQueries(kind)) {
+                    var carnet = Double.infinity, sql = Double.infinity, count = 0
+                    for _ in 0..<5 {
+                        let a = try await Stopwatch.time { count = try await StoreQueries.search(store, .matchingName(input)) }
+                        let b = try await Stopwatch.time { _ = try await raw.read { db in try RawQueries.nameSearch(db, input) } }
+                        carnet = min(carnet, a.seconds * 1000)
+                        sql = min(sql, b.seconds * 1000)
+                    }
+                    timings.append((carnet, sql, input, count))
+                }
+                timings.sort { $0.carnet > $1.carnet }
+                print("\(kind.rawValue): \(timings.count) inputs")
+                for t in timings.prefix(15) {
+                    let match = try await raw.read { db in try RawQueries.match(db, t.input) }
+                    print(String(format: "  %.3f ms Carnet, %.3f ms SQL  %@ → %@ (%d)", t.carnet, t.sql, t.input.debugDescription, match, t.count))
                 }
             }
             return

@@ -77,7 +77,7 @@ struct AuthTests {
 
     @Test("Over the per-token rate: 429 with Retry-After; other tokens are unaffected")
     func rateLimit() async throws {
-        try await withServer({ $0.rateLimitPerSecond = 0.5; $0.rateLimitBurst = 3 }) { server in
+        try await withServer({ $0.rateLimitPerSecond = 0.01; $0.rateLimitBurst = 3 }) { server in
             let busy = try await server.token()
             let calm = try await server.token()
             try await TestClient.with(server) { client in

@@ -46,7 +46,7 @@ struct WebSocketTests {
 
     @Test("Operations over a socket count against the token's rate limit: over it, an error message with RATE_LIMITED")
     func rateLimited() async throws {
-        try await withServer({ $0.rateLimitPerSecond = 0.5; $0.rateLimitBurst = 2 }) { server in
+        try await withServer({ $0.rateLimitPerSecond = 0.01; $0.rateLimitBurst = 2 }) { server in
             let token = try await server.token([.read])
             let (events, sink) = AsyncStream<String>.makeStream()
             let socket = Task {

@@ -69,8 +69,9 @@ enum FoldedKeys {
     /// The name index, from scratch: a contentless FTS5 table drops a row only when given the text it indexed,
     /// and that text was folded the old way. Each table is filled in its rowid order (read from the contacts'
     /// new `ftsGiven` / `ftsFamily`, sorted by SQLite): FTS5 writes out a segment whenever a rowid comes lower than
-    /// the one before, so rows in contact order would make a segment each.
-    private static func rebuildNameIndex(_ db: Database) throws {
+    /// the one before, so rows in contact order would make a segment each. Also fills the tables v5 recreates
+    /// with another prefix option.
+    static func rebuildNameIndex(_ db: Database) throws {
         let keys = ContactIndexing.sourceKeys.map(\.rawValue).joined(separator: ", ")
         for order in NameIndex.Order.allCases {
             try db.execute(sql: "INSERT INTO \(order.table) (\(order.table)) VALUES ('delete-all')")

@@ -8,6 +8,7 @@ enum Migrations {
         migrator.registerMigration("v2", migrate: Migration002.migrate)
         migrator.registerMigration("v3", migrate: Migration003.migrate)
         migrator.registerMigration("v4", foreignKeyChecks: .immediate, migrate: Migration004.migrate)
+        migrator.registerMigration("v5", foreignKeyChecks: .immediate, migrate: Migration005.migrate)
         return migrator
     }
 }

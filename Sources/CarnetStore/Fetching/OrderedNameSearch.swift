@@ -58,7 +58,10 @@ struct OrderedNameSearch {
         var kept: [(ftsRowid: Int64, rowid: Int64)] = []
         var counted = 0
         var boundaryBucket: Int64?
-        var batch = count + 33
+        // Rows are read lazily and the scan stops where the last bucket it needs ends, so a batch's LIMIT only says
+        // when to run the query again: rarely, since each run of an OR of many terms ("weiß": 46 whole terms) costs
+        // its setup again.
+        let batch = max(count + 33, 1024)
         var scanned = 0
         let join = containerRowid == nil
             ? "" : "JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask) AND c.containerRowid = \(containerRowid!)"
@@ -87,12 +90,32 @@ struct OrderedNameSearch {
             scanned += fetched
             if fetched < batch { break }
             if scanned > 20_000 && boundaryBucket == nil { return nil }
-            batch = min(batch * 2, 1024)
         }
+        let anchor = cursor.map { Candidate(ftsRowid: 0, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) }
         var candidates: [Candidate] = []
-        candidates.reserveCapacity(kept.count)
-        for chunk in kept.chunked(StoreLimits.pageSize) {
-            let list = InList(chunk.map(\.rowid))
+        candidates.reserveCapacity(min(kept.count, 4 * count + 64))
+        // A bucket is put in exact order by reading its rows' keys. A large one (a common family name: "Schmidt"
+        // and the given name's initial, or a name of eight letters or more, whole) is read forward through the
+        // contacts' sort-key index, which is in that order, from its start (or the cursor) until enough of its
+        // matches are found: a few dozen index rows instead of a lookup per match. Small buckets, and every
+        // bucket of a backward page, are read by rowid.
+        var byRowid: [Int64] = []
+        var start = kept.startIndex
+        while start < kept.endIndex {
+            let bucket = kept[start].ftsRowid >> NameIndex.counterBits
+            var end = start + 1
+            while end < kept.endIndex && kept[end].ftsRowid >> NameIndex.counterBits == bucket { end += 1 }
+            if !backward && end - start > Self.largeBucket {
+                candidates += try walk(
+                    db, index, bucket: bucket, rowids: Set(kept[start..<end].lazy.map(\.rowid)),
+                    after: bucket == cursorBucket ? anchor : nil, needed: count + 1)
+            } else {
+                byRowid += kept[start..<end].lazy.map(\.rowid)
+            }
+            start = end
+        }
+        for chunk in byRowid.chunked(StoreLimits.pageSize) {
+            let list = InList(chunk)
             let statement = try db.cachedStatement(
                 sql: "SELECT rowid, id, \(index.sortColumn) FROM contact WHERE rowid IN (\(list.placeholders))")
             let rows = try Row.fetchCursor(statement, arguments: list.arguments)
@@ -101,8 +124,7 @@ struct OrderedNameSearch {
                 candidates.append(Candidate(ftsRowid: 0, rowid: columns.int64(0), identifier: columns.string(1), sortKey: columns.string(2)))
             }
         }
-        if let cursor {
-            let anchor = Candidate(ftsRowid: 0, rowid: cursor.rowid, identifier: cursor.identifier, sortKey: cursor.sortKey)
+        if let anchor {
             candidates.removeAll { backward ? !$0.isBefore(anchor) : !anchor.isBefore($0) }
         }
         candidates.sort { backward ? $1.isBefore($0) : $0.isBefore($1) }
@@ -126,5 +148,36 @@ struct OrderedNameSearch {
             positions: present.map { ContactCursor(order: order, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) },
             hasNextPage: backward ? cursor != nil : hasMore, hasPreviousPage: backward ? hasMore : cursor != nil,
             totalCount: total)
+    }
+
+    /// Buckets with more matches than this are read through the sort-key index (forward pages).
+    static let largeBucket = 64
+
+    /// The first `needed` of a bucket's matches (`rowids`) after `anchor`, in exact (sort key, identifier) order,
+    /// read from the contacts' index on the order's sort key, from the bucket's lowest possible key (or the
+    /// anchor's) until the bucket ends or enough are found.
+    private func walk(
+        _ db: Database, _ index: NameIndex.Order, bucket: Int64, rowids: Set<Int64>, after anchor: Candidate?, needed: Int
+    ) throws -> [Candidate] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT rowid, id, \(index.sortColumn) FROM contact WHERE \(index.sortColumn) >= ?
+            ORDER BY \(index.sortColumn), id
+            """)
+        let rows = try Row.fetchCursor(statement, arguments: [anchor?.sortKey ?? NameIndex.lowestKey(bucket: bucket)])
+        let columns = SQLiteColumns(statement)
+        var found: [Candidate] = []
+        while try rows.next() != nil {
+            let sortKey = columns.string(2)
+            let rowBucket = NameIndex.bucket(sortKey) >> NameIndex.counterBits
+            if rowBucket < bucket { continue }
+            if rowBucket > bucket { break }
+            let rowid = columns.int64(0)
+            guard rowids.contains(rowid) else { continue }
+            let candidate = Candidate(ftsRowid: 0, rowid: rowid, identifier: columns.string(1), sortKey: sortKey)
+            if let anchor, !anchor.isBefore(candidate) { continue }
+            found.append(candidate)
+            if found.count == needed { break }
+        }
+        return found
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CarnetStore
+
+/// Name searches whose matches fill name-index buckets larger than `OrderedNameSearch.largeBucket`: a common
+/// family name of seven letters (its bucket is the name and the separator, every given name) and one of eight
+/// letters or more (the name alone), read forward through the sort-key index.
+@Suite("Name search in large index buckets")
+struct LargeBucketSearchTests {
+    static func seeded(_ kind: StoreKind) async throws -> (StoreFixture, [String]) {
+        let fixture = try StoreFixture(kind)
+        let given = ["Anna", "Annabel", "Bert", "Zoë", "Ägidius", "Jo", "", "Anton", "Ελένη", "Mia"]
+        var contacts: [Contact] = []
+        for index in 0..<360 {
+            let family = ["Schmidt", "Hernández", "Hernandez", "Schmidt-Lee", "Smith"][index % 5]
+            var contact = Make.person(given[index % given.count], family)
+            contact.middleName = index % 7 == 0 ? "Q" : ""
+            contacts.append(contact)
+        }
+        // Same sort key, told apart by identifier.
+        for _ in 0..<80 { contacts.append(Make.person("Anna", "Schmidt")) }
+        contacts.append(Make.person("Zed", "Schmid"))
+        contacts.append(Make.person("Ann", "Schmidtz"))
+        try await fixture.store.add(contacts)
+        return (fixture, contacts.map(\.identifier))
+    }
+
+    @Test("Pages over large buckets: forward and backward, as the general path orders them", arguments: StoreKind.allCases)
+    func pages(kind: StoreKind) async throws {
+        let (fixture, everyone) = try await Self.seeded(kind)
+        let store = fixture.store
+        for order in [ContactSortOrder.familyName, .givenName] {
+            for query in ["schm", "schmidt", "hern", "hernandez", "a", "anna schm"] {
+                let expected = try await store.contacts(ContactFetchRequest(
+                    predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
+                    sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
+                #expect(!expected.isEmpty)
+                for size in [7, 64] {
+                    var forward: [String] = []
+                    var cursor: String?
+                    repeat {
+                        let page = try await store.contacts(ContactFetchRequest(
+                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
+                            page: .first(size, after: cursor), includeTotalCount: true))
+                        #expect(page.totalCount == expected.count)
+                        forward += page.contacts.map(\.identifier)
+                        cursor = page.hasNextPage ? page.cursors.last : nil
+                    } while cursor != nil
+                    #expect(forward == expected, "\(order) \(query) \(size)")
+                    var backward: [String] = []
+                    var before: String?
+                    repeat {
+                        let page = try await store.contacts(ContactFetchRequest(
+                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
+                            page: .last(size, before: before)))
+                        backward = page.contacts.map(\.identifier) + backward
+                        before = page.hasPreviousPage ? page.cursors.first : nil
+                    } while before != nil
+                    #expect(backward == expected, "\(order) \(query) \(size) backward")
+                }
+            }
+        }
+    }
+
+    @Test("A large bucket is read through the sort-key index, not by a lookup per match")
+    func readsTheSortIndex() async throws {
+        let (fixture, _) = try await Self.seeded(.inMemory)
+        fixture.statements.reset()
+        let page = try await fixture.store.contacts(ContactFetchRequest(
+            predicate: .matchingName("hern"), keysToFetch: [.familyName], sortOrder: .familyName, page: .first(10)))
+        #expect(page.contacts.count == 10)
+        let sql = fixture.statements.all.joined(separator: "\n")
+        #expect(sql.contains("WHERE sortFamily >= 'hernande'"), "\(sql)")
+    }
+
+    @Test("The lowest key of a bucket is at or below every key in it")
+    func lowestKey() {
+        let keys = [
+            "schmidt\u{1}anna", "hernandez\u{1}bert", "li\u{1}wu", "a", "", "o'brien\u{1}x", "zz{top", "ελένη\u{1}a",
+            "smith\u{1}ann\u{1}q", "van der berg", "schmid\u{1}zed", "\u{FFFD}", "9lives",
+        ]
+        for key in keys {
+            let bucket = NameIndex.bucket(key) >> NameIndex.counterBits
+            let lowest = NameIndex.lowestKey(bucket: bucket)
+            #expect(Array(lowest.utf8).lexicographicallyPrecedes(Array(key.utf8)) || lowest == key, "\(key)")
+            #expect(NameIndex.bucket(lowest) >> NameIndex.counterBits <= bucket)
+        }
+        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("schmidt\u{1}anna") >> NameIndex.counterBits) == "schmidt\u{1}")
+        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("hernandez") >> NameIndex.counterBits) == "hernande")
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Migration v5: four-character prefix index")
+struct PrefixIndexMigrationTests {
+    /// Names whose four-letter prefixes start several terms ("müll": Müller, Müllner, Mulligan…), names a
+    /// four-letter word matches whole, marks the folding drops, and enough contacts that the rebuild and the
+    /// searches read past one page.
+    static func request() -> SaveRequest {
+        var request = SaveRequest(transactionAuthor: "old")
+        let family = ["Müller", "Müllner", "Mulligan", "Mullins", "Mull", "Muller-Lüdenscheidt", "Nguyễn", "Smith", "Anand"]
+        let given = ["Anna", "Annabel", "Annette", "Jörg", "Đức", "José", "Mull", "Bob"]
+        for index in 0..<400 {
+            var contact = Make.person(given[index % given.count], family[index % family.count])
+            contact.middleName = index % 7 == 0 ? "Thị" : ""
+            request.add(contact)
+        }
+        request.add(Make.person("", "", organization: "Müllabfuhr GmbH"))
+        request.add(Make.person("Zoë", "Ångström"))
+        request.add(Make.person("", ""))
+        return request
+    }
+
+    /// The contacts "mull" finds: Müller…Muller-Lüdenscheidt, the given name Mull, Müllabfuhr GmbH.
+    static let mullCount = (0..<400).filter { $0 % 9 < 6 || $0 % 8 == 6 }.count + 1
+
+    /// Four-letter words (the prefix index's new length), with shorter and longer words for comparison.
+    static let queries = [
+        "müll", "mull", "MULL", "anna", "anne", "nguy", "smit", "jorg", "duc", "mull ann", "anna müll", "angs",
+        "mulli", "mülle", "m", "mu", "mül", "zzzz", "muel",
+    ]
+
+    static func prefixOptions(_ db: Database) throws -> [String: String] {
+        var options: [String: String] = [:]
+        for table in ["contactNameFamily", "contactNameGiven"] {
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""
+            let option = sql.range(of: "prefix = '[0-9 ]*'", options: .regularExpression).map { String(sql[$0]) } ?? "none"
+            options[table] = option
+        }
+        return options
+    }
+
+    /// A store at v4 holding `request`'s records, written by the save path; returns it opened as a `CarnetStore`,
+    /// which migrates it to v5.
+    static func migratedV4Store(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws -> CarnetStore {
+        let configuration = StoreConfiguration()
+        let writer: any DatabaseWriter
+        let path = directory.appendingPathComponent("v4.sqlite").path
+        switch kind {
+        case .inMemory: writer = try DatabaseQueue(configuration: CarnetStore.makeDatabaseConfiguration(configuration))
+        case .onDiskWAL: writer = try DatabasePool(path: path, configuration: CarnetStore.makeDatabaseConfiguration(configuration))
+        }
+        try Migrations.migrator.migrate(writer, upTo: "v4")
+        try writer.write { db in
+            var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
+            for operation in request.operations { _ = try transaction.apply(operation) }
+        }
+        try writer.read { db throws in
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4"])
+            #expect(try prefixOptions(db) == [
+                "contactNameFamily": "prefix = '1 2 3'", "contactNameGiven": "prefix = '1 2 3'",
+            ])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily WHERE contactNameFamily MATCH '\"mull\"*'")
+                == mullCount)
+        }
+        switch kind {
+        case .inMemory:
+            return try CarnetStore(writer: writer, configuration: configuration)
+        case .onDiskWAL:
+            try writer.close()
+            return try CarnetStore.open(path: path, configuration: configuration)
+        }
+    }
+
+    /// Every match of a name search in an order, walked in pages of `size`, with the page's total count.
+    static func walk(_ store: CarnetStore, _ query: String, order: ContactSortOrder, size: Int) async throws
+        -> (names: [String], ids: [String], total: Int?)
+    {
+        var names: [String] = []
+        var ids: [String] = []
+        var total: Int?
+        var cursor: String?
+        repeat {
+            let page = try await store.contacts(ContactFetchRequest(
+                predicate: .matchingName(query), keysToFetch: [.givenName, .familyName], sortOrder: order,
+                page: .first(size, after: cursor), includeTotalCount: true))
+            names += FetchTests.names(page)
+            ids += page.contacts.map(\.identifier)
+            total = page.totalCount
+            cursor = page.hasNextPage ? page.cursors.last : nil
+        } while cursor != nil
+        return (names, ids, total)
+    }
+
+    static func integrityCheck(_ db: Database) throws {
+        for table in ["contactNameFamily", "contactNameGiven"] {
+            try db.execute(sql: "INSERT INTO \(table) (\(table), rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
+    @Test("A store made before v5 gets the 4-character prefix index and finds what a new store finds",
+        arguments: StoreKind.allCases)
+    func migrate(kind: StoreKind) async throws {
+        let request = Self.request()
+        let fresh = try StoreFixture(kind)
+        try await fresh.store.execute(request)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.migratedV4Store(kind, request, directory: directory)
+
+        let newOptions = ["contactNameFamily": "prefix = '1 2 3 4'", "contactNameGiven": "prefix = '1 2 3 4'"]
+        for candidate in [store, fresh.store] {
+            try await candidate.writer.read { db throws in
+                #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5"])
+                #expect(try Self.prefixOptions(db) == newOptions)
+                let sql = try String.fetchAll(db, sql: """
+                    SELECT sql FROM sqlite_master WHERE name IN ('contactNameFamily_terms', 'contactNameGiven_terms') ORDER BY name
+                    """)
+                #expect(sql == [
+                    "CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row)",
+                    "CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row)",
+                ])
+            }
+            // FTS5's integrity check compares every prefix index with the terms (it throws on a mismatch).
+            try await candidate.writer.write(Self.integrityCheck)
+        }
+        let migrated = try await store.writer.read(DerivedRows.read)
+        #expect(migrated.contacts.count == request.operations.count)
+        #expect(migrated == (try await fresh.store.writer.read(DerivedRows.read)))
+
+        for query in Self.queries {
+            for order in [ContactSortOrder.familyName, .givenName, .none] {
+                for size in [7, 1000] {
+                    let found = try await Self.walk(store, query, order: order, size: size)
+                    let expected = try await Self.walk(fresh.store, query, order: order, size: size)
+                    #expect(found.ids == expected.ids, "\(query) \(order) \(size)")
+                    #expect(found.total == expected.total)
+                    #expect(found.ids.count == found.total, "\(query) \(order) \(size)")
+                }
+            }
+        }
+        let mull = try await Self.walk(store, "müll", order: .familyName, size: 50)
+        #expect(mull.ids.count == Self.mullCount)
+        #expect(mull.names.first == "Mull Anand")
+        #expect(mull.names.contains("Müllabfuhr GmbH") == false && mull.names.contains(""))
+        #expect(try await Self.walk(store, "mullabf", order: .familyName, size: 50).names == [""])
+        #expect(try await Self.walk(store, "muel", order: .familyName, size: 50).ids.isEmpty)
+        #expect(try await Self.walk(store, "angs", order: .givenName, size: 50).names == ["Zoë Ångström"])
+
+        // Later saves change the migrated index exactly as they change a new store's.
+        var edits = SaveRequest(transactionAuthor: "new")
+        for id in mull.ids.prefix(20) { edits.delete(contactWithIdentifier: id) }
+        var rename = Contact(updating: mull.ids[20])
+        rename.familyName = "Mulder"
+        edits.update(rename)
+        edits.add(Make.person("Mulla", "Nasreddin"))
+        try await store.execute(edits)
+        try await fresh.store.execute(edits)
+        #expect(try await store.writer.read(DerivedRows.read) == fresh.store.writer.read(DerivedRows.read))
+        try await store.writer.write(Self.integrityCheck)
+        for query in ["mull", "muld", "nasr", "mulla"] {
+            #expect(try await Self.walk(store, query, order: .familyName, size: 50).ids
+                == Self.walk(fresh.store, query, order: .familyName, size: 50).ids)
+        }
+        #expect(try await Self.walk(store, "muld", order: .familyName, size: 50).ids == [mull.ids[20]])
+        try await store.close()
+    }
+
+    @Test("Four-letter words read the prefix index; longer ones the terms they start")
+    func matchExpression() async throws {
+        let fixture = try StoreFixture(.inMemory)
+        try await fixture.store.execute(Self.request())
+        try await fixture.store.writer.read { db throws in
+            #expect(try NameIndex.match(db, .family, ["mull"]) == "\"mull\"*")
+            #expect(try NameIndex.match(db, .family, ["mul", "anna"]) == "\"mul\"* AND \"anna\"*")
+            #expect(try NameIndex.match(db, .family, ["mulli"]) == "(\"mulligan\" OR \"mullins\")")
+            #expect(try NameIndex.match(db, .family, ["zzzzz"]) == nil)
+        }
+    }
+
+    @Test("Migrating an empty store to v5")
+    func emptyStore() throws {
+        let queue = try DatabaseQueue()
+        try Migrations.migrator.migrate(queue, upTo: "v4")
+        try Migrations.migrator.migrate(queue)
+        try queue.read { db throws in
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v5")
+            #expect(try Self.prefixOptions(db)["contactNameFamily"] == "prefix = '1 2 3 4'")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily_terms") == 0)
+        }
+    }
+}
