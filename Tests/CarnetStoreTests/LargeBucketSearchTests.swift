@@ -5,16 +5,16 @@ import Testing
 @testable import CarnetStore
 
 /// Name searches whose matches fill name-index buckets larger than `OrderedNameSearch.largeBucket`: a common
-/// family name of seven letters (its bucket is the name and the separator, every given name) and one of eight
-/// letters or more (the name alone), read forward through the sort-key index.
+/// family name of six letters (its bucket is the name and the separator, every given name: "Müller") and one of
+/// seven letters or more (its first seven letters: "Schmidt", "Hernández"), read forward through the sort-key index.
 @Suite("Name search in large index buckets")
 struct LargeBucketSearchTests {
     static func seeded(_ kind: StoreKind) async throws -> (StoreFixture, [String]) {
         let fixture = try StoreFixture(kind)
         let given = ["Anna", "Annabel", "Bert", "Zoë", "Ägidius", "Jo", "", "Anton", "Ελένη", "Mia"]
         var contacts: [Contact] = []
-        for index in 0..<360 {
-            let family = ["Schmidt", "Hernández", "Hernandez", "Schmidt-Lee", "Smith"][index % 5]
+        for index in 0..<480 {
+            let family = ["Schmidt", "Hernández", "Hernandez", "Schmidt-Lee", "Smith", "Müller"][index % 6]
             var contact = Make.person(given[index % given.count], family)
             contact.middleName = index % 7 == 0 ? "Q" : ""
             contacts.append(contact)
@@ -32,7 +32,7 @@ struct LargeBucketSearchTests {
         let (fixture, everyone) = try await Self.seeded(kind)
         let store = fixture.store
         for order in [ContactSortOrder.familyName, .givenName] {
-            for query in ["schm", "schmidt", "hern", "hernandez", "a", "anna schm"] {
+            for query in ["schm", "schmidt", "hern", "hernandez", "a", "anna schm", "mull", "mia mül"] {
                 let expected = try await store.contacts(ContactFetchRequest(
                     predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
                     sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
@@ -72,7 +72,7 @@ struct LargeBucketSearchTests {
             predicate: .matchingName("hern"), keysToFetch: [.familyName], sortOrder: .familyName, page: .first(10)))
         #expect(page.contacts.count == 10)
         let sql = fixture.statements.all.joined(separator: "\n")
-        #expect(sql.contains("WHERE sortFamily >= 'hernande'"), "\(sql)")
+        #expect(sql.contains("WHERE sortFamily >= 'hernand'"), "\(sql)")
     }
 
     @Test("The lowest key of a bucket is at or below every key in it")
@@ -87,7 +87,11 @@ struct LargeBucketSearchTests {
             #expect(Array(lowest.utf8).lexicographicallyPrecedes(Array(key.utf8)) || lowest == key, "\(key)")
             #expect(NameIndex.bucket(lowest) >> NameIndex.counterBits <= bucket)
         }
-        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("schmidt\u{1}anna") >> NameIndex.counterBits) == "schmidt\u{1}")
-        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("hernandez") >> NameIndex.counterBits) == "hernande")
+        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("schmidt\u{1}anna") >> NameIndex.counterBits) == "schmidt")
+        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("muller\u{1}anna") >> NameIndex.counterBits) == "muller\u{1}")
+        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("hernandez") >> NameIndex.counterBits) == "hernand")
+        // Every bucket fits the rowid's high bits, above the contact's: rowids stay positive.
+        #expect(NameIndex.bucket("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}") | NameIndex.contactMask == Int64.max)
+        #expect(NameIndex.bucket("") == 0)
     }
 }

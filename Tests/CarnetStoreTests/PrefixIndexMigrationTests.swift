@@ -115,7 +115,7 @@ struct PrefixIndexMigrationTests {
         let newOptions = ["contactNameFamily": "prefix = '1 2 3 4'", "contactNameGiven": "prefix = '1 2 3 4'"]
         for candidate in [store, fresh.store] {
             try await candidate.writer.read { db throws in
-                #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5"])
+                #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6"])
                 #expect(try Self.prefixOptions(db) == newOptions)
                 let sql = try String.fetchAll(db, sql: """
                     SELECT sql FROM sqlite_master WHERE name IN ('contactNameFamily_terms', 'contactNameGiven_terms') ORDER BY name
@@ -188,7 +188,7 @@ struct PrefixIndexMigrationTests {
         try Migrations.migrator.migrate(queue, upTo: "v4")
         try Migrations.migrator.migrate(queue)
         try queue.read { db throws in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v5")
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v6")
             #expect(try Self.prefixOptions(db)["contactNameFamily"] == "prefix = '1 2 3 4'")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily_terms") == 0)
         }

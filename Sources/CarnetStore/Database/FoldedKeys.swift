@@ -70,7 +70,7 @@ enum FoldedKeys {
     /// and that text was folded the old way. Each table is filled in its rowid order (read from the contacts'
     /// new `ftsGiven` / `ftsFamily`, sorted by SQLite): FTS5 writes out a segment whenever a rowid comes lower than
     /// the one before, so rows in contact order would make a segment each. Also fills the tables v5 recreates
-    /// with another prefix option.
+    /// with another prefix option, and v6's rowids of another layout.
     static func rebuildNameIndex(_ db: Database) throws {
         let keys = ContactIndexing.sourceKeys.map(\.rawValue).joined(separator: ", ")
         for order in NameIndex.Order.allCases {

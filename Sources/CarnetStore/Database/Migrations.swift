@@ -9,6 +9,7 @@ enum Migrations {
         migrator.registerMigration("v3", migrate: Migration003.migrate)
         migrator.registerMigration("v4", foreignKeyChecks: .immediate, migrate: Migration004.migrate)
         migrator.registerMigration("v5", foreignKeyChecks: .immediate, migrate: Migration005.migrate)
+        migrator.registerMigration("v6", foreignKeyChecks: .immediate, migrate: Migration006.migrate)
         return migrator
     }
 }

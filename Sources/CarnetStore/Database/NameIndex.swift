@@ -4,11 +4,17 @@ import GRDB
 /// that order. FTS5 yields matches in rowid order, so "the first 50 matches by family name" is the first 50 rows
 /// of the match, read lazily, however many contacts match.
 ///
-/// A rowid is the sort key's first eight characters packed into 40 bits (order-preserving, 5 bits a character)
-/// followed by the contact's rowid in 23 bits: unique by construction, and the contact is the rowid's low bits,
-/// so the tables store the index and nothing else. The eighth character splits a common family name by the given
-/// name's initial, which keeps buckets small; rows sharing a bucket are put in exact (sort key, identifier) order
-/// after reading. The layout addresses 8.4 million contacts.
+/// A rowid is the sort key's first seven characters packed into 35 bits (order-preserving, 5 bits a character)
+/// followed by the contact's rowid in 28 bits: unique by construction, and the contact is the rowid's low bits,
+/// so the tables store the index and nothing else. Rows sharing a bucket (the same first seven characters) are put
+/// in exact (sort key, identifier) order after reading; a large bucket through the contacts' sort-key index
+/// (``OrderedNameSearch``). The layout addresses contact rowids up to 2²⁸ − 1 (268 million; a new contact takes the
+/// rowid above the highest, so deleted contacts count) since v6; it was eight characters and 23 bits (8.4 million).
+///
+/// Seven characters rather than six: a family name of five letters keeps the given name's initial in its bucket
+/// ("smith", the separator and "a": 2,372 contacts in the benchmark's million), where six would make every Smith
+/// one bucket (14,385); a name of six letters is one bucket ("muller" and the separator: 6,701, the largest). Eight
+/// split those by initial too (3,658 at most, "angstrom"), but left 23 bits for the contact.
 ///
 /// `package` so the benchmark's hand-written SQL writes the store's own rowids.
 package enum NameIndex {
@@ -29,14 +35,17 @@ package enum NameIndex {
     /// every doclist (1.5 ms at 1M contacts, each time the scan asks for another batch) but as an OR in 0.7 ms.
     static let maxExpandedTerms = 64
 
-    static let counterBits: Int64 = 23
+    /// How many leading sort-key characters a rowid holds, 5 bits each, above ``counterBits`` bits of the contact's
+    /// rowid: 5 × 7 + 28 = 63, every rowid positive. v6 rebuilt the index for this layout (8 and 23 before).
+    static let keyCharacters = 7
+    static let counterBits: Int64 = 28
     static let contactMask: Int64 = (1 << counterBits) - 1
 
     /// The first rowid of the bucket a sort key falls in.
     static func bucket(_ sortKey: String) -> Int64 {
         var packed: Int64 = 0
         var utf8 = sortKey.utf8.makeIterator()
-        for _ in 0..<8 {
+        for _ in 0..<keyCharacters {
             packed = (packed << 5) | code(utf8.next())
         }
         return packed << counterBits
@@ -48,8 +57,8 @@ package enum NameIndex {
     /// of names.
     static func lowestKey(bucket: Int64) -> String {
         var bytes: [UInt8] = []
-        for position in 0..<8 {
-            let code = (bucket >> Int64(5 * (7 - position))) & 31
+        for position in 0..<keyCharacters {
+            let code = (bucket >> Int64(5 * (keyCharacters - 1 - position))) & 31
             switch code {
             case 0, 31: return String(decoding: bytes, as: UTF8.self)
             case 1: bytes.append(0x01)
@@ -76,7 +85,7 @@ package enum NameIndex {
         }
     }
 
-    /// The index rowid of a contact with this sort key. - Throws: past 2²³ contacts, which the layout cannot hold.
+    /// The index rowid of a contact with this sort key. - Throws: past 2²⁸ contacts, which the layout cannot hold.
     package static func rowid(sortKey: String, contactRowid: Int64) throws -> Int64 {
         guard contactRowid <= contactMask else {
             throw StoreError(.validationFailed, "The store holds as many contacts as its name index can address")

@@ -94,11 +94,11 @@ struct OrderedNameSearch {
         let anchor = cursor.map { Candidate(ftsRowid: 0, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) }
         var candidates: [Candidate] = []
         candidates.reserveCapacity(min(kept.count, 4 * count + 64))
-        // A bucket is put in exact order by reading its rows' keys. A large one (a common family name: "Schmidt"
-        // and the given name's initial, or a name of eight letters or more, whole) is read forward through the
-        // contacts' sort-key index, which is in that order, from its start (or the cursor) until enough of its
-        // matches are found: a few dozen index rows instead of a lookup per match. Small buckets, and every
-        // bucket of a backward page, are read by rowid.
+        // A bucket is put in exact order by reading its rows' keys. A large one (a common family name of six
+        // letters and the separator, every given name: "Müller"; the first seven letters of a longer one: "Schmidt")
+        // is read forward through the contacts' sort-key index, which is in that order, from its start (or the
+        // cursor) until enough of its matches are found: a few dozen index rows instead of a lookup per match. Small
+        // buckets, and every bucket of a backward page, are read by rowid.
         var byRowid: [Int64] = []
         var start = kept.startIndex
         while start < kept.endIndex {
