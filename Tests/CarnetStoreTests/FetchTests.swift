@@ -196,32 +196,7 @@ struct FetchTests {
         let everyone = contacts.map(\.identifier)
         for order in [ContactSortOrder.familyName, .givenName] {
             for query in ["ann", "ann smith", "smiths"] {
-                // Naming identifiers takes the general path: the reference.
-                let expected = try await store.contacts(ContactFetchRequest(
-                    predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
-                    sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
-                for size in [1, 7, 50] {
-                    var forward: [String] = []
-                    var cursor: String?
-                    repeat {
-                        let page = try await store.contacts(ContactFetchRequest(
-                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .first(size, after: cursor),
-                            includeTotalCount: true))
-                        #expect(page.totalCount == expected.count)
-                        forward += page.contacts.map(\.identifier)
-                        cursor = page.hasNextPage ? page.cursors.last : nil
-                    } while cursor != nil
-                    #expect(forward == expected, "\(order) \(query) \(size)")
-                    var backward: [String] = []
-                    var before: String?
-                    repeat {
-                        let page = try await store.contacts(ContactFetchRequest(
-                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .last(size, before: before)))
-                        backward = page.contacts.map(\.identifier) + backward
-                        before = page.hasPreviousPage ? page.cursors.first : nil
-                    } while before != nil
-                    #expect(backward == expected, "\(order) \(query) \(size) backward")
-                }
+                try await expectPagesMatchGeneralPath(store, query, order: order, everyone: everyone, sizes: [1, 7, 50])
             }
         }
     }

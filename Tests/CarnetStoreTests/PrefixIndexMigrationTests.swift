@@ -46,18 +46,8 @@ struct PrefixIndexMigrationTests {
     /// A store at v4 holding `request`'s records, written by the save path; returns it opened as a `CarnetStore`,
     /// which migrates it to v5.
     static func migratedV4Store(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws -> CarnetStore {
-        let configuration = StoreConfiguration()
-        let writer: any DatabaseWriter
-        let path = directory.appendingPathComponent("v4.sqlite").path
-        switch kind {
-        case .inMemory: writer = try DatabaseQueue(configuration: CarnetStore.makeDatabaseConfiguration(configuration))
-        case .onDiskWAL: writer = try DatabasePool(path: path, configuration: CarnetStore.makeDatabaseConfiguration(configuration))
-        }
-        try Migrations.migrator.migrate(writer, upTo: "v4")
-        try writer.write { db in
-            var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
-            for operation in request.operations { _ = try transaction.apply(operation) }
-        }
+        let earlier = try EarlierStore(kind, at: "v4", directory: directory, request: request)
+        let writer = earlier.writer
         try writer.read { db throws in
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4"])
             #expect(try prefixOptions(db) == [
@@ -66,33 +56,7 @@ struct PrefixIndexMigrationTests {
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily WHERE contactNameFamily MATCH '\"mull\"*'")
                 == mullCount)
         }
-        switch kind {
-        case .inMemory:
-            return try CarnetStore(writer: writer, configuration: configuration)
-        case .onDiskWAL:
-            try writer.close()
-            return try CarnetStore.open(path: path, configuration: configuration)
-        }
-    }
-
-    /// Every match of a name search in an order, walked in pages of `size`, with the page's total count.
-    static func walk(_ store: CarnetStore, _ query: String, order: ContactSortOrder, size: Int) async throws
-        -> (names: [String], ids: [String], total: Int?)
-    {
-        var names: [String] = []
-        var ids: [String] = []
-        var total: Int?
-        var cursor: String?
-        repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                predicate: .matchingName(query), keysToFetch: [.givenName, .familyName], sortOrder: order,
-                page: .first(size, after: cursor), includeTotalCount: true))
-            names += FetchTests.names(page)
-            ids += page.contacts.map(\.identifier)
-            total = page.totalCount
-            cursor = page.hasNextPage ? page.cursors.last : nil
-        } while cursor != nil
-        return (names, ids, total)
+        return try earlier.open()
     }
 
     static func integrityCheck(_ db: Database) throws {
@@ -135,21 +99,21 @@ struct PrefixIndexMigrationTests {
         for query in Self.queries {
             for order in [ContactSortOrder.familyName, .givenName, .none] {
                 for size in [7, 1000] {
-                    let found = try await Self.walk(store, query, order: order, size: size)
-                    let expected = try await Self.walk(fresh.store, query, order: order, size: size)
+                    let found = try await walkNameSearch(store, query, order: order, size: size)
+                    let expected = try await walkNameSearch(fresh.store, query, order: order, size: size)
                     #expect(found.ids == expected.ids, "\(query) \(order) \(size)")
                     #expect(found.total == expected.total)
                     #expect(found.ids.count == found.total, "\(query) \(order) \(size)")
                 }
             }
         }
-        let mull = try await Self.walk(store, "müll", order: .familyName, size: 50)
+        let mull = try await walkNameSearch(store, "müll", order: .familyName, size: 50)
         #expect(mull.ids.count == Self.mullCount)
         #expect(mull.names.first == "Mull Anand")
         #expect(mull.names.contains("Müllabfuhr GmbH") == false && mull.names.contains(""))
-        #expect(try await Self.walk(store, "mullabf", order: .familyName, size: 50).names == [""])
-        #expect(try await Self.walk(store, "muel", order: .familyName, size: 50).ids.isEmpty)
-        #expect(try await Self.walk(store, "angs", order: .givenName, size: 50).names == ["Zoë Ångström"])
+        #expect(try await walkNameSearch(store, "mullabf", order: .familyName, size: 50).names == [""])
+        #expect(try await walkNameSearch(store, "muel", order: .familyName, size: 50).ids.isEmpty)
+        #expect(try await walkNameSearch(store, "angs", order: .givenName, size: 50).names == ["Zoë Ångström"])
 
         // Later saves change the migrated index exactly as they change a new store's.
         var edits = SaveRequest(transactionAuthor: "new")
@@ -163,10 +127,10 @@ struct PrefixIndexMigrationTests {
         #expect(try await store.writer.read(DerivedRows.read) == fresh.store.writer.read(DerivedRows.read))
         try await store.writer.write(Self.integrityCheck)
         for query in ["mull", "muld", "nasr", "mulla"] {
-            #expect(try await Self.walk(store, query, order: .familyName, size: 50).ids
-                == Self.walk(fresh.store, query, order: .familyName, size: 50).ids)
+            #expect(try await walkNameSearch(store, query, order: .familyName, size: 50).ids
+                == walkNameSearch(fresh.store, query, order: .familyName, size: 50).ids)
         }
-        #expect(try await Self.walk(store, "muld", order: .familyName, size: 50).ids == [mull.ids[20]])
+        #expect(try await walkNameSearch(store, "muld", order: .familyName, size: 50).ids == [mull.ids[20]])
         try await store.close()
     }
 

@@ -140,19 +140,8 @@ struct RefoldMigrationTests {
     /// A store at v3 holding `request`'s records as the old code wrote them; returns the store after opening it,
     /// which migrates it to v4.
     static func migratedLegacyStore(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws -> CarnetStore {
-        let configuration = StoreConfiguration()
-        let writer: any DatabaseWriter
-        let path = directory.appendingPathComponent("legacy.sqlite").path
-        switch kind {
-        case .inMemory: writer = try DatabaseQueue(configuration: CarnetStore.makeDatabaseConfiguration(configuration))
-        case .onDiskWAL: writer = try DatabasePool(path: path, configuration: CarnetStore.makeDatabaseConfiguration(configuration))
-        }
-        try Migrations.migrator.migrate(writer, upTo: "v3")
-        try writer.write { db in
-            var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
-            for operation in request.operations { _ = try transaction.apply(operation) }
-            try LegacyFolding.rewrite(db)
-        }
+        let earlier = try EarlierStore(kind, at: "v3", directory: directory, request: request, rewrite: LegacyFolding.rewrite)
+        let writer = earlier.writer
         // The old store has the bug: "duc" finds nothing, "Đặng" sorts after "z".
         try writer.read { db in
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3"])
@@ -161,13 +150,7 @@ struct RefoldMigrationTests {
             #expect(dang == "đang\u{1}thao")
             #expect(dang! > "zed")
         }
-        switch kind {
-        case .inMemory:
-            return try CarnetStore(writer: writer, configuration: configuration)
-        case .onDiskWAL:
-            try writer.close()
-            return try CarnetStore.open(path: path, configuration: configuration)
-        }
+        return try earlier.open()
     }
 
     func search(_ store: CarnetStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName) async throws

@@ -56,17 +56,7 @@ struct WideNameIndexTests {
     static func migratedV5Store(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws
         -> (store: CarnetStore, cursors: [(order: ContactSortOrder, cursor: String)])
     {
-        let configuration = StoreConfiguration()
-        let writer: any DatabaseWriter
-        let path = directory.appendingPathComponent("v5.sqlite").path
-        switch kind {
-        case .inMemory: writer = try DatabaseQueue(configuration: CarnetStore.makeDatabaseConfiguration(configuration))
-        case .onDiskWAL: writer = try DatabasePool(path: path, configuration: CarnetStore.makeDatabaseConfiguration(configuration))
-        }
-        try Migrations.migrator.migrate(writer, upTo: "v5")
-        try writer.write { db in
-            var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
-            for operation in request.operations { _ = try transaction.apply(operation) }
+        let earlier = try EarlierStore(kind, at: "v5", directory: directory, request: request) { db in
             for row in try Row.fetchAll(db, sql: "SELECT rowid, sortGiven, sortFamily FROM contact") {
                 let rowid: Int64 = row[0]
                 try db.execute(sql: "UPDATE contact SET ftsGiven = ?, ftsFamily = ? WHERE rowid = ?", arguments: [
@@ -77,7 +67,7 @@ struct WideNameIndexTests {
             try FoldedKeys.rebuildNameIndex(db)
         }
         var cursors: [(order: ContactSortOrder, cursor: String)] = []
-        try writer.read { db throws in
+        try earlier.writer.read { db throws in
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5"])
             // Every index row is in the old layout, which differs from the new for every sort key of eight bytes or more.
             let old = try DerivedRows.read(db)
@@ -99,31 +89,7 @@ struct WideNameIndexTests {
                 }
             }
         }
-        switch kind {
-        case .inMemory:
-            return (try CarnetStore(writer: writer, configuration: configuration), cursors)
-        case .onDiskWAL:
-            try writer.close()
-            return (try CarnetStore.open(path: path, configuration: configuration), cursors)
-        }
-    }
-
-    /// Every match of a name search in an order, in pages of `size` from `cursor`.
-    static func walk(_ store: CarnetStore, _ query: String, order: ContactSortOrder, size: Int, after start: String? = nil)
-        async throws -> (ids: [String], total: Int?)
-    {
-        var ids: [String] = []
-        var total: Int?
-        var cursor = start
-        repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                predicate: .matchingName(query), keysToFetch: [.givenName, .familyName], sortOrder: order,
-                page: .first(size, after: cursor), includeTotalCount: true))
-            ids += page.contacts.map(\.identifier)
-            total = page.totalCount
-            cursor = page.hasNextPage ? page.cursors.last : nil
-        } while cursor != nil
-        return (ids, total)
+        return (try earlier.open(), cursors)
     }
 
     /// The contacts with an indexed name (the tests' contacts have no other name keys); the others have no term.
@@ -171,8 +137,8 @@ struct WideNameIndexTests {
         for query in Self.queries {
             for order in [ContactSortOrder.familyName, .givenName, .none] {
                 for size in [7, 1000] {
-                    let found = try await Self.walk(store, query, order: order, size: size)
-                    let expected = try await Self.walk(fresh.store, query, order: order, size: size)
+                    let found = try await walkNameSearch(store, query, order: order, size: size)
+                    let expected = try await walkNameSearch(fresh.store, query, order: order, size: size)
                     #expect(found.ids == expected.ids, "\(query) \(order) \(size)")
                     #expect(found.total == expected.total && found.ids.count == found.total, "\(query) \(order) \(size)")
                 }
@@ -181,15 +147,15 @@ struct WideNameIndexTests {
         // A cursor a v5 store gave holds no index rowid: it reads on as a new store's cursor does, in both stores.
         for (order, cursor) in cursors {
             for query in ["a", "schm", "mull", "m"] {
-                let found = try await Self.walk(store, query, order: order, size: 9, after: cursor)
-                #expect(found.ids == (try await Self.walk(fresh.store, query, order: order, size: 9, after: cursor)).ids)
-                let all = try await Self.walk(fresh.store, query, order: order, size: 1000)
+                let found = try await walkNameSearch(store, query, order: order, size: 9, after: cursor)
+                #expect(found.ids == (try await walkNameSearch(fresh.store, query, order: order, size: 9, after: cursor)).ids)
+                let all = try await walkNameSearch(fresh.store, query, order: order, size: 1000)
                 #expect(all.ids.reversed().starts(with: found.ids.reversed()), "\(query) \(order)")
             }
         }
 
         var edits = SaveRequest(transactionAuthor: "new")
-        let schmidts = try await Self.walk(store, "schmidt", order: .familyName, size: 50).ids
+        let schmidts = try await walkNameSearch(store, "schmidt", order: .familyName, size: 50).ids
         for id in schmidts.prefix(30) { edits.delete(contactWithIdentifier: id) }
         var rename = Contact(updating: schmidts[40])
         rename.familyName = "Schmidbauer"
@@ -200,10 +166,10 @@ struct WideNameIndexTests {
         #expect(try await store.writer.read(DerivedRows.read) == fresh.store.writer.read(DerivedRows.read))
         try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
         for query in ["schm", "schmidt", "schmidb", "anna schmidtk"] {
-            #expect(try await Self.walk(store, query, order: .familyName, size: 7).ids
-                == Self.walk(fresh.store, query, order: .familyName, size: 7).ids)
+            #expect(try await walkNameSearch(store, query, order: .familyName, size: 7).ids
+                == walkNameSearch(fresh.store, query, order: .familyName, size: 7).ids)
         }
-        #expect(try await Self.walk(store, "schmidb", order: .familyName, size: 50).ids == [schmidts[40]])
+        #expect(try await walkNameSearch(store, "schmidb", order: .familyName, size: 50).ids == [schmidts[40]])
         try await store.close()
     }
 
@@ -270,7 +236,7 @@ struct WideNameIndexTests {
                     sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
                 #expect(!expected.isEmpty, "\(query)")
                 for size in [7, 1000] {
-                    let found = try await Self.walk(store, query, order: order, size: size)
+                    let found = try await walkNameSearch(store, query, order: order, size: size)
                     #expect(found.ids == expected, "\(order) \(query) \(size)")
                     #expect(found.total == expected.count)
                 }
@@ -285,8 +251,8 @@ struct WideNameIndexTests {
                 #expect(backward == expected, "\(order) \(query) backward")
             }
         }
-        #expect(try await Self.walk(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
-        let schmidts = try await Self.walk(store, "schmidt", order: .familyName, size: 1000).ids
+        #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
+        let schmidts = try await walkNameSearch(store, "schmidt", order: .familyName, size: 1000).ids
         #expect(schmidts.contains(early[0].identifier) && schmidts.count == late.filter { $0.familyName.hasPrefix("Schmidt") }.count + 2)
 
         // Updated and deleted above the old limit, the index follows.
@@ -299,9 +265,9 @@ struct WideNameIndexTests {
         try await store.execute(edits)
         try await store.writer.read(Self.checkLayout)
         try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
-        #expect(try await Self.walk(store, "aab", order: .familyName, size: 10).ids == [late[0].identifier])
-        #expect(try await Self.walk(store, "placeholder", order: .familyName, size: 10).ids.isEmpty)
-        #expect(try await Self.walk(store, "schmidt", order: .familyName, size: 1000).ids
+        #expect(try await walkNameSearch(store, "aab", order: .familyName, size: 10).ids == [late[0].identifier])
+        #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids.isEmpty)
+        #expect(try await walkNameSearch(store, "schmidt", order: .familyName, size: 1000).ids
             == schmidts.filter { $0 != late[0].identifier && $0 != late[1].identifier })
         try await store.close()
     }
@@ -318,15 +284,15 @@ struct WideNameIndexTests {
         try await store.add([last])
         #expect(try await store.writer.read { try Int64.fetchOne($0, sql: "SELECT rowid FROM contact WHERE id = ?", arguments: [last.identifier]) }
             == NameIndex.contactMask)
-        #expect(try await Self.walk(store, "anna", order: .familyName, size: 1).ids.count == 2)
-        #expect(try await Self.walk(store, "anna", order: .givenName, size: 10).ids.last == last.identifier)
-        #expect(try await Self.walk(store, "schm", order: .familyName, size: 10).ids == [last.identifier])
-        #expect(try await Self.walk(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
+        #expect(try await walkNameSearch(store, "anna", order: .familyName, size: 1).ids.count == 2)
+        #expect(try await walkNameSearch(store, "anna", order: .givenName, size: 10).ids.last == last.identifier)
+        #expect(try await walkNameSearch(store, "schm", order: .familyName, size: 10).ids == [last.identifier])
+        #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
 
         let error = await #expect(throws: StoreError.self) { try await store.add([Make.person("One", "Toomany")]) }
         #expect(error?.code == .validationFailed)
         #expect(try await store.contactCount() == 3)
-        #expect(try await Self.walk(store, "toomany", order: .familyName, size: 10).ids.isEmpty)
+        #expect(try await walkNameSearch(store, "toomany", order: .familyName, size: 10).ids.isEmpty)
         try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
         #expect(throws: StoreError.self) { try NameIndex.rowid(sortKey: "a", contactRowid: NameIndex.contactMask + 1) }
         try await store.close()

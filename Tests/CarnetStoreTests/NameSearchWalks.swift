@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// Every match of a name search in an order, walked in pages of `size` from `start`, with the total count.
+func walkNameSearch(_ store: CarnetStore, _ query: String, order: ContactSortOrder, size: Int, after start: String? = nil)
+    async throws -> (names: [String], ids: [String], total: Int?)
+{
+    var names: [String] = []
+    var ids: [String] = []
+    var total: Int?
+    var cursor = start
+    repeat {
+        let page = try await store.contacts(ContactFetchRequest(
+            predicate: .matchingName(query), keysToFetch: [.givenName, .familyName], sortOrder: order,
+            page: .first(size, after: cursor), includeTotalCount: true))
+        names += FetchTests.names(page)
+        ids += page.contacts.map(\.identifier)
+        total = page.totalCount
+        cursor = page.hasNextPage ? page.cursors.last : nil
+    } while cursor != nil
+    return (names, ids, total)
+}
+
+/// Walks a name search forward and backward in pages of each size and expects, every way, the contacts that the
+/// same search restricted to `everyone` returns in one page: naming identifiers takes the general path, the
+/// reference for the ordered name index. - Returns: those contacts.
+@discardableResult
+func expectPagesMatchGeneralPath(
+    _ store: CarnetStore, _ query: String, order: ContactSortOrder, everyone: [String], sizes: [Int],
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [String] {
+    let expected = try await store.contacts(ContactFetchRequest(
+        predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
+        sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
+    for size in sizes {
+        var forward: [String] = []
+        var cursor: String?
+        repeat {
+            let page = try await store.contacts(ContactFetchRequest(
+                predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .first(size, after: cursor),
+                includeTotalCount: true))
+            #expect(page.totalCount == expected.count, sourceLocation: sourceLocation)
+            forward += page.contacts.map(\.identifier)
+            cursor = page.hasNextPage ? page.cursors.last : nil
+        } while cursor != nil
+        #expect(forward == expected, "\(order) \(query) \(size)", sourceLocation: sourceLocation)
+        var backward: [String] = []
+        var before: String?
+        repeat {
+            let page = try await store.contacts(ContactFetchRequest(
+                predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .last(size, before: before)))
+            backward = page.contacts.map(\.identifier) + backward
+            before = page.hasPreviousPage ? page.cursors.first : nil
+        } while before != nil
+        #expect(backward == expected, "\(order) \(query) \(size) backward", sourceLocation: sourceLocation)
+    }
+    return expected
+}
