@@ -1,4 +1,6 @@
 import ArgumentParser
+import CarnetServer
+import CarnetStore
 import Foundation
 
 /// The `carnet` command.
@@ -19,7 +21,20 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "The data folder (holds carnet.sqlite and the development certificates). Env: CARNET_DATA.")
     var data: String = environment("CARNET_DATA") ?? "./carnet-data"
 
-    var databasePath: String { data + "/carnet.sqlite" }
+    /// The files in the data folder, as the server lays them out.
+    var layout: ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = data
+        return configuration
+    }
+
+    var databasePath: String { layout.databasePath }
+
+    /// Opens (creating if needed) the local database.
+    func openStore() throws -> CarnetStore {
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        return try CarnetStore.open(path: databasePath)
+    }
 }
 
 /// A `CARNET_*` setting from the environment, if set and not empty.

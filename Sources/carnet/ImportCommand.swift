@@ -21,8 +21,7 @@ extension Carnet {
         @Flag(help: "Refuse a whole file at its first bad card instead of skipping the card.") var strict = false
 
         func run() async throws {
-            try FileManager.default.createDirectory(atPath: options.data, withIntermediateDirectories: true)
-            let store = try CarnetStore.open(path: options.databasePath)
+            let store = try options.openStore()
             var failed = false
             for file in files {
                 let data: Data

@@ -9,7 +9,7 @@ extension Carnet.QueryCommand {
     /// POSTs the request to a server, verifying its certificate.
     func remote(_ body: GraphQLRequestBody, url: String) async throws -> ([UInt8], Bool) {
         var tls = TLSConfiguration.makeClientConfiguration()
-        let defaultCA = options.data + "/tls/ca.pem"
+        let defaultCA = options.layout.developmentCAPath
         if let path = caFile ?? (FileManager.default.fileExists(atPath: defaultCA) ? defaultCA : nil) {
             tls.trustRoots = .file(path)
         }

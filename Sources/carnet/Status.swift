@@ -11,8 +11,7 @@ extension Carnet {
         @OptionGroup var options: DataOptions
 
         func run() async throws {
-            try FileManager.default.createDirectory(atPath: options.data, withIntermediateDirectories: true)
-            let store = try CarnetStore.open(path: options.databasePath)
+            let store = try options.openStore()
             let containers = try await store.containers()
             print("database:         \(options.databasePath)")
             print("contacts:         \(try await store.contactCount())")

@@ -80,11 +80,3 @@ extension AccessScope: ExpressibleByArgument {}
 extension String {
     func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }
-
-extension DataOptions {
-    /// Opens (creating if needed) the local database.
-    func openStore() throws -> CarnetStore {
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        return try CarnetStore.open(path: databasePath)
-    }
-}

@@ -32,9 +32,9 @@ public struct AccessIdentity: Sendable, Hashable {
     }
 
     /// The GraphQL layer's view of what this caller may do.
-    func graphQLContext(allowing allowed: Set<OperationKind> = Set(OperationKind.allCases)) -> GraphQLRequestContext {
+    func graphQLContext() -> GraphQLRequestContext {
         var context = GraphQLRequestContext()
-        context.allowedOperations = AccessScope.operations(scopes).intersection(allowed)
+        context.allowedOperations = AccessScope.operations(scopes)
         context.disallowedCode = .forbidden
         let identity = self
         context.authorizeAuthor = { requested throws(AuthorRejected) in try identity.authorize(requested) }

@@ -45,4 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("carnet.sqlite") }
     /// The folder of the generated development certificates.
     public var certificateDirectory: String { (dataDirectory as NSString).appendingPathComponent("tls") }
+    /// The development CA clients verify the server with, once `carnet serve` has made it.
+    public var developmentCAPath: String {
+        (certificateDirectory as NSString).appendingPathComponent(DevelopmentCertificates.caFileName)
+    }
 }

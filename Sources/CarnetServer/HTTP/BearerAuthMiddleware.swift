@@ -36,7 +36,7 @@ func bearerToken(_ header: String) -> String? {
     guard utf8.count > 7 else { return nil }
     let scheme = utf8.prefix(7)
     // "Bearer " in any case, without Foundation: this runs on every request.
-    guard zip(scheme, "bearer ".utf8).allSatisfy({ ($0 | 0x20) == $1 || ($0 == 0x20 && $1 == 0x20) }) else { return nil }
+    guard zip(scheme, "bearer ".utf8).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
     utf8 = utf8.dropFirst(7)
     while utf8.first == 0x20 { utf8 = utf8.dropFirst() }
     while utf8.last == 0x20 { utf8 = utf8.dropLast() }

@@ -37,14 +37,14 @@ struct GraphQLHTTPHandler: Sendable {
         do {
             operation = try service.operation(for: body)
         } catch {
-            return finish(GraphQLResponse(error), mediaType, nil, start, context)
+            return finish(GraphQLResponse(error), mediaType, start, context)
         }
         if request.method == .get, operation.kind != .query {
             return HTTPErrorResponse.methodNotAllowed("POST", "\(operation.kind.rawValue.capitalized) operations need POST.")
                 .response()
         }
         let response = await service.execute(operation, context: identity.graphQLContext())
-        return finish(response, mediaType, operation, start, context)
+        return finish(response, mediaType, start, context)
     }
 
     /// The request's GraphQL parameters from the query string (GET) or the JSON body (POST).
@@ -76,8 +76,8 @@ struct GraphQLHTTPHandler: Sendable {
         return try GraphQLRequestBody(json: json)
     }
 
-    private func finish(_ response: GraphQLResponse, _ mediaType: ResponseMediaType, _ operation: GraphQLService.Operation?,
-        _ start: ContinuousClock.Instant, _ context: CarnetRequestContext) -> Response
+    private func finish(_ response: GraphQLResponse, _ mediaType: ResponseMediaType, _ start: ContinuousClock.Instant,
+        _ context: CarnetRequestContext) -> Response
     {
         let status = Self.status(response, mediaType)
         metrics.recordOperation(name: response.operationName, kind: response.operationKind?.rawValue ?? "unknown",

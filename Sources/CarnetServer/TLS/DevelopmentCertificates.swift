@@ -7,6 +7,8 @@ import X509
 /// afterwards, so `curl --cacert <folder>/ca.pem` and other clients can verify the server without turning
 /// verification off.
 public struct DevelopmentCertificates: Sendable {
+    /// The CA certificate's file name in the certificate folder.
+    public static let caFileName = "ca.pem"
     /// The CA certificate to give clients.
     public let caPath: String
     public let certificatePath: String
@@ -23,7 +25,7 @@ public struct DevelopmentCertificates: Sendable {
         try fm.createDirectory(atPath: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        let (caPath, caKeyPath, certPath, keyPath) = (path("ca.pem"), path("ca-key.pem"), path("server.pem"),
+        let (caPath, caKeyPath, certPath, keyPath) = (path(caFileName), path("ca-key.pem"), path("server.pem"),
             path("server-key.pem"))
 
         let caKey: P256.Signing.PrivateKey

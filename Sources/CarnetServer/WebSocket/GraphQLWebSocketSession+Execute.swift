@@ -14,7 +14,8 @@ extension GraphQLWebSocketSession {
         do {
             operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
         } catch {
-            dependencies.metrics.recordOperation(name: nil, kind: "unknown", status: "error", duration: .zero)
+            dependencies.metrics.recordOperation(name: nil, kind: "unknown", status: "error",
+                duration: ContinuousClock.now - start)
             return await send(ServerMessage.error(id, error.errorsJSON), ifActive: id, generation)
         }
         switch await service.run(operation, context: identity.graphQLContext()) {

@@ -140,7 +140,7 @@ struct ContactLoader {
             let rows = try Row.fetchCursor(statement, arguments: list.arguments)
             let columns = SQLiteColumns(statement)
             while let row = try rows.next() {
-                // The padded IN list and repeated values can bring a row twice: keep the first.
+                // A value repeated in two chunks brings its row twice: keep the first.
                 let value: Value = row[valueIndex]
                 guard indexByValue[value] == nil else { continue }
                 let (rowid, contact) = decode(columns)
