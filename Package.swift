@@ -36,10 +36,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        // The record store: records, SQLite, save requests, history. GRDB only.
+        // SQLite settings only C can make (sqlite3_config is variadic), against the system SQLite GRDB links.
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The record store: records, SQLite, save requests, history. GRDB only (and the C settings above).
         .target(
             name: "CarnetStore",
             dependencies: [
+                "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],

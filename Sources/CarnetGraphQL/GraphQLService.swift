@@ -45,7 +45,8 @@ public final class GraphQLService: Sendable {
         case .ready(let document): prepared = document
         }
         let definition = try prepared.operation(named: request.operationName)
-        let variables = try InputCoercion(schema: core.index).coerceVariables(definition, request.variables)
+        let variables = try InputCoercion(schema: core.index).coerceVariables(definition, request.variables,
+            types: prepared.variableTypes(of: definition))
         let kind: OperationKind = switch definition.operation {
         case .query: .query
         case .mutation: .mutation

@@ -1,3 +1,4 @@
+import CSQLiteSettings
 import Foundation
 import GRDB
 import Synchronization
@@ -18,6 +19,8 @@ import Synchronization
 /// ```
 public struct CarnetStore: Sendable {
     let writer: any DatabaseWriter
+    /// The on-disk store's own read-only connections for bounded reads; `nil` in memory.
+    let pointReaders: PointReaders?
     /// The settings the store was opened with.
     public let configuration: StoreConfiguration
     let notifier: ChangeNotifier
@@ -29,13 +32,15 @@ public struct CarnetStore: Sendable {
     public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws
         -> CarnetStore
     {
+        _ = sqliteSettings
         let pool = try DatabasePool(path: path, configuration: makeDatabaseConfiguration(configuration))
         return try CarnetStore(writer: pool, configuration: configuration)
     }
 
     /// A store that lives in memory only, for tests and tools.
     public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws -> CarnetStore {
-        try CarnetStore(writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)),
+        _ = sqliteSettings
+        return try CarnetStore(writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)),
             configuration: configuration)
     }
 
@@ -46,11 +51,18 @@ public struct CarnetStore: Sendable {
             try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeId'")!
         }
         self.writer = writer
+        self.pointReaders = try (writer as? DatabasePool).map { pool in
+            try PointReaders(path: pool.path, count: PointReaders.defaultCount, configuration: pool.configuration)
+        }
         self.configuration = configuration
         self.notifier = ChangeNotifier(
             writer: writer, storeID: storeID, interval: configuration.externalChangePollInterval)
         self.maintenance = MaintenanceClock()
     }
+
+    /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics off, so
+    /// SQLite's allocations do not all take one global mutex (readers on two threads contended for it).
+    private static let sqliteSettings: Int32 = carnet_sqlite_disable_memory_statistics()
 
     /// The single place where connections are set up.
     static func makeDatabaseConfiguration(_ settings: StoreConfiguration) -> Configuration {
@@ -82,6 +94,7 @@ public struct CarnetStore: Sendable {
     /// Releases the database; the store must not be used afterwards.
     public func close() async throws {
         await notifier.finishAll()
+        try pointReaders?.close()
         try writer.close()
     }
 }

@@ -41,6 +41,10 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "text or json (one JSON object per line). Env: CARNET_LOG_FORMAT.")
     var logFormat: String = environment("CARNET_LOG_FORMAT") ?? "text"
 
+    @Flag(help: ArgumentHelp("Also serve POST /bench/static (scripts/bench_server.py). Env: CARNET_BENCHMARK_ROUTES=1.",
+        visibility: .hidden))
+    var benchmarkRoutes = environment("CARNET_BENCHMARK_ROUTES") == "1"
+
     var certificateChain: String? { tlsCert ?? environment("CARNET_TLS_CERT") }
     var privateKey: String? { tlsKey ?? environment("CARNET_TLS_KEY") }
 
@@ -73,6 +77,7 @@ struct ServeOptions: ParsableArguments {
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.graphQLLimits.introspectionEnabled = introspection
+        configuration.benchmarkRoutes = benchmarkRoutes
         return configuration
     }
 }

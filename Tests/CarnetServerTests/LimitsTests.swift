@@ -29,6 +29,28 @@ struct LimitsTests {
         }
     }
 
+    @Test("POST /bench/static exists only with the benchmark routes on, reads the body and answers a fixed 375-byte JSON body")
+    func benchmarkRoute() async throws {
+        let request = #"{"query":"{ __typename }"}"#
+        try await withServer { server in
+            try await TestClient.with(server) { client in
+                let reply = try await client.send(path: "/bench/static", body: request)
+                #expect(reply.status == 404)
+            }
+        }
+        try await withServer({ $0.benchmarkRoutes = true }) { server in
+            try await TestClient.with(server, http2: true) { client in
+                let reply = try await client.send(path: "/bench/static", body: request)
+                #expect(reply.status == 200)
+                #expect(reply.version == .http2)
+                #expect(reply.body.utf8.count == 375)
+                #expect((reply.json["data"] as? [String: Any])?["contact"] != nil)
+                let tooLarge = String(repeating: " ", count: server.app.configuration.maxBodyBytes + 1)
+                #expect(try await client.send(path: "/bench/static", body: tooLarge).status == 413)
+            }
+        }
+    }
+
     @Test("--plain-http serves HTTP/1.1 without TLS (behind a TLS-terminating proxy)")
     func plainHTTP() async throws {
         try await withServer({ $0.transport = .plainHTTP }) { server in

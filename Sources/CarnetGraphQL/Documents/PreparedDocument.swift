@@ -11,6 +11,9 @@ final class PreparedDocument: Sendable {
     /// Plans by operation and directive variable values. Arguments that use variables are bound per request,
     /// so one plan serves every request for the same shape.
     private let planCache = Mutex<[String: [FieldPlan]]>([:])
+    /// Each operation's variable types, in definition order: turning the document's type nodes into ``TypeRef``s
+    /// takes dynamic casts, so it is done once here rather than on every request.
+    private let variableTypes: [[TypeRef]]
 
     init(document: Document) {
         self.document = document
@@ -22,6 +25,7 @@ final class PreparedDocument: Sendable {
         }
         self.operations = operations
         self.fragments = fragments
+        self.variableTypes = operations.map { $0.variableDefinitions.map { InputCoercion.typeRef($0.type) } }
         var names = Set<String>()
         func visit(_ selectionSet: SelectionSet) {
             for selection in selectionSet.selections {
@@ -68,6 +72,12 @@ final class PreparedDocument: Sendable {
             if cache.count < 64 { cache[key] = plans }
         }
         return plans
+    }
+
+    /// The types of `operation`'s variables, in definition order.
+    func variableTypes(of operation: OperationDefinition) -> [TypeRef] {
+        operations.firstIndex { $0 === operation }.map { variableTypes[$0] }
+            ?? operation.variableDefinitions.map { InputCoercion.typeRef($0.type) }
     }
 
     /// The operation to run: the one named, or the only one.

@@ -2,15 +2,16 @@ import GraphQL
 
 extension InputCoercion {
     /// Coerces the request's variables to the operation's variable definitions (CoerceVariableValues).
+    /// `types` are the definitions' types when known (``PreparedDocument/variableTypes(of:)``).
     /// - Throws: ``GraphQLRequestError`` with one error per bad variable.
-    func coerceVariables(_ operation: OperationDefinition, _ inputs: [String: JSONValue]) throws(GraphQLRequestError)
-        -> [String: JSONValue]
+    func coerceVariables(_ operation: OperationDefinition, _ inputs: [String: JSONValue], types: [TypeRef]? = nil)
+        throws(GraphQLRequestError) -> [String: JSONValue]
     {
         var coerced: [String: JSONValue] = [:]
         var errors: [ResponseError] = []
-        for definition in operation.variableDefinitions {
+        for (position, definition) in operation.variableDefinitions.enumerated() {
             let name = definition.variable.name.value
-            let type = Self.typeRef(definition.type)
+            let type = types?[position] ?? Self.typeRef(definition.type)
             let input = inputs[name]
             if input == nil, let defaultNode = definition.defaultValue {
                 if let literal = value(of: defaultNode, variables: [:]), let value = try? coerce(literal, to: type) {

@@ -11,7 +11,13 @@ import Synchronization
 public final class AccessTokens: Sendable {
     let store: CarnetStore
     let cacheLifetime: Duration
-    private let cache = Mutex<[String: (record: AccessTokenRecord?, fetched: ContinuousClock.Instant)]>([:])
+    /// Per token id: its record and the identity it grants (built once, not per request), or `nil` when unknown.
+    private let cache = Mutex<[String: (entry: Entry?, fetched: ContinuousClock.Instant)]>([:])
+
+    private struct Entry: Sendable {
+        let record: AccessTokenRecord
+        let identity: AccessIdentity
+    }
 
     public init(store: CarnetStore, cacheLifetime: Duration = .seconds(2)) {
         self.store = store
@@ -39,31 +45,32 @@ public final class AccessTokens: Sendable {
         guard bytes.count == 63, token.hasPrefix("carnet_"), bytes[19] == UInt8(ascii: "_") else { return nil }
         let id = String(decoding: bytes[7..<19], as: UTF8.self)
         let secret = bytes[20...]
-        guard let record = try await record(id: id), record.revoked == nil else { return nil }
-        let hash = Array(SHA256.hash(data: Data(secret)))
-        guard Self.constantTimeEqual(hash, record.secretHash) else { return nil }
-        return AccessIdentity(
-            tokenID: record.id, name: record.name, scopes: Set(record.scopes.compactMap(AccessScope.init(rawValue:))),
-            authors: record.authors)
+        guard let entry = try await entry(id: id), entry.record.revoked == nil else { return nil }
+        let hash = SHA256.hash(data: secret)
+        guard hash.withUnsafeBytes({ Self.constantTimeEqual($0, entry.record.secretHash) }) else { return nil }
+        return entry.identity
     }
 
-    private func record(id: String) async throws -> AccessTokenRecord? {
+    private func entry(id: String) async throws -> Entry? {
         let now = ContinuousClock.now
-        if let cached = cache.withLock({ $0[id] }), now - cached.fetched < cacheLifetime { return cached.record }
-        let record = try await store.accessToken(id: id)
+        if let cached = cache.withLock({ $0[id] }), now - cached.fetched < cacheLifetime { return cached.entry }
+        let entry = try await store.accessToken(id: id).map { record in
+            Entry(record: record, identity: AccessIdentity(tokenID: record.id, name: record.name,
+                scopes: Set(record.scopes.compactMap(AccessScope.init(rawValue:))), authors: record.authors))
+        }
         cache.withLock { entries in
             // Unknown ids are cached too (bounded), so guessing does not turn into database reads.
             if entries.count > 10_000 { entries.removeAll(keepingCapacity: true) }
-            entries[id] = (record, now)
+            entries[id] = (entry, now)
         }
-        return record
+        return entry
     }
 
     /// Equal length and bytes, taking the same time wherever the first difference is.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    static func constantTimeEqual(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
+        for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
     }
 

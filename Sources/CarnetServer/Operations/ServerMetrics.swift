@@ -8,7 +8,7 @@ public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     private let operationNames = Mutex<Set<String>>([])
     /// Counter and histogram handles by series name, status and label values.
-    private let series = Mutex<[[String]: (Counter, DurationHistogram)]>([:])
+    private let series = Mutex<[SeriesKey: (Counter, DurationHistogram)]>([:])
     static let maxOperationNames = 200
     static let buckets: [Duration] = [
         .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
@@ -32,33 +32,43 @@ public final class ServerMetrics: Sendable {
     }
 
     func recordHTTP(route: String, method: String, status: Int, duration: Duration) {
-        record(Series(name: "carnet_http_request", what: "HTTP requests", by: "route and method",
-            labels: [("route", route), ("method", method)], status: String(status)), duration)
+        record(SeriesKey(name: "carnet_http_request", status: String(status), first: route, second: method), duration) {
+            Series(what: "HTTP requests", by: "route and method", labels: [("route", route), ("method", method)])
+        }
     }
 
     /// One GraphQL operation, over HTTP or WebSocket. `status` is the HTTP status, or `ok`/`error` on sockets.
     func recordOperation(name: String?, kind: String, status: String, duration: Duration) {
-        record(Series(name: "carnet_graphql_operation", what: "GraphQL operations", by: "operation name and kind",
-            labels: [("operation", operationLabel(name)), ("kind", kind)], status: status), duration)
+        let operation = operationLabel(name)
+        record(SeriesKey(name: "carnet_graphql_operation", status: status, first: operation, second: kind), duration) {
+            Series(what: "GraphQL operations", by: "operation name and kind", labels: [("operation", operation), ("kind", kind)])
+        }
     }
 
     /// A counter (`<name>s_total`, with the status) and a latency histogram (`<name>_duration_seconds`).
     private struct Series {
-        var name: String
         var what: String
         var by: String
         var labels: [(String, String)]
-        var status: String
     }
 
-    private func record(_ series: Series, _ duration: Duration) {
-        let key = [series.name, series.status] + series.labels.map(\.1)
+    /// The series' name, status and two label values: what tells one series from another, without the
+    /// allocations of label arrays on every request.
+    private struct SeriesKey: Hashable {
+        var name: String
+        var status: String
+        var first: String
+        var second: String
+    }
+
+    private func record(_ key: SeriesKey, _ duration: Duration, _ describe: () -> Series) {
         var handles = self.series.withLock { $0[key] }
         if handles == nil {
             // The registry builds and looks up a key from the labels on every call: keep the handles.
-            handles = (registry.makeCounter(name: series.name + "s_total", labels: series.labels + [("status", series.status)],
+            let series = describe()
+            handles = (registry.makeCounter(name: key.name + "s_total", labels: series.labels + [("status", key.status)],
                     help: "\(series.what) by \(series.by) and status"),
-                registry.makeDurationHistogram(name: series.name + "_duration_seconds", labels: series.labels,
+                registry.makeDurationHistogram(name: key.name + "_duration_seconds", labels: series.labels,
                     buckets: Self.buckets, help: "\(series.what)' latency by \(series.by)"))
             self.series.withLock { $0[key] = handles }
         }

@@ -8,13 +8,19 @@ extension CarnetStore {
     /// unbounded reads (history, compaction) keep the asynchronous path and leave the cooperative pool free.
     func read<T>(_ body: (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        return try writer.read(body)
+        guard let pointReaders else { return try writer.read(body) }
+        return try pointReaders.read({ db in
+            try db.beginTransaction(.deferred)
+            defer { try? db.rollback() }
+            return try body(db)
+        }, otherwise: { try writer.read(body) })
     }
 
     /// Runs a read made of one statement, outside a transaction: a statement is its own snapshot, and the
     /// `BEGIN`/`COMMIT` around it would cost as much as the statement. Only for one-statement bodies.
     func readOneStatement<T>(_ body: (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        return try writer.unsafeRead(body)
+        guard let pointReaders else { return try writer.unsafeRead(body) }
+        return try pointReaders.read(body, otherwise: { try writer.unsafeRead(body) })
     }
 }
