@@ -39,9 +39,8 @@ enum FoldedKeys {
         var batch: [Stored] = []
         repeat {
             batch.removeAll(keepingCapacity: true)
-            let rows = try Row.fetchCursor(select, arguments: [after])
-            let columns = SQLiteColumns(select)
-            while try rows.next() != nil {
+            let rows = try SQLiteRows(select, arguments: [after])
+            while let columns = try rows.next() {
                 batch.append(Stored(
                     rowid: columns.int64(0), sortGiven: columns.string(1), sortFamily: columns.string(2),
                     ftsGiven: columns.int64(3), ftsFamily: columns.int64(4), contact: indexable(columns, from: 5)))
@@ -77,9 +76,8 @@ enum FoldedKeys {
             try db.execute(sql: "INSERT INTO \(order.table) (\(order.table)) VALUES ('delete-all')")
             let select = try db.makeStatement(
                 sql: "SELECT \(order.contactColumn), id, \(keys) FROM contact ORDER BY \(order.contactColumn)")
-            let rows = try Row.fetchCursor(select)
-            let columns = SQLiteColumns(select)
-            while try rows.next() != nil {
+            let rows = try SQLiteRows(select)
+            while let columns = try rows.next() {
                 let contact = indexable(columns, from: 1)
                 try NameIndex.insert(db, order, rowid: columns.int64(0), names: ContactIndexing.names(contact))
             }

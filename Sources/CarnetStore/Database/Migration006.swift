@@ -32,9 +32,8 @@ enum Migration006 {
         repeat {
             read = 0
             changed.removeAll(keepingCapacity: true)
-            let rows = try Row.fetchCursor(select, arguments: [after])
-            let columns = SQLiteColumns(select)
-            while try rows.next() != nil {
+            let rows = try SQLiteRows(select, arguments: [after])
+            while let columns = try rows.next() {
                 read += 1
                 let rowid = columns.int64(0)
                 after = rowid

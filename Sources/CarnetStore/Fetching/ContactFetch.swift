@@ -50,14 +50,13 @@ struct ContactFetch {
             """
         arguments += [count + 1]
         let statement = try db.cachedStatement(sql: sql)
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        let columns = SQLiteColumns(statement)
+        let rows = try SQLiteRows(statement, arguments: arguments)
         var contacts: [Contact] = []
         var rowids: [Int64] = []
         var positions: [ContactCursor] = []
         contacts.reserveCapacity(count + 1)
         let sortKeyIndex = Int32(ContactLoader.metadataCount + loader.columns.count)
-        while try rows.next() != nil {
+        while let columns = try rows.next() {
             let (rowid, contact) = loader.decode(columns)
             rowids.append(rowid)
             contacts.append(contact)

@@ -12,10 +12,10 @@ extension ContactLoader {
     /// transaction; a contact by id is the most frequent request a server gets, and the transaction and the two
     /// extra statements of ``load(_:column:values:)`` cost more than the query.
     func loadOne(_ db: Database, identifier: String) throws -> Contact? {
-        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }
+        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }.map(\.rawValue)
         let valueColumns = kinds.isEmpty ? "NULL, NULL, NULL, NULL" : "lv.kind, lv.id, lv.label, lv.value"
         var sql = "SELECT \(selectSQL), co.id, \(valueColumns) FROM contact c JOIN container co ON co.rowid = c.containerRowid"
-        if let first = kinds.map(\.rawValue).min(), let last = kinds.map(\.rawValue).max() {
+        if let first = kinds.min(), let last = kinds.max() {
             // A range, not `IN (...)`: SQLite builds a temporary b-tree for an IN list on every run of the
             // statement, which costs a point read more than the rows of the kinds in between, skipped below.
             sql += """
@@ -28,14 +28,15 @@ extension ContactLoader {
         let statement = try db.cachedStatement(sql: sql)
         let container = Int32(Self.metadataCount + self.columns.count)
         var contact: Contact?
-        try SQLiteColumns.forEachRow(statement, arguments: [identifier]) { columns in
+        let rows = try SQLiteRows(statement, arguments: [identifier])
+        while let columns = try rows.next() {
             if contact == nil {
                 contact = decode(columns).contact
                 contact?.containerIdentifier = columns.string(container)
             }
             guard !columns.isNull(container + 1), let kind = MultiValueKind(rawValue: columns.int(container + 1)),
                 keys.contains(kind.key)
-            else { return }
+            else { continue }
             contact?.appendEncoded(kind, identifier: columns.string(container + 2),
                 label: columns.optionalString(container + 3), value: columns.string(container + 4))
         }

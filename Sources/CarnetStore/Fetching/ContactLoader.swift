@@ -79,12 +79,11 @@ struct ContactLoader {
                     WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
                     ORDER BY contactRowid, kind, position
                     """)
-                let rows = try Row.fetchCursor(statement, arguments: list.arguments)
-                let columns = SQLiteColumns(statement)
+                let rows = try SQLiteRows(statement, arguments: list.arguments)
                 // Rows come grouped by contact: remember the last one to skip most dictionary lookups.
                 var lastRowid: Int64 = -1
                 var index = 0
-                while try rows.next() != nil {
+                while let columns = try rows.next() {
                     let rowid = columns.int64(0)
                     if rowid != lastRowid {
                         guard let found = indexByRowid[rowid] else { continue }

@@ -71,10 +71,9 @@ struct OrderedNameSearch {
                 SELECT f.rowid FROM \(index.table) f \(join)
                 WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: [match, bound, batch])
-            let columns = SQLiteColumns(statement)
+            let rows = try SQLiteRows(statement, arguments: [match, bound, batch])
             var fetched = 0
-            while try rows.next() != nil {
+            while let columns = try rows.next() {
                 fetched += 1
                 let ftsRowid = columns.int64(0)
                 bound = ftsRowid
@@ -118,9 +117,8 @@ struct OrderedNameSearch {
             let list = InList(chunk)
             let statement = try db.cachedStatement(
                 sql: "SELECT rowid, id, \(index.sortColumn) FROM contact WHERE rowid IN (\(list.placeholders))")
-            let rows = try Row.fetchCursor(statement, arguments: list.arguments)
-            let columns = SQLiteColumns(statement)
-            while try rows.next() != nil {
+            let rows = try SQLiteRows(statement, arguments: list.arguments)
+            while let columns = try rows.next() {
                 candidates.append(Candidate(ftsRowid: 0, rowid: columns.int64(0), identifier: columns.string(1), sortKey: columns.string(2)))
             }
         }
@@ -163,10 +161,9 @@ struct OrderedNameSearch {
             SELECT rowid, id, \(index.sortColumn) FROM contact WHERE \(index.sortColumn) >= ?
             ORDER BY \(index.sortColumn), id
             """)
-        let rows = try Row.fetchCursor(statement, arguments: [anchor?.sortKey ?? NameIndex.lowestKey(bucket: bucket)])
-        let columns = SQLiteColumns(statement)
+        let rows = try SQLiteRows(statement, arguments: [anchor?.sortKey ?? NameIndex.lowestKey(bucket: bucket)])
         var found: [Candidate] = []
-        while try rows.next() != nil {
+        while let columns = try rows.next() {
             let sortKey = columns.string(2)
             let rowBucket = NameIndex.bucket(sortKey) >> NameIndex.counterBits
             if rowBucket < bucket { continue }

@@ -35,15 +35,20 @@ struct SQLiteColumns {
     func optionalString(_ index: Int32) -> String? { isNull(index) ? nil : string(index) }
 }
 
-extension SQLiteColumns {
-    /// Steps `statement` through its rows, handing each to `body` to read its columns from SQLite directly.
-    /// GRDB's `Row` cursor sets up a row object for every statement it runs, which costs a point read as much
-    /// as its decoding; a value cursor only steps (its value, column 0 read as an integer, is ignored).
-    static func forEachRow(_ statement: Statement, arguments: StatementArguments, _ body: (SQLiteColumns) throws -> Void)
-        throws
-    {
-        let cursor = try Int64?.fetchCursor(statement, arguments: arguments)
-        let columns = SQLiteColumns(statement)
-        while try cursor.next() != nil { try body(columns) }
+/// A statement's rows, each read through ``SQLiteColumns``: `while let columns = try rows.next() { ... }`.
+/// GRDB's `Row` cursor sets up a row object for every run of a statement, which costs a point read as much as its
+/// decoding; this steps a plain value cursor instead (its value, column 0 as an optional integer, is ignored).
+struct SQLiteRows {
+    private let cursor: FastDatabaseValueCursor<Int64?>
+    private let columns: SQLiteColumns
+
+    init(_ statement: Statement, arguments: StatementArguments = StatementArguments()) throws {
+        cursor = try Int64?.fetchCursor(statement, arguments: arguments)
+        columns = SQLiteColumns(statement)
+    }
+
+    /// The next row's columns, or `nil` after the last row.
+    func next() throws -> SQLiteColumns? {
+        try cursor.next() == nil ? nil : columns
     }
 }
