@@ -2,16 +2,15 @@ import GraphQL
 
 extension InputCoercion {
     /// Coerces the request's variables to the operation's variable definitions (CoerceVariableValues).
-    /// `types` are the definitions' types when known (``PreparedDocument/variableTypes(of:)``).
+    /// `types` are the definitions' types, in order (``PreparedDocument/variableTypes(of:)``).
     /// - Throws: ``GraphQLRequestError`` with one error per bad variable.
-    func coerceVariables(_ operation: OperationDefinition, _ inputs: [String: JSONValue], types: [TypeRef]? = nil)
+    func coerceVariables(_ operation: OperationDefinition, _ inputs: [String: JSONValue], types: [TypeRef])
         throws(GraphQLRequestError) -> [String: JSONValue]
     {
         var coerced: [String: JSONValue] = [:]
         var errors: [ResponseError] = []
-        for (position, definition) in operation.variableDefinitions.enumerated() {
+        for (definition, type) in zip(operation.variableDefinitions, types) {
             let name = definition.variable.name.value
-            let type = types?[position] ?? Self.typeRef(definition.type)
             let input = inputs[name]
             if input == nil, let defaultNode = definition.defaultValue {
                 if let literal = value(of: defaultNode, variables: [:]), let value = try? coerce(literal, to: type) {
