@@ -23,6 +23,24 @@ func walkNameSearch(_ store: CarnetStore, _ query: String, order: ContactSortOrd
     return (names, ids, total)
 }
 
+/// Expects `store` to find what `reference` finds for each query, in every order, walked in small and large pages,
+/// and every page walk to reach its total: the check that a migrated store searches like a new one.
+func expectSameNameSearches(
+    _ store: CarnetStore, as reference: CarnetStore, queries: [String], sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    for query in queries {
+        for order in [ContactSortOrder.familyName, .givenName, .none] {
+            for size in [7, 1000] {
+                let found = try await walkNameSearch(store, query, order: order, size: size)
+                let expected = try await walkNameSearch(reference, query, order: order, size: size)
+                #expect(found.ids == expected.ids, "\(query) \(order) \(size)", sourceLocation: sourceLocation)
+                #expect(found.total == expected.total, "\(query) \(order) \(size)", sourceLocation: sourceLocation)
+                #expect(found.ids.count == found.total, "\(query) \(order) \(size)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
+
 /// Walks a name search forward and backward in pages of each size and expects, every way, the contacts that the
 /// same search restricted to `everyone` returns in one page: naming identifiers takes the general path, the
 /// reference for the ordered name index. - Returns: those contacts.

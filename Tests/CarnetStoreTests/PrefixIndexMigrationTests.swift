@@ -71,8 +71,7 @@ struct PrefixIndexMigrationTests {
         let request = Self.request()
         let fresh = try StoreFixture(kind)
         try await fresh.store.execute(request)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.migratedV4Store(kind, request, directory: directory)
 
@@ -96,17 +95,7 @@ struct PrefixIndexMigrationTests {
         #expect(migrated.contacts.count == request.operations.count)
         #expect(migrated == (try await fresh.store.writer.read(DerivedRows.read)))
 
-        for query in Self.queries {
-            for order in [ContactSortOrder.familyName, .givenName, .none] {
-                for size in [7, 1000] {
-                    let found = try await walkNameSearch(store, query, order: order, size: size)
-                    let expected = try await walkNameSearch(fresh.store, query, order: order, size: size)
-                    #expect(found.ids == expected.ids, "\(query) \(order) \(size)")
-                    #expect(found.total == expected.total)
-                    #expect(found.ids.count == found.total, "\(query) \(order) \(size)")
-                }
-            }
-        }
+        try await expectSameNameSearches(store, as: fresh.store, queries: Self.queries)
         let mull = try await walkNameSearch(store, "müll", order: .familyName, size: 50)
         #expect(mull.ids.count == Self.mullCount)
         #expect(mull.names.first == "Mull Anand")

@@ -166,8 +166,7 @@ struct RefoldMigrationTests {
         let request = Self.request()
         let fresh = try StoreFixture(kind)
         try await fresh.store.execute(request)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.migratedLegacyStore(kind, request, directory: directory)
 

@@ -29,8 +29,7 @@ final class StoreFixture: Sendable {
             directory = nil
             store = try CarnetStore.inMemory(configuration: configuration)
         case .onDiskWAL:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let directory = try makeTemporaryDirectory()
             self.directory = directory
             store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path,
                 configuration: configuration)
@@ -42,6 +41,13 @@ final class StoreFixture: Sendable {
     deinit {
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
+}
+
+/// A new, empty folder in the system's temporary directory; the caller removes it.
+func makeTemporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
 }
 
 /// Collects executed SQL, for tests that prove what the store reads.

@@ -116,8 +116,7 @@ struct WideNameIndexTests {
         let request = Self.request()
         let fresh = try StoreFixture(kind)
         try await fresh.store.execute(request)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, cursors) = try Self.migratedV5Store(kind, request, directory: directory)
 
@@ -134,16 +133,7 @@ struct WideNameIndexTests {
         #expect(migrated.contacts.count == request.operations.count)
         #expect(migrated == (try await fresh.store.writer.read(DerivedRows.read)))
 
-        for query in Self.queries {
-            for order in [ContactSortOrder.familyName, .givenName, .none] {
-                for size in [7, 1000] {
-                    let found = try await walkNameSearch(store, query, order: order, size: size)
-                    let expected = try await walkNameSearch(fresh.store, query, order: order, size: size)
-                    #expect(found.ids == expected.ids, "\(query) \(order) \(size)")
-                    #expect(found.total == expected.total && found.ids.count == found.total, "\(query) \(order) \(size)")
-                }
-            }
-        }
+        try await expectSameNameSearches(store, as: fresh.store, queries: Self.queries)
         // A cursor a v5 store gave holds no index rowid: it reads on as a new store's cursor does, in both stores.
         for (order, cursor) in cursors {
             for query in ["a", "schm", "mull", "m"] {
@@ -231,24 +221,9 @@ struct WideNameIndexTests {
 
         for order in [ContactSortOrder.familyName, .givenName] {
             for query in ["schm", "schmidt", "mül", "a", "zorn", "anna schm", "old", "placeholder", "m"] {
-                let expected = try await store.contacts(ContactFetchRequest(
-                    predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
-                    sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
+                let expected = try await expectPagesMatchGeneralPath(
+                    store, query, order: order, everyone: everyone, sizes: [7, 1000])
                 #expect(!expected.isEmpty, "\(query)")
-                for size in [7, 1000] {
-                    let found = try await walkNameSearch(store, query, order: order, size: size)
-                    #expect(found.ids == expected, "\(order) \(query) \(size)")
-                    #expect(found.total == expected.count)
-                }
-                var backward: [String] = []
-                var before: String?
-                repeat {
-                    let page = try await store.contacts(ContactFetchRequest(
-                        predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .last(7, before: before)))
-                    backward = page.contacts.map(\.identifier) + backward
-                    before = page.hasPreviousPage ? page.cursors.first : nil
-                } while before != nil
-                #expect(backward == expected, "\(order) \(query) backward")
             }
         }
         #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
