@@ -7,24 +7,59 @@ import Testing
 
 @Suite("Slow clients and plain HTTP")
 struct LimitsTests {
-    @Test("A client that stops sending its body gets 408 after the body timeout")
-    func slowBody() async throws {
+    @Test("A client that stops before the end of its body gets 408 after the body timeout, and nothing runs",
+        arguments: [false, true])
+    func slowBody(http2: Bool) async throws {
         try await withServer({ $0.bodyTimeout = .milliseconds(500) }) { server in
+            let token = try await server.token()
+            try await TestClient.with(server, http2: http2) { client in
+                var request = HTTPClientRequest(url: server.url)
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                // A whole mutation, but one byte short of the announced length: the request never ends, so
+                // acting on it would be acting on a request the client did not finish.
+                let whole = ByteBuffer(string: #"{"query":"mutation { save(request: {operations: [{addContact: {givenName: \"Slow\"}}]}) { __typename } }"}"#)
+                let (body, continuation) = AsyncStream<ByteBuffer>.makeStream()
+                continuation.yield(whole)
+                request.body = .stream(body, length: .known(Int64(whole.readableBytes + 1)))
+                // Without the server's deadline nothing would answer: the body never completes.
+                let response = try await client.client.execute(request, timeout: .seconds(30))
+                #expect(response.status.code == 408)
+                #expect(response.version == (http2 ? .http2 : .http1_1))
+                continuation.finish()
+                // The server goes on serving (over HTTP/2, on the same connection), and the mutation never ran.
+                let count = try await client.graphql("{ contacts(first: 1) { totalCount } }", token: token)
+                #expect(count.status == 200)
+                #expect(count.body == #"{"data":{"contacts":{"totalCount":0}}}"#)
+            }
+        }
+    }
+
+    @Test("A body that arrives in pieces within the timeout is read whole")
+    func bodyInPieces() async throws {
+        try await withServer({ $0.bodyTimeout = .seconds(5) }) { server in
             let token = try await server.token()
             try await TestClient.with(server) { client in
                 var request = HTTPClientRequest(url: server.url)
                 request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                let first = ByteBuffer(string: #"{"query":"#)
-                // Announces 40 bytes, sends 9, then stalls (the stream never ends: only the server can end this).
-                let (body, continuation) = AsyncStream<ByteBuffer>.makeStream()
-                continuation.yield(first)
-                request.body = .stream(body, length: .known(40))
-                // Without the server's deadline nothing would answer: the body never completes.
+                let text = #"{"query":"{ contacts(first: 1) { totalCount } }"}"#
+                let pieces = [text.prefix(10), text.dropFirst(10).prefix(20), text.dropFirst(30)].map { ByteBuffer(string: String($0)) }
+                request.body = .stream(AsyncStream { continuation in
+                    Task {
+                        for piece in pieces {
+                            continuation.yield(piece)
+                            try? await Task.sleep(for: .milliseconds(100))
+                        }
+                        continuation.finish()
+                    }
+                }, length: .known(Int64(text.utf8.count)))
                 let response = try await client.client.execute(request, timeout: .seconds(30))
-                #expect(response.status.code == 408)
-                continuation.finish()
+                #expect(response.status.code == 200)
+                let body = try await response.body.collect(upTo: 1 << 20)
+                #expect(String(buffer: body) == #"{"data":{"contacts":{"totalCount":0}}}"#)
             }
         }
     }

@@ -53,8 +53,10 @@ struct ServerChannels {
 
     func builder() throws -> (HTTPServerBuilder, DevelopmentCertificates?) {
         let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
+        let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
+        let deadlines = { @Sendable () -> [any RemovableChannelHandler] in [RequestBodyDeadlineHandler(timeout: bodyTimeout)] }
         let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: idle),
+            http1: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle),
             ws: .init(maxFrameSize: configuration.maxBodyBytes, autoPing: .enabled(timePeriod: .seconds(15)),
                 closeTimeout: .seconds(5)))
         let endpoint = self.endpoint
@@ -76,7 +78,7 @@ struct ServerChannels {
             alpn: ["h2", "http/1.1"])
         let sslContext = try NIOSSLContext(configuration: tls)
         let http2 = HTTP2ChannelConfiguration(idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
-            streamConfiguration: .init(idleTimeout: idle))
+            streamConfiguration: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle))
         let builder = HTTPServerBuilder { responder in
             CarnetChannel(sslContext: sslContext,
                 http1: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),

@@ -34,8 +34,7 @@ func buildRouter(
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: await metrics.render(store: service.store))))
     }
-    let handler = GraphQLHTTPHandler(service: service, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
-        bodyTimeout: configuration.bodyTimeout, deadlines: Deadlines())
+    let handler = GraphQLHTTPHandler(service: service, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }

@@ -11,8 +11,6 @@ struct GraphQLHTTPHandler: Sendable {
     let service: GraphQLService
     let metrics: ServerMetrics
     let maxBodyBytes: Int
-    let bodyTimeout: Duration
-    let deadlines: Deadlines
 
     func handle(_ request: Request, context: CarnetRequestContext) async throws -> Response {
         let start = ContinuousClock.now
@@ -62,8 +60,7 @@ struct GraphQLHTTPHandler: Sendable {
             throw HTTPErrorResponse(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
                 message: "Send the request as Content-Type: application/json (UTF-8).")
         }
-        let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes, timeout: bodyTimeout,
-            deadlines: deadlines)
+        let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes)
         guard !bytes.isEmpty else {
             throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is empty.")
         }
