@@ -5,8 +5,10 @@ import GRDB
 /// keys, labeled values of the requested kinds only, images only when asked for.
 struct ContactLoader {
     let keys: ContactKeySet
+    /// The SQL for these keys, built once per key set.
+    let shape: Shape
     /// The `contact` columns to select after the fixed metadata columns.
-    let columns: [(key: ContactKey, column: String)]
+    var columns: [(key: ContactKey, column: String)] { shape.columns }
 
     /// The fixed columns every fetch selects: rowid, identifier, metadata.
     static let metadataSQL = "c.rowid, c.id, c.revision, c.createdAt, c.modifiedAt, c.containerRowid"
@@ -14,19 +16,10 @@ struct ContactLoader {
 
     init(keys: ContactKeySet) {
         self.keys = keys
-        var columns: [(ContactKey, String)] = []
-        for key in keys {
-            switch key {
-            case .contactType, .birthday, .nonGregorianBirthday: columns.append((key, "c.\(key.rawValue)"))
-            case .imageDataAvailable: columns.append((key, "c.hasImage"))
-            case _ where key.stringSlot != nil: columns.append((key, "c.\(key.rawValue)"))
-            default: break
-            }
-        }
-        self.columns = columns
+        self.shape = Shape.of(keys)
     }
 
-    var selectSQL: String { ([Self.metadataSQL] + columns.map(\.column)).joined(separator: ", ") }
+    var selectSQL: String { shape.selectSQL }
 
     /// Decodes the current row of a statement selected with ``selectSQL`` (trailing columns are ignored).
     func decode(_ row: SQLiteColumns) -> (rowid: Int64, contact: Contact) {
