@@ -7,7 +7,7 @@ final class DocumentPreparer: Sendable {
     let schema: GraphQLSchema
     let index: SchemaIndex
     let limits: GraphQLLimits
-    let cache: LRUCache<String, Preparation>
+    let cache: LRUCache<DocumentText, Preparation>
     /// How many texts were parsed and validated (cache misses): lets tests see that a hit skips both.
     let preparedCount = Atomic<Int>(0)
 
@@ -19,9 +19,10 @@ final class DocumentPreparer: Sendable {
     }
 
     func prepare(_ text: String) -> Preparation {
-        if let cached = cache[text] { return cached }
+        let key = DocumentText(text)
+        if let cached = cache[key] { return cached }
         let preparation = uncachedPrepare(text)
-        cache.insert(preparation, for: text)
+        cache.insert(preparation, for: key)
         return preparation
     }
 

@@ -14,10 +14,11 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     subscript(key: Key) -> Value? {
         state.withLock { state in
-            guard let entry = state.entries[key] else { return nil }
+            // One lookup, not a read and a write: the key is hashed once.
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.tick += 1
-            state.entries[key] = (entry.value, state.tick)
-            return entry.value
+            state.entries.values[index].tick = state.tick
+            return state.entries.values[index].value
         }
     }
 

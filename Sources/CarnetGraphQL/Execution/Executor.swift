@@ -52,11 +52,12 @@ final class Executor {
     private func binding(_ plan: FieldPlan) -> (ArgumentValues, FieldError?) {
         switch plan.arguments {
         case .resolved(let values, let error): return (values, error)
-        case .bound(let node, let info):
+        case .bound(let binding):
             if let bound = boundArguments[plan.id] { return bound }
             let bound: (ArgumentValues, FieldError?)
             do throws(FieldError) {
-                bound = (ArgumentValues(values: try InputCoercion(schema: service.index).arguments(node, info, variables: variables)), nil)
+                bound = (ArgumentValues(values: try InputCoercion(schema: service.index).arguments(binding.node, binding.info,
+                    variables: variables)), nil)
             } catch {
                 bound = (.none, error)
             }

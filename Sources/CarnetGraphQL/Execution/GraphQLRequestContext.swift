@@ -2,7 +2,7 @@
 public struct GraphQLRequestContext: Sendable {
     /// The operation kinds this request may run; others fail with `OPERATION_NOT_ALLOWED` (a mutation over GET)
     /// or `FORBIDDEN` (a token without write scope) before anything executes.
-    public var allowedOperations: Set<OperationKind> = Set(OperationKind.allCases)
+    public var allowedOperations: Set<OperationKind> = OperationKind.all
     /// The error code when an operation kind is not allowed.
     public var disallowedCode: ErrorCode = .operationNotAllowed
     /// Decides a save's transaction author from the one requested (`nil` when none): return the author to record,
@@ -21,6 +21,9 @@ public struct AuthorRejected: Error, Sendable {
 /// The kinds of GraphQL operation.
 public enum OperationKind: String, Sendable, Hashable, CaseIterable {
     case query, mutation, subscription
+
+    /// Every kind, built once (a request context starts from it).
+    static let all = Set(allCases)
 }
 
 /// Settings of the executor that are not limits.

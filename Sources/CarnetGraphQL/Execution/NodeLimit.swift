@@ -6,7 +6,8 @@ enum NodeLimit {
 
     static func count(_ fields: [FieldPlan], multiplier: Int = 1, arguments: (FieldPlan) -> ArgumentValues) -> Int {
         var total = 0
-        for field in fields {
+        // Most selections page nothing (a contact by id): their fields' arguments need not be read at all.
+        for field in fields where field.estimatesNodes {
             var inner = multiplier
             if let size = pageSize(field, arguments(field)) {
                 inner = saturating(multiplier, times: size)
@@ -21,12 +22,19 @@ enum NodeLimit {
         return total
     }
 
+    /// Whether ``count(_:multiplier:arguments:)`` estimates a size for fields of this name.
+    static func estimates(_ name: String) -> Bool { sizeRule(name) != nil }
+
     private static func pageSize(_ field: FieldPlan, _ arguments: ArgumentValues) -> Int? {
-        switch field.name {
-        case "contacts": max(0, arguments.int("first") ?? arguments.int("last") ?? 100)
-        case "members": max(0, arguments.int("first") ?? 100)
-        case "changeHistory": max(0, arguments.int("first") ?? 1000)
-        case "groups", "containers": unpagedListEstimate
+        sizeRule(field.name).map { $0(arguments) }
+    }
+
+    private static func sizeRule(_ name: String) -> ((ArgumentValues) -> Int)? {
+        switch name {
+        case "contacts": { max(0, $0.int("first") ?? $0.int("last") ?? 100) }
+        case "members": { max(0, $0.int("first") ?? 100) }
+        case "changeHistory": { max(0, $0.int("first") ?? 1000) }
+        case "groups", "containers": { _ in unpagedListEstimate }
         default: nil
         }
     }

@@ -19,6 +19,8 @@ final class FieldPlan: Sendable {
     let type: TypeRef
     /// For fields of object, interface or union type.
     let selection: SelectionPlan?
+    /// Whether this field or one below it returns a page or a list whose size ``NodeLimit`` estimates.
+    let estimatesNodes: Bool
 
     init(
         id: Int, responseKey: String, name: String, code: Int, arguments: ArgumentSource, nodes: [Field], type: TypeRef,
@@ -35,6 +37,7 @@ final class FieldPlan: Sendable {
         self.nodes = nodes
         self.type = type
         self.selection = selection
+        self.estimatesNodes = NodeLimit.estimates(name) || (selection?.byType.values.contains { $0.contains(where: \.estimatesNodes) } ?? false)
     }
 
     var isTypename: Bool { name == "__typename" }
@@ -46,7 +49,19 @@ enum ArgumentSource: Sendable {
     /// Coerced once, at planning (or the error they gave).
     case resolved(ArgumentValues, FieldError?)
     /// Coerced per request, from the document's field and the request's variables.
-    case bound(Field, FieldInfo)
+    case bound(ArgumentBinding)
+}
+
+/// A field node whose arguments use variables, and the field's schema entry. A class, so that reading a plan's
+/// arguments retains one reference instead of copying the syntax tree's node.
+final class ArgumentBinding: Sendable {
+    let node: Field
+    let info: FieldInfo
+
+    init(_ node: Field, _ info: FieldInfo) {
+        self.node = node
+        self.info = info
+    }
 }
 
 /// A field's coerced argument values.

@@ -38,7 +38,7 @@ struct Planner {
             }
             let arguments: ArgumentSource
             if first.arguments.contains(where: { Self.usesVariables($0.value) }) {
-                arguments = .bound(first, info)
+                arguments = .bound(ArgumentBinding(first, info))
             } else {
                 do throws(FieldError) {
                     arguments = .resolved(ArgumentValues(values: try coercion.arguments(first, info, variables: [:])), nil)

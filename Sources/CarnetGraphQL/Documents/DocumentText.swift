@@ -1,0 +1,25 @@
+/// A document's text as a cache key, hashed once, outside the cache's lock, and over its UTF-8 bytes.
+///
+/// `String`'s own hashing works on Unicode scalars in normal form, which for a query of a few hundred bytes costs
+/// more than the rest of a cache hit; two texts that differ in their bytes are different documents to the
+/// parser anyway.
+struct DocumentText: Hashable, Sendable {
+    let text: String
+    private let hash: Int
+
+    init(_ text: String) {
+        var text = text
+        var hasher = Hasher()
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        self.text = text
+        self.hash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (a: DocumentText, b: DocumentText) -> Bool {
+        guard a.hash == b.hash else { return false }
+        var (x, y) = (a.text, b.text)
+        return x.withUTF8 { p in y.withUTF8 { q in p.elementsEqual(q) } }
+    }
+}

@@ -1,0 +1,40 @@
+import CarnetGraphQL
+import Testing
+
+@Suite("JSON request bodies")
+struct JSONParserTests {
+    @Test("Strings: plain ASCII, escapes, surrogate pairs and raw UTF-8 decode to the same text")
+    func strings() throws {
+        #expect(try JSONParser.parse(#""{ __typename }""#) == .string("{ __typename }"))
+        #expect(try JSONParser.parse(#""a\"b\\c\/d\n\t""#) == .string("a\"b\\c/d\n\t"))
+        #expect(try JSONParser.parse(#""M\u00fcller \ud83d\ude00""#) == .string("Müller 😀"))
+        // Raw bytes of "Müller 😀", not escaped: validated, not just copied.
+        #expect(try JSONParser.parse(Array("\"Müller 😀\"".utf8)) == .string("Müller 😀"))
+        #expect(try JSONParser.parse(#""""#) == .string(""))
+    }
+
+    @Test("Invalid strings are refused: bad or cut UTF-8, surrogates, control characters, bad escapes",
+        arguments: [
+            [0x22, 0x61, 0xFF, 0x22],  // a byte that is never UTF-8
+            [0x22, 0xC3, 0x22],  // a sequence cut short
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
+            [0x22, 0x61, 0x0A, 0x22],  // a raw control character
+            [0x22, 0x61, 0x62],  // unterminated
+            Array(#""\ud83d""#.utf8),  // a lone surrogate escape
+            Array(#""\x""#.utf8),  // an unknown escape
+        ] as [[UInt8]])
+    func invalidStrings(bytes: [UInt8]) {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes) }
+    }
+
+    @Test("Objects of any size keep every member; the last of a repeated key wins")
+    func objects() throws {
+        let members = (0..<40).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        let object = try #require(try JSONParser.parse("{\(members)}").objectValue)
+        #expect(object.count == 40)
+        #expect(object["k39"] == .int(39))
+        #expect(try JSONParser.parse(#"{"a": 1, "a": 2}"#) == .object(["a": .int(2)]))
+        #expect(try JSONParser.parse(#"{"query": "{ __typename }", "variables": {"id": "x"}}"#)
+            == .object(["query": .string("{ __typename }"), "variables": .object(["id": .string("x")])]))
+    }
+}
