@@ -7,6 +7,26 @@ import Testing
 struct GraphQLHTTPTests {
     static let graphQLResponse = "application/graphql-response+json"
 
+    @Test("Bearer in any case, with spaces; an Accept list over two header lines is read whole")
+    func headerForms() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            try await TestClient.with(server) { client in
+                let body = #"{"query":"{ __typename }"}"#
+                let json = ("Content-Type", "application/json")
+                let lower = try await client.send(body: body, headers: [json, ("Authorization", "bearer   \(token)")])
+                #expect(lower.status == 200)
+                let basic = try await client.send(body: body, headers: [json, ("Authorization", "Basic \(token)")])
+                #expect(basic.status == 401)
+                // Read alone, the first line would be a 406.
+                let split = try await client.send(body: body, headers: [json, ("Authorization", "Bearer \(token)"),
+                    ("Accept", "text/html"), ("Accept", Self.graphQLResponse)])
+                #expect(split.status == 200)
+                #expect(split.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
+            }
+        }
+    }
+
     @Test("GET runs queries; a mutation over GET is 405 with Allow: POST and writes nothing")
     func getRequests() async throws {
         try await withServer { server in

@@ -6,11 +6,18 @@ public enum AccessScope: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The operation kinds a set of scopes allows.
     static func operations(_ scopes: Set<AccessScope>) -> Set<OperationKind> {
-        var kinds: Set<OperationKind> = []
-        if scopes.contains(.read) { kinds.formUnion([.query, .subscription]) }
-        if scopes.contains(.write) { kinds.insert(.mutation) }
-        return kinds
+        switch (scopes.contains(.read), scopes.contains(.write)) {
+        case (true, true): readWrite
+        case (true, false): readOnly
+        case (false, true): writeOnly
+        case (false, false): []
+        }
     }
+
+    // Built once: every request asks.
+    private static let readWrite: Set<OperationKind> = [.query, .subscription, .mutation]
+    private static let readOnly: Set<OperationKind> = [.query, .subscription]
+    private static let writeOnly: Set<OperationKind> = [.mutation]
 }
 
 /// The authenticated caller of one request or socket.

@@ -14,9 +14,15 @@ public final class AccessTokens: Sendable {
     /// Per token id: its record and the identity it grants (built once, not per request), or `nil` when unknown.
     private let cache = Mutex<[String: (entry: Entry?, fetched: ContinuousClock.Instant)]>([:])
 
-    private struct Entry: Sendable {
+    /// A class, so that reading it from the cache retains one reference rather than copying the record.
+    private final class Entry: Sendable {
         let record: AccessTokenRecord
         let identity: AccessIdentity
+
+        init(record: AccessTokenRecord, identity: AccessIdentity) {
+            self.record = record
+            self.identity = identity
+        }
     }
 
     public init(store: CarnetStore, cacheLifetime: Duration = .seconds(2)) {
@@ -41,12 +47,13 @@ public final class AccessTokens: Sendable {
     public func verify(_ token: String) async throws -> AccessIdentity? {
         // Fixed layout: "carnet_" + 12-character id + "_" + 43-character secret (both URL-safe base64, which
         // may contain "_" themselves, so the text is cut by position, not split).
-        let bytes = Array(token.utf8)
-        guard bytes.count == 63, token.hasPrefix("carnet_"), bytes[19] == UInt8(ascii: "_") else { return nil }
-        let id = String(decoding: bytes[7..<19], as: UTF8.self)
-        let secret = bytes[20...]
+        var token = token
+        guard let (id, hash) = token.withUTF8({ bytes -> (String, SHA256.Digest)? in
+            guard bytes.count == 63, bytes.starts(with: "carnet_".utf8), bytes[19] == UInt8(ascii: "_") else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[7..<19]), as: UTF8.self),
+                SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[20...])))
+        }) else { return nil }
         guard let entry = try await entry(id: id), entry.record.revoked == nil else { return nil }
-        let hash = SHA256.hash(data: secret)
         guard hash.withUnsafeBytes({ Self.constantTimeEqual($0, entry.record.secretHash) }) else { return nil }
         return entry.identity
     }

@@ -11,7 +11,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard let header = request.headers[.authorization] else {
+        guard let header = request.headers.value(.authorization) else {
             return HTTPErrorResponse.unauthorized("An access token is required: Authorization: Bearer <token>.",
                 invalidToken: false).response()
         }
@@ -32,13 +32,14 @@ struct BearerAuthMiddleware: RouterMiddleware {
 
 /// The token of an `Authorization: Bearer <token>` value (the scheme is case-insensitive).
 func bearerToken(_ header: String) -> String? {
-    var utf8 = Substring(header).utf8
-    guard utf8.count > 7 else { return nil }
-    let scheme = utf8.prefix(7)
-    // "Bearer " in any case, without Foundation: this runs on every request.
-    guard zip(scheme, "bearer ".utf8).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
-    utf8 = utf8.dropFirst(7)
-    while utf8.first == 0x20 { utf8 = utf8.dropFirst() }
-    while utf8.last == 0x20 { utf8 = utf8.dropLast() }
-    return utf8.isEmpty ? nil : String(Substring(utf8))
+    var header = header
+    // On the bytes, without Foundation or String's generic views: this runs on every request.
+    return header.withUTF8 { bytes -> String? in
+        let scheme = "bearer ".utf8
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
+        var start = scheme.count, end = bytes.count
+        while start < end, bytes[start] == 0x20 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        return start < end ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) : nil
+    }
 }

@@ -12,9 +12,9 @@ struct CORSMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard let origin = request.headers[.origin] else { return try await next(request, context) }
+        guard let origin = request.headers.value(.origin) else { return try await next(request, context) }
         let allowed = allowedOrigins.contains("*") || allowedOrigins.contains(origin)
-        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+        if request.method == .options, request.headers.value(.accessControlRequestMethod) != nil {
             guard allowed else { return Response(status: .forbidden, headers: [.vary: "Origin"]) }
             return Response(status: .noContent, headers: [
                 .accessControlAllowOrigin: origin,

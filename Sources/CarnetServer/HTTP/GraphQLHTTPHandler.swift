@@ -17,7 +17,7 @@ struct GraphQLHTTPHandler: Sendable {
         guard let identity = context.identity else {
             return HTTPErrorResponse.unauthorized("An access token is required.", invalidToken: false).response()
         }
-        guard let mediaType = ResponseMediaType.negotiate(request.headers[.accept]) else {
+        guard let mediaType = ResponseMediaType.negotiate(request.headers.value(.accept)) else {
             return HTTPErrorResponse(status: .notAcceptable, code: "NOT_ACCEPTABLE",
                 message: "Accept application/graphql-response+json or application/json.",
                 headers: [.accept: "application/graphql-response+json, application/json"]).response()
@@ -56,7 +56,7 @@ struct GraphQLHTTPHandler: Sendable {
             }
             return try GraphQLRequestBody(queryItems: items)
         }
-        guard isJSONContentType(request.headers[.contentType]) else {
+        guard isJSONContentType(request.headers.value(.contentType)) else {
             throw HTTPErrorResponse(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
                 message: "Send the request as Content-Type: application/json (UTF-8).")
         }

@@ -5,18 +5,20 @@ import NIOCore
 /// `Content-Length`, and answering 408 when ``RequestBodyDeadlineHandler`` gave up on a client too slow to send it.
 enum RequestBodyReader {
     static func read(_ request: Request, limit: Int) async throws -> [UInt8] {
-        let announced = request.headers[.contentLength].flatMap(Int.init)
+        let announced = request.headers.value(.contentLength).flatMap(Int.init)
         if let announced, announced > limit { throw tooLarge(limit) }
-        var bytes: [UInt8] = []
+        // Chunks are kept as buffers and copied out once: a small body is one chunk, never copied twice.
+        var collected: ByteBuffer?
         do {
-            for try await var chunk in request.body {
-                guard bytes.count + chunk.readableBytes <= limit else { throw tooLarge(limit) }
-                bytes += chunk.readBytes(length: chunk.readableBytes) ?? []
+            for try await chunk in request.body {
+                guard (collected?.readableBytes ?? 0) + chunk.readableBytes <= limit else { throw tooLarge(limit) }
+                if collected == nil { collected = chunk } else { collected!.writeImmutableBuffer(chunk) }
             }
         } catch is RequestBodyTimeout {
             throw HTTPErrorResponse(status: .requestTimeout, code: "REQUEST_TIMEOUT",
                 message: "The request body took too long to arrive.")
         }
+        let bytes = collected.map { Array($0.readableBytesView) } ?? []
         // The stream also ends when the connection closes mid-body: never act on part of a request.
         if let announced, bytes.count != announced {
             throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST",
