@@ -18,7 +18,7 @@ extension Carnet {
             let level = Logger.Level(rawValue: options.logLevel) ?? .info
             LoggingSystem.bootstrap { label in
                 var handler: any LogHandler = format == "json"
-                    ? JSONLogHandler(label: label) : StreamLogHandler.standardOutput(label: label)
+                    ? JSONLogHandler(label: label) : TextLogHandler(label: label)
                 handler.logLevel = level
                 return handler
             }
