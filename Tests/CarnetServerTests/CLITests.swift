@@ -45,6 +45,39 @@ struct CLITests {
         #expect(try await server.wait(timeout: .seconds(30)) == 0)
     }
 
+    @Test("serve logs a line per request with its request id, in text or JSON, and never the token or the variables",
+        arguments: ["text", "json"])
+    func requestLogs(format: String) async throws {
+        let carnet = try ChildProcess.carnetExecutable()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-logs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ChildProcess(carnet, ["serve", "--data", data, "--port", "0", "--log-format", format])
+        let listening = try await server.line(containing: "is listening on")
+        let url = try #require(listening.split(separator: " ").last.map(String.init))
+        let token = try #require(server.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
+        let read = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token,
+            "query($q: String) { contacts(first: 5, filter: {name: $q}) { totalCount } }", "--variables", #"{"q":"zoesecret"}"#])
+        #expect(read.status == 0, "\(read.stderr)")
+        let line = try await server.line(containing: "http.path")
+        if format == "json" {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["http.path"] as? String == "/graphql")
+            #expect(object["http.status"] as? String == "200")
+            #expect((object["hb.request.id"] as? String)?.isEmpty == false)
+        } else {
+            #expect(line.contains(" info "))
+            #expect(line.contains("http.path=/graphql") && line.contains("http.status=200"))
+            #expect(line.contains("hb.request.id="))
+        }
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(try await server.wait(timeout: .seconds(30)) == 0)
+        // Everything after the first-start banner (which shows the admin token once) is the log.
+        let output = server.stdout
+        let logs = try #require(output.range(of: "is listening on").map { output[$0.upperBound...] })
+        #expect(logs.contains("/graphql"))
+        #expect(!logs.contains(token) && !logs.contains("zoesecret"))
+    }
+
     @Test("query on the local database file: the document from an argument or standard input, with a default author")
     func localQuery() async throws {
         let carnet = try ChildProcess.carnetExecutable()
