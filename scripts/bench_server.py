@@ -10,7 +10,11 @@ answered with a fixed body of the same size, so its gap to the query is Carnet's
 
 Usage:
     swift build -c release --product carnet
-    python3 scripts/bench_server.py [--contacts 10000] [--duration 10] [--connections 32] [--markdown]
+    python3 scripts/bench_server.py [--contacts 10000] [--duration 10] [--connections 32] [--markdown] [--perf]
+
+With --perf, `perf stat` also counts the server's instructions and cycles during each run (all its threads), and
+the table gains instructions per request and instructions per cycle: unlike requests per second, instructions per
+request hardly move between runs on this VM, so they show what a change did to the work a request takes.
 
 Needs wrk and h2load (Debian: apt-get install wrk nghttp2-client). Prints requests per second and p99 latency
 per operation and client, and the contact-by-id throughput as a share of the static response's. The static response
@@ -80,6 +84,28 @@ def h2load(url: str, token: str, body: Path | None, duration: int, connections: 
     return rps, p99
 
 
+class ServerCounters:
+    """`perf stat` on the server for the middle of one load run: instructions and cycles per request."""
+
+    def __init__(self, pid: int | None, duration: int):
+        self.window = max(1, duration - 1)
+        self.process = None if pid is None else subprocess.Popen(
+            ["sh", "-c", f"sleep 0.5; exec perf stat -x, -e instructions,cycles -p {pid} -- sleep {self.window}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def per_request(self, rps: float) -> tuple[float, float] | None:
+        if self.process is None:
+            return None
+        counts = {}
+        for line in self.process.communicate()[1].splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[0].isdigit():
+                counts[fields[2].split(":")[0]] = int(fields[0])
+        if "instructions" not in counts or "cycles" not in counts:
+            return None
+        return counts["instructions"] / (rps * self.window), counts["instructions"] / counts["cycles"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--contacts", type=int, default=10_000)
@@ -89,8 +115,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--port", type=int, default=18443)
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
+    parser.add_argument("--perf", action="store_true", help="count the server's instructions per request (perf stat)")
     args = parser.parse_args()
-    for tool in ("wrk", "h2load"):
+    for tool in ("wrk", "h2load") + (("perf",) if args.perf else ()):
         if not shutil.which(tool):
             sys.exit(f"{tool} is missing: apt-get install wrk nghttp2-client")
 
@@ -129,17 +156,28 @@ def main() -> None:
                 break
         base = f"https://localhost:{args.port}"
         rows, notes = [], []
-        for client, run in (("wrk (HTTP/1.1)", wrk), ("h2load (HTTP/2)", h2load)):
+        counted = {}
+
+        def measured(load, url: str, body: Path | None, duration: int, label: tuple[str, str]) -> tuple[float, float]:
+            counters = ServerCounters(server.pid if args.perf else None, duration)
+            rps, p99 = load(url, token, body, duration, args.connections)
+            if (found := counters.per_request(rps)) is not None:
+                counted.setdefault(label, []).append(found)
+            return rps, p99
+
+        for client, load in (("wrk (HTTP/1.1)", wrk), ("h2load (HTTP/2)", h2load)):
+            def run(url: str, body: Path | None, duration: int, name: str) -> tuple[float, float]:
+                return measured(load, url, body, duration, (client, name))
             # This VM's throughput drifts by a third within minutes: the static response and the contact by id
             # (the goal's pair) alternate in short rounds, and each reports its median round.
             rounds = {"static": [], "by id": []}
             for _ in range(args.rounds):
-                rounds["static"].append(run(base + "/healthz", token, None, args.round_duration, args.connections))
-                rounds["by id"].append(run(base + "/graphql", token, files["contact by id"], args.round_duration,
-                                           args.connections))
+                rounds["static"].append(run(base + "/healthz", None, args.round_duration, "static GET /healthz"))
+                rounds["by id"].append(run(base + "/graphql", files["contact by id"], args.round_duration,
+                                           "contact by id"))
             static, by_id = (statistics.median_low(rounds[key]) for key in ("static", "by id"))
             rows.append((client, "static GET /healthz", *static, 1.0))
-            same = run(base + "/bench/static", token, files["contact by id"], args.duration, args.connections)
+            same = run(base + "/bench/static", files["contact by id"], args.duration, "static POST, by-id request")
             rows.append((client, "static POST, by-id request", *same, same[0] / static[0]))
             # The goal's share: the median of each round's ratio, a static run and the by-id run right after it.
             ratios = [b[0] / a[0] for a, b in zip(rounds["static"], rounds["by id"])]
@@ -147,7 +185,7 @@ def main() -> None:
                 if name == "contact by id":
                     rows.append((client, name, *by_id, statistics.median(ratios)))
                     continue
-                rps, p99 = run(base + "/graphql", token, path, args.duration, args.connections)
+                rps, p99 = run(base + "/graphql", path, args.duration, name)
                 rows.append((client, name, rps, p99, rps / static[0]))
             notes.append(f"{client}: contact by id / static in each round: {', '.join(f'{r:.0%}' for r in ratios)}"
                          f" (static {', '.join(f'{a[0]:,.0f}' for a in rounds['static'])} req/s)")
@@ -156,14 +194,24 @@ def main() -> None:
         server.wait(timeout=30)
         shutil.rmtree(work, ignore_errors=True)
 
+    def counts(client: str, name: str) -> str:
+        found = counted.get((client, name))
+        if not found:
+            return "–"
+        instructions = statistics.median(f[0] for f in found)
+        return f"{instructions / 1000:,.0f}k, IPC {statistics.median(f[1] for f in found):.2f}"
+
     if args.markdown:
-        print("| Client | Operation | Requests/s | p99 (ms) | Share of static |")
-        print("| --- | --- | ---: | ---: | ---: |")
+        extra = " Server instructions / request |" if args.perf else ""
+        print("| Client | Operation | Requests/s | p99 (ms) | Share of static |" + extra)
+        print("| --- | --- | ---: | ---: | ---: |" + (" ---: |" if args.perf else ""))
         for client, name, rps, p99, share in rows:
-            print(f"| {client} | {name} | {rps:,.0f} | {p99:.2f} | {share:.0%} |")
+            cell = f" {counts(client, name)} |" if args.perf else ""
+            print(f"| {client} | {name} | {rps:,.0f} | {p99:.2f} | {share:.0%} |" + cell)
     else:
         for client, name, rps, p99, share in rows:
-            print(f"{client:16} {name:22} {rps:10,.0f} req/s   p99 {p99:7.2f} ms   {share:5.0%} of static")
+            cell = f"   {counts(client, name)} instructions/request" if args.perf else ""
+            print(f"{client:16} {name:22} {rps:10,.0f} req/s   p99 {p99:7.2f} ms   {share:5.0%} of static" + cell)
     for note in notes:
         print(note)
 
