@@ -14,7 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var allowedOrigins: [String] = []
     /// The largest request body (and GET query string) accepted; larger ones get 413 (414) before parsing.
     public var maxBodyBytes: Int = 1 << 20
-    /// How long a client may take to send its body before 408.
+    /// How long a request may take from its head to the end of its body before 408 (on every route, HTTP/1.1 and
+    /// each HTTP/2 stream).
     public var bodyTimeout: Duration = .seconds(10)
     /// Connections with no traffic for this long are closed (slow or stuck clients).
     public var idleTimeout: Duration = .seconds(60)
