@@ -2,15 +2,10 @@ import Foundation
 import Logging
 
 /// One JSON object per line on standard output: time, level, label, message and metadata, for log collectors.
-struct JSONLogHandler: LogHandler {
+struct JSONLogHandler: StoredMetadataLogHandler {
     let label: String
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
 
     func log(event: LogEvent) {
         var object: [String: Any] = [
@@ -18,7 +13,7 @@ struct JSONLogHandler: LogHandler {
                 formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
             "level": event.level.rawValue, "label": label, "message": event.message.description,
         ]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+        for (key, value) in metadata(of: event) {
             object[key] = Self.plain(value)
         }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
