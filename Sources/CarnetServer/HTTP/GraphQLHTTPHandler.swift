@@ -27,6 +27,9 @@ struct GraphQLHTTPHandler: Sendable {
             body = try await parameters(request, context)
         } catch let refusal as HTTPErrorResponse {
             return refusal.response()
+        } catch let refusal as RequestBodyTimeout {
+            // Returned rather than thrown, like every refusal here, so the middleware (CORS) still sees it.
+            return try refusal.response(from: request, context: context)
         } catch let error as GraphQLRequestError {
             return HTTPErrorResponse(status: .badRequest, code: error.errors.first?.code.rawValue ?? "BAD_REQUEST",
                 message: error.errors.first?.message ?? "Bad request").response()

@@ -1,3 +1,5 @@
+import HTTPTypes
+import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 
@@ -49,17 +51,20 @@ final class RequestBodyDeadlineHandler: ChannelInboundHandler, RemovableChannelH
         context.fireChannelReadComplete()
     }
 
+    /// Also called when the connection or stream closes: NIO removes every handler then.
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
     }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
-        context.fireChannelInactive()
-    }
 }
 
-/// A request's body did not arrive within the server's body timeout.
-struct RequestBodyTimeout: Error {}
+/// A request's body did not arrive within the server's body timeout: 408 with the usual JSON refusal, from
+/// whichever route was reading the body (Hummingbird renders it, and the request log records it as a 408).
+struct RequestBodyTimeout: HTTPResponseError {
+    var status: HTTPResponse.Status { .requestTimeout }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        HTTPErrorResponse(status: status, code: "REQUEST_TIMEOUT", message: "The request body took too long to arrive.")
+            .response()
+    }
+}

@@ -2,21 +2,17 @@ import Hummingbird
 import NIOCore
 
 /// Reads a request body whole, refusing it (413) as soon as it passes the limit, or as announced by
-/// `Content-Length`, and answering 408 when ``RequestBodyDeadlineHandler`` gave up on a client too slow to send it.
+/// `Content-Length`. A client too slow to send it gets ``RequestBodyTimeout`` (408) from ``RequestBodyDeadlineHandler``.
 enum RequestBodyReader {
     static func read(_ request: Request, limit: Int) async throws -> [UInt8] {
         let announced = request.headers.value(.contentLength).flatMap(Int.init)
         if let announced, announced > limit { throw tooLarge(limit) }
         // Chunks are kept as buffers and copied out once: a small body is one chunk, never copied twice.
+        // A body that stops arriving throws RequestBodyTimeout (408), which renders itself.
         var collected: ByteBuffer?
-        do {
-            for try await chunk in request.body {
-                guard (collected?.readableBytes ?? 0) + chunk.readableBytes <= limit else { throw tooLarge(limit) }
-                if collected == nil { collected = chunk } else { collected!.writeImmutableBuffer(chunk) }
-            }
-        } catch is RequestBodyTimeout {
-            throw HTTPErrorResponse(status: .requestTimeout, code: "REQUEST_TIMEOUT",
-                message: "The request body took too long to arrive.")
+        for try await chunk in request.body {
+            guard (collected?.readableBytes ?? 0) + chunk.readableBytes <= limit else { throw tooLarge(limit) }
+            if collected == nil { collected = chunk } else { collected!.writeImmutableBuffer(chunk) }
         }
         let bytes = collected.map { Array($0.readableBytesView) } ?? []
         // The stream also ends when the connection closes mid-body: never act on part of a request.
