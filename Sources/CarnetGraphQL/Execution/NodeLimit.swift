@@ -9,8 +9,9 @@ enum NodeLimit {
         // Most selections page nothing (a contact by id): their fields' arguments need not be read at all.
         for field in fields where field.estimatesNodes {
             var inner = multiplier
-            if let size = pageSize(field, arguments(field)) {
-                inner = saturating(multiplier, times: size)
+            // Only a field that is itself a list has its arguments read.
+            if let rule = sizeRule(field.name) {
+                inner = saturating(multiplier, times: rule(arguments(field)))
                 total = saturating(total, plus: inner)
             }
             if let selection = field.selection {
@@ -24,10 +25,6 @@ enum NodeLimit {
 
     /// Whether ``count(_:multiplier:arguments:)`` estimates a size for fields of this name.
     static func estimates(_ name: String) -> Bool { sizeRule(name) != nil }
-
-    private static func pageSize(_ field: FieldPlan, _ arguments: ArgumentValues) -> Int? {
-        sizeRule(field.name).map { $0(arguments) }
-    }
 
     private static func sizeRule(_ name: String) -> ((ArgumentValues) -> Int)? {
         switch name {
