@@ -26,11 +26,12 @@ func walkNameSearch(_ store: CarnetStore, _ query: String, order: ContactSortOrd
 /// Expects `store` to find what `reference` finds for each query, in every order, walked in small and large pages,
 /// and every page walk to reach its total: the check that a migrated store searches like a new one.
 func expectSameNameSearches(
-    _ store: CarnetStore, as reference: CarnetStore, queries: [String], sourceLocation: SourceLocation = #_sourceLocation
+    _ store: CarnetStore, as reference: CarnetStore, queries: [String], sizes: [Int] = [7, 1000],
+    sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
     for query in queries {
         for order in [ContactSortOrder.familyName, .givenName, .none] {
-            for size in [7, 1000] {
+            for size in sizes {
                 let found = try await walkNameSearch(store, query, order: order, size: size)
                 let expected = try await walkNameSearch(reference, query, order: order, size: size)
                 #expect(found.ids == expected.ids, "\(query) \(order) \(size)", sourceLocation: sourceLocation)
@@ -39,6 +40,20 @@ func expectSameNameSearches(
             }
         }
     }
+}
+
+/// Runs the same saves on a migrated store and on a new one, then expects the same derived rows, a sound name
+/// index and the same name searches: the migrated index must change under later saves as a new one does.
+func expectSameAfterSaves(
+    _ edits: SaveRequest, on store: CarnetStore, as reference: CarnetStore, queries: [String], sizes: [Int] = [7, 1000],
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    try await store.execute(edits)
+    try await reference.execute(edits)
+    #expect(try await store.writer.read(DerivedRows.read) == reference.writer.read(DerivedRows.read),
+        sourceLocation: sourceLocation)
+    try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
+    try await expectSameNameSearches(store, as: reference, queries: queries, sizes: sizes, sourceLocation: sourceLocation)
 }
 
 /// Walks a name search forward and backward in pages of each size and expects, every way, the contacts that the
