@@ -222,14 +222,19 @@ def extended_typeof(value: Any) -> str:
     return "object"
 
 
-def graphql_http_audits() -> list[Audit]:
-    audits: list[Audit] = []
-
+def registrar(audits: list[Audit]) -> Callable[[str, str], Callable[[Callable[[Http], None]], Callable[[Http], None]]]:
+    """A decorator factory: `@add(id, name)` appends the decorated check to `audits`."""
     def add(audit_id: str, name: str) -> Callable[[Callable[[Http], None]], Callable[[Http], None]]:
         def register(fn: Callable[[Http], None]) -> Callable[[Http], None]:
             audits.append(Audit(audit_id, name, fn))
             return fn
         return register
+    return add
+
+
+def graphql_http_audits() -> list[Audit]:
+    audits: list[Audit] = []
+    add = registrar(audits)
 
     # Media types
     @add("22EB", "SHOULD accept application/graphql-response+json and match the content-type")
@@ -626,12 +631,7 @@ def padded_body(size: int) -> bytes:
 
 def carnet_audits(args: argparse.Namespace) -> list[Audit]:
     audits: list[Audit] = []
-
-    def add(audit_id: str, name: str) -> Callable[[Callable[[Http], None]], Callable[[Http], None]]:
-        def register(fn: Callable[[Http], None]) -> Callable[[Http], None]:
-            audits.append(Audit(audit_id, name, fn))
-            return fn
-        return register
+    add = registrar(audits)
 
     def unauthorized(r: httpx.Response) -> None:
         status_is(r, 401)
