@@ -52,7 +52,8 @@ public struct CarnetStore: Sendable {
         }
         self.writer = writer
         self.pointReaders = try (writer as? DatabasePool).map { pool in
-            try PointReaders(path: pool.path, count: PointReaders.defaultCount, configuration: pool.configuration)
+            try PointReaders(path: pool.path, count: PointReaders.defaultCount, configuration: pool.configuration,
+                direct: configuration.statementTrace == nil)
         }
         self.configuration = configuration
         self.notifier = ChangeNotifier(

@@ -10,8 +10,8 @@ struct FetchTests {
         page.contacts.map { [$0.givenName, $0.familyName].filter { !$0.isEmpty }.joined(separator: " ") }
     }
 
-    func seeded(_ kind: StoreKind) async throws -> StoreFixture {
-        let fixture = try StoreFixture(kind)
+    func seeded(_ kind: StoreKind, traced: Bool = false) async throws -> StoreFixture {
+        let fixture = try StoreFixture(kind, traced: traced)
         try await fixture.store.add([
             Make.person("José", "Núñez", emails: ["Jose.Nunez@Example.com"], phones: ["(555) 555-1234"]),
             Make.person("Anna", "Smith", emails: ["anna@example.com"], phones: ["+44 20 7946 0958"]),
@@ -125,7 +125,7 @@ struct FetchTests {
 
     @Test("Only the requested keys are read from SQLite", arguments: StoreKind.allCases)
     func onlyRequestedKeys(kind: StoreKind) async throws {
-        let fixture = try await seeded(kind)
+        let fixture = try await seeded(kind, traced: true)
         fixture.statements.reset()
         let page = try await fixture.store.contacts(ContactFetchRequest(keysToFetch: [.givenName], page: .first(10)))
         let sql = fixture.statements.all.joined(separator: "\n")
@@ -154,7 +154,7 @@ struct FetchTests {
 
     @Test("Name, email and phone searches use indexes, never a scan of contacts", arguments: StoreKind.allCases)
     func searchesUseIndexes(kind: StoreKind) async throws {
-        let fixture = try await seeded(kind)
+        let fixture = try await seeded(kind, traced: true)
         let predicates: [ContactPredicate] = [
             .matchingName("ann sm"), .matchingEmailAddress("anna@example.com"), .matchingPhoneNumber("5555551234"),
             ContactPredicate(matchingName: "ann", matchingEmailAddress: "anna@example.com"),

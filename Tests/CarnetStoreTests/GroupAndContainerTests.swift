@@ -47,7 +47,7 @@ struct GroupAndContainerTests {
 
     @Test("Group and membership queries cost a fixed number of statements, whatever the size", arguments: StoreKind.allCases)
     func noNPlusOne(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try StoreFixture(kind, traced: true)
         let store = fixture.store
         func statements(groups: Int, membersEach: Int) async throws -> (Int, Int) {
             var request = SaveRequest()

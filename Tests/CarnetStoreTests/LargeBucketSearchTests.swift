@@ -9,8 +9,8 @@ import Testing
 /// seven letters or more (its first seven letters: "Schmidt", "Hernández"), read forward through the sort-key index.
 @Suite("Name search in large index buckets")
 struct LargeBucketSearchTests {
-    static func seeded(_ kind: StoreKind) async throws -> (StoreFixture, [String]) {
-        let fixture = try StoreFixture(kind)
+    static func seeded(_ kind: StoreKind, traced: Bool = false) async throws -> (StoreFixture, [String]) {
+        let fixture = try StoreFixture(kind, traced: traced)
         let given = ["Anna", "Annabel", "Bert", "Zoë", "Ägidius", "Jo", "", "Anton", "Ελένη", "Mia"]
         var contacts: [Contact] = []
         for index in 0..<480 {
@@ -42,7 +42,7 @@ struct LargeBucketSearchTests {
 
     @Test("A large bucket is read through the sort-key index, not by a lookup per match")
     func readsTheSortIndex() async throws {
-        let (fixture, _) = try await Self.seeded(.inMemory)
+        let (fixture, _) = try await Self.seeded(.inMemory, traced: true)
         fixture.statements.reset()
         let page = try await fixture.store.contacts(ContactFetchRequest(
             predicate: .matchingName("hern"), keysToFetch: [.familyName], sortOrder: .familyName, page: .first(10)))

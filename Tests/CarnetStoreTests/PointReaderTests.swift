@@ -52,7 +52,7 @@ struct PointReaderTests {
     @Test("When every connection is busy, the read goes to the fallback; the connection is free again after")
     func fallsBackWhenBusy() throws {
         let fixture = try StoreFixture(.onDiskWAL)
-        let readers = try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration())
+        let readers = try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
         let fallbacks = Mutex(0)
         func read() throws -> Int {
             try readers.read({ db in try Int.fetchOne(db, sql: "SELECT 1")! }, otherwise: {
@@ -71,7 +71,7 @@ struct PointReaderTests {
     @Test("Point readers refuse writes")
     func readOnly() throws {
         let fixture = try StoreFixture(.onDiskWAL)
-        let readers = try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration())
+        let readers = try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
         #expect(throws: DatabaseError.self) {
             try readers.read({ db in try db.execute(sql: "DELETE FROM contact") }, otherwise: {})
         }

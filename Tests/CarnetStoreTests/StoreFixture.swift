@@ -18,10 +18,12 @@ final class StoreFixture: Sendable {
     let directory: URL?
     let statements: StatementLog
 
-    init(_ kind: StoreKind, configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
+    /// - Parameter traced: log executed SQL in ``statements``. Off by default: a traced store reads through GRDB
+    ///   only, and the tests should run the point readers' direct statements, as a server does.
+    init(_ kind: StoreKind, traced: Bool = false, configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
         let log = StatementLog()
         var configuration = StoreConfiguration()
-        configuration.statementTrace = { log.append($0) }
+        if traced { configuration.statementTrace = { log.append($0) } }
         configure(&configuration)
         self.statements = log
         switch kind {

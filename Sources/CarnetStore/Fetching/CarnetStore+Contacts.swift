@@ -37,7 +37,10 @@ extension CarnetStore {
         guard !identifiers.isEmpty else { return [] }
         if identifiers.count == 1, ContactLoader.canLoadInOneStatement(keys) {
             let loader = ContactLoader(keys: keys)
-            return try await readOneStatement { db in try loader.loadOne(db, identifier: identifiers[0]) }.map { [$0] } ?? []
+            let shape = loader.shape
+            return try await readStatement(shape.singleKey, shape.singleSQL) { statement in
+                try loader.loadOne(statement, identifier: identifiers[0])
+            }.map { [$0] } ?? []
         }
         return try await read { db in try Self.contacts(db, identifiers: identifiers, keys: keys) }
     }

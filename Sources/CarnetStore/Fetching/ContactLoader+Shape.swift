@@ -9,6 +9,8 @@ extension ContactLoader {
         let selectSQL: String
         /// ``ContactLoader/loadOne(_:identifier:)``'s statement.
         let singleSQL: String
+        /// Finds ``singleSQL``'s prepared statement on a point reader.
+        let singleKey = StatementKey.make()
 
         private static let cache = Mutex<[ContactKeySet: Shape]>([:])
         /// Key sets come from clients' selections; past this many the cache starts over instead of growing.

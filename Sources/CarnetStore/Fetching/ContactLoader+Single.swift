@@ -1,3 +1,8 @@
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 import GRDB
 
 extension ContactLoader {
@@ -11,21 +16,23 @@ extension ContactLoader {
     /// values of the requested kinds, joined. One statement is its own snapshot, so the read needs no
     /// transaction; a contact by id is the most frequent request a server gets, and the transaction and the two
     /// extra statements of ``load(_:column:values:)`` cost more than the query.
-    func loadOne(_ db: Database, identifier: String) throws -> Contact? {
-        let statement = try db.cachedStatement(sql: shape.singleSQL)
+    /// - Parameter statement: ``Shape/singleSQL`` prepared.
+    func loadOne(_ statement: SQLiteStatement, identifier: String) throws -> Contact? {
         let container = Int32(Self.metadataCount + self.columns.count)
-        var contact: Contact?
-        let rows = try SQLiteRows(statement, arguments: [identifier])
-        while let columns = try rows.next() {
-            if contact == nil {
-                contact = decode(columns).contact
-                contact?.containerIdentifier = columns.string(container)
-            }
-            guard !columns.isNull(container + 1), let kind = MultiValueKind(rawValue: columns.int(container + 1)),
+        let rows = SQLiteTextQuery(statement, argument: identifier)
+        guard let first = try rows.next() else { return nil }
+        // The first row's contact columns, then every row's labeled value (one per row, none for a contact without).
+        var contact = decode(first).contact
+        contact.containerIdentifier = first.string(container)
+        var next: SQLiteColumns? = first
+        while let columns = next {
+            if !columns.isNull(container + 1), let kind = MultiValueKind(rawValue: columns.int(container + 1)),
                 keys.contains(kind.key)
-            else { continue }
-            contact?.appendEncoded(kind, identifier: columns.string(container + 2),
-                label: columns.optionalString(container + 3), value: columns.string(container + 4))
+            {
+                contact.appendEncoded(kind, identifier: columns.string(container + 2),
+                    label: columns.optionalString(container + 3), value: columns.string(container + 4))
+            }
+            next = try rows.next()
         }
         return contact
     }

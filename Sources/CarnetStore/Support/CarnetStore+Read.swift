@@ -1,3 +1,8 @@
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 import GRDB
 
 extension CarnetStore {
@@ -16,11 +21,23 @@ extension CarnetStore {
         }, otherwise: { try writer.read(body) })
     }
 
-    /// Runs a read made of one statement, outside a transaction: a statement is its own snapshot, and the
-    /// `BEGIN`/`COMMIT` around it would cost as much as the statement. Only for one-statement bodies.
-    func readOneStatement<T>(_ body: (Database) throws -> T) async throws -> T {
+    /// Runs one statement, `sql`, outside a transaction: a statement is its own snapshot, and the `BEGIN`/`COMMIT`
+    /// around it would cost as much as the statement. `body` steps the statement through SQLite's API; it is reset
+    /// afterwards, so its read ends even if `body` stops early.
+    func readStatement<T>(_ key: StatementKey, _ sql: String, _ body: (SQLiteStatement) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        guard let pointReaders else { return try writer.unsafeRead(body) }
-        return try pointReaders.read(body, otherwise: { try writer.unsafeRead(body) })
+        // Locals, not `self`: a closure capturing the store copies (and retains) all of its fields.
+        let (writer, pointReaders) = (self.writer, self.pointReaders)
+        return try withoutActuallyEscaping(body) { body in
+            let throughGRDB = {
+                try writer.unsafeRead { db in
+                    let statement = try db.cachedStatement(sql: sql).sqliteStatement
+                    defer { sqlite3_reset(statement) }
+                    return try body(statement)
+                }
+            }
+            guard let pointReaders else { return try throughGRDB() }
+            return try pointReaders.read(statement: key, sql: sql, body, otherwise: throughGRDB)
+        }
     }
 }

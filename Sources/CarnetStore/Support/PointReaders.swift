@@ -1,3 +1,8 @@
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 import Foundation
 import GRDB
 import Synchronization
@@ -12,22 +17,45 @@ import Synchronization
 /// thread), the read goes to the pool as before. Migrations finish before the connections open, and SQLite
 /// re-prepares statements itself if another process changes the schema later.
 final class PointReaders: Sendable {
-    private let connections: [DatabaseQueue]
+    private let connections: [PointConnection]
     private let free: Mutex<[Int]>
+    /// Whether single-statement reads may run through SQLite's API directly; not when statements are traced,
+    /// since only GRDB reports them.
+    private let direct: Bool
 
-    init(path: String, count: Int, configuration: Configuration) throws {
+    init(path: String, count: Int, configuration: Configuration, direct: Bool) throws {
         var configuration = configuration
         configuration.readonly = true
         configuration.label = "carnet.point-reader"
-        connections = try (0..<count).map { _ in try DatabaseQueue(path: path, configuration: configuration) }
+        connections = try (0..<count).map { _ in
+            try PointConnection(DatabaseQueue(path: path, configuration: configuration))
+        }
         free = Mutex(Array(connections.indices))
+        self.direct = direct
     }
 
     /// Runs `body` on a free connection, or `fallback` when every connection is in use.
     func read<T>(_ body: (Database) throws -> T, otherwise fallback: () throws -> T) throws -> T {
         guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
         defer { free.withLock { $0.append(index) } }
-        return try connections[index].unsafeRead(body)
+        return try connections[index].queue.unsafeRead(body)
+    }
+
+    /// Runs `body` with this connection's prepared statement for `sql`, outside a transaction (one statement is
+    /// its own snapshot; it is reset afterwards), or `fallback` when every connection is in use or statements are traced.
+    ///
+    /// The GRDB path around a point read (its queue, its statement cache keyed by the SQL text, its cursor) cost
+    /// twice the read: a contact by id is the request a server gets most.
+    /// - Parameter key: identifies `sql` among the statements this process prepares (``StatementKey``).
+    func read<T>(
+        statement key: StatementKey, sql: String, _ body: (SQLiteStatement) throws -> T, otherwise fallback: () throws -> T
+    ) throws -> T {
+        guard direct, let index = free.withLock({ $0.popLast() }) else { return try fallback() }
+        defer { free.withLock { $0.append(index) } }
+        let statement = try connections[index].statement(key, sql: sql)
+        // Reset even if `body` stopped early: a statement not run to its end keeps its read (and its snapshot) open.
+        defer { sqlite3_reset(statement) }
+        return try body(statement)
     }
 
     /// Closes the connections; reads must have ended.

@@ -12,6 +12,8 @@ struct SQLiteColumns {
 
     init(_ statement: Statement) { self.statement = statement.sqliteStatement }
 
+    init(_ statement: SQLiteStatement) { self.statement = statement }
+
     @inline(__always)
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
@@ -50,5 +52,44 @@ struct SQLiteRows {
     /// The next row's columns, or `nil` after the last row.
     func next() throws -> SQLiteColumns? {
         try cursor.next() == nil ? nil : columns
+    }
+}
+
+/// The rows of a statement run straight through SQLite with one text argument, for ``PointReaders``' statements
+/// (and GRDB's, on the fallback path): `while let columns = try rows.next() { ... }`. The caller resets the
+/// statement when done.
+struct SQLiteTextQuery {
+    private let statement: SQLiteStatement
+
+    /// SQLite copies the bytes (SQLITE_TRANSIENT): the Swift string may go away before the statement runs.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ statement: SQLiteStatement, argument: String) {
+        self.statement = statement
+        sqlite3_reset(statement)
+        var argument = argument
+        argument.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else {
+                _ = sqlite3_bind_text(statement, 1, "", 0, Self.transient)
+                return
+            }
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                _ = sqlite3_bind_text(statement, 1, $0, Int32(bytes.count), Self.transient)
+            }
+        }
+    }
+
+    /// The next row's columns, or `nil` after the last row. - Throws: `DatabaseError` with SQLite's extended code.
+    func next() throws -> SQLiteColumns? {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return SQLiteColumns(statement)
+        case SQLITE_DONE: return nil
+        default:
+            let connection = sqlite3_db_handle(statement)
+            let error = DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                message: String(cString: sqlite3_errmsg(connection)))
+            sqlite3_reset(statement)
+            throw error
+        }
     }
 }

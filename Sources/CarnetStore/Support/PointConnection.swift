@@ -1,0 +1,64 @@
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+import GRDB
+import Synchronization
+
+/// Identifies one SQL text among the statements a process prepares, so a connection finds its prepared statement
+/// by an integer rather than by hashing the text. Never reused: a key made for a text that is dropped from its
+/// cache cannot come to name another.
+struct StatementKey: Hashable, Sendable {
+    let value: Int
+
+    private static let next = Atomic(0)
+
+    /// A key no other text has.
+    static func make() -> StatementKey { StatementKey(value: next.add(1, ordering: .relaxed).newValue) }
+}
+
+/// One of ``PointReaders``' connections: the GRDB queue and, for single-statement reads, its SQLite handle with the
+/// statements prepared on it.
+///
+/// Only the holder of the connection's slot in the free list touches it, one thread at a time, which is what
+/// `@unchecked Sendable` stands for here.
+final class PointConnection: @unchecked Sendable {
+    let queue: DatabaseQueue
+    private let handle: SQLiteConnection
+    private var statements: [StatementKey: SQLiteStatement] = [:]
+    /// Key sets come from clients' selections; past this many the statements are finalized and prepared again.
+    private static let statementLimit = 64
+
+    init(_ queue: DatabaseQueue) throws {
+        self.queue = queue
+        guard let handle = try queue.inDatabase({ $0.sqliteConnection }) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The point reader has no connection")
+        }
+        self.handle = handle
+    }
+
+    /// The statement for `sql`, reset and with no bindings, prepared on first use.
+    func statement(_ key: StatementKey, sql: String) throws -> SQLiteStatement {
+        if let statement = statements[key] { return statement }
+        if statements.count >= Self.statementLimit { finalizeAll() }
+        var statement: SQLiteStatement?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(handle)),
+                message: String(cString: sqlite3_errmsg(handle)))
+        }
+        statements[key] = statement
+        return statement
+    }
+
+    private func finalizeAll() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements.removeAll()
+    }
+
+    func close() throws {
+        finalizeAll()
+        try queue.close()
+    }
+}
