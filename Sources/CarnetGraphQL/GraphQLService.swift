@@ -45,8 +45,8 @@ public final class GraphQLService: Sendable {
         case .ready(let document): prepared = document
         }
         let definition = try prepared.operation(named: request.operationName)
-        let variables = try InputCoercion(schema: core.index).coerceVariables(definition, request.variables,
-            types: prepared.variableTypes(of: definition))
+        let variables = try InputCoercion(schema: core.index).coerceVariables(
+            prepared.variableSlots(of: definition), request.variables)
         let kind: OperationKind = switch definition.operation {
         case .query: .query
         case .mutation: .mutation

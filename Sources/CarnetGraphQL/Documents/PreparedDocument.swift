@@ -11,9 +11,9 @@ final class PreparedDocument: Sendable {
     /// Plans by operation and directive variable values. Arguments that use variables are bound per request,
     /// so one plan serves every request for the same shape.
     private let planCache = Mutex<[String: [FieldPlan]]>([:])
-    /// Each operation's variable types, in definition order: turning the document's type nodes into ``TypeRef``s
+    /// Each operation's variables, in definition order: turning the document's type nodes into ``TypeRef``s
     /// takes dynamic casts, so it is done once here rather than on every request.
-    private let variableTypes: [[TypeRef]]
+    private let variableSlots: [[VariableSlot]]
 
     init(document: Document) {
         self.document = document
@@ -25,7 +25,7 @@ final class PreparedDocument: Sendable {
         }
         self.operations = operations
         self.fragments = fragments
-        self.variableTypes = operations.map { $0.variableDefinitions.map { InputCoercion.typeRef($0.type) } }
+        self.variableSlots = operations.map { $0.variableDefinitions.map(VariableSlot.init) }
         var names = Set<String>()
         func visit(_ selectionSet: SelectionSet) {
             for selection in selectionSet.selections {
@@ -74,10 +74,10 @@ final class PreparedDocument: Sendable {
         return plans
     }
 
-    /// The types of `operation`'s variables, in definition order.
-    func variableTypes(of operation: OperationDefinition) -> [TypeRef] {
-        operations.firstIndex { $0 === operation }.map { variableTypes[$0] }
-            ?? operation.variableDefinitions.map { InputCoercion.typeRef($0.type) }
+    /// `operation`'s variables, in definition order.
+    func variableSlots(of operation: OperationDefinition) -> [VariableSlot] {
+        operations.firstIndex { $0 === operation }.map { variableSlots[$0] }
+            ?? operation.variableDefinitions.map(VariableSlot.init)
     }
 
     /// The operation to run: the one named, or the only one.

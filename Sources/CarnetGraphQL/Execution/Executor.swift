@@ -56,7 +56,7 @@ final class Executor {
             if let bound = boundArguments[plan.id] { return bound }
             let bound: (ArgumentValues, FieldError?)
             do throws(FieldError) {
-                bound = (ArgumentValues(values: try InputCoercion(schema: service.index).arguments(binding.node, binding.info,
+                bound = (ArgumentValues(values: try InputCoercion(schema: service.index).arguments(binding,
                     variables: variables)), nil)
             } catch {
                 bound = (.none, error)

@@ -101,7 +101,10 @@ struct InputCoercion {
 
     /// A literal from the document as a JSON value, variables substituted. Object fields and list items whose
     /// variable is not provided are left out, as the spec says.
-    func value(of node: any Value, variables: [String: JSONValue]) -> JSONValue? {
+    func value(of node: any Value, variables: [String: JSONValue]) -> JSONValue? { Self.value(of: node, variables: variables) }
+
+    /// See ``value(of:variables:)``; the schema plays no part.
+    static func value(of node: any Value, variables: [String: JSONValue]) -> JSONValue? {
         switch node {
         case let variable as Variable: return variables[variable.name.value]
         case let int as IntValue: return Int(int.value).map(JSONValue.int) ?? .double(Double(int.value) ?? 0)

@@ -1,37 +1,53 @@
 import GraphQL
 
+/// One variable an operation defines, worked out when its document is prepared: coercing a request's variables
+/// then reads no syntax nodes (copying them retained every node below). A class: iterating retains one reference.
+final class VariableSlot: Sendable {
+    let name: String
+    let type: TypeRef
+    /// The definition's default, as written (coerced per request like a provided value).
+    let defaultValue: JSONValue?
+    /// Where the definition is, for errors.
+    let locations: [SourcePosition]
+
+    init(_ definition: VariableDefinition) {
+        name = definition.variable.name.value
+        type = InputCoercion.typeRef(definition.type)
+        defaultValue = definition.defaultValue.flatMap { InputCoercion.value(of: $0, variables: [:]) }
+        locations = InputCoercion.positions(definition)
+    }
+}
+
 extension InputCoercion {
-    /// Coerces the request's variables to the operation's variable definitions (CoerceVariableValues).
-    /// `types` are the definitions' types, in order (``PreparedDocument/variableTypes(of:)``).
-    /// - Throws: ``GraphQLRequestError`` with one error per bad variable.
-    func coerceVariables(_ operation: OperationDefinition, _ inputs: [String: JSONValue], types: [TypeRef])
-        throws(GraphQLRequestError) -> [String: JSONValue]
+    /// Coerces the request's variables to the operation's variable definitions (CoerceVariableValues): provided
+    /// ones coerced, absent ones defaulted or left out. - Throws: ``GraphQLRequestError`` with one error per bad
+    /// variable.
+    func coerceVariables(_ slots: [VariableSlot], _ inputs: [String: JSONValue]) throws(GraphQLRequestError)
+        -> [String: JSONValue]
     {
         var coerced: [String: JSONValue] = [:]
         var errors: [ResponseError] = []
-        for (definition, type) in zip(operation.variableDefinitions, types) {
-            let name = definition.variable.name.value
+        for slot in slots {
+            let name = slot.name
             let input = inputs[name]
-            if input == nil, let defaultNode = definition.defaultValue {
-                if let literal = value(of: defaultNode, variables: [:]), let value = try? coerce(literal, to: type) {
-                    coerced[name] = value
-                }
+            if input == nil, let literal = slot.defaultValue {
+                if let value = try? coerce(literal, to: slot.type) { coerced[name] = value }
                 continue
             }
-            if type.isNonNull && (input == nil || input == .null) {
+            if slot.type.isNonNull && (input == nil || input == .null) {
                 let reason = input == nil ? "was not provided" : "must not be null"
                 errors.append(ResponseError(
-                    message: "Variable \"$\(name)\" of required type \"\(type)\" \(reason).", code: .badUserInput,
-                    locations: Self.positions(definition)))
+                    message: "Variable \"$\(name)\" of required type \"\(slot.type)\" \(reason).", code: .badUserInput,
+                    locations: slot.locations))
                 continue
             }
             guard let input else { continue }
             do {
-                coerced[name] = try coerce(input, to: type)
+                coerced[name] = try coerce(input, to: slot.type)
             } catch {
                 errors.append(ResponseError(
                     message: "Variable \"$\(name)\" got invalid value \(input.graphQLDescription); \(error.message)",
-                    code: .badUserInput, locations: Self.positions(definition)))
+                    code: .badUserInput, locations: slot.locations))
             }
         }
         guard errors.isEmpty else { throw GraphQLRequestError(.variableCoercionFailed, errors) }
@@ -56,20 +72,44 @@ extension InputCoercion {
         var result: [String: JSONValue] = [:]
         for argument in info.arguments {
             let node = field.arguments.first { $0.name.value == argument.name }
-            var provided = node.flatMap { value(of: $0.value, variables: variables) }
-            if provided == nil, let defaultValue = argument.defaultValue { provided = defaultValue }
-            guard let provided else {
-                if argument.type.isNonNull {
-                    throw .badUserInput("Argument \"\(argument.name)\" of required type \"\(argument.type)\" was not provided.")
-                }
-                continue
-            }
-            do {
-                result[argument.name] = try coerce(provided, to: argument.type)
-            } catch {
-                throw .badUserInput("Argument \"\(argument.name)\" has invalid value \(provided.graphQLDescription); \(error.message)")
-            }
+            try bind(argument, node.flatMap { value(of: $0.value, variables: variables) }, into: &result)
         }
         return result
+    }
+
+    /// A bound field's argument values for this request's variables.
+    func arguments(_ binding: ArgumentBinding, variables: [String: JSONValue]) throws(FieldError) -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for (argument, source) in zip(binding.info.arguments, binding.sources) {
+            let provided: JSONValue? = switch source {
+            case .absent: nil
+            case .variable(let name): variables[name]
+            case .constant(let value): value
+            case .literal(let node): value(of: node, variables: variables)
+            }
+            try bind(argument, provided, into: &result)
+        }
+        return result
+    }
+
+    private func bind(_ argument: InputValueInfo, _ provided: JSONValue?, into result: inout [String: JSONValue])
+        throws(FieldError)
+    {
+        guard let provided = provided ?? argument.defaultValue else {
+            if argument.type.isNonNull {
+                throw .badUserInput("Argument \"\(argument.name)\" of required type \"\(argument.type)\" was not provided.")
+            }
+            return
+        }
+        do {
+            result[argument.name] = try coerce(provided, to: argument.type)
+        } catch {
+            throw .badUserInput("Argument \"\(argument.name)\" has invalid value \(provided.graphQLDescription); \(error.message)")
+        }
+    }
+
+    /// A literal without variables as a JSON value.
+    static func literal(_ node: any Value) -> JSONValue? {
+        value(of: node, variables: [:])
     }
 }

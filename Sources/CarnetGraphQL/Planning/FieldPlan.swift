@@ -52,16 +52,37 @@ enum ArgumentSource: Sendable {
     case bound(ArgumentBinding)
 }
 
-/// A field node whose arguments use variables, and the field's schema entry. A class, so that reading a plan's
-/// arguments retains one reference instead of copying the syntax tree's node.
+/// A field node whose arguments use variables, and the field's schema entry, with each argument's source worked
+/// out once: binding then reads a variable or takes a literal instead of walking the syntax tree (dynamic casts
+/// and copies of its nodes) on every request. A class, so that reading a plan's arguments retains one reference.
 final class ArgumentBinding: Sendable {
     let node: Field
     let info: FieldInfo
+    /// One per argument of ``info``, in its order.
+    let sources: [ArgumentValueSource]
 
     init(_ node: Field, _ info: FieldInfo) {
         self.node = node
         self.info = info
+        sources = info.arguments.map { argument in
+            guard let value = node.arguments.first(where: { $0.name.value == argument.name })?.value else { return .absent }
+            if let variable = value as? Variable { return .variable(variable.name.value) }
+            if Planner.usesVariables(value) { return .literal(value) }
+            return .constant(InputCoercion.literal(value))
+        }
     }
+}
+
+/// Where one argument's value comes from.
+enum ArgumentValueSource: Sendable {
+    /// Not in the document: the default applies.
+    case absent
+    /// `$name`: the variable's value, if provided.
+    case variable(String)
+    /// A literal without variables, already converted.
+    case constant(JSONValue?)
+    /// A list or object literal with variables inside.
+    case literal(any Value)
 }
 
 /// A field's coerced argument values.
@@ -92,10 +113,19 @@ struct ArgumentValues: Sendable {
 /// The fields to execute below a composite-typed field, for each concrete type the value can have.
 final class SelectionPlan: Sendable {
     let byType: [String: [FieldPlan]]
+    /// The type and fields when there is one concrete type (an object type's selection, the usual case): a string
+    /// comparison instead of hashing the type name for every object written.
+    private let only: (type: String, fields: [FieldPlan])?
 
-    init(byType: [String: [FieldPlan]]) { self.byType = byType }
+    init(byType: [String: [FieldPlan]]) {
+        self.byType = byType
+        only = byType.count == 1 ? byType.first.map { ($0.key, $0.value) } : nil
+    }
 
-    func fields(for type: String) -> [FieldPlan] { byType[type] ?? [] }
+    func fields(for type: String) -> [FieldPlan] {
+        if let only { return only.type == type ? only.fields : [] }
+        return byType[type] ?? []
+    }
 
     /// Every field plan under this selection, for any concrete type.
     var allFields: [FieldPlan] { byType.values.flatMap { $0 } }
