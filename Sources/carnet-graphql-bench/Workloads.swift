@@ -4,6 +4,11 @@ import CarnetStore
 import Foundation
 import GRDB
 import GraphQL
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 
 /// One line of the report.
 struct Measurement {
@@ -61,6 +66,13 @@ struct Workloads {
         return Measurement(operation: name, carnet: ours, reference: theirs, baseline: floor, identical: identical)
     }
 
+    /// A one-row read through GRDB alone, synchronously: the floor under the store's point read.
+    static func syncRead(_ queue: DatabaseQueue, _ id: String) throws -> String? {
+        try queue.unsafeRead { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT c.id FROM contact c WHERE c.id = ?"), arguments: [id])
+        }
+    }
+
     /// Runs one operation's Carnet side in a loop, for `perf record`.
     func profile(_ name: String) async throws {
         if name == "split" {
@@ -76,9 +88,27 @@ struct Workloads {
             print("store API \(storeOnly.p50) µs, empty async read \(asyncRead.p50) µs, GraphQL \(graphQL.p50) µs, { __typename } \(typename.p50) µs")
             return
         }
+        let rawQueue = try DatabaseQueue(path: raw.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let rawConnection = try rawQueue.inDatabase { $0.sqliteConnection }
+        var rawStatement: OpaquePointer?
+        sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil)
         for index in 0..<iterations {
             switch name {
             case "contact": _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
+            case "id": _ = await carnet("query C($id: ID!) { contact(id: $id) { id } }",
+                ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
+            case "typename": _ = await carnet("{ __typename }", [:])
+            case "storeid": _ = try await store.contacts(withIdentifiers: [seeded.identifiers[index % seeded.identifiers.count]], keysToFetch: [])
+            case "storefull":
+                _ = try await store.contacts(withIdentifiers: [seeded.identifiers[index % seeded.identifiers.count]],
+                    keysToFetch: [.givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers, .emailAddresses])
+            case "sqliteid":
+                let id = seeded.identifiers[index % seeded.identifiers.count]
+                sqlite3_reset(rawStatement)
+                _ = id.utf8CString.withUnsafeBufferPointer { sqlite3_bind_text(rawStatement, 1, $0.baseAddress, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
+                while sqlite3_step(rawStatement) == SQLITE_ROW { _ = sqlite3_column_text(rawStatement, 0) }
+            case "grdbid":
+                _ = try Self.syncRead(rawQueue, seeded.identifiers[index % seeded.identifiers.count])
             case "search": _ = await carnet(Self.searchQuery, ["q": .string(["jos", "ann sm", "mül", "zo", "chen", "a"][index % 6])])
             default: _ = await carnet(Self.pageQuery, ["n": .int(1000)])
             }
