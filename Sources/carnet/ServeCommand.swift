@@ -3,6 +3,7 @@ import CarnetServer
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 extension Carnet {
     /// `carnet serve`: the GraphQL service over TLS (the default command).
@@ -24,7 +25,13 @@ extension Carnet {
             }
             let logger = Logger(label: "carnet")
             let configuration = options.configuration(data: data.data)
+            // The first start's token, announced once the listener has its port (with --port 0, the one the system
+            // chose), before the line that says the server is up.
+            let firstToken = Mutex<(token: String, ca: String?)?>(nil)
             let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+                if let first = firstToken.withLock({ $0.take() }) {
+                    Self.printFirstToken(first.token, configuration: configuration, port: port, ca: first.ca)
+                }
                 let scheme = configuration.transport == .plainHTTP ? "http" : "https"
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
                 say("Carnet is listening on \(scheme)://\(host):\(port)/graphql")
@@ -33,7 +40,7 @@ extension Carnet {
                 say("Development CA: \(certificates.caPath)  (clients: curl --cacert \(certificates.caPath) ...)")
             }
             if let token = try await app.createAdminTokenIfFirstStart() {
-                Self.printFirstToken(token, configuration: configuration, ca: app.certificates?.caPath)
+                firstToken.withLock { $0 = (token, app.certificates?.caPath) }
             }
             let group = ServiceGroup(configuration: .init(
                 services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -41,7 +48,7 @@ extension Carnet {
             try await app.store.close()
         }
 
-        static func printFirstToken(_ token: String, configuration: ServerConfiguration, ca: String?) {
+        static func printFirstToken(_ token: String, configuration: ServerConfiguration, port: Int, ca: String?) {
             let scheme = configuration.transport == .plainHTTP ? "http" : "https"
             let host = configuration.host == "127.0.0.1" && ca != nil ? "localhost" : configuration.host
             let cacert = ca.map { " --cacert \($0)" } ?? ""
@@ -56,7 +63,7 @@ extension Carnet {
                     curl\(cacert) -H 'Authorization: Bearer \(token)' \\
                       -H 'Content-Type: application/json' \\
                       -d '{"query":"{ contacts(first: 5) { totalCount nodes { id displayName } } }"}' \\
-                      \(scheme)://\(host):\(configuration.port)/graphql
+                      \(scheme)://\(host):\(port)/graphql
 
                 More tokens: carnet token create --name NAME --scope read --scope write --author APP
 

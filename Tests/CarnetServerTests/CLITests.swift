@@ -16,6 +16,10 @@ struct CLITests {
         let stdout = server.stdout
         let token = try #require(stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
         #expect(stdout.contains("--cacert \(data)/tls/ca.pem"))
+        // The ready-to-paste curl line names the port the system chose for --port 0.
+        let port = try #require(URL(string: url)?.port)
+        #expect(port != 0)
+        #expect(stdout.contains("https://localhost:\(port)/graphql"))
 
         let save = #"mutation { save(request: {operations: [{addContact: {givenName: "Zoë", familyName: "Ålund"}}]}) { __typename } }"#
         let saved = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token, save])
