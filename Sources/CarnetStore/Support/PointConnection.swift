@@ -44,10 +44,7 @@ final class PointConnection: @unchecked Sendable {
         if statements.count >= Self.statementLimit { finalizeAll() }
         var statement: SQLiteStatement?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK, let statement else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(handle)),
-                message: String(cString: sqlite3_errmsg(handle)))
-        }
+        guard code == SQLITE_OK, let statement else { throw DatabaseError.last(on: handle) }
         statements[key] = statement
         return statement
     }

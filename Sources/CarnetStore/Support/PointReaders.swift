@@ -36,9 +36,7 @@ final class PointReaders: Sendable {
 
     /// Runs `body` on a free connection, or `fallback` when every connection is in use.
     func read<T>(_ body: (Database) throws -> T, otherwise fallback: () throws -> T) throws -> T {
-        guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
-        defer { free.withLock { $0.append(index) } }
-        return try connections[index].queue.unsafeRead(body)
+        try withFreeConnection({ try $0.queue.unsafeRead(body) }, otherwise: fallback)
     }
 
     /// Runs `body` with this connection's prepared statement for `sql`, outside a transaction (one statement is
@@ -50,12 +48,20 @@ final class PointReaders: Sendable {
     func read<T>(
         statement key: StatementKey, sql: String, _ body: (SQLiteStatement) throws -> T, otherwise fallback: () throws -> T
     ) throws -> T {
-        guard direct, let index = free.withLock({ $0.popLast() }) else { return try fallback() }
+        guard direct else { return try fallback() }
+        return try withFreeConnection({ connection in
+            let statement = try connection.statement(key, sql: sql)
+            // Reset even if `body` stopped early: a statement not run to its end keeps its read (and its snapshot) open.
+            defer { sqlite3_reset(statement) }
+            return try body(statement)
+        }, otherwise: fallback)
+    }
+
+    /// Runs `body` with a connection taken from the free list and put back after, or `fallback` when none is free.
+    private func withFreeConnection<T>(_ body: (PointConnection) throws -> T, otherwise fallback: () throws -> T) throws -> T {
+        guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
         defer { free.withLock { $0.append(index) } }
-        let statement = try connections[index].statement(key, sql: sql)
-        // Reset even if `body` stopped early: a statement not run to its end keeps its read (and its snapshot) open.
-        defer { sqlite3_reset(statement) }
-        return try body(statement)
+        return try body(connections[index])
     }
 
     /// Closes the connections; reads must have ended.

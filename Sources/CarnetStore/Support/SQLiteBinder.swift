@@ -14,9 +14,11 @@ struct SQLiteBinder {
     /// SQLite copies the bytes (SQLITE_TRANSIENT): the Swift string may go away before the statement runs.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(_ statement: Statement) {
-        self.statement = statement.sqliteStatement
-        sqlite3_reset(self.statement)
+    init(_ statement: Statement) { self.init(statement.sqliteStatement) }
+
+    init(_ statement: SQLiteStatement) {
+        self.statement = statement
+        sqlite3_reset(statement)
     }
 
     mutating func int64(_ value: Int64) {
@@ -49,11 +51,9 @@ struct SQLiteBinder {
     func execute() throws {
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
-            let connection = sqlite3_db_handle(statement)
-            let extended = sqlite3_extended_errcode(connection)
-            let message = String(cString: sqlite3_errmsg(connection))
+            let error = DatabaseError.last(on: sqlite3_db_handle(statement))
             sqlite3_reset(statement)
-            throw DatabaseError(resultCode: ResultCode(rawValue: extended), message: message)
+            throw error
         }
         sqlite3_reset(statement)
     }
@@ -63,5 +63,14 @@ struct SQLiteBinder {
             sqlite3_bind_null(statement, index)
             index += 1
         }
+    }
+}
+
+extension DatabaseError {
+    /// The connection's last error, with SQLite's extended code (so `catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE`
+    /// works as with GRDB's own execution), for statements run straight through SQLite.
+    static func last(on connection: SQLiteConnection?) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+            message: String(cString: sqlite3_errmsg(connection)))
     }
 }

@@ -61,22 +61,10 @@ struct SQLiteRows {
 struct SQLiteTextQuery {
     private let statement: SQLiteStatement
 
-    /// SQLite copies the bytes (SQLITE_TRANSIENT): the Swift string may go away before the statement runs.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
     init(_ statement: SQLiteStatement, argument: String) {
         self.statement = statement
-        sqlite3_reset(statement)
-        var argument = argument
-        argument.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else {
-                _ = sqlite3_bind_text(statement, 1, "", 0, Self.transient)
-                return
-            }
-            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                _ = sqlite3_bind_text(statement, 1, $0, Int32(bytes.count), Self.transient)
-            }
-        }
+        var bind = SQLiteBinder(statement)
+        bind.text(argument)
     }
 
     /// The next row's columns, or `nil` after the last row. - Throws: `DatabaseError` with SQLite's extended code.
@@ -85,9 +73,7 @@ struct SQLiteTextQuery {
         case SQLITE_ROW: return SQLiteColumns(statement)
         case SQLITE_DONE: return nil
         default:
-            let connection = sqlite3_db_handle(statement)
-            let error = DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
-                message: String(cString: sqlite3_errmsg(connection)))
+            let error = DatabaseError.last(on: sqlite3_db_handle(statement))
             sqlite3_reset(statement)
             throw error
         }
