@@ -67,17 +67,8 @@ extension InputCoercion {
         GraphQLError(message: "", nodes: [node]).locations.map { SourcePosition(line: $0.line, column: $0.column) }
     }
 
-    /// A field's argument values: provided ones coerced, absent ones defaulted or left out.
-    func arguments(_ field: Field, _ info: FieldInfo, variables: [String: JSONValue]) throws(FieldError) -> [String: JSONValue] {
-        var result: [String: JSONValue] = [:]
-        for argument in info.arguments {
-            let node = field.arguments.first { $0.name.value == argument.name }
-            try bind(argument, node.flatMap { value(of: $0.value, variables: variables) }, into: &result)
-        }
-        return result
-    }
-
-    /// A bound field's argument values for this request's variables.
+    /// A field's argument values for these variables (none when planned): provided ones coerced, absent ones
+    /// defaulted or left out.
     func arguments(_ binding: ArgumentBinding, variables: [String: JSONValue]) throws(FieldError) -> [String: JSONValue] {
         var result: [String: JSONValue] = [:]
         for (argument, source) in zip(binding.info.arguments, binding.sources) {
@@ -106,10 +97,5 @@ extension InputCoercion {
         } catch {
             throw .badUserInput("Argument \"\(argument.name)\" has invalid value \(provided.graphQLDescription); \(error.message)")
         }
-    }
-
-    /// A literal without variables as a JSON value.
-    static func literal(_ node: any Value) -> JSONValue? {
-        value(of: node, variables: [:])
     }
 }

@@ -48,27 +48,35 @@ final class FieldPlan: Sendable {
 enum ArgumentSource: Sendable {
     /// Coerced once, at planning (or the error they gave).
     case resolved(ArgumentValues, FieldError?)
-    /// Coerced per request, from the document's field and the request's variables.
+    /// Coerced per request, from the binding's sources and the request's variables.
     case bound(ArgumentBinding)
 }
 
-/// A field node whose arguments use variables, and the field's schema entry, with each argument's source worked
-/// out once: binding then reads a variable or takes a literal instead of walking the syntax tree (dynamic casts
-/// and copies of its nodes) on every request. A class, so that reading a plan's arguments retains one reference.
+/// A field's arguments as the document gives them, each argument's source worked out once (at planning): binding
+/// them then reads a variable or takes a literal instead of walking the syntax tree (dynamic casts and copies of
+/// its nodes) on every request. A class, so that reading a plan's arguments retains one reference.
 final class ArgumentBinding: Sendable {
-    let node: Field
     let info: FieldInfo
     /// One per argument of ``info``, in its order.
     let sources: [ArgumentValueSource]
 
     init(_ node: Field, _ info: FieldInfo) {
-        self.node = node
         self.info = info
         sources = info.arguments.map { argument in
             guard let value = node.arguments.first(where: { $0.name.value == argument.name })?.value else { return .absent }
             if let variable = value as? Variable { return .variable(variable.name.value) }
             if Planner.usesVariables(value) { return .literal(value) }
-            return .constant(InputCoercion.literal(value))
+            return .constant(InputCoercion.value(of: value, variables: [:]))
+        }
+    }
+
+    /// Whether any argument reads a variable, so its values differ between requests.
+    var usesVariables: Bool {
+        sources.contains {
+            switch $0 {
+            case .variable, .literal: true
+            case .absent, .constant: false
+            }
         }
     }
 }

@@ -37,11 +37,12 @@ struct Planner {
                     nodes: fields, type: type, selection: nil)
             }
             let arguments: ArgumentSource
-            if first.arguments.contains(where: { Self.usesVariables($0.value) }) {
-                arguments = .bound(ArgumentBinding(first, info))
+            let binding = ArgumentBinding(first, info)
+            if binding.usesVariables {
+                arguments = .bound(binding)
             } else {
                 do throws(FieldError) {
-                    arguments = .resolved(ArgumentValues(values: try coercion.arguments(first, info, variables: [:])), nil)
+                    arguments = .resolved(ArgumentValues(values: try coercion.arguments(binding, variables: [:])), nil)
                 } catch {
                     arguments = .resolved(.none, error)
                 }
