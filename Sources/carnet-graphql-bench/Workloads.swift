@@ -91,7 +91,9 @@ struct Workloads {
         let rawQueue = try DatabaseQueue(path: raw.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let rawConnection = try rawQueue.inDatabase { $0.sqliteConnection }
         var rawStatement: OpaquePointer?
-        sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil)
+        guard sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil) == SQLITE_OK
+        else { throw DatabaseError(message: "the raw statement did not prepare") }
+        defer { sqlite3_finalize(rawStatement) }
         for index in 0..<iterations {
             switch name {
             case "contact": _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
