@@ -80,6 +80,12 @@ enum ReferenceResolvers {
         case "defaultContainer": { _, _, context, _ in ReferenceRecords.container(try await store(context).defaultContainer()) }
         case "currentHistoryToken": { _, _, context, _ in try await store(context).currentHistoryToken() }
         case "changeHistory": { _, args, context, _ in try await history(args, store(context)) }
+        case "changeHistoryRetention":
+            { _, _, context, _ in
+                let store = store(context)
+                let seconds = Int(min(max(store.configuration.historyRetention, 0), Double(Int32.max)).rounded(.down))
+                return ["retentionSeconds": seconds, "oldestValidToken": try await store.oldestValidHistoryToken()] as Record
+            }
         default: nil
         }
     }
@@ -133,6 +139,13 @@ enum ReferenceResolvers {
             if let id = event.containerIdentifier { record["containerId"] = id }
             if let contact = event.contact { record["contact"] = ReferenceRecords.contact(contact) }
             if let group = event.group { record["group"] = ReferenceRecords.group(group) }
+            if let reason = event.dropReason {
+                // The schema's enum spelling of the store's reason: noToken → NO_TOKEN.
+                record["reason"] = reason.rawValue.reduce(into: "") { name, character in
+                    if character.isUppercase { name += "_" }
+                    name += character.uppercased()
+                }
+            }
             return record
         }
         return ["events": events, "token": page.token, "hasMore": page.hasMore]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarnetServer
+import CarnetStore
 import Foundation
 import Logging
 
@@ -41,6 +42,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "text or json (one JSON object per line). Env: CARNET_LOG_FORMAT.")
     var logFormat: String = environment("CARNET_LOG_FORMAT") ?? "text"
 
+    @Option(help: "Days of change history kept (fractions allowed); a client that syncs less often gets a full sync. Env: CARNET_HISTORY_RETENTION_DAYS.")
+    var historyRetentionDays: Double = environment("CARNET_HISTORY_RETENTION_DAYS").flatMap(Double.init) ?? 30
+
     @Flag(help: ArgumentHelp("Also serve POST /bench/static (scripts/bench_server.py). Env: CARNET_BENCHMARK_ROUTES=1.",
         visibility: .hidden))
     var benchmarkRoutes = environment("CARNET_BENCHMARK_ROUTES") == "1"
@@ -60,6 +64,10 @@ struct ServeOptions: ParsableArguments {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        // At least an hour (a sync client needs time to come back), at most ten years (fits a GraphQL Int).
+        guard historyRetentionDays.isFinite, (1.0 / 24...3650).contains(historyRetentionDays) else {
+            throw ValidationError("--history-retention-days must be from 0.0417 (an hour) to 3650.")
+        }
     }
 
     func configuration(data: String) -> ServerConfiguration {
@@ -78,6 +86,7 @@ struct ServeOptions: ParsableArguments {
         configuration.rateLimitBurst = rateBurst
         configuration.graphQLLimits.introspectionEnabled = introspection
         configuration.benchmarkRoutes = benchmarkRoutes
+        configuration.storeConfiguration.historyRetention = historyRetentionDays * 24 * 3600
         return configuration
     }
 }

@@ -49,6 +49,10 @@ extension Executor {
         case .currentHistoryToken:
             writer.string(try await store.currentHistoryToken())
             return true
+        case .changeHistoryRetention:
+            let oldest = try await store.oldestValidHistoryToken()
+            let seconds = Int(min(max(store.configuration.historyRetention, 0), Double(Int32.max)).rounded(.down))
+            return nested(plan) { writeRetention(seconds: seconds, oldest: oldest, selection?.fields(for: "ChangeHistoryRetention") ?? []) }
         }
     }
 

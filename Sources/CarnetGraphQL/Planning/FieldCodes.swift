@@ -3,7 +3,7 @@ protocol FieldEnum: CaseIterable, RawRepresentable where RawValue == Int {}
 
 enum QueryField: Int, FieldEnum {
     case node, contact, contacts, group, groups, container, containers, defaultContainer, changeHistory,
-        currentHistoryToken
+        currentHistoryToken, changeHistoryRetention
 }
 
 enum MutationField: Int, FieldEnum { case save, importVCards }
@@ -48,7 +48,9 @@ enum DateComponentsField: Int, FieldEnum { case calendar, era, year, month, day,
 
 enum HistoryPageField: Int, FieldEnum { case events, token, hasMore }
 
-enum EventField: Int, FieldEnum { case author, contactId, contact, containerId, changedKeys, groupId, group }
+enum EventField: Int, FieldEnum { case author, contactId, contact, containerId, changedKeys, groupId, group, reason }
+
+enum RetentionField: Int, FieldEnum { case retentionSeconds, oldestValidToken }
 
 enum StoreChangeField: Int, FieldEnum { case historyToken, authors }
 
@@ -76,6 +78,7 @@ enum FieldCodes {
             "ChangeHistoryPage": table(HistoryPageField.self), "StoreChange": table(StoreChangeField.self),
             "SaveResult": table(SaveResultField.self), "VCardImportResult": table(VCardImportResultField.self),
             "VCardImportIssue": table(VCardImportIssueField.self),
+            "ChangeHistoryRetention": table(RetentionField.self),
         ]
         for labeled in ["LabeledString", "LabeledPostalAddress", "LabeledDate", "LabeledRelation",
             "LabeledSocialProfile", "LabeledInstantMessageAddress"]

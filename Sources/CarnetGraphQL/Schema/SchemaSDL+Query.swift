@@ -71,6 +71,13 @@ extension CarnetSchema {
           The changes since a history token, coalesced per record. With no token (or one the store cannot use:
           malformed, from another store, expired) the first event is DropEverythingEvent, followed by an add event
           for every record: full and incremental sync are the same loop. Keep `token` and ask again while `hasMore`.
+
+          The client contract, under which a replica always converges to the server: apply every event of a page,
+          then store the page's token; add and update events carry the record as it is now (apply them as an
+          upsert of the fetched keys); a delete may name a record the client never saw (ignore it); deleting a
+          contact or a group also ends its memberships, which get no events of their own; membership events state
+          the membership as it is now. A client may exclude its own transaction author and apply its own save
+          results at once: deletes by others still reach it even when the record was added after its token.
           """
           changeHistory(
             "The token from the last page this client processed."
@@ -88,6 +95,9 @@ extension CarnetSchema {
 
           "The history token for now: changes fetched since it start after the latest commit."
           currentHistoryToken: String!
+
+          "How long change history is kept, and the oldest token still valid."
+          changeHistoryRetention: ChangeHistoryRetention!
         }
 
         """
@@ -131,7 +141,9 @@ extension CarnetSchema {
         type Subscription {
           """
           Fires after each commit (of this server or of another process on the same database) with the new history
-          token and the commits' authors, unless every author is excluded.
+          token and the commits' authors, less the excluded ones; commits by excluded authors alone fire nothing. A
+          client that reads slowly gets one payload for the commits it has not read, naming the authors of all of
+          them.
           """
           storeDidChange(
             "Leave out commits whose authors are all in this list."
@@ -140,7 +152,9 @@ extension CarnetSchema {
 
           """
           Catches up from a token, page by page, then streams new events as they are committed. Each payload carries
-          the token to resume from.
+          the token to resume from. No event is ever dropped: a payload is produced when the previous one was
+          written, so a client that reads slowly gets fewer, larger payloads that cover what piled up. If the
+          subscription fails, it ends with an error; resume from the last payload's token.
           """
           changeHistory(
             "The token from the last page this client processed; none for a full sync."

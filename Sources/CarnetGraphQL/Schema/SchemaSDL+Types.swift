@@ -439,10 +439,17 @@ extension CarnetSchema {
           "The events, coalesced per record, oldest first."
           events: [ChangeEvent!]!
 
-          "Where this page ends: fetch the next page, or later changes, from here."
+          """
+          Where this page ends: fetch the next page, or later changes, from here. Store it together with what the
+          events produced, in one step: it covers exactly the events applied.
+          """
           token: String!
 
-          "Whether more events are waiting now."
+          """
+          Whether more events are waiting now: fetch again from `token` right away. A page may hold fewer events
+          than asked for, even none, and still have more (a page stops at a budget of history read, and events
+          about records deleted since are left out).
+          """
           hasMore: Boolean!
         }
 
@@ -455,11 +462,49 @@ extension CarnetSchema {
         }
 
         """
-        The client must drop its copy of the data: a full sync follows.
+        The client must drop its copy of the data: a full sync follows (an add event for every record, over as
+        many pages as it takes). It comes first in a page, and only when the token could not continue the replica.
         """
         type DropEverythingEvent implements ChangeEvent {
           "Always null."
           author: String
+
+          "Why the token could not continue the replica."
+          reason: DropEverythingReason!
+        }
+
+        """
+        Why a change history fetch starts a full sync.
+        """
+        enum DropEverythingReason {
+          "No token was given: the client's first sync."
+          NO_TOKEN
+
+          "The token is not one this server wrote (damaged or made up)."
+          MALFORMED_TOKEN
+
+          "The token belongs to another store (the data was replaced, or the client talks to another server)."
+          OTHER_STORE
+
+          "The history after the token was compacted: the client synced last longer ago than the retention period."
+          EXPIRED_TOKEN
+
+          "The token is ahead of the store's history: the store was restored from an earlier backup."
+          TOKEN_AHEAD
+        }
+
+        """
+        How long change history is kept, so a sync client can tell when its token would expire.
+        """
+        type ChangeHistoryRetention {
+          """
+          How long history is kept, in seconds. A token stays valid for at least this long after the page that
+          returned it; a client that syncs less often gets DropEverythingEvent (EXPIRED_TOKEN) and a full sync.
+          """
+          retentionSeconds: Int!
+
+          "The oldest token that still continues a replica; history before it was compacted."
+          oldestValidToken: String!
         }
 
         """

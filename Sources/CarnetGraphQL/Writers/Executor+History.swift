@@ -60,7 +60,31 @@ extension Executor {
                     guard let group = event.group else { throw FieldError(message: "The group is gone.", code: .internalServerError) }
                     return writeGroup(group, sub)
                 }) else { return false }
+            case .reason?: leaf(plan) { $0.string(Self.reasonName(event.dropReason ?? .noToken)) }
             case nil: _ = typename(plan, typeName)
+            }
+        }
+        writer.endObject()
+        return true
+    }
+
+    static func reasonName(_ reason: DropEverythingReason) -> String {
+        switch reason {
+        case .noToken: "NO_TOKEN"
+        case .malformedToken: "MALFORMED_TOKEN"
+        case .otherStore: "OTHER_STORE"
+        case .expiredToken: "EXPIRED_TOKEN"
+        case .tokenAhead: "TOKEN_AHEAD"
+        }
+    }
+
+    func writeRetention(seconds: Int, oldest: String, _ fields: [FieldPlan]) -> Bool {
+        writer.beginObject()
+        for plan in fields {
+            switch RetentionField(rawValue: plan.code) {
+            case .retentionSeconds?: leaf(plan) { $0.int(seconds) }
+            case .oldestValidToken?: leaf(plan) { $0.string(oldest) }
+            case nil: _ = typename(plan, "ChangeHistoryRetention")
             }
         }
         writer.endObject()

@@ -20,7 +20,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> CarnetApplication {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-    let store = try store ?? CarnetStore.open(path: configuration.databasePath)
+    let store = try store ?? CarnetStore.open(path: configuration.databasePath, configuration: configuration.storeConfiguration)
     let metrics = ServerMetrics()
     let tokens = AccessTokens(store: store, cacheLifetime: configuration.tokenCacheLifetime)
     let service = GraphQLService(store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions)

@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 import Foundation
 
 /// Everything `buildApplication` needs to know, with the defaults of `carnet serve`.
@@ -32,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     /// size, so benchmarks can compare a query with a static answer to the same request. Default: off.
     public var benchmarkRoutes = false
     public var graphQLOptions: GraphQLOptions = GraphQLOptions()
+    /// How the store behind the service is opened (history retention, busy timeout, caches).
+    public var storeConfiguration: StoreConfiguration = StoreConfiguration()
 
     /// How the listener secures connections.
     public enum Transport: Sendable, Hashable {

@@ -41,6 +41,8 @@ public struct ChangeHistoryEvent: Sendable {
     public var contact: Contact?
     /// For add and update group events: the group now.
     public var group: Group?
+    /// For `dropEverything`: why the client's token could not continue its replica.
+    public var dropReason: DropEverythingReason?
 
     init(kind: ChangeEventKind, contact: String? = nil, group: String? = nil, container: String? = nil,
         changedKeys: [ContactKey] = [], author: String? = nil)
@@ -52,6 +54,20 @@ public struct ChangeHistoryEvent: Sendable {
         self.changedKeys = changedKeys
         self.author = author
     }
+}
+
+/// Why a change history fetch starts a full sync (``ChangeEventKind/dropEverything``).
+public enum DropEverythingReason: String, Sendable, Hashable, CaseIterable {
+    /// The client sent no token: its first sync.
+    case noToken
+    /// The token is not one this software wrote (damaged or made up).
+    case malformedToken
+    /// The token is another store's (the data was replaced, or the client talks to another server).
+    case otherStore
+    /// The history the token points into was compacted (older than the retention period).
+    case expiredToken
+    /// The token is ahead of the store's history: the store was restored from an earlier backup.
+    case tokenAhead
 }
 
 /// A page of change history.

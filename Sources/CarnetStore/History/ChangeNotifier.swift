@@ -4,7 +4,7 @@ import GRDB
 /// Tells subscribers about commits: this process's right after they commit, other processes' (which SQLite
 /// cannot signal) by polling the newest revision while anyone listens.
 actor ChangeNotifier {
-    private var subscribers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
+    private var subscribers: [UUID: ChangeMailbox] = [:]
     private var lastSeq: Int64 = 0
     private var poller: Task<Void, Never>?
     private var context: (writer: any DatabaseWriter, storeID: String, interval: TimeInterval)?
@@ -13,8 +13,8 @@ actor ChangeNotifier {
         context = (writer, storeID, interval)
     }
 
-    func subscribe(_ id: UUID, _ continuation: AsyncStream<StoreChange>.Continuation) async {
-        guard let context else { return continuation.finish() }
+    func subscribe(_ id: UUID, _ mailbox: ChangeMailbox) async {
+        guard let context else { return mailbox.finish() }
         if subscribers.isEmpty {
             lastSeq = (try? await context.writer.read(Self.newestSeq)) ?? 0
             let interval = context.interval
@@ -25,7 +25,7 @@ actor ChangeNotifier {
                 }
             }
         }
-        subscribers[id] = continuation
+        subscribers[id] = mailbox
     }
 
     func unsubscribe(_ id: UUID) {
@@ -38,7 +38,7 @@ actor ChangeNotifier {
 
     func finishAll() {
         context = nil
-        for continuation in subscribers.values { continuation.finish() }
+        for mailbox in subscribers.values { mailbox.finish() }
         subscribers = [:]
         poller?.cancel()
         poller = nil
@@ -66,7 +66,7 @@ actor ChangeNotifier {
         lastSeq = change.revision
         // Containers added without history events move the revision but are not store changes to announce.
         guard !change.authors.isEmpty else { return }
-        for continuation in subscribers.values { continuation.yield(change) }
+        for mailbox in subscribers.values { mailbox.post(change) }
     }
 
     private static func newestSeq(_ db: Database) throws -> Int64 {
@@ -77,14 +77,15 @@ actor ChangeNotifier {
 extension CarnetStore {
     /// Yields after each commit, this process's or another's on the same file (seen within
     /// ``StoreConfiguration/externalChangePollInterval``): the new history token and the commits' authors.
-    /// Commits close together may arrive as one element. The external-change callback of the Contacts framework.
-    /// Every commit after this call returns is announced.
-    public func changes() async -> AsyncStream<StoreChange> {
-        let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    /// Commits the subscriber has not read yet arrive folded into one element, which names every author; none
+    /// is dropped. The external-change callback of the Contacts framework. Every commit after this call returns
+    /// is announced.
+    public func changes() async -> StoreChanges {
+        let mailbox = ChangeMailbox()
         let id = UUID()
         let notifier = self.notifier
-        continuation.onTermination = { _ in Task { await notifier.unsubscribe(id) } }
-        await notifier.subscribe(id, continuation)
-        return stream
+        let subscription = StoreChanges.Subscription { Task { await notifier.unsubscribe(id) } }
+        await notifier.subscribe(id, mailbox)
+        return StoreChanges(mailbox: mailbox, subscription: subscription)
     }
 }

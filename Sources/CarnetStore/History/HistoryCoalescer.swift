@@ -1,6 +1,12 @@
-/// Folds raw history events into one event per record, in order of first appearance:
-/// add then update is one add, add then delete is nothing, updates merge their changed keys, and a membership
-/// added then removed (or removed then added) is nothing.
+/// Folds raw history events into one event per record, in order of each record's first event.
+///
+/// The rules keep every replica convergent, whatever it learned outside the feed (its own save results, a
+/// full-sync page that read a record added after the snapshot began):
+/// - add then update is one add; updates merge their changed keys;
+/// - add (or update) then delete is a delete, never nothing: a client may have seen the record already, and a
+///   delete of a record it never saw is harmless;
+/// - a membership's events fold into one entry whose kind is decided later from the membership as it is when
+///   the page is read (``HistoryFetch`` does that), so a replayed add cannot undo a later remove.
 struct HistoryCoalescer {
     enum Key: Hashable {
         case contact(String)
@@ -9,12 +15,10 @@ struct HistoryCoalescer {
     }
 
     struct Entry {
-        var firstKind: ChangeEventKind
         var kind: ChangeEventKind
         var keys: Set<ContactKey> = []
         var author: String?
         var container: String?
-        var isLive = true
     }
 
     struct Raw {
@@ -35,44 +39,39 @@ struct HistoryCoalescer {
 
     private(set) var order: [Key] = []
     private(set) var entries: [Key: Entry] = [:]
-    private(set) var liveCount = 0
+
+    /// How many events the output holds.
+    var count: Int { order.count }
 
     /// Whether folding the event in would add an event to the output.
-    func opensEntry(_ raw: Raw) -> Bool { entries[raw.key]?.isLive != true }
+    func opensEntry(_ raw: Raw) -> Bool { entries[raw.key] == nil }
 
     mutating func add(_ raw: Raw) {
         let key = raw.key
         guard var entry = entries[key] else {
             order.append(key)
-            entries[key] = Entry(firstKind: raw.kind, kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author,
-                container: raw.otherId)
-            liveCount += 1
+            entries[key] = Entry(kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author, container: raw.otherId)
             return
         }
-        let wasLive = entry.isLive
         entry.author = raw.author
-        switch (entry.kind, raw.kind) {
-        case (.addContact, .updateContact), (.addGroup, .updateGroup):
-            break
-        case (.updateContact, .updateContact):
-            entry.keys.formUnion(raw.changedKeys)
-        case (.addContact, .deleteContact), (.addGroup, .deleteGroup):
-            entry.kind = raw.kind
-            entry.isLive = false
-        case (.addMemberToGroup, _), (.removeMemberFromGroup, _):
-            entry.kind = raw.kind
-            entry.isLive = entry.kind == entry.firstKind
-        default:
-            entry.kind = raw.kind
-        }
-        if wasLive != entry.isLive { liveCount += entry.isLive ? 1 : -1 }
+        entry.kind = Self.fold(entry.kind, raw.kind)
+        if entry.kind == .updateContact { entry.keys.formUnion(raw.changedKeys) }
         entries[key] = entry
+    }
+
+    /// The kind of one record's entry after a later event: pure, so the rules are tested on their own.
+    static func fold(_ earlier: ChangeEventKind, _ later: ChangeEventKind) -> ChangeEventKind {
+        switch (earlier, later) {
+        case (.addContact, .updateContact), (.addGroup, .updateGroup): earlier
+        case (.deleteContact, _), (.deleteGroup, _): earlier
+        default: later
+        }
     }
 
     /// The coalesced events, in order of each record's first event.
     var events: [ChangeHistoryEvent] {
         order.compactMap { key in
-            guard let entry = entries[key], entry.isLive else { return nil }
+            guard let entry = entries[key] else { return nil }
             switch key {
             case .contact(let id):
                 return ChangeHistoryEvent(

@@ -1,8 +1,12 @@
 import GRDB
 
 extension HistoryFetch {
-    /// Drops events about records that are gone now (their delete event, or the deleting client, covers them)
-    /// and attaches the current contacts and groups to add and update events, in one query per kind.
+    /// Drops events about records that are gone now (their delete event, or the deleting client, covers them),
+    /// attaches the current contacts and groups to add and update events, and turns each membership entry into
+    /// the membership as it is now, in one query per kind.
+    ///
+    /// Membership events carry no record, so a replayed add could undo a client's own later remove: stating the
+    /// current membership instead makes the event safe to apply whatever the client did meanwhile.
     func attachRecords(_ db: Database, to events: inout [ChangeHistoryEvent]) throws {
         let contactIDs = Set(events.compactMap { $0.kind == .deleteContact ? nil : $0.contactIdentifier })
         let groupIDs = Set(events.compactMap { $0.kind == .deleteGroup ? nil : $0.groupIdentifier })
@@ -15,22 +19,55 @@ extension HistoryFetch {
                 arguments: StatementArguments(chunk))
             for group in rows.map(CarnetStore.decodeGroup) { groupsByID[group.identifier] = group }
         }
+        let members = try currentMemberships(db, of: events)
         events = events.compactMap { event in
             var event = event
             switch event.kind {
             case .addContact, .updateContact:
-                guard let contact = contactsByID[event.contactIdentifier!] else { return nil }
+                guard let contact = contactsByID[event.contactIdentifier ?? ""] else { return nil }
                 event.contact = contact
             case .addGroup, .updateGroup:
-                guard let group = groupsByID[event.groupIdentifier!] else { return nil }
+                guard let group = groupsByID[event.groupIdentifier ?? ""] else { return nil }
                 event.group = group
             case .addMemberToGroup, .removeMemberFromGroup:
-                guard contactsByID[event.contactIdentifier!] != nil, groupsByID[event.groupIdentifier!] != nil
+                // A deleted contact or group takes its memberships with it (its delete event says so).
+                guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
+                    contactsByID[contact] != nil, groupsByID[group] != nil
                 else { return nil }
+                let isMember = members.contains(MemberPair(group: group, contact: contact))
+                event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup
             case .dropEverything, .deleteContact, .deleteGroup:
                 break
             }
             return event
         }
+    }
+
+    struct MemberPair: Hashable {
+        var group: String
+        var contact: String
+    }
+
+    /// Which of the events' memberships exist now.
+    private func currentMemberships(_ db: Database, of events: [ChangeHistoryEvent]) throws -> Set<MemberPair> {
+        let pairs = events.compactMap { event -> MemberPair? in
+            guard event.kind == .addMemberToGroup || event.kind == .removeMemberFromGroup,
+                let group = event.groupIdentifier, let contact = event.contactIdentifier
+            else { return nil }
+            return MemberPair(group: group, contact: contact)
+        }
+        var found = Set<MemberPair>()
+        for chunk in pairs.chunked(400) {
+            let placeholders = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
+            let rows = try Row.fetchAll(
+                db, sql: """
+                    WITH wanted(groupId, contactId) AS (VALUES \(placeholders))
+                    SELECT w.groupId, w.contactId FROM wanted w
+                    JOIN "group" g ON g.id = w.groupId JOIN contact c ON c.id = w.contactId
+                    JOIN groupMember m ON m.groupRowid = g.rowid AND m.contactRowid = c.rowid
+                    """, arguments: StatementArguments(chunk.flatMap { [$0.group, $0.contact] }))
+            for row in rows { found.insert(MemberPair(group: row[0], contact: row[1])) }
+        }
+        return found
     }
 }

@@ -11,22 +11,39 @@ struct HistoryFetch {
     func run(_ db: Database) throws -> ChangeHistoryPage {
         let current = try HistoryStore.currentPosition(db)
         let oldest = try HistoryStore.oldestPosition(db)
-        let token = request.startingToken.flatMap(HistoryToken.init(encoded:))
         var page: (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
-        if let token, token.storeID == storeID, token.position >= oldest, token.position <= current {
+        switch Self.classify(request.startingToken, storeID: storeID, oldest: oldest, current: current) {
+        case .usable(let token):
             if let snapshot = token.snapshot {
                 page = try snapshotPage(db, at: token.position, from: snapshot, budget: request.limit, current: current)
             } else {
                 page = try incrementalPage(db, from: token.position, current: current)
             }
-        } else {
+        case .unusable(let reason):
             // No usable token: start a full sync at the current position.
             let start = HistoryToken.Snapshot(phase: .contacts, afterFirst: 0, afterSecond: 0)
             page = try snapshotPage(db, at: current, from: start, budget: request.limit - 1, current: current)
-            page.events.insert(ChangeHistoryEvent(kind: .dropEverything), at: 0)
+            var drop = ChangeHistoryEvent(kind: .dropEverything)
+            drop.dropReason = reason
+            page.events.insert(drop, at: 0)
         }
         try attachRecords(db, to: &page.events)
         return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
+    }
+
+    enum TokenUse {
+        case usable(HistoryToken)
+        case unusable(DropEverythingReason)
+    }
+
+    /// Whether a client's token continues its replica, and if not, why it must start over.
+    static func classify(_ text: String?, storeID: String, oldest: Int64, current: Int64) -> TokenUse {
+        guard let text, !text.isEmpty else { return .unusable(.noToken) }
+        guard let token = HistoryToken(encoded: text) else { return .unusable(.malformedToken) }
+        guard token.storeID == storeID else { return .unusable(.otherStore) }
+        guard token.position >= oldest else { return .unusable(.expiredToken) }
+        guard token.position <= current else { return .unusable(.tokenAhead) }
+        return .usable(token)
     }
 
     /// Coalesces events after `position`, stopping before the event that would exceed the page size.
@@ -55,7 +72,7 @@ struct HistoryFetch {
                     let keys = (row[4] as String?)?.split(separator: ",").compactMap { ContactKey(rawValue: String($0)) }
                     let raw = HistoryCoalescer.Raw(kind: kind, recordId: row[2], otherId: row[3],
                         changedKeys: keys ?? [], author: author)
-                    if coalescer.opensEntry(raw) && coalescer.liveCount >= request.limit { break scan }
+                    if coalescer.opensEntry(raw) && coalescer.count >= request.limit { break scan }
                     coalescer.add(raw)
                 }
                 position = row[0]

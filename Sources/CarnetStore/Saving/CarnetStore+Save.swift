@@ -73,6 +73,14 @@ extension CarnetStore {
                 throw StoreError(
                     .recordIdentifierInvalid, "Malformed identifier", affected: [malformed], operationIndex: index)
             }
+            // A labeled value's identifier is an identifier too: malformed, it is the identifier code (205), as
+            // for records, not a property's.
+            let badIdentifiers = bad.filter { $0.hasSuffix(".identifier") }
+            if !badIdentifiers.isEmpty {
+                throw StoreError(
+                    .recordIdentifierInvalid, "Malformed labeled value identifier", affected: [identifiers[0]],
+                    operationIndex: index, keyPaths: badIdentifiers.sorted())
+            }
             if !bad.isEmpty {
                 throw StoreError(
                     .validationFailed, "Invalid properties", affected: [identifiers[0]], operationIndex: index,

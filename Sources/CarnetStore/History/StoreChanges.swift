@@ -1,0 +1,97 @@
+import Synchronization
+
+/// The commits announced to one subscriber of ``CarnetStore/changes()``: an async sequence that never drops one.
+///
+/// A subscriber that reads slowly gets the commits it has not read yet folded into one element (the newest token
+/// and revision, the authors of every commit covered), instead of a buffer that overflows and forgets the oldest.
+/// The sequence ends when the store closes. Iterate it from one task.
+public struct StoreChanges: AsyncSequence, Sendable {
+    public typealias Element = StoreChange
+
+    let mailbox: ChangeMailbox
+    let subscription: Subscription
+
+    /// Unsubscribes from the notifier when the last copy of the sequence goes away.
+    final class Subscription: Sendable {
+        let onEnd: @Sendable () -> Void
+        init(onEnd: @escaping @Sendable () -> Void) { self.onEnd = onEnd }
+        deinit { onEnd() }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
+        let mailbox: ChangeMailbox
+        let subscription: Subscription
+
+        /// The commits since the last call, folded into one; `nil` once the store closed or the task is cancelled.
+        public func next() async -> StoreChange? { await mailbox.take() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(mailbox: mailbox, subscription: subscription) }
+}
+
+/// One subscriber's pending change and, while it waits, its continuation.
+final class ChangeMailbox: Sendable {
+    private struct State {
+        var pending: StoreChange?
+        var waiter: CheckedContinuation<StoreChange?, Never>?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds a commit (or several) to what the subscriber has not read.
+    func post(_ change: StoreChange) {
+        let waiter = state.withLock { state -> CheckedContinuation<StoreChange?, Never>? in
+            guard !state.finished else { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = state.pending.map { $0.merged(with: change) } ?? change
+            return nil
+        }
+        waiter?.resume(returning: change)
+    }
+
+    func finish() {
+        let waiter = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    func take() async -> StoreChange? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<StoreChange?, Never>) in
+                let ready = state.withLock { state -> StoreChange?? in
+                    if let pending = state.pending {
+                        state.pending = nil
+                        return .some(pending)
+                    }
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+}
+
+extension StoreChange {
+    /// This change followed by a later one, as one: the later token and revision, every author once.
+    func merged(with later: StoreChange) -> StoreChange {
+        var authors = self.authors
+        var seen = Set(authors)
+        for author in later.authors where seen.insert(author).inserted { authors.append(author) }
+        return StoreChange(token: later.token, authors: authors, revision: max(revision, later.revision))
+    }
+}

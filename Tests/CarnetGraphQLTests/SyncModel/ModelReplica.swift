@@ -1,0 +1,97 @@
+import CarnetGraphQL
+
+/// What a client holds, in the model test's terms: contacts as the JSON of ``SyncDocuments/contactFields``,
+/// groups by name, memberships as (group, contact) pairs.
+struct ReplicaState: Equatable, CustomStringConvertible {
+    var contacts: [String: JSONValue] = [:]
+    var groups: [String: String] = [:]
+    var members: Set<[String]> = []
+
+    var description: String {
+        "\(contacts.count) contacts \(contacts.keys.sorted()), groups \(groups.sorted { $0.key < $1.key }), "
+            + "members \(members.sorted { $0.joined() < $1.joined() })"
+    }
+
+    /// The state without groups and memberships, for clients that do not ask for them.
+    var contactsOnly: ReplicaState { ReplicaState(contacts: contacts) }
+
+    /// Applies one event as the client contract says (Sources/CarnetStore/README.md).
+    mutating func apply(event: JSONValue) {
+        let contactId = event["contactId"]?.stringValue, groupId = event["groupId"]?.stringValue
+        switch event["__typename"]?.stringValue {
+        case "DropEverythingEvent":
+            self = ReplicaState()
+        case "AddContactEvent", "UpdateContactEvent":
+            if let contactId, let contact = event["contact"] { contacts[contactId] = contact }
+        case "DeleteContactEvent":
+            if let contactId { removeContact(contactId) }
+        case "AddGroupEvent", "UpdateGroupEvent":
+            if let groupId, let name = event["group"]?["name"]?.stringValue { groups[groupId] = name }
+        case "DeleteGroupEvent":
+            if let groupId { removeGroup(groupId) }
+        case "AddMemberToGroupEvent":
+            if let groupId, let contactId { members.insert([groupId, contactId]) }
+        case "RemoveMemberFromGroupEvent":
+            if let groupId, let contactId { members.remove([groupId, contactId]) }
+        default:
+            break
+        }
+    }
+
+    mutating func apply(page: JSONValue) {
+        for event in page["events"]?.arrayValue ?? [] { apply(event: event) }
+    }
+
+    mutating func removeContact(_ id: String) {
+        contacts[id] = nil
+        members = members.filter { $0[1] != id }
+    }
+
+    mutating func removeGroup(_ id: String) {
+        groups[id] = nil
+        members = members.filter { $0[0] != id }
+    }
+
+    /// A client's own successful save, applied from its result and request at once (it excludes its author).
+    mutating func apply(ownSave result: JSONValue, operations: [JSONValue], groupChanges: Bool) {
+        for contact in result["contacts"]?.arrayValue ?? [] {
+            if let id = contact["id"]?.stringValue { contacts[id] = contact }
+        }
+        for id in result["deletedContactIds"]?.arrayValue ?? [] { id.stringValue.map { removeContact($0) } }
+        for id in result["deletedGroupIds"]?.arrayValue ?? [] { id.stringValue.map { removeGroup($0) } }
+        guard groupChanges else { return }
+        for group in result["groups"]?.arrayValue ?? [] {
+            if let id = group["id"]?.stringValue, let name = group["name"]?.stringValue { groups[id] = name }
+        }
+        for operation in operations {
+            if let add = operation["addMember"], let group = add["groupId"]?.stringValue,
+                let contact = add["contactId"]?.stringValue
+            {
+                members.insert([group, contact])
+            }
+            if let remove = operation["removeMember"], let group = remove["groupId"]?.stringValue,
+                let contact = remove["contactId"]?.stringValue
+            {
+                members.remove([group, contact])
+            }
+        }
+    }
+}
+
+/// A client that pulls `changeHistory` pages.
+struct PullClient {
+    var name: String
+    var author: String
+    var excludeOwn: Bool
+    var groupChanges: Bool
+    var pageSize: Int
+    var token: String?
+    var state = ReplicaState()
+
+    var variables: [String: JSONValue] {
+        [
+            "since": token.map(JSONValue.string) ?? .null, "groups": .bool(groupChanges),
+            "excluded": .array(excludeOwn ? [.string(author)] : []), "first": .int(pageSize),
+        ]
+    }
+}

@@ -1,0 +1,119 @@
+import CarnetGraphQL
+import Synchronization
+
+/// Lets a subscriber read only as many payloads as the schedule allows: a reader that stops reading.
+final class ReadGate: Sendable {
+    private struct State {
+        var permits = 0
+        var open = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func allow(_ count: Int) { release { $0.permits += count } }
+    func openFully() { release { $0.open = true } }
+    func close() { state.withLock { $0.open = false; $0.permits = 0 } }
+
+    private func release(_ change: (inout State) -> Void) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            change(&state)
+            guard state.open || state.permits > 0, let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            if !state.open { state.permits -= 1 }
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let pass = state.withLock { state -> Bool in
+                if state.open { return true }
+                if state.permits > 0 {
+                    state.permits -= 1
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if pass { continuation.resume() }
+        }
+    }
+}
+
+/// A client fed by the `changeHistory` subscription, reading when its gate lets it.
+final class SubscriberClient: Sendable {
+    struct Progress {
+        var state = ReplicaState()
+        var token: String?
+        var payloads = 0
+        var errors: [String] = []
+        var ended = false
+    }
+
+    let name: String
+    let author: String
+    let excludeOwn: Bool
+    let groupChanges: Bool
+    let gate = ReadGate()
+    let progress = Mutex(Progress())
+    private let reader = Mutex<Task<Void, Never>?>(nil)
+
+    init(name: String, author: String, excludeOwn: Bool, groupChanges: Bool) {
+        self.name = name
+        self.author = author
+        self.excludeOwn = excludeOwn
+        self.groupChanges = groupChanges
+    }
+
+    /// (Re)subscribes from the last token it applied, as a client does after its stream ended.
+    func start(_ service: GraphQLService) async throws {
+        gate.close()
+        let token = progress.withLock { $0.ended = false; return $0.token }
+        let variables: [String: JSONValue] = [
+            "since": token.map(JSONValue.string) ?? .null, "groups": .bool(groupChanges),
+            "excluded": .array(excludeOwn ? [.string(author)] : []),
+        ]
+        let operation = try service.operation(for: GraphQLRequestBody(query: SyncDocuments.subscribe, variables: variables))
+        guard case .stream(let stream) = await service.run(operation) else { throw ModelFailure("not a stream") }
+        let task = Task { [self] in
+            var iterator = stream.makeAsyncIterator()
+            while true {
+                await gate.wait()
+                guard let response = await iterator.next() else { break }
+                let payload: JSONValue
+                do { payload = try JSONParser.parse(response.body) } catch {
+                    progress.withLock { $0.errors.append("unparsable payload") }
+                    break
+                }
+                progress.withLock { progress in
+                    progress.payloads += 1
+                    if let errors = payload["errors"] { progress.errors.append(errors.json) }
+                    guard let page = payload["data"]?["changeHistory"], page != .null else { return }
+                    progress.state.apply(page: page)
+                    progress.token = page["token"]?.stringValue
+                }
+            }
+            progress.withLock { $0.ended = true }
+        }
+        reader.withLock { $0 = task }
+    }
+
+    /// Waits until the reader's stream ended (the store closed under it).
+    func waitUntilEnded() async {
+        let task = reader.withLock { $0 }
+        gate.openFully()
+        await task?.value
+    }
+
+    func stop() {
+        gate.openFully()
+        reader.withLock { $0?.cancel() }
+    }
+}
+
+struct ModelFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,46 @@
+import CarnetGraphQL
+
+extension ScheduleRunner {
+    /// Ends the schedule: a last commit every subscriber hears of, every client catches up, and each must hold
+    /// exactly what the server holds.
+    mutating func finish() async throws {
+        let fence = try await world.run(SyncDocuments.save, [
+            "request": ["transactionAuthor": "fence", "operations": [["addContact": ["givenName": "Fence"]]]],
+        ])
+        guard let fenceId = fence["data"]?["save"]?["contacts"]?[0]?["id"]?.stringValue else {
+            throw ModelFailure("fence: \(fence.json)")
+        }
+        for index in pullers.indices { try await sync(index) }
+        let (server, _) = try await world.state()
+        var problems: [String] = []
+        for client in pullers {
+            let expected = client.groupChanges ? server : server.contactsOnly
+            if client.state != expected {
+                problems.append("\(client.name) (author \(client.author), excludes own \(client.excludeOwn), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)")
+            }
+        }
+        for subscriber in subscribers {
+            subscriber.gate.openFully()
+            let progress = await waitForFence(subscriber, fenceId)
+            let expected = subscriber.groupChanges ? server : server.contactsOnly
+            if progress.state != expected || !progress.errors.isEmpty {
+                problems.append("\(subscriber.name) (groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)")
+            }
+        }
+        guard problems.isEmpty else {
+            throw ModelFailure("server holds \(server)\n" + problems.joined(separator: "\n"))
+        }
+    }
+
+    /// The subscriber's progress once it applied the fence, or as it stands when its stream ended without it.
+    private func waitForFence(_ subscriber: SubscriberClient, _ fenceId: String) async -> SubscriberClient.Progress {
+        // The reader runs on its own task; the fence reaches it after every earlier commit. The bound only turns a
+        // lost event into a failure instead of a hang.
+        for _ in 0..<20_000 {
+            let progress = subscriber.progress.withLock { $0 }
+            if progress.state.contacts[fenceId] != nil || progress.ended { return progress }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return subscriber.progress.withLock { $0 }
+    }
+}

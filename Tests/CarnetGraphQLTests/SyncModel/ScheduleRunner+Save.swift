@@ -1,0 +1,83 @@
+import CarnetGraphQL
+
+extension ScheduleRunner {
+    static let names = ["Anna", "Bob", "Chloé", "Đức", "Eve", "Fatima", "Gus", "Hana"]
+
+    /// One save of one to three operations by a random author; clients of that author that apply their own
+    /// saves do so from the result, as the contract allows.
+    mutating func save() async throws {
+        let author = random.pick(Self.authors)!
+        var operations: [JSONValue] = []
+        for _ in 0..<random.int(1...3) { operations.append(operation()) }
+        let request: JSONValue = .object(["transactionAuthor": .string(author), "operations": .array(operations)])
+        let result = try await world.run(SyncDocuments.save, ["request": request])
+        let summary = operations.map { $0.objectValue?.keys.first ?? "?" }.joined(separator: ",")
+        guard result["errors"] == nil, let saved = result["data"]?["save"] else {
+            // A refused save (a deleted record, a conflict, a duplicate membership) must write nothing.
+            let code = result["errors"]?[0]?["extensions"]?["code"]?.stringValue ?? "?"
+            log.append("save \(author) [\(summary)] refused \(code)")
+            guard ["RECORD_DOES_NOT_EXIST", "CONFLICT", "CONTAINMENT_SCOPE", "VALIDATION_FAILED"].contains(code) else {
+                throw ModelFailure("unexpected save error: \(result.json)")
+            }
+            return
+        }
+        log.append("save \(author) [\(summary)]")
+        for contact in saved["contacts"]?.arrayValue ?? [] {
+            if let id = contact["id"]?.stringValue, !contactIds.contains(id) { contactIds.append(id) }
+        }
+        for group in saved["groups"]?.arrayValue ?? [] {
+            if let id = group["id"]?.stringValue, !groupIds.contains(id) { groupIds.append(id) }
+        }
+        for index in pullers.indices where pullers[index].excludeOwn && pullers[index].author == author {
+            pullers[index].state.apply(ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
+        }
+    }
+
+    private mutating func operation() -> JSONValue {
+        let contact = random.pick(contactIds).map(JSONValue.string)
+        let group = random.pick(groupIds).map(JSONValue.string)
+        switch random.int(1...100) {
+        case 1...30: return ["addContact": addContact()]
+        case 31...60 where contact != nil: return ["updateContact": updateContact(contact!.stringValue!)]
+        case 61...68 where contact != nil: return ["deleteContact": contact!]
+        case 69...78: return ["addGroup": ["name": .string("G\(random.int(1...99))")]]
+        case 79...83 where group != nil: return ["updateGroup": ["id": group!, "name": .string("R\(random.int(1...99))")]]
+        case 84...86 where group != nil: return ["deleteGroup": group!]
+        case 87...95 where contact != nil && group != nil: return ["addMember": ["contactId": contact!, "groupId": group!]]
+        case 96...100 where contact != nil && group != nil:
+            return ["removeMember": ["contactId": contact!, "groupId": group!]]
+        default: return ["addContact": addContact()]
+        }
+    }
+
+    private mutating func addContact() -> JSONValue {
+        var fields: [String: JSONValue] = ["givenName": .string(random.pick(Self.names)!)]
+        if random.chance(30) { fields["note"] = .string("note \(random.int(1...999))") }
+        fields["phoneNumbers"] = .array((0..<random.int(0...2)).map { _ in newPhone() })
+        return .object(fields)
+    }
+
+    private mutating func newPhone() -> JSONValue {
+        ["label": .string(random.pick(["mobile", "home", "work"])!), "value": .string("+1 555 \(random.int(1000...9999))")]
+    }
+
+    /// A partial update of one to three keys; phones keep, edit or drop the values the writer last read.
+    private mutating func updateContact(_ id: String) -> JSONValue {
+        var fields: [String: JSONValue] = ["id": .string(id)]
+        let read = reads[id]
+        if let read, random.chance(40) { fields["baseRevision"] = .string(read.revision) }
+        if random.chance(50) { fields["givenName"] = .string(random.pick(Self.names)! + "\(random.int(1...9))") }
+        if random.chance(30) { fields["note"] = random.chance(20) ? .null : .string("edited \(random.int(1...999))") }
+        if random.chance(50) || fields.count == 1 {
+            var phones: [JSONValue] = []
+            for phone in read?.phones ?? [] where random.chance(70) {
+                var value = phone.objectValue ?? [:]
+                if random.chance(30) { value["value"] = .string("+44 20 \(random.int(1000...9999))") }
+                phones.append(.object(value))
+            }
+            if random.chance(50) { phones.append(newPhone()) }
+            fields["phoneNumbers"] = .array(phones)
+        }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,117 @@
+import CarnetGraphQL
+import Foundation
+
+/// One random schedule: writers saving as three authors, pull clients and slow subscribers syncing, restarts and
+/// forced history expiry, then a check that every client holds what the server holds.
+struct ScheduleRunner {
+    static let authors = ["app-a", "app-b", "app-c"]
+
+    let seed: UInt64
+    var random: ModelRandom
+    let world: SyncWorld
+    var pullers: [PullClient] = []
+    var subscribers: [SubscriberClient] = []
+    var contactIds: [String] = []
+    var groupIds: [String] = []
+    /// Contacts as a writer last read them: (revision, phones), possibly stale, for based-on-revision updates.
+    var reads: [String: (revision: String, phones: [JSONValue])] = [:]
+    var log: [String] = []
+    var steps = 0
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        var random = ModelRandom(seed: seed)
+        world = try SyncWorld(onDisk: random.chance(25))
+        for index in 0..<random.int(1...3) {
+            pullers.append(PullClient(
+                name: "pull\(index)", author: random.pick(Self.authors)!, excludeOwn: random.chance(50),
+                groupChanges: random.chance(70), pageSize: random.int(1...5)))
+        }
+        for index in 0..<random.int(0...2) {
+            subscribers.append(SubscriberClient(
+                name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: false,
+                groupChanges: random.chance(70)))
+        }
+        self.random = random
+    }
+
+    mutating func run() async throws {
+        defer { for subscriber in subscribers { subscriber.stop() } }
+        for subscriber in subscribers { try await subscriber.start(world.service) }
+        for _ in 0..<random.int(15...40) {
+            steps += 1
+            try await step()
+        }
+        try await finish()
+    }
+
+    private mutating func step() async throws {
+        switch random.int(1...100) {
+        case 1...45: try await save()
+        case 46...70:
+            let index = random.int(0...pullers.count - 1)
+            log.append("pull \(pullers[index].name)")
+            _ = try await pull(index)
+        case 71...77:
+            let index = random.int(0...pullers.count - 1)
+            log.append("sync \(pullers[index].name)")
+            try await sync(index)
+        case 78...88:
+            guard let subscriber = random.pick(subscribers) else { return }
+            let count = random.int(1...3)
+            log.append("\(subscriber.name) reads \(count)")
+            subscriber.gate.allow(count)
+        case 89...94:
+            log.append("read contacts")
+            try await refreshReads()
+        case 95...97:
+            guard world.directory != nil else { return }
+            log.append("restart")
+            try await restart()
+        default:
+            log.append("expire history")
+            try await world.store.compactHistory(olderThan: Date().addingTimeInterval(3600))
+        }
+    }
+
+    /// Pulls one page; whether more are waiting.
+    mutating func pull(_ index: Int) async throws -> Bool {
+        let result = try await world.run(SyncDocuments.pull, pullers[index].variables)
+        guard result["errors"] == nil, let page = result["data"]?["changeHistory"] else {
+            throw ModelFailure("pull: \(result.json)")
+        }
+        pullers[index].state.apply(page: page)
+        pullers[index].token = page["token"]?.stringValue
+        return page["hasMore"] == .bool(true)
+    }
+
+    mutating func sync(_ index: Int) async throws {
+        var pages = 0
+        while try await pull(index) {
+            pages += 1
+            // Every page moves the token on; a loop that never ends is a bug, not a slow sync.
+            guard pages < 10_000 else { throw ModelFailure("\(pullers[index].name) never caught up") }
+        }
+    }
+
+    private mutating func restart() async throws {
+        try await world.restart()
+        for subscriber in subscribers {
+            await subscriber.waitUntilEnded()
+            // A payload cut short by the shutdown is an error the client answers by resubscribing.
+            subscriber.progress.withLock { $0.errors = [] }
+            try await subscriber.start(world.service)
+        }
+    }
+
+    /// Reads the phones of some contacts as a writer would before editing them.
+    private mutating func refreshReads() async throws {
+        let result = try await world.run(
+            "query($ids: [ID!]) { contacts(first: 1000, filter: {ids: $ids}) { nodes { id revision phoneNumbers { identifier label value } } } }",
+            ["ids": .array(contactIds.suffix(50).map(JSONValue.string))])
+        for node in result["data"]?["contacts"]?["nodes"]?.arrayValue ?? [] {
+            guard let id = node["id"]?.stringValue, let revision = node["revision"]?.stringValue else { continue }
+            reads[id] = (revision, node["phoneNumbers"]?.arrayValue ?? [])
+        }
+    }
+}

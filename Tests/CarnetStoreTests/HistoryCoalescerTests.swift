@@ -1,0 +1,50 @@
+import Testing
+
+@testable import CarnetStore
+
+/// The coalescing rules on their own, without a database.
+@Suite("History coalescing rules")
+struct HistoryCoalescerTests {
+    @Test("A record's kind after a later event")
+    func fold() {
+        let cases: [(ChangeEventKind, ChangeEventKind, ChangeEventKind)] = [
+            (.addContact, .updateContact, .addContact),
+            (.addContact, .deleteContact, .deleteContact),
+            (.updateContact, .updateContact, .updateContact),
+            (.updateContact, .deleteContact, .deleteContact),
+            (.addGroup, .updateGroup, .addGroup),
+            (.addGroup, .deleteGroup, .deleteGroup),
+            (.updateGroup, .deleteGroup, .deleteGroup),
+            (.addMemberToGroup, .removeMemberFromGroup, .removeMemberFromGroup),
+            (.removeMemberFromGroup, .addMemberToGroup, .addMemberToGroup),
+        ]
+        for (earlier, later, folded) in cases {
+            #expect(HistoryCoalescer.fold(earlier, later) == folded, "\(earlier) then \(later)")
+        }
+    }
+
+    @Test("One entry per record, in order of first events; updates merge keys; the last author is kept")
+    func entries() {
+        var coalescer = HistoryCoalescer()
+        let raws: [HistoryCoalescer.Raw] = [
+            .init(kind: .updateContact, recordId: "a", otherId: nil, changedKeys: [.note], author: "x"),
+            .init(kind: .addContact, recordId: "b", otherId: "k", changedKeys: [], author: "x"),
+            .init(kind: .updateContact, recordId: "a", otherId: nil, changedKeys: [.givenName], author: "y"),
+            .init(kind: .deleteContact, recordId: "b", otherId: nil, changedKeys: [], author: "z"),
+            .init(kind: .addMemberToGroup, recordId: "a", otherId: "g", changedKeys: [], author: "x"),
+            .init(kind: .removeMemberFromGroup, recordId: "a", otherId: "g", changedKeys: [], author: "y"),
+        ]
+        var seen = Set<HistoryCoalescer.Key>()
+        for raw in raws {
+            let isNew = seen.insert(raw.key).inserted
+            #expect(coalescer.opensEntry(raw) == isNew)
+            coalescer.add(raw)
+        }
+        let events = coalescer.events
+        #expect(events.map(\.kind) == [.updateContact, .deleteContact, .removeMemberFromGroup])
+        #expect(events.map(\.author) == ["y", "z", "y"])
+        #expect(events[0].changedKeys == [.givenName, .note].sorted())
+        #expect(events[1].containerIdentifier == nil)
+        #expect(coalescer.count == 3)
+    }
+}
