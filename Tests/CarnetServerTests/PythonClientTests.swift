@@ -28,6 +28,15 @@ struct PythonClientTests {
         }
     }
 
+    @Test("A changeHistory subscriber that stops reading during 700 large commits still gets every event")
+    func slowSubscriber() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            try await PythonClients.run("slow_subscriber.py", ["--url", "wss://localhost:\(server.port)/graphql",
+                "--ca", server.caPath, "--token", token, "--saves", "700"])
+        }
+    }
+
     @Test("graphql-transport-ws: handshake, close codes 4400/4401/4403/4408/4409/4429, ping, complete, scopes")
     func webSocketProtocol() async throws {
         try await withServer { server in

@@ -140,6 +140,14 @@ struct SaveRequestAtomicityTests {
         }
         #expect(unknown?.code == .recordIdentifierInvalid)
         #expect(unknown?.keyPaths == ["phoneNumbers[0].identifier"])
+        // A malformed labeled-value identifier is an identifier error too, not a property's, with its key path.
+        var badValue = Make.person("Bob", "Jones")
+        badValue.emailAddresses = [LabeledValue(identifier: "no spaces allowed", label: nil, value: "bob@example.com")]
+        let badAdd = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.addContact(badValue, containerIdentifier: nil)]))
+        }
+        #expect(badAdd?.code == .recordIdentifierInvalid)
+        #expect(badAdd?.keyPaths == ["emailAddresses[0].identifier"])
     }
 
     @Test("Groups: add, rename, remove members, delete", arguments: StoreKind.allCases)

@@ -52,18 +52,19 @@ struct ReplicaState: Equatable, CustomStringConvertible {
         members = members.filter { $0[0] != id }
     }
 
-    /// A client's own successful save, applied from its result and request at once (it excludes its author).
+    /// A client's own successful save, applied from its result and request at once (it excludes its author):
+    /// records as the result gives them, then the request's deletes and memberships in their order.
     mutating func apply(ownSave result: JSONValue, operations: [JSONValue], groupChanges: Bool) {
         for contact in result["contacts"]?.arrayValue ?? [] {
             if let id = contact["id"]?.stringValue { contacts[id] = contact }
         }
-        for id in result["deletedContactIds"]?.arrayValue ?? [] { id.stringValue.map { removeContact($0) } }
-        for id in result["deletedGroupIds"]?.arrayValue ?? [] { id.stringValue.map { removeGroup($0) } }
-        guard groupChanges else { return }
-        for group in result["groups"]?.arrayValue ?? [] {
+        for group in result["groups"]?.arrayValue ?? [] where groupChanges {
             if let id = group["id"]?.stringValue, let name = group["name"]?.stringValue { groups[id] = name }
         }
         for operation in operations {
+            if let id = operation["deleteContact"]?.stringValue { removeContact(id) }
+            if let id = operation["deleteGroup"]?.stringValue { removeGroup(id) }
+            guard groupChanges else { continue }
             if let add = operation["addMember"], let group = add["groupId"]?.stringValue,
                 let contact = add["contactId"]?.stringValue
             {

@@ -1,0 +1,65 @@
+import CarnetStore
+import Testing
+
+@testable import CarnetGraphQL
+
+@Suite("Change history over GraphQL")
+struct ChangeHistoryTests {
+    @Test("changeHistoryRetention reports the configured period and the oldest valid token")
+    func retention() async throws {
+        let fixture = try GraphQLFixture { $0.historyRetention = 3 * 3600 }
+        try await fixture.data(#"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
+        let data = try await fixture.data("{ changeHistoryRetention { retentionSeconds oldestValidToken } }")
+        #expect(data["changeHistoryRetention"]?["retentionSeconds"] == .int(3 * 3600))
+        #expect(data["changeHistoryRetention"]?["oldestValidToken"] == .string(try await fixture.store.oldestValidHistoryToken()))
+    }
+
+    @Test("DropEverythingEvent says why the token could not continue", arguments: [
+        ("null", "NO_TOKEN"), (#""not a token""#, "MALFORMED_TOKEN"),
+    ])
+    func dropReason(since: String, reason: String) async throws {
+        let fixture = try GraphQLFixture()
+        let data = try await fixture.data("{ changeHistory(since: \(since)) { events { __typename ... on DropEverythingEvent { reason } } } }")
+        #expect(data["changeHistory"]?["events"]?[0]?.json == #"{"__typename":"DropEverythingEvent","reason":"\#(reason)"}"#)
+    }
+
+    @Test("A subscriber that stops reading during 700 saves gets every event once it reads on")
+    func pausedSubscriber() async throws {
+        let fixture = try GraphQLFixture()
+        let operation = try fixture.service.operation(for: GraphQLRequestBody(query: """
+            subscription { changeHistory { token events { __typename ... on AddContactEvent { contactId contact { note } } } } }
+            """))
+        guard case .stream(let stream) = await fixture.service.run(operation) else {
+            Issue.record("not a stream")
+            return
+        }
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()  // the catch-up payload; then the reader pauses
+        let note = String(repeating: "n", count: 20_000)
+        var created = Set<String>()
+        for index in 0..<700 {
+            var contact = Contact()
+            contact.givenName = "Slow \(index)"
+            contact.note = note
+            var request = SaveRequest(transactionAuthor: "writer")
+            request.add(contact)
+            try await fixture.store.execute(request)
+            created.insert(contact.identifier)
+        }
+        let current = try await fixture.store.currentHistoryToken()
+        var seen = Set<String>()
+        var payloads = 0
+        var token: String?
+        while token != current, let response = await iterator.next() {
+            let page = try JSONParser.parse(response.body)["data"]?["changeHistory"]
+            payloads += 1
+            for event in page?["events"]?.arrayValue ?? [] {
+                if let id = event["contactId"]?.stringValue, event["contact"]?["note"]?.stringValue == note { seen.insert(id) }
+            }
+            token = page?["token"]?.stringValue
+        }
+        #expect(seen == created)
+        // The pause coalesced the backlog into pages of up to 1,000 events instead of a payload per commit.
+        #expect(payloads == 1)
+    }
+}
