@@ -75,6 +75,24 @@ struct Workloads {
 
     /// Runs one operation's Carnet side in a loop, for `perf record`.
     func profile(_ name: String) async throws {
+        if name == "historyratio" {
+            // The history page against its hand-written baseline, alternating, so load drift hits both alike.
+            let start = try await raw.read { db in
+                try Int64.fetchOne(db, sql: "SELECT max(position) FROM changeEvent WHERE seq <= 2") ?? 0
+            }
+            let base = Baseline(raw: raw)
+            var ratios: [Double] = []
+            for _ in 0..<5 {
+                let carnetRun = try await Stopwatch.measure(iterations: iterations) { _ in
+                    _ = await carnet(Self.historyQuery, ["since": .string(seeded.historyToken)])
+                }
+                let baseRun = try await Stopwatch.measure(iterations: iterations) { _ in _ = try base.history(after: start) }
+                ratios.append(Double(carnetRun.p50) / Double(baseRun.p50))
+                print("history page: Carnet \(carnetRun.p50) µs, baseline \(baseRun.p50) µs")
+            }
+            print("ratio median \(ratios.sorted()[2])")
+            return
+        }
         if name == "split" {
             let keys: ContactKeySet = [.givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers, .emailAddresses]
             let storeOnly = try await Stopwatch.measure(iterations: iterations) {
@@ -94,6 +112,9 @@ struct Workloads {
         guard sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil) == SQLITE_OK
         else { throw DatabaseError(message: "the raw statement did not prepare") }
         defer { sqlite3_finalize(rawStatement) }
+        let historyStart = try await raw.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(position) FROM changeEvent WHERE seq <= 2") ?? 0
+        }
         for index in 0..<iterations {
             switch name {
             case "contact": _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
@@ -111,6 +132,11 @@ struct Workloads {
                 while sqlite3_step(rawStatement) == SQLITE_ROW { _ = sqlite3_column_text(rawStatement, 0) }
             case "grdbid":
                 _ = try Self.syncRead(rawQueue, seeded.identifiers[index % seeded.identifiers.count])
+            case "history": _ = await carnet(Self.historyQuery, ["since": .string(seeded.historyToken)])
+            case "storehistory":
+                _ = try await store.changeHistory(ChangeHistoryFetchRequest(
+                    startingToken: seeded.historyToken, contactKeys: [.givenName, .familyName], limit: 1000))
+            case "basehistory": _ = try Baseline(raw: raw).history(after: historyStart)
             case "search": _ = await carnet(Self.searchQuery, ["q": .string(["jos", "ann sm", "mül", "zo", "chen", "a"][index % 6])])
             default: _ = await carnet(Self.pageQuery, ["n": .int(1000)])
             }

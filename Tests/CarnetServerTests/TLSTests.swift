@@ -3,6 +3,7 @@ import CarnetServer
 import Foundation
 import NIOSSL
 import Testing
+import X509
 
 @Suite("TLS listener")
 struct TLSTests {
@@ -74,5 +75,10 @@ struct TLSTests {
         #expect(try String(contentsOfFile: second.caPath, encoding: .utf8) == ca)
         let keyMode = try FileManager.default.attributesOfItem(atPath: first.privateKeyPath)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
+        // Mozilla's intermediate profile (which sslyze checks): a leaf certificate lives at most 366 days.
+        let pem = try String(contentsOfFile: first.certificatePath, encoding: .utf8)
+        let end = try #require(pem.range(of: "-----END CERTIFICATE-----"))
+        let leaf = try Certificate(pemEncoded: String(pem[..<end.upperBound]))
+        #expect(leaf.notValidAfter.timeIntervalSince(leaf.notValidBefore) <= 366 * 86400)
     }
 }

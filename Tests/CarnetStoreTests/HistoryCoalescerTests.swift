@@ -34,11 +34,9 @@ struct HistoryCoalescerTests {
             .init(kind: .addMemberToGroup, recordId: "a", otherId: "g", changedKeys: [], author: "x"),
             .init(kind: .removeMemberFromGroup, recordId: "a", otherId: "g", changedKeys: [], author: "y"),
         ]
-        var seen = Set<HistoryCoalescer.Key>()
         for raw in raws {
-            let isNew = seen.insert(raw.key).inserted
-            #expect(coalescer.opensEntry(raw) == isNew)
-            coalescer.add(raw)
+            let added = coalescer.add(raw)
+            #expect(added)
         }
         let events = coalescer.events
         #expect(events.map(\.kind) == [.updateContact, .deleteContact, .removeMemberFromGroup])
@@ -46,5 +44,16 @@ struct HistoryCoalescerTests {
         #expect(events[0].changedKeys == [.givenName, .note].sorted())
         #expect(events[1].containerIdentifier == nil)
         #expect(coalescer.count == 3)
+    }
+
+    @Test("At the limit, a new record's event is refused and changes nothing; a known record's still folds in")
+    func limit() {
+        var coalescer = HistoryCoalescer(limit: 1)
+        let first = coalescer.add(.init(kind: .addContact, recordId: "a", otherId: "k", changedKeys: [], author: "x"))
+        let second = coalescer.add(.init(kind: .addContact, recordId: "b", otherId: "k", changedKeys: [], author: "x"))
+        let third = coalescer.add(.init(kind: .deleteContact, recordId: "a", otherId: nil, changedKeys: [], author: "y"))
+        #expect(first && !second && third)
+        #expect(coalescer.events.map(\.kind) == [.deleteContact])
+        #expect(coalescer.events.map(\.contactIdentifier) == ["a"])
     }
 }

@@ -3,7 +3,7 @@ import CarnetStore
 extension Executor {
     /// Batch-loads what the selected fields of these contacts need: one store query per relation, then the same
     /// for the records those relations bring, level by level.
-    func prepareContacts(_ contacts: [Contact], _ fields: [FieldPlan]) async throws {
+    func prepareContacts(_ contacts: some Collection<Contact>, _ fields: [FieldPlan]) async throws {
         guard !contacts.isEmpty else { return }
         let groupPlans = fields.filter { ContactField(rawValue: $0.code) == .groups }
         // A vCard lists the contact's groups as CATEGORIES.

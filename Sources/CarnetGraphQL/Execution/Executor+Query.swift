@@ -116,7 +116,8 @@ extension Executor {
         let page = try await store.changeHistory(ChangeHistoryFetchRequest(
             startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
             excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields), limit: limit))
-        try await prepareContacts(page.events.compactMap(\.contact), eventFields)
+        // Lazily: the contacts are copied only if the selection needs their groups or container.
+        try await prepareContacts(page.events.lazy.compactMap(\.contact), eventFields)
         let groupFields = KeyPlanning.fields(under: plan.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
         try await prepareGroups(page.events.compactMap(\.group), groupFields)
         return page

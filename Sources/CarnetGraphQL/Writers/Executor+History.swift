@@ -20,7 +20,9 @@ extension Executor {
         for plan in fields {
             switch HistoryPageField(rawValue: plan.code) {
             case .events?:
-                guard field(plan, { list(page.events, plan) { writeEvent($0, plan.selection) } }) else { return false }
+                // Each kind's fields, looked up once per page rather than by type name for every event.
+                let byKind = ChangeEventKind.allCases.map { plan.selection?.fields(for: Self.eventTypeName($0)) ?? [] }
+                guard field(plan, { list(page.events, plan) { writeEvent($0, byKind[$0.kind.rawValue]) } }) else { return false }
             case .token?: leaf(plan) { $0.string(page.token) }
             case .hasMore?: leaf(plan) { $0.bool(page.hasMore) }
             case nil: _ = typename(plan, "ChangeHistoryPage")
@@ -30,10 +32,10 @@ extension Executor {
         return true
     }
 
-    private func writeEvent(_ event: ChangeHistoryEvent, _ selection: SelectionPlan?) -> Bool {
+    private func writeEvent(_ event: ChangeHistoryEvent, _ fields: [FieldPlan]) -> Bool {
         let typeName = Self.eventTypeName(event.kind)
         writer.beginObject()
-        for plan in selection?.fields(for: typeName) ?? [] {
+        for plan in fields {
             switch EventField(rawValue: plan.code) {
             case .author?: leaf(plan) { writer in event.author.map { writer.string($0) } ?? writer.null() }
             case .contactId?: leaf(plan) { $0.string(event.contactIdentifier ?? "") }

@@ -83,8 +83,8 @@ public struct DevelopmentCertificates: Sendable {
             + addresses.map { GeneralName.ipAddress(ASN1OctetString(contentBytes: $0[...])) }
         return try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-            // Under 398 days, the most clients accept for a leaf certificate.
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(397 * 86400),
+            // 365 days and the hour before now: within the 366 days of Mozilla's intermediate TLS profile.
+            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(365 * 86400),
             issuer: ca.subject, subject: try DistinguishedName { OrganizationName("Carnet"); CommonName("localhost") },
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
@@ -104,7 +104,9 @@ public struct DevelopmentCertificates: Sendable {
             let end = text.range(of: "-----END CERTIFICATE-----"),
             let leaf = try? Certificate(pemEncoded: String(text[..<end.upperBound]))
         else { return false }
+        // A leaf made by an earlier version for 397 days is made anew within the profile's 366.
         return leaf.notValidAfter > Date().addingTimeInterval(30 * 86400)
+            && leaf.notValidAfter.timeIntervalSince(leaf.notValidBefore) <= 366 * 86400
     }
 
     private static func write(_ text: String, to path: String, mode: Int) throws {

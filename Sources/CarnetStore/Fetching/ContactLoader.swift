@@ -117,7 +117,26 @@ struct ContactLoader {
     func loadOrdered<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value])
         throws -> (rowids: [Int64], contacts: [Contact])
     {
-        guard !values.isEmpty else { return ([], []) }
+        var (rowids, contacts, indexByValue) = try loadUnordered(db, column: column, values: values)
+        // The order asked for: position k gets the contact of the k-th distinct value found.
+        var order: [Int] = []
+        order.reserveCapacity(contacts.count)
+        var taken = [Bool](repeating: false, count: contacts.count)
+        for value in values {
+            guard let index = indexByValue[value], !taken[index] else { continue }
+            taken[index] = true
+            order.append(index)
+        }
+        Self.permute(&rowids, &contacts, into: order)
+        return (rowids, contacts)
+    }
+
+    /// The contacts whose `column` is one of `values`, in the database's order, each once, with where each value's
+    /// contact is: for callers that look contacts up by value and need no order.
+    func loadUnordered<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value])
+        throws -> (rowids: [Int64], contacts: [Contact], indexByValue: [Value: Int])
+    {
+        guard !values.isEmpty else { return ([], [], [:]) }
         var rowids: [Int64] = []
         var contacts: [Contact] = []
         rowids.reserveCapacity(values.count)
@@ -142,17 +161,7 @@ struct ContactLoader {
             }
         }
         try loadRelated(db, rowids: rowids, into: &contacts)
-        // The order asked for: position k gets the contact of the k-th distinct value found.
-        var order: [Int] = []
-        order.reserveCapacity(contacts.count)
-        var taken = [Bool](repeating: false, count: contacts.count)
-        for value in values {
-            guard let index = indexByValue[value], !taken[index] else { continue }
-            taken[index] = true
-            order.append(index)
-        }
-        Self.permute(&rowids, &contacts, into: order)
-        return (rowids, contacts)
+        return (rowids, contacts, indexByValue)
     }
 
     /// Rearranges both arrays so that position k holds what was at `order[k]` (`order` is a permutation), by

@@ -15,6 +15,7 @@ struct HistoryCoalescer {
     }
 
     struct Entry {
+        var key: Key
         var kind: ChangeEventKind
         var keys: Set<ContactKey> = []
         var author: String?
@@ -37,26 +38,31 @@ struct HistoryCoalescer {
         }
     }
 
-    private(set) var order: [Key] = []
-    private(set) var entries: [Key: Entry] = [:]
+    /// The entries in order of first event, and where each record's entry is: one hash lookup per raw event.
+    private(set) var entries: [Entry] = []
+    private var index: [Key: Int] = [:]
+    /// The most entries the output may hold.
+    let limit: Int
+
+    init(limit: Int = .max) { self.limit = limit }
 
     /// How many events the output holds.
-    var count: Int { order.count }
+    var count: Int { entries.count }
 
-    /// Whether folding the event in would add an event to the output.
-    func opensEntry(_ raw: Raw) -> Bool { entries[raw.key] == nil }
-
-    mutating func add(_ raw: Raw) {
+    /// Folds an event in; `false`, changing nothing, when it would open an entry past the limit.
+    @discardableResult
+    mutating func add(_ raw: Raw) -> Bool {
         let key = raw.key
-        guard var entry = entries[key] else {
-            order.append(key)
-            entries[key] = Entry(kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author, container: raw.otherId)
-            return
+        if let position = index[key] {
+            entries[position].author = raw.author
+            entries[position].kind = Self.fold(entries[position].kind, raw.kind)
+            if entries[position].kind == .updateContact { entries[position].keys.formUnion(raw.changedKeys) }
+            return true
         }
-        entry.author = raw.author
-        entry.kind = Self.fold(entry.kind, raw.kind)
-        if entry.kind == .updateContact { entry.keys.formUnion(raw.changedKeys) }
-        entries[key] = entry
+        guard entries.count < limit else { return false }
+        index[key] = entries.count
+        entries.append(Entry(key: key, kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author, container: raw.otherId))
+        return true
     }
 
     /// The kind of one record's entry after a later event: pure, so the rules are tested on their own.
@@ -70,19 +76,18 @@ struct HistoryCoalescer {
 
     /// The coalesced events, in order of each record's first event.
     var events: [ChangeHistoryEvent] {
-        order.compactMap { key in
-            guard let entry = entries[key] else { return nil }
-            switch key {
+        entries.map { entry in
+            switch entry.key {
             case .contact(let id):
-                return ChangeHistoryEvent(
+                ChangeHistoryEvent(
                     kind: entry.kind, contact: id, container: entry.kind == .addContact ? entry.container : nil,
                     changedKeys: entry.kind == .updateContact ? entry.keys.sorted() : [], author: entry.author)
             case .group(let id):
-                return ChangeHistoryEvent(
+                ChangeHistoryEvent(
                     kind: entry.kind, group: id, container: entry.kind == .addGroup ? entry.container : nil,
                     author: entry.author)
             case .member(let group, let contact):
-                return ChangeHistoryEvent(kind: entry.kind, contact: contact, group: group, author: entry.author)
+                ChangeHistoryEvent(kind: entry.kind, contact: contact, group: group, author: entry.author)
             }
         }
     }

@@ -10,8 +10,10 @@ extension HistoryFetch {
     func attachRecords(_ db: Database, to events: inout [ChangeHistoryEvent]) throws {
         let contactIDs = Set(events.compactMap { $0.kind == .deleteContact ? nil : $0.contactIdentifier })
         let groupIDs = Set(events.compactMap { $0.kind == .deleteGroup ? nil : $0.groupIdentifier })
-        let contacts = try CarnetStore.contacts(db, identifiers: Array(contactIDs), keys: request.contactKeys)
-        let contactsByID = Dictionary(contacts.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        // Each contact goes to one event at most (one event per record): moved out of the loaded array, not copied.
+        let loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(db, column: "id", values: Array(contactIDs))
+        var contacts = loaded.contacts.map(Optional.some)
+        let contactIndex = loaded.indexByValue
         var groupsByID: [String: Group] = [:]
         for chunk in Array(groupIDs).chunked(500) {
             let rows = try Row.fetchAll(
@@ -20,27 +22,39 @@ extension HistoryFetch {
             for group in rows.map(CarnetStore.decodeGroup) { groupsByID[group.identifier] = group }
         }
         let members = try currentMemberships(db, of: events)
-        events = events.compactMap { event in
-            var event = event
-            switch event.kind {
-            case .addContact, .updateContact:
-                guard let contact = contactsByID[event.contactIdentifier ?? ""] else { return nil }
-                event.contact = contact
-            case .addGroup, .updateGroup:
-                guard let group = groupsByID[event.groupIdentifier ?? ""] else { return nil }
-                event.group = group
-            case .addMemberToGroup, .removeMemberFromGroup:
-                // A deleted contact or group takes its memberships with it (its delete event says so).
-                guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                    contactsByID[contact] != nil, groupsByID[group] != nil
-                else { return nil }
-                let isMember = members.contains(MemberPair(group: group, contact: contact))
-                event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup
-            case .dropEverything, .deleteContact, .deleteGroup:
-                break
-            }
-            return event
+        // In place: an event holds five strings and its record, and a copy of each costs as many retains.
+        var gone = RangeSet<Int>()
+        for index in events.indices
+        where !attach(&events[index], contacts: &contacts, contactIndex: contactIndex, groups: groupsByID, members: members) {
+            gone.insert(index, within: events)
         }
+        events.removeSubranges(gone)
+    }
+
+    /// Completes one event; `false` when it is about a record that is gone now.
+    private func attach(
+        _ event: inout ChangeHistoryEvent, contacts: inout [Contact?], contactIndex: [String: Int],
+        groups: [String: Group], members: Set<MemberPair>
+    ) -> Bool {
+        switch event.kind {
+        case .addContact, .updateContact:
+            guard let index = contactIndex[event.contactIdentifier ?? ""], let contact = contacts[index].take()
+            else { return false }
+            event.contact = contact
+        case .addGroup, .updateGroup:
+            guard let group = groups[event.groupIdentifier ?? ""] else { return false }
+            event.group = group
+        case .addMemberToGroup, .removeMemberFromGroup:
+            // A deleted contact or group takes its memberships with it (its delete event says so).
+            guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
+                contactIndex[contact] != nil, groups[group] != nil
+            else { return false }
+            let isMember = members.contains(MemberPair(group: group, contact: contact))
+            event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup
+        case .dropEverything, .deleteContact, .deleteGroup:
+            break
+        }
+        return true
     }
 
     struct MemberPair: Hashable {

@@ -50,35 +50,44 @@ struct HistoryFetch {
     private func incrementalPage(_ db: Database, from start: Int64, current: Int64) throws
         -> (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
     {
-        var coalescer = HistoryCoalescer()
+        var coalescer = HistoryCoalescer(limit: request.limit)
         var position = start
         var scanned = 0
         let maxScanned = max(request.limit * 50, 50_000)
+        let statement = try db.cachedStatement(sql: """
+            SELECT e.position, e.kind, e.recordId, e.otherId, e.changedKeys, t.author, e.seq
+            FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
+            WHERE e.position > ? ORDER BY e.position LIMIT ?
+            """)
+        var lastSeq: Int64 = -1
+        var author: String?
+        var excluded = false
         scan: while position < current {
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT e.position, e.kind, e.recordId, e.otherId, e.changedKeys, t.author
-                        FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
-                        WHERE e.position > ? ORDER BY e.position LIMIT ?
-                        """), arguments: [position, Self.chunkSize])
-            if rows.isEmpty { break }
-            for row in rows {
-                let author: String? = row[5]
-                let kind = ChangeEventKind(rawValue: row[1]) ?? .updateContact
-                let included = !(author.map(request.excludedAuthors.contains) ?? false)
-                    && (request.includeGroupChanges || !kind.isGroupChange)
-                if included {
-                    let keys = (row[4] as String?)?.split(separator: ",").compactMap { ContactKey(rawValue: String($0)) }
-                    let raw = HistoryCoalescer.Raw(kind: kind, recordId: row[2], otherId: row[3],
-                        changedKeys: keys ?? [], author: author)
-                    if coalescer.opensEntry(raw) && coalescer.count >= request.limit { break scan }
-                    coalescer.add(raw)
+            let rows = try SQLiteRows(statement, arguments: [position, Self.chunkSize])
+            var read = 0
+            while let row = try rows.next() {
+                read += 1
+                // A save's events come together: read its author once, not a string per event.
+                let seq = row.int64(6)
+                if seq != lastSeq {
+                    lastSeq = seq
+                    author = row.optionalString(5)
+                    excluded = author.map(request.excludedAuthors.contains) ?? false
                 }
-                position = row[0]
+                let kind = ChangeEventKind(rawValue: row.int(1)) ?? .updateContact
+                let included = !excluded && (request.includeGroupChanges || !kind.isGroupChange)
+                if included {
+                    let keys = kind == .updateContact
+                        ? row.string(4).split(separator: ",").compactMap { ContactKey(rawValue: String($0)) } : []
+                    let raw = HistoryCoalescer.Raw(kind: kind, recordId: row.string(2), otherId: row.optionalString(3),
+                        changedKeys: keys, author: author)
+                    guard coalescer.add(raw) else { break scan }
+                }
+                position = row.int64(0)
                 scanned += 1
                 if scanned >= maxScanned { break scan }
             }
+            if read == 0 { break }
         }
         return (coalescer.events, HistoryToken(storeID: storeID, position: position), position < current)
     }
@@ -93,19 +102,25 @@ struct HistoryFetch {
         for phase in phases where phase.rawValue >= start.phase.rawValue {
             if phase != cursor.phase { cursor = .init(phase: phase, afterFirst: 0, afterSecond: 0) }
             let remaining = budget - events.count
-            let rows = try Row.fetchAll(db, sql: Self.snapshotSQL[phase]!,
+            let rows = try SQLiteRows(db.cachedStatement(sql: Self.snapshotSQL(phase)),
                 arguments: [cursor.afterFirst, cursor.afterFirst, cursor.afterSecond, remaining + 1])
-            for row in rows.prefix(remaining) {
-                cursor.afterFirst = row[0]
-                cursor.afterSecond = row[1]
+            var read = 0
+            while let row = try rows.next() {
+                read += 1
+                // One row past the budget says whether the phase goes on; it is not an event of this page.
+                guard read <= remaining else { break }
+                cursor.afterFirst = row.int64(0)
+                cursor.afterSecond = row.int64(1)
                 switch phase {
-                case .contacts: events.append(ChangeHistoryEvent(kind: .addContact, contact: row[2], container: row[3]))
-                case .groups: events.append(ChangeHistoryEvent(kind: .addGroup, group: row[2], container: row[3]))
+                case .contacts:
+                    events.append(ChangeHistoryEvent(kind: .addContact, contact: row.string(2), container: row.string(3)))
+                case .groups:
+                    events.append(ChangeHistoryEvent(kind: .addGroup, group: row.string(2), container: row.string(3)))
                 case .members:
-                    events.append(ChangeHistoryEvent(kind: .addMemberToGroup, contact: row[3], group: row[2]))
+                    events.append(ChangeHistoryEvent(kind: .addMemberToGroup, contact: row.string(3), group: row.string(2)))
                 }
             }
-            if rows.count > remaining {
+            if read > remaining {
                 return (events, HistoryToken(storeID: storeID, position: position, snapshot: cursor), true)
             }
         }
@@ -113,20 +128,22 @@ struct HistoryFetch {
     }
 
     /// Each phase's query; arguments are (after first, after first, after second, limit).
-    static let snapshotSQL: [HistoryToken.Phase: String] = [
-        .contacts: """
+    static func snapshotSQL(_ phase: HistoryToken.Phase) -> String {
+        switch phase {
+        case .contacts: """
             SELECT c.rowid, 0, c.id, k.id FROM contact c JOIN container k ON k.rowid = c.containerRowid
             WHERE c.rowid > ?1 ORDER BY c.rowid LIMIT ?4
-            """,
-        .groups: """
+            """
+        case .groups: """
             SELECT g.rowid, 0, g.id, k.id FROM "group" g JOIN container k ON k.rowid = g.containerRowid
             WHERE g.rowid > ?1 ORDER BY g.rowid LIMIT ?4
-            """,
-        .members: """
+            """
+        case .members: """
             SELECT m.groupRowid, m.contactRowid, g.id, c.id FROM groupMember m
             JOIN "group" g ON g.rowid = m.groupRowid JOIN contact c ON c.rowid = m.contactRowid
             WHERE m.groupRowid >= ?1 AND (m.groupRowid, m.contactRowid) > (?2, ?3)
             ORDER BY m.groupRowid, m.contactRowid LIMIT ?4
-            """,
-    ]
+            """
+        }
+    }
 }

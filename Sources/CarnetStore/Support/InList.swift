@@ -12,7 +12,11 @@ struct InList {
         while size < values.count { size <<= 1 }
         var padded = Array(values)
         padded += Array(repeating: padded[padded.count - 1], count: size - padded.count)
-        placeholders = databaseQuestionMarks(count: size)
+        let power = size.trailingZeroBitCount
+        placeholders = power < Self.placeholderTable.count ? Self.placeholderTable[power] : databaseQuestionMarks(count: size)
         arguments = StatementArguments(padded)
     }
+
+    /// `?,?,…` for each power of two up to 1,024 (a list's padded length): built once, not on every read.
+    private static let placeholderTable: [String] = (0...10).map { databaseQuestionMarks(count: 1 << $0) }
 }
