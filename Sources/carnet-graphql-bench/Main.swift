@@ -12,7 +12,7 @@ struct GraphQLBench: AsyncParsableCommand {
     @Option(help: "Contacts in the data set.") var contacts = 10_000
     @Option(help: "Timed iterations per operation (fewer for the slow ones).") var iterations = 500
     @Option(help: "Where the database goes.") var directory = "/tmp/carnet-graphql-bench"
-    @Option(help: "Run only the Carnet side of one operation this many times (for profilers): contact, id, typename, search, page1000, history, storehistory, basehistory, split.")
+    @Option(help: "Run only the Carnet side of one operation this many times (for profilers): contact, id, typename, search, page1000, history, storehistory, basehistory, historyratio, fullsync, split.")
     var profile: String?
 
     func run() async throws {

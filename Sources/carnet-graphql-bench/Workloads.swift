@@ -39,6 +39,21 @@ struct Workloads {
     static let searchQuery = """
         query Search($q: String!) { contacts(first: 50, sortOrder: FAMILY_NAME, filter: {name: $q}) { nodes { id givenName familyName } } }
         """
+    /// A new device's first page: every contact with every key.
+    static let fullSyncQuery = """
+        query FullSync { changeHistory(first: 10000) { token hasMore events { __typename ... on AddContactEvent { contact {
+          id contactType namePrefix givenName middleName familyName previousFamilyName nameSuffix nickname
+          phoneticGivenName phoneticMiddleName phoneticFamilyName phoneticOrganizationName organizationName
+          departmentName jobTitle note birthday { calendar era year month day isLeapMonth }
+          nonGregorianBirthday { calendar era year month day isLeapMonth } imageData thumbnailImageData imageDataAvailable
+          phoneNumbers { identifier label value } emailAddresses { identifier label value }
+          urlAddresses { identifier label value }
+          postalAddresses { identifier label value { street subLocality city subAdministrativeArea state postalCode country isoCountryCode } }
+          dates { identifier label value { calendar era year month day isLeapMonth } }
+          contactRelations { identifier label value { name } }
+          socialProfiles { identifier label value { urlString username userIdentifier service } }
+          instantMessageAddresses { identifier label value { username service } } } } } } }
+        """
     static let historyQuery = """
         query History($since: String) { changeHistory(since: $since, first: 1000) { events { __typename
           ... on AddContactEvent { contactId contact { givenName familyName } } } } }
@@ -137,6 +152,7 @@ struct Workloads {
                 _ = try await store.changeHistory(ChangeHistoryFetchRequest(
                     startingToken: seeded.historyToken, contactKeys: [.givenName, .familyName], limit: 1000))
             case "basehistory": _ = try Baseline(raw: raw).history(after: historyStart)
+            case "fullsync": _ = await carnet(Self.fullSyncQuery, [:])
             case "search": _ = await carnet(Self.searchQuery, ["q": .string(["jos", "ann sm", "mül", "zo", "chen", "a"][index % 6])])
             default: _ = await carnet(Self.pageQuery, ["n": .int(1000)])
             }

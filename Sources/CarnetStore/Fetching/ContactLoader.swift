@@ -104,7 +104,7 @@ struct ContactLoader {
     }
 
     /// Loads contacts by a column (`rowid` or `id`), in the given order, skipping values that match nothing.
-    func load<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value]) throws
+    func load<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value]) throws
         -> [(rowid: Int64, contact: Contact)]
     {
         let (rowids, contacts) = try loadOrdered(db, column: column, values: values)
@@ -114,7 +114,7 @@ struct ContactLoader {
     /// ``load(_:column:values:)`` as two arrays. A `Contact` holds many references, so each copy of one costs a
     /// retain and a release per field: contacts are decoded into one array, filled in place and put in order by
     /// swapping, never copied.
-    func loadOrdered<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value])
+    func loadOrdered<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value])
         throws -> (rowids: [Int64], contacts: [Contact])
     {
         var (rowids, contacts, indexByValue) = try loadUnordered(db, column: column, values: values)
@@ -133,7 +133,7 @@ struct ContactLoader {
 
     /// The contacts whose `column` is one of `values`, in the database's order, each once, with where each value's
     /// contact is: for callers that look contacts up by value and need no order.
-    func loadUnordered<Value: DatabaseValueConvertible & Hashable>(_ db: Database, column: String, values: [Value])
+    func loadUnordered<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value])
         throws -> (rowids: [Int64], contacts: [Contact], indexByValue: [Value: Int])
     {
         guard !values.isEmpty else { return ([], [], [:]) }
@@ -145,14 +145,17 @@ struct ContactLoader {
         indexByValue.reserveCapacity(values.count)
         let valueIndex = Self.metadataCount + columns.count
         for chunk in values.chunked(StoreLimits.pageSize) {
-            let list = InList(chunk)
-            let statement = try db.cachedStatement(
-                sql: "SELECT \(selectSQL), c.\(column) FROM contact c WHERE c.\(column) IN (\(list.placeholders))")
-            let rows = try Row.fetchCursor(statement, arguments: list.arguments)
-            let columns = SQLiteColumns(statement)
-            while let row = try rows.next() {
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(selectSQL), c.\(column) FROM contact c
+                WHERE c.\(column) IN (\(InList.placeholders(InList.paddedCount(chunk.count))))
+                """)
+            // Bound and stepped straight through SQLite: GRDB's arguments and row cursor cost more than the read.
+            var binder = SQLiteBinder(statement)
+            InList.bind(chunk, to: &binder)
+            let rows = SQLiteSteppedRows(statement.sqliteStatement)
+            while let columns = try rows.next() {
                 // A value repeated in two chunks brings its row twice: keep the first.
-                let value: Value = row[valueIndex]
+                let value = Value.read(columns, Int32(valueIndex))
                 guard indexByValue[value] == nil else { continue }
                 let (rowid, contact) = decode(columns)
                 indexByValue[value] = contacts.count

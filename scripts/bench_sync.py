@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Sync benchmarks over TLS on loopback, against a release build of Carnet.
+
+1. Full sync: a new device pulls N contacts with every key through `changeHistory(since: null, first: 10000)`,
+   page after page, client-inclusive (the requests and the JSON parsing). Median of --rounds.
+2. The same cards from Radicale (PyPI `radicale`, the same TLS certificate): one WebDAV `sync-collection` REPORT
+   with every card's address data, client-inclusive (the request and the XML parsing). Median of --rounds.
+3. Commit to subscriber: a wss `changeHistory` subscriber on an idle server; --saves saves one at a time over HTTP
+   from another client, each timed from just before the save is sent until the subscriber holds its event.
+
+Usage:
+    swift build -c release --product carnet
+    python3 -m pip install radicale httpx websockets
+    python3 scripts/bench_sync.py [--contacts 10000] [--rounds 5] [--saves 300]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELED = "identifier label"
+CONTACT_KEYS = f"""
+  id contactType namePrefix givenName middleName familyName previousFamilyName nameSuffix nickname
+  phoneticGivenName phoneticMiddleName phoneticFamilyName phoneticOrganizationName organizationName departmentName
+  jobTitle note birthday {{ calendar era year month day isLeapMonth }}
+  nonGregorianBirthday {{ calendar era year month day isLeapMonth }} imageData thumbnailImageData imageDataAvailable
+  phoneNumbers {{ {LABELED} value }} emailAddresses {{ {LABELED} value }} urlAddresses {{ {LABELED} value }}
+  postalAddresses {{ {LABELED} value {{ street subLocality city subAdministrativeArea state postalCode country isoCountryCode }} }}
+  dates {{ {LABELED} value {{ calendar era year month day isLeapMonth }} }}
+  contactRelations {{ {LABELED} value {{ name }} }}
+  socialProfiles {{ {LABELED} value {{ urlString username userIdentifier service }} }}
+  instantMessageAddresses {{ {LABELED} value {{ username service }} }}
+"""
+FULL_SYNC = f"""
+query FullSync($since: String) {{
+  changeHistory(since: $since, first: 10000) {{
+    token hasMore
+    events {{ __typename ... on AddContactEvent {{ contact {{ {CONTACT_KEYS} }} }} }}
+  }}
+}}
+"""
+FEED = "subscription Feed($since: String) { changeHistory(since: $since) { token events { __typename ... on AddContactEvent { contactId } } } }"
+SAVE = "mutation Save($request: SaveRequestInput!) { save(request: $request) { contacts { id } } }"
+SYNC_COLLECTION = b"""<?xml version="1.0" encoding="utf-8" ?>
+<D:sync-collection xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
+  <D:sync-token/><D:sync-level>1</D:sync-level><D:prop><D:getetag/><C:address-data/></D:prop>
+</D:sync-collection>"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def carnet(binary: Path, *args: str, data: Path) -> str:
+    result = subprocess.run([str(binary), *args, "--data", str(data)], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"carnet {' '.join(args)} failed: {result.stderr}")
+    return result.stdout
+
+
+def carnet_full_sync(client: httpx.Client, url: str, token: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    since, contacts = None, 0
+    while True:
+        response = client.post(url, headers={"Authorization": f"Bearer {token}"},
+                               json={"query": FULL_SYNC, "variables": {"since": since}})
+        page = response.json()["data"]["changeHistory"]
+        contacts += sum(1 for event in page["events"] if event["__typename"] == "AddContactEvent")
+        since = page["token"]
+        if not page["hasMore"]:
+            return time.perf_counter() - started, contacts
+
+
+def radicale_full_sync(client: httpx.Client, url: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    response = client.request("REPORT", url, content=SYNC_COLLECTION,
+                              headers={"Depth": "1", "Content-Type": "application/xml; charset=utf-8"})
+    tree = ElementTree.fromstring(response.content)
+    cards = [node.text for node in tree.iter("{urn:ietf:params:xml:ns:carddav}address-data") if node.text]
+    return time.perf_counter() - started, len(cards)
+
+
+async def subscriber_latency(ws_url: str, http_url: str, ca: ssl.SSLContext, token: str, saves: int) -> list[float]:
+    async with connect(ws_url, ssl=ca, subprotocols=["graphql-transport-ws"], ping_interval=None,
+                       max_size=64 * 1024 * 1024) as ws:
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
+        while json.loads(await ws.recv())["type"] != "connection_ack":
+            pass
+        async with httpx.AsyncClient(verify=ca) as client:
+            current = (await client.post(http_url, headers={"Authorization": f"Bearer {token}"},
+                                         json={"query": "{ currentHistoryToken }"})).json()["data"]["currentHistoryToken"]
+            await ws.send(json.dumps({"id": "feed", "type": "subscribe",
+                                      "payload": {"query": FEED, "variables": {"since": current}}}))
+            await ws.recv()  # the first payload: the token
+            latencies = []
+            for index in range(saves):
+                request = {"transactionAuthor": "bench", "operations": [{"addContact": {"givenName": f"Live {index}"}}]}
+                started = time.perf_counter()
+                save = asyncio.create_task(client.post(http_url, headers={"Authorization": f"Bearer {token}"},
+                                                       json={"query": SAVE, "variables": {"request": request}}))
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message.get("type") == "next" and message["payload"]["data"]["changeHistory"]["events"]:
+                        break
+                latencies.append(time.perf_counter() - started)
+                await save
+                await asyncio.sleep(0.01)  # an idle server between commits
+            return latencies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--contacts", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--saves", type=int, default=300)
+    parser.add_argument("--carnet", type=Path, default=ROOT / ".build/release/carnet")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="carnet-sync-bench-"))
+    data, vcf = work / "data", work / "sample.vcf"
+    subprocess.run([sys.executable, str(ROOT / "examples/generate_sample_data.py"), "-n", str(args.contacts),
+                    "--vcf", str(vcf), "--seed", "1"], check=True, capture_output=True)
+    carnet(args.carnet, "import", str(vcf), data=data)
+    token = carnet(args.carnet, "token", "create", "--name", "bench", "--scope", "read", "--scope", "write",
+                   data=data).strip()
+    port, radicale_port = free_port(), free_port()
+    server = subprocess.Popen([str(args.carnet), "serve", "--data", str(data), "--port", str(port), "--rate-limit", "0",
+                               "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    radicale = None
+    try:
+        for line in server.stdout:
+            if "is listening on" in line:
+                break
+        tls = data / "tls"
+        ca = ssl.create_default_context(cafile=str(tls / "ca.pem"))
+        url = f"https://localhost:{port}/graphql"
+        with httpx.Client(verify=ca, timeout=120) as client:
+            carnet_runs = [carnet_full_sync(client, url, token) for _ in range(args.rounds)]
+        storage = work / "radicale"
+        radicale = subprocess.Popen([sys.executable, "-m", "radicale", "--storage-filesystem-folder", str(storage),
+                                     "--auth-type", "none", "--server-hosts", f"127.0.0.1:{radicale_port}",
+                                     "--server-ssl", "True", "--server-certificate", str(tls / "server.pem"),
+                                     "--server-key", str(tls / "server-key.pem"), "--logging-level", "warning"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        collection = f"https://localhost:{radicale_port}/bench/contacts/"
+        with httpx.Client(verify=ca, timeout=600) as client:
+            for _ in range(100):
+                try:
+                    client.request("OPTIONS", f"https://localhost:{radicale_port}/")
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            upload = client.put(collection, content=vcf.read_bytes(), headers={"Content-Type": "text/vcard"})
+            if upload.status_code >= 300:
+                sys.exit(f"Radicale refused the address book: {upload.status_code} {upload.text[:200]}")
+            radicale_runs = [radicale_full_sync(client, collection) for _ in range(args.rounds)]
+        latencies = asyncio.run(subscriber_latency(f"wss://localhost:{port}/graphql", url, ca, token, args.saves))
+    finally:
+        server.terminate()
+        if radicale:
+            radicale.terminate()
+    carnet_time = statistics.median(run[0] for run in carnet_runs)
+    radicale_time = statistics.median(run[0] for run in radicale_runs)
+    latencies.sort()
+    p99 = latencies[max(0, int(len(latencies) * 0.99 + 0.5) - 1)]
+    print(f"| Full sync, {carnet_runs[0][1]} contacts, every key, pages of 10,000 (client-inclusive) | "
+          f"{carnet_time * 1000:.0f} ms | Radicale sync-collection, {radicale_runs[0][1]} cards: "
+          f"{radicale_time * 1000:.0f} ms | {radicale_time / carnet_time:.1f}× faster |")
+    print(f"| Commit to wss changeHistory subscriber, {len(latencies)} saves | p50 "
+          f"{statistics.median(latencies) * 1000:.2f} ms | p99 {p99 * 1000:.2f} ms |")
+
+
+if __name__ == "__main__":
+    main()
