@@ -14,6 +14,7 @@ final class Executor {
     let operation: OperationDefinition
     let variables: [String: JSONValue]
     let context: GraphQLRequestContext
+    let budget: ExecutionBudget
 
     // An executor runs on one task and its writers never hold two accesses to these at once; the runtime's
     // exclusivity check on each access (the writer is touched for every key and value) was a tenth of writing
@@ -42,6 +43,7 @@ final class Executor {
         self.operation = operation
         self.variables = variables
         self.context = context
+        self.budget = ExecutionBudget(limit: service.limits.maxExecutionTime, isAbandoned: context.isAbandoned)
     }
 
     var rootTypeName: String { service.index.rootType(operation.operation) ?? "Query" }
@@ -128,6 +130,7 @@ final class Executor {
         let mark = writer.mark
         do {
             if let error = argumentError(plan) { throw error }
+            try budget.check()
             let written: Bool
             switch operation.operation {
             case .mutation: written = try await mutationField(plan)
@@ -231,6 +234,9 @@ extension FieldError {
             extensions["affectedRecordIdentifiers"] = .array(error.affectedRecordIdentifiers.map(JSONValue.string))
         }
         if let index = error.operationIndex { extensions["operationIndex"] = .int(index) }
-        self.init(message: error.message, code: ErrorCode(rawValue: error.code.rawValue), extensions: extensions)
+        // A store's PREDICATE_INVALID from a read is always about the client's arguments (a malformed cursor, a
+        // page size, a filter too long): the same mistake as any other bad argument, so the same code.
+        let code = error.code == .predicateInvalid ? ErrorCode.badUserInput : ErrorCode(rawValue: error.code.rawValue)
+        self.init(message: error.message, code: code, extensions: extensions)
     }
 }
