@@ -136,4 +136,34 @@ struct HostileDocumentTests {
         #expect(outcome.codes == ["BAD_USER_INPUT"])
         #expect(outcome.elapsed < .seconds(2))
     }
+
+    @Test("Thousands of same-named fields with selections stop the field-merging check at its limit, with its code")
+    func fieldMergeChecks() async throws {
+        let fixture = try GraphQLFixture()
+        let query = "{ contacts(first: 1) { nodes { " + String(repeating: "groups { id } ", count: 3_000) + "} } }"
+        let outcome = try await run(fixture, query)
+        #expect(outcome.codes == ["MAX_FIELD_MERGE_CHECKS_EXCEEDED"], "\(outcome.response)")
+        #expect(outcome.elapsed < .seconds(2))
+        // A few are compared, and merge.
+        let few = "{ contacts(first: 1) { nodes { " + String(repeating: "groups { id } ", count: 20) + "} } }"
+        #expect(try await run(fixture, few).codes.isEmpty)
+    }
+
+    @Test("Execution stops at its time budget, and when the client has gone away")
+    func executionBudget() async throws {
+        var limits = GraphQLLimits()
+        limits.maxExecutionTime = .zero
+        let expired = try GraphQLFixture(limits: limits)
+        let response = try await expired.run("{ defaultContainer { id } containers { id } }")
+        let codes = (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
+        #expect(codes == ["MAX_EXECUTION_TIME_EXCEEDED"], "a non-null root field fails, and nothing after it runs")
+        #expect(response["data"] == .null)
+
+        let fixture = try GraphQLFixture()
+        var context = GraphQLRequestContext()
+        context.isAbandoned = { true }
+        let abandoned = try await fixture.run("{ containers { id } }", context: context)
+        #expect(abandoned["data"] == .null)
+        #expect(try await fixture.data("{ containers { id } }")["containers"]?.arrayValue?.count == 1)
+    }
 }
