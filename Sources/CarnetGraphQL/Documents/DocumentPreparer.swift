@@ -36,12 +36,21 @@ final class DocumentPreparer: Sendable {
                 code: .documentTooLarge)]))
         }
         if let refusal = scan(text) { return .failed(refusal) }
+        let bytes = Array(text.utf8)
+        let rewrite: StringEscapes.Rewrite?
+        do {
+            rewrite = try StringEscapes.rewrite(bytes)
+        } catch {
+            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(
+                message: error.message, code: .parseFailed, locations: [SourcePosition(utf8Offset: error.offset, in: bytes)])]))
+        }
+        let source = DocumentSource(original: text, map: rewrite?.map ?? SourceMap())
         let document: Document
         parsedCount.add(1, ordering: .relaxed)
         do {
-            document = try parse(source: Source(body: text, name: "GraphQL request"))
+            document = try parse(source: Source(body: rewrite?.text ?? text, name: "GraphQL request"))
         } catch let error as GraphQLError {
-            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(error, defaultCode: .parseFailed)]))
+            return .failed(GraphQLRequestError(.parseFailed, source.responseErrors([error], defaultCode: .parseFailed)))
         } catch {
             return .failed(GraphQLRequestError(.parseFailed, [ResponseError(
                 message: "The document could not be parsed.", code: .parseFailed)]))
@@ -58,9 +67,9 @@ final class DocumentPreparer: Sendable {
             if !limits.introspectionEnabled { errors += IntrospectionRule(traversal: traversal).validate(document) }
         }
         guard errors.isEmpty else {
-            return .failed(GraphQLRequestError(.validationFailed, errors.map { ResponseError($0, defaultCode: .validationFailed) }))
+            return .failed(GraphQLRequestError(.validationFailed, source.responseErrors(errors, defaultCode: .validationFailed)))
         }
-        return .ready(PreparedDocument(document: document))
+        return .ready(PreparedDocument(document: document, source: source))
     }
 }
 

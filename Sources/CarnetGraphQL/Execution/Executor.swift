@@ -31,6 +31,7 @@ final class Executor {
     /// Fields whose batched load failed, by plan: each place the field appears reports the error at its path.
     var failedLoads: [Int: any Error] = [:]
     /// Argument values bound to this request's variables, by plan.
+    private var errorPositions: [Int: [SourcePosition]] = [:]
     @exclusivity(unchecked) private var boundArguments: [Int: (ArgumentValues, FieldError?)] = [:]
 
     init(
@@ -206,6 +207,15 @@ final class Executor {
         return true
     }
 
+    /// Where a field is in the client's text (its first node, as graphql-js reports), found once per plan: a
+    /// field failing for every item of a list would otherwise scan the text once per item.
+    private func positions(_ plan: FieldPlan) -> [SourcePosition] {
+        if let known = errorPositions[plan.id] { return known }
+        let found = plan.nodes.first.map { prepared.source.positions(of: $0) } ?? []
+        errorPositions[plan.id] = found
+        return found
+    }
+
     func record(_ error: any Error, at plan: FieldPlan) {
         let fieldError: FieldError
         switch error {
@@ -220,7 +230,7 @@ final class Executor {
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
         }
         errors.append(ResponseError(
-            message: fieldError.message, code: fieldError.code, locations: InputCoercion.positions(plan.nodes[0]),
+            message: fieldError.message, code: fieldError.code, locations: positions(plan),
             path: path, extensions: fieldError.extensions))
     }
 }
