@@ -27,6 +27,19 @@ struct DifferentialTests {
         ("{ contacts(first: 1) { nodes { id } } contacts(first: 1) { totalCount } }", [:]),
         ("{ contact(id: \"missing\") { id } group(id: \"missing\") { id } container(id: \"missing\") { id } node(id: \"missing\") { id } }", [:]),
         ("{ contacts(first: 5000) { totalCount } }", [:]),
+        ("{ contacts(filter: {name: \"jos\\u00e9\"}) { nodes { givenName familyName } } }", [:]),
+        ("{ contacts(filter: {name: \"Zoë\"}) { nodes { givenName familyName organizationName } } }", [:]),
+        ("{ __type(name: \"ContactFilter\") { name kind inputFields { name defaultValue type { name kind ofType { name kind } } } } }", [:]),
+        ("{ __type(name: \"Contact\") { name fields { name args { name defaultValue } type { name kind } } interfaces { name } } }", [:]),
+        ("{ __schema { queryType { name } mutationType { name } subscriptionType { name } types { name kind } } }", [:]),
+    ]
+
+    /// Escapes GraphQLSwift's lexer cannot read, sent to Carnet, against the same string written plainly to the
+    /// reference executor.
+    static let escaped: [(carnet: String, reference: String)] = [
+        (#"{ contacts(filter: {name: "jos\u{E9}"}) { nodes { givenName } } }"#, #"{ contacts(filter: {name: "josé"}) { nodes { givenName } } }"#),
+        (#"{ contacts(filter: {name: "\u{5A}o\u{EB}"}) { nodes { givenName } } }"#, #"{ contacts(filter: {name: "Zoë"}) { nodes { givenName } } }"#),
+        (#"{ contacts(filter: {name: "\uD83D\uDE00"}) { totalCount } }"#, #"{ contacts(filter: {name: "😀"}) { totalCount } }"#),
     ]
 
     static func compare(_ service: GraphQLService, _ reference: GraphQLSchema, _ store: CarnetStore, _ query: String,
@@ -55,6 +68,27 @@ struct DifferentialTests {
         for (query, variables) in Self.handWritten {
             let (ours, theirs) = try await Self.compare(fixture.service, reference, fixture.store, query, variables)
             #expect(ours == theirs, "\(query)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
+        }
+    }
+
+    @Test("String escapes, and both cursors in the directions the store applies them")
+    func escapesAndCursors() async throws {
+        let fixture = try GraphQLFixture()
+        try await SampleData.seed(fixture.store)
+        let reference = try ReferenceSchema.make()
+        for (carnet, plain) in Self.escaped {
+            let ours = Self.canonical(try JSONParser.parse(await fixture.service.execute(GraphQLRequestBody(query: carnet)).body))
+            let (_, theirs) = try await Self.compare(fixture.service, reference, fixture.store, plain, [:])
+            #expect(ours == theirs, "\(carnet)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
+        }
+        let page = try await fixture.data("{ contacts(first: 5, sortOrder: FAMILY_NAME) { edges { cursor } } }")
+        for index in [0, 2, 4] {
+            let cursor = try #require(page["contacts"]?["edges"]?[index]?["cursor"]?.stringValue)
+            for arguments in [#"first: 3, after: "\#(cursor)""#, #"last: 3, before: "\#(cursor)""#, #"after: "\#(cursor)""#] {
+                let query = "{ contacts(sortOrder: FAMILY_NAME, \(arguments)) { edges { cursor node { familyName } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }"
+                let (ours, theirs) = try await Self.compare(fixture.service, reference, fixture.store, query, [:])
+                #expect(ours == theirs, "\(query)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
+            }
         }
     }
 
