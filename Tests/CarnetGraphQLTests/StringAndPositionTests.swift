@@ -1,5 +1,7 @@
-import CarnetGraphQL
+import GraphQL
 import Testing
+
+@testable import CarnetGraphQL
 
 /// String escapes of the 2021 spec, and error positions counted in code points, checked against graphql-core
 /// 3.2.8 (the expected lines and columns below are what it reports for the same documents).
@@ -26,6 +28,19 @@ struct StringAndPositionTests {
         // The same escape inside a block string is not an escape.
         let block = try await fixture.data(#"{ contacts(filter: {name: """\#(written)"""}) { totalCount } }"#)
         #expect(block["contacts"]?["totalCount"] == 0)
+    }
+
+    @Test("\\f is U+000C (GraphQLSwift reads U+0012), and positions after it stay exact")
+    func formFeed() async throws {
+        let fixture = try GraphQLFixture()
+        // The store keeps no control characters, so the value is checked where the library parses it.
+        let rewrite = try #require(try StringEscapes.rewrite(Array(#"{ a(b: "a\fb") }"#.utf8)))
+        let document = try GraphQL.parse(source: Source(body: rewrite.text))
+        let operation = try #require(document.definitions.first as? OperationDefinition)
+        let field = try #require(operation.selectionSet.selections.first as? Field)
+        #expect((field.arguments.first?.value as? StringValue)?.value == "a\u{0C}b")
+        let found = try await errors(fixture, #"{ contacts(filter: {name: "\f\f"}) { nope } }"#)
+        #expect(Self.location(found.first) == [1, 38])
     }
 
     @Test("Lone surrogates and malformed escapes are syntax errors at the escape, with graphql-js's message",

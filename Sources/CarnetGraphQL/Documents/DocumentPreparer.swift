@@ -35,8 +35,8 @@ final class DocumentPreparer: Sendable {
                 message: "The document is \(text.utf8.count) bytes; the limit is \(limits.maxDocumentBytes).",
                 code: .documentTooLarge)]))
         }
-        if let refusal = scan(text) { return .failed(refusal) }
         let bytes = Array(text.utf8)
+        if let refusal = scan(bytes) { return .failed(refusal) }
         let rewrite: StringEscapes.Rewrite?
         do {
             rewrite = try StringEscapes.rewrite(bytes)
@@ -75,8 +75,7 @@ final class DocumentPreparer: Sendable {
 
 extension DocumentPreparer {
     /// The token and nesting limits, checked over the raw text before the recursive parser runs.
-    func scan(_ text: String) -> GraphQLRequestError? {
-        let bytes = Array(text.utf8)
+    func scan(_ bytes: [UInt8]) -> GraphQLRequestError? {
         let bounds = DocumentScanner.Bounds(
             maxTokens: limits.maxTokens, maxSelectionNesting: limits.maxSelectionNesting,
             maxValueNesting: limits.maxValueNesting)

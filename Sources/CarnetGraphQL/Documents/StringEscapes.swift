@@ -1,6 +1,7 @@
 /// The 2021 spec's string escapes that GraphQLSwift's lexer (4.3.0) gets wrong, rewritten in the text before the
 /// library lexes it: a surrogate pair `\uD83D\uDE00` (the library decodes each half alone and fails) and braced
-/// escapes `\u{1F600}` (the library fails with a message that prints Swift internals).
+/// escapes `\u{1F600}` (the library fails with a message that prints Swift internals), and `\f` (which the library
+/// decodes as U+0012 instead of U+000C).
 ///
 /// Carnet rewrites the text rather than replacing the library's lexer: every other token stays the library's to
 /// read, and only strings with these escapes change. Each such escape becomes a representation the library decodes
@@ -44,6 +45,15 @@ enum StringEscapes {
                 while index < bytes.count, bytes[index] != quote, bytes[index] != 0x0A, bytes[index] != 0x0D {
                     guard bytes[index] == backslash else {
                         index += 1
+                        continue
+                    }
+                    if at(index + 1) == UInt8(ascii: "f") {
+                        // The library decodes `\f` as U+0012; the four-digit form it decodes right.
+                        output.append(contentsOf: bytes[copied..<index])
+                        output.append(contentsOf: Array(#"\u000C"#.utf8))
+                        edits.append(SourceMap.Edit(rewrittenEnd: output.count, originalEnd: index + 2))
+                        index += 2
+                        copied = index
                         continue
                     }
                     guard at(index + 1) == UInt8(ascii: "u") else {
