@@ -14,7 +14,7 @@ final class Executor {
     let operation: OperationDefinition
     let variables: [String: JSONValue]
     let context: GraphQLRequestContext
-    let budget: ExecutionBudget
+    @exclusivity(unchecked) var budget: ExecutionBudget
 
     // An executor runs on one task and its writers never hold two accesses to these at once; the runtime's
     // exclusivity check on each access (the writer is touched for every key and value) was a tenth of writing
