@@ -6,17 +6,15 @@
 /// at the first check, so an operation that never checks (`{ __typename }`) never reads it.
 struct ExecutionBudget {
     let limit: Duration
-    let isAbandoned: @Sendable () -> Bool
     private var deadline: ContinuousClock.Instant?
 
-    init(limit: Duration, isAbandoned: @escaping @Sendable () -> Bool = { false }) {
-        self.limit = limit
-        self.isAbandoned = isAbandoned
-    }
+    init(limit: Duration) { self.limit = limit }
 
+    /// - Parameter isAbandoned: the request context's test of its client (read from the context rather than
+    ///   copied here: one closure fewer to retain per request).
     /// - Throws: `CancellationError` when the task is cancelled or the client has gone away, a ``FieldError`` with
     ///   `MAX_EXECUTION_TIME_EXCEEDED` once the deadline has passed.
-    mutating func check() throws {
+    mutating func check(_ isAbandoned: @Sendable () -> Bool) throws {
         if Task.isCancelled || isAbandoned() { throw CancellationError() }
         let now = ContinuousClock.now
         guard let deadline else {

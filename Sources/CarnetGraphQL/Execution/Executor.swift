@@ -44,7 +44,7 @@ final class Executor {
         self.operation = operation
         self.variables = variables
         self.context = context
-        self.budget = ExecutionBudget(limit: service.limits.maxExecutionTime, isAbandoned: context.isAbandoned)
+        self.budget = ExecutionBudget(limit: service.limits.maxExecutionTime)
     }
 
     var rootTypeName: String { service.index.rootType(operation.operation) ?? "Query" }
@@ -131,7 +131,7 @@ final class Executor {
         let mark = writer.mark
         do {
             if let error = argumentError(plan) { throw error }
-            try budget.check()
+            try budget.check(context.isAbandoned)
             let written: Bool
             switch operation.operation {
             case .mutation: written = try await mutationField(plan)
