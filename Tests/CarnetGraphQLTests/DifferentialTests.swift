@@ -27,6 +27,34 @@ struct DifferentialTests {
         ("{ contacts(first: 1) { nodes { id } } contacts(first: 1) { totalCount } }", [:]),
         ("{ contact(id: \"missing\") { id } group(id: \"missing\") { id } container(id: \"missing\") { id } node(id: \"missing\") { id } }", [:]),
         ("{ contacts(first: 5000) { totalCount } }", [:]),
+        ("{ contacts(filter: {name: \"jos\\u00e9\"}) { nodes { givenName familyName } } }", [:]),
+        ("{ contacts(filter: {name: \"Zoë\"}) { nodes { givenName familyName organizationName } } }", [:]),
+    ]
+
+    /// Introspection: GraphQLSwift's executor lists by name, reports no input-field defaults and `isOneOf: false`
+    /// on every type; Carnet corrects those (IntrospectionFixup), so the comparison ignores order and those two
+    /// members, and everything else must be equal.
+    static let introspection = [
+        "{ __type(name: \"ContactFilter\") { name kind inputFields { name type { name kind ofType { name kind } } } } }",
+        "{ __type(name: \"Contact\") { name description fields { name description args { name defaultValue } type { name kind ofType { name } } } interfaces { name } } }",
+        "{ __schema { queryType { name } mutationType { name } subscriptionType { name } types { name kind possibleTypes { name } enumValues { name } } } }",
+        "{ __type(name: \"SaveOperationInput\") { name inputFields { name } } t: __type(name: \"ContactSortOrder\") { enumValues { name description } } }",
+    ]
+
+    static func unordered(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items): .array(items.map(unordered).sorted { $0.json < $1.json })
+        case .object(let members): .object(members.filter { $0.key != "isOneOf" && $0.key != "defaultValue" }.mapValues(unordered))
+        default: value
+        }
+    }
+
+    /// Escapes GraphQLSwift's lexer cannot read, sent to Carnet, against the same string written plainly to the
+    /// reference executor.
+    static let escaped: [(carnet: String, reference: String)] = [
+        (#"{ contacts(filter: {name: "jos\u{E9}"}) { nodes { givenName } } }"#, #"{ contacts(filter: {name: "josé"}) { nodes { givenName } } }"#),
+        (#"{ contacts(filter: {name: "\u{5A}o\u{EB}"}) { nodes { givenName } } }"#, #"{ contacts(filter: {name: "Zoë"}) { nodes { givenName } } }"#),
+        (#"{ contacts(filter: {name: "\uD83D\uDE00"}) { totalCount } }"#, #"{ contacts(filter: {name: "😀"}) { totalCount } }"#),
     ]
 
     static func compare(_ service: GraphQLService, _ reference: GraphQLSchema, _ store: CarnetStore, _ query: String,
@@ -55,6 +83,38 @@ struct DifferentialTests {
         for (query, variables) in Self.handWritten {
             let (ours, theirs) = try await Self.compare(fixture.service, reference, fixture.store, query, variables)
             #expect(ours == theirs, "\(query)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
+        }
+    }
+
+    @Test("String escapes, and both cursors in the directions the store applies them")
+    func escapesAndCursors() async throws {
+        let fixture = try GraphQLFixture()
+        try await SampleData.seed(fixture.store)
+        let reference = try ReferenceSchema.make()
+        for (carnet, plain) in Self.escaped {
+            let ours = Self.canonical(try JSONParser.parse(await fixture.service.execute(GraphQLRequestBody(query: carnet)).body))
+            let (_, theirs) = try await Self.compare(fixture.service, reference, fixture.store, plain, [:])
+            #expect(ours == theirs, "\(carnet)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
+        }
+        let page = try await fixture.data("{ contacts(first: 5, sortOrder: FAMILY_NAME) { edges { cursor } } }")
+        for index in [0, 2, 4] {
+            let cursor = try #require(page["contacts"]?["edges"]?[index]?["cursor"]?.stringValue)
+            for arguments in [#"first: 3, after: "\#(cursor)""#, #"last: 3, before: "\#(cursor)""#, #"after: "\#(cursor)""#] {
+                let query = "{ contacts(sortOrder: FAMILY_NAME, \(arguments)) { edges { cursor node { familyName } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }"
+                let (ours, theirs) = try await Self.compare(fixture.service, reference, fixture.store, query, [:])
+                #expect(ours == theirs, "\(query)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
+            }
+        }
+    }
+
+    @Test("Introspection, but for the order and the members GraphQLSwift gets wrong")
+    func introspectionCorpus() async throws {
+        let fixture = try GraphQLFixture()
+        let reference = try ReferenceSchema.make()
+        for query in Self.introspection {
+            let (ours, theirs) = try await Self.compare(fixture.service, reference, fixture.store, query, [:])
+            #expect(ours["errorPaths"] == .array([]), "\(query)")
+            #expect(Self.unordered(ours) == Self.unordered(theirs), "\(query)\ncarnet:    \(ours.json)\nreference: \(theirs.json)")
         }
     }
 

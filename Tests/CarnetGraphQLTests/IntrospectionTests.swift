@@ -49,4 +49,50 @@ struct IntrospectionTests {
         #expect(DeprecationPatch.rewrite(#"{ __type(name: "isDeprecated") { name } }"#) == #"{ __type(name: "isDeprecated") { name } }"#)
         #expect(DeprecationPatch.rewrite("query($isDeprecated: Boolean) { a }") == "query($isDeprecated: Boolean) { a }")
     }
+
+    @Test("Types, fields, arguments, input fields and enum values come in definition order")
+    func definitionOrder() async throws {
+        let fixture = try GraphQLFixture()
+        let data = try await fixture.data(Self.toolsQuery)
+        let types = try #require(data["__schema"]?["types"]?.arrayValue)
+        #expect(types.compactMap { $0["name"]?.stringValue } == Array(CarnetSchema.schema.typeMap.keys))
+        for type in types {
+            let name = type["name"]?.stringValue ?? ""
+            guard let order = SchemaOrder.shared.members[name] else { continue }
+            let listed = (type["fields"]?.arrayValue ?? type["inputFields"]?.arrayValue ?? type["enumValues"]?.arrayValue ?? [])
+                .compactMap { $0["name"]?.stringValue }
+            #expect(listed == order, "\(name)")
+            for field in type["fields"]?.arrayValue ?? [] {
+                let fieldName = field["name"]?.stringValue ?? ""
+                #expect(field["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+                    == SchemaOrder.shared.arguments["\(name).\(fieldName)"], "\(name).\(fieldName)")
+            }
+        }
+        let query = try #require(types.first(where: { $0["name"] == "Query" }))
+        let contacts = try #require(query["fields"]?.arrayValue?.first(where: { $0["name"] == "contacts" }))
+        #expect(contacts["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+            == ["filter", "sortOrder", "first", "after", "last", "before"])
+    }
+
+    @Test("isOneOf is null except on input objects; input fields report their SDL defaults; no stray backslashes")
+    func oneOfDefaultsAndDescriptions() async throws {
+        let fixture = try GraphQLFixture()
+        let data = try await fixture.data("""
+            { contact: __type(name: "Contact") { isOneOf fields { type { isOneOf ofType { isOneOf } } } }
+              save: __type(name: "SaveOperationInput") { isOneOf }
+              filter: __type(name: "ContactFilter") { isOneOf }
+              address: __type(name: "PostalAddressInput") { inputFields { name defaultValue } }
+              kind: __type(name: "__TypeKind") { description enumValues { description } }
+              type: __type(name: "__Type") { description } }
+            """)
+        #expect(data["contact"]?["isOneOf"] == .null)
+        #expect(data["contact"]?["fields"]?[0]?["type"]?["isOneOf"] == .null)
+        #expect(data["contact"]?["fields"]?[0]?["type"]?["ofType"]?["isOneOf"] == .null)
+        #expect(data["save"]?["isOneOf"] == true)
+        #expect(data["filter"]?["isOneOf"] == false)
+        let defaults = data["address"]?["inputFields"]?.arrayValue ?? []
+        #expect(defaults.count == 8)
+        #expect(defaults.allSatisfy { $0["defaultValue"] == .string(#""""#) }, "\(defaults)")
+        #expect(!data.json.contains("\\\\`"), "no backslash before a backtick in any description")
+    }
 }

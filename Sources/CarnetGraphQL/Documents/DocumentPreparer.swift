@@ -10,6 +10,8 @@ final class DocumentPreparer: Sendable {
     let cache: LRUCache<DocumentText, Preparation>
     /// How many texts were parsed and validated (cache misses): lets tests see that a hit skips both.
     let preparedCount = Atomic<Int>(0)
+    /// How many texts reached GraphQLSwift's parser: lets tests see that a refused shape never does.
+    let parsedCount = Atomic<Int>(0)
 
     init(schema: GraphQLSchema = CarnetSchema.schema, index: SchemaIndex = .shared, limits: GraphQLLimits) {
         self.schema = schema
@@ -33,54 +35,65 @@ final class DocumentPreparer: Sendable {
                 message: "The document is \(text.utf8.count) bytes; the limit is \(limits.maxDocumentBytes).",
                 code: .documentTooLarge)]))
         }
-        if TokenCounter.count(text, limit: limits.maxTokens) == nil {
-            return .failed(GraphQLRequestError(.validationFailed, [ResponseError(
-                message: "The document has more than \(limits.maxTokens) tokens.", code: .tooManyTokens)]))
-        }
-        let document: Document
+        let bytes = Array(text.utf8)
+        if let refusal = scan(bytes) { return .failed(refusal) }
+        let rewrite: StringEscapes.Rewrite?
         do {
-            document = try parse(source: Source(body: text, name: "GraphQL request"))
-        } catch let error as GraphQLError {
-            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(error, defaultCode: .parseFailed)]))
+            rewrite = try StringEscapes.rewrite(bytes)
         } catch {
-            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(message: "\(error)", code: .parseFailed)]))
+            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(
+                message: error.message, code: .parseFailed, locations: [SourcePosition(utf8Offset: error.offset, in: bytes)])]))
         }
-        var errors = GraphQL.validate(schema: schema, ast: document, rules: specifiedRules)
+        let source = DocumentSource(original: text, map: rewrite?.map ?? SourceMap())
+        let document: Document
+        parsedCount.add(1, ordering: .relaxed)
+        do {
+            document = try parse(source: Source(body: rewrite?.text ?? text, name: "GraphQL request"))
+        } catch let error as GraphQLError {
+            return .failed(GraphQLRequestError(.parseFailed, source.responseErrors([error], defaultCode: .parseFailed)))
+        } catch {
+            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(
+                message: "The document could not be parsed.", code: .parseFailed)]))
+        }
+        var errors = FragmentSpreadLimit(limit: limits.maxFragmentSpreads).validate(document)
+        if errors.isEmpty { errors = GraphQL.validate(schema: schema, ast: document, rules: specifiedRules) }
         if errors.isEmpty {
             let traversal = SelectionTraversal(schema: index, document: document)
-            errors += OverlappingFieldsRule(traversal: traversal).validate(document)
+            var overlapping = OverlappingFieldsRule(traversal: traversal, maxChecks: limits.maxFieldMergeChecks)
+            errors += overlapping.validate(document)
             errors += SingleFieldSubscriptionsRule(traversal: traversal).validate(document)
-            errors += OneOfInputRule(traversal: traversal).validate(document)
+            errors += InputLiteralsRule(traversal: traversal).validate(document)
             errors += DocumentLimitsRule(traversal: traversal, limits: limits).validate(document)
             if !limits.introspectionEnabled { errors += IntrospectionRule(traversal: traversal).validate(document) }
         }
         guard errors.isEmpty else {
-            return .failed(GraphQLRequestError(.validationFailed, errors.map { ResponseError($0, defaultCode: .validationFailed) }))
+            return .failed(GraphQLRequestError(.validationFailed, source.responseErrors(errors, defaultCode: .validationFailed)))
         }
-        return .ready(PreparedDocument(document: document))
+        return .ready(PreparedDocument(document: document, source: source))
     }
 }
 
-/// Refuses `__schema` and `__type` when introspection is off (`__typename` stays).
-struct IntrospectionRule {
-    let traversal: SelectionTraversal
-
-    func validate(_ document: Document) -> [GraphQLError] {
-        var errors: [GraphQLError] = []
-        var seen = Set<String>()
-        func visit(_ selectionSet: SelectionSet, _ type: String) {
-            guard seen.insert("\(ObjectIdentifier(selectionSet))|\(type)").inserted else { return }
-            for field in traversal.collectFields(selectionSet, parentType: type) {
-                if field.node.name.value == "__schema" || field.node.name.value == "__type" {
-                    errors.append(.validation(
-                        "GraphQL introspection is not allowed here, but the query contained \(field.node.name.value).",
-                        [field.node], code: .introspectionDisabled))
-                } else if let inner = field.node.selectionSet, let info = field.info {
-                    visit(inner, info.type.namedType)
-                }
-            }
+extension DocumentPreparer {
+    /// The token and nesting limits, checked over the raw text before the recursive parser runs.
+    func scan(_ bytes: [UInt8]) -> GraphQLRequestError? {
+        let bounds = DocumentScanner.Bounds(
+            maxTokens: limits.maxTokens, maxSelectionNesting: limits.maxSelectionNesting,
+            maxValueNesting: limits.maxValueNesting)
+        let error: ResponseError
+        switch DocumentScanner.scan(bytes, bounds) {
+        case nil:
+            return nil
+        case .tooManyTokens:
+            error = ResponseError(message: "The document has more than \(limits.maxTokens) tokens.", code: .tooManyTokens)
+        case .selectionsTooDeep(let offset):
+            error = ResponseError(
+                message: "Selection sets are nested more than \(limits.maxSelectionNesting) deep.", code: .nestingTooDeep,
+                locations: [SourcePosition(utf8Offset: offset, in: bytes)])
+        case .valuesTooDeep(let offset):
+            error = ResponseError(
+                message: "Values or types are nested more than \(limits.maxValueNesting) deep.", code: .nestingTooDeep,
+                locations: [SourcePosition(utf8Offset: offset, in: bytes)])
         }
-        for (selectionSet, type) in traversal.roots(document) { visit(selectionSet, type) }
-        return errors
+        return GraphQLRequestError(.validationFailed, [error])
     }
 }

@@ -4,6 +4,8 @@ import Synchronization
 /// A parsed and validated document, ready to execute any of its operations. Immutable, shared across requests.
 final class PreparedDocument: Sendable {
     let document: Document
+    /// The client's text, for error positions.
+    let source: DocumentSource
     let operations: [OperationDefinition]
     let fragments: [String: FragmentDefinition]
     /// The variables `@skip` and `@include` read: the only ones that change the shape of a plan.
@@ -15,8 +17,9 @@ final class PreparedDocument: Sendable {
     /// takes dynamic casts, so it is done once here rather than on every request.
     private let variableSlots: [[VariableSlot]]
 
-    init(document: Document) {
+    init(document: Document, source: DocumentSource) {
         self.document = document
+        self.source = source
         var operations: [OperationDefinition] = []
         var fragments: [String: FragmentDefinition] = [:]
         for definition in document.definitions {
@@ -25,7 +28,7 @@ final class PreparedDocument: Sendable {
         }
         self.operations = operations
         self.fragments = fragments
-        self.variableSlots = operations.map { $0.variableDefinitions.map(VariableSlot.init) }
+        self.variableSlots = operations.map { $0.variableDefinitions.map { VariableSlot($0, source) } }
         var names = Set<String>()
         func visit(_ selectionSet: SelectionSet) {
             for selection in selectionSet.selections {
@@ -77,7 +80,7 @@ final class PreparedDocument: Sendable {
     /// `operation`'s variables, in definition order.
     func variableSlots(of operation: OperationDefinition) -> [VariableSlot] {
         operations.firstIndex { $0 === operation }.map { variableSlots[$0] }
-            ?? operation.variableDefinitions.map(VariableSlot.init)
+            ?? operation.variableDefinitions.map { VariableSlot($0, source) }
     }
 
     /// The operation to run: the one named, or the only one.
@@ -101,14 +104,4 @@ final class PreparedDocument: Sendable {
 enum Preparation: Sendable {
     case ready(PreparedDocument)
     case failed(GraphQLRequestError)
-}
-
-extension ResponseError {
-    /// A library error (parse or validation) as a response error.
-    init(_ error: GraphQLError, defaultCode: ErrorCode) {
-        let code = error.extensions["code"]?.string.map(ErrorCode.init(rawValue:)) ?? defaultCode
-        self.init(
-            message: error.message, code: code,
-            locations: error.locations.map { SourcePosition(line: $0.line, column: $0.column) })
-    }
 }

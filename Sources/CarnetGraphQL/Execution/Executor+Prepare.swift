@@ -5,6 +5,7 @@ extension Executor {
     /// for the records those relations bring, level by level.
     func prepareContacts(_ contacts: some Collection<Contact>, _ fields: [FieldPlan]) async throws {
         guard !contacts.isEmpty else { return }
+        try budget.check(context.isAbandoned)
         let groupPlans = fields.filter { ContactField(rawValue: $0.code) == .groups }
         // A vCard lists the contact's groups as CATEGORIES.
         let needsGroups = fields.contains { ContactField(rawValue: $0.code) == .vCard }
@@ -23,6 +24,7 @@ extension Executor {
 
     func prepareGroups(_ groups: [Group], _ fields: [FieldPlan]) async throws {
         guard !groups.isEmpty else { return }
+        try budget.check(context.isAbandoned)
         let ids = groups.map(\.identifier)
         for plan in fields where GroupField(rawValue: plan.code) == .members && membersByPlan[plan.id] == nil {
             let sub = plan.selection?.fields(for: "Contact") ?? []

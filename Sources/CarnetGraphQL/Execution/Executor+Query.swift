@@ -92,11 +92,16 @@ extension Executor {
         for size in [first, last].compactMap({ $0 }) where !(1...StoreLimits.pageSize).contains(size) {
             throw FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(size).")
         }
-        if args(plan).string("before") != nil && last == nil && first != nil {
-            throw FieldError.badUserInput("`before` goes with `last`.")
+        // The store applies one cursor in one direction. Rather than drop a cursor the client sent (the Relay
+        // algorithm would apply both), the combinations it cannot apply are refused.
+        let after = args(plan).string("after"), before = args(plan).string("before")
+        if before != nil && last == nil {
+            throw FieldError.badUserInput("`before` goes with `last`; give `last` (and no `after`) to page backwards.")
         }
-        let page: PageRequest = last.map { .last($0, before: args(plan).string("before")) }
-            ?? .first(first ?? 100, after: args(plan).string("after"))
+        if after != nil && last != nil {
+            throw FieldError.badUserInput("`after` goes with `first`; give `before` to page backwards with `last`.")
+        }
+        let page: PageRequest = last.map { .last($0, before: before) } ?? .first(first ?? 100, after: after)
         let filter = args(plan)["filter"]?.objectValue ?? [:]
         let predicate = ContactPredicate(
             matchingName: filter["name"]?.stringValue, matchingEmailAddress: filter["email"]?.stringValue,

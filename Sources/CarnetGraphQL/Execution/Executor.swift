@@ -14,6 +14,7 @@ final class Executor {
     let operation: OperationDefinition
     let variables: [String: JSONValue]
     let context: GraphQLRequestContext
+    @exclusivity(unchecked) var budget: ExecutionBudget
 
     // An executor runs on one task and its writers never hold two accesses to these at once; the runtime's
     // exclusivity check on each access (the writer is touched for every key and value) was a tenth of writing
@@ -30,6 +31,7 @@ final class Executor {
     /// Fields whose batched load failed, by plan: each place the field appears reports the error at its path.
     var failedLoads: [Int: any Error] = [:]
     /// Argument values bound to this request's variables, by plan.
+    private var errorPositions: [Int: [SourcePosition]] = [:]
     @exclusivity(unchecked) private var boundArguments: [Int: (ArgumentValues, FieldError?)] = [:]
 
     init(
@@ -42,6 +44,7 @@ final class Executor {
         self.operation = operation
         self.variables = variables
         self.context = context
+        self.budget = ExecutionBudget(limit: service.limits.maxExecutionTime)
     }
 
     var rootTypeName: String { service.index.rootType(operation.operation) ?? "Query" }
@@ -128,6 +131,7 @@ final class Executor {
         let mark = writer.mark
         do {
             if let error = argumentError(plan) { throw error }
+            try budget.check(context.isAbandoned)
             let written: Bool
             switch operation.operation {
             case .mutation: written = try await mutationField(plan)
@@ -203,6 +207,15 @@ final class Executor {
         return true
     }
 
+    /// Where a field is in the client's text (its first node, as graphql-js reports), found once per plan: a
+    /// field failing for every item of a list would otherwise scan the text once per item.
+    private func positions(_ plan: FieldPlan) -> [SourcePosition] {
+        if let known = errorPositions[plan.id] { return known }
+        let found = plan.nodes.first.map { prepared.source.positions(of: $0) } ?? []
+        errorPositions[plan.id] = found
+        return found
+    }
+
     func record(_ error: any Error, at plan: FieldPlan) {
         let fieldError: FieldError
         switch error {
@@ -217,7 +230,7 @@ final class Executor {
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
         }
         errors.append(ResponseError(
-            message: fieldError.message, code: fieldError.code, locations: InputCoercion.positions(plan.nodes[0]),
+            message: fieldError.message, code: fieldError.code, locations: positions(plan),
             path: path, extensions: fieldError.extensions))
     }
 }
@@ -231,6 +244,9 @@ extension FieldError {
             extensions["affectedRecordIdentifiers"] = .array(error.affectedRecordIdentifiers.map(JSONValue.string))
         }
         if let index = error.operationIndex { extensions["operationIndex"] = .int(index) }
-        self.init(message: error.message, code: ErrorCode(rawValue: error.code.rawValue), extensions: extensions)
+        // A store's PREDICATE_INVALID from a read is always about the client's arguments (a malformed cursor, a
+        // page size, a filter too long): the same mistake as any other bad argument, so the same code.
+        let code = error.code == .predicateInvalid ? ErrorCode.badUserInput : ErrorCode(rawValue: error.code.rawValue)
+        self.init(message: error.message, code: code, extensions: extensions)
     }
 }

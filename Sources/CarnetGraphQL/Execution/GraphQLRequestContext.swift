@@ -8,6 +8,9 @@ public struct GraphQLRequestContext: Sendable {
     /// Decides a save's transaction author from the one requested (`nil` when none): return the author to record,
     /// or throw ``AuthorRejected`` (the save fails with `FORBIDDEN`, nothing written).
     public var authorizeAuthor: @Sendable (String?) throws(AuthorRejected) -> String? = { $0 }
+    /// Whether the client has gone away (its connection or stream closed): the executor checks this with its
+    /// time budget and stops, as it does when its task is cancelled. Must be cheap and safe from any thread.
+    public var isAbandoned: @Sendable () -> Bool = { false }
 
     public init() {}
 }

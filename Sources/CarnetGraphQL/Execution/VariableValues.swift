@@ -10,11 +10,11 @@ final class VariableSlot: Sendable {
     /// Where the definition is, for errors.
     let locations: [SourcePosition]
 
-    init(_ definition: VariableDefinition) {
+    init(_ definition: VariableDefinition, _ source: DocumentSource) {
         name = definition.variable.name.value
         type = InputCoercion.typeRef(definition.type)
         defaultValue = definition.defaultValue.flatMap { InputCoercion.value(of: $0, variables: [:]) }
-        locations = InputCoercion.positions(definition)
+        locations = source.positions(of: definition)
     }
 }
 
@@ -61,10 +61,6 @@ extension InputCoercion {
         case let named as NamedType: .named(named.name.value)
         default: .named("")
         }
-    }
-
-    static func positions(_ node: any Node) -> [SourcePosition] {
-        GraphQLError(message: "", nodes: [node]).locations.map { SourcePosition(line: $0.line, column: $0.column) }
     }
 
     /// A field's argument values for these variables (none when planned): provided ones coerced, absent ones

@@ -25,9 +25,15 @@ extension Executor {
         if let error = result.errors.first {
             throw FieldError(message: error.message, code: .internalServerError)
         }
-        guard case .dictionary(let data)? = result.data.map(DeprecationPatch.restore), let value = data[plan.responseKey] else {
+        guard case .dictionary(let data)? = result.data.map(DeprecationPatch.restore), var value = data[plan.responseKey] else {
             throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
         }
+        let fixup = IntrospectionFixup(schema: CarnetSchema.schema, fragments: prepared.fragments, order: .shared)
+        // `__type(name:)` is not a field of the query type in the schema index, so its argument is read here.
+        let typeName = plan.nodes.first?.arguments.first { $0.name.value == "name" }
+            .flatMap { InputCoercion.value(of: $0.value, variables: variables) }?.stringValue
+        let element: IntrospectionFixup.Element = plan.name == "__schema" ? .schema : .type(.named(typeName ?? ""))
+        value = fixup.fix(value, element, plan.nodes.compactMap(\.selectionSet))
         var output = JSONWriter()
         output.map(value)
         service.introspectionCache.insert(output.bytes, for: cacheKey)

@@ -4,6 +4,9 @@ public struct JSONParser {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let offset: Int
         public let reason: String
+        /// Whether the text was refused for nesting deeper than the limit (rather than for its syntax): the
+        /// client's mistake has its own code, `MAX_NESTING_EXCEEDED`.
+        public var isTooDeep = false
         public var description: String { "Invalid JSON at byte \(offset): \(reason)" }
     }
 
@@ -42,7 +45,12 @@ public struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws -> JSONValue {
-        guard depth <= maxDepth else { throw fail("nested deeper than \(maxDepth)") }
+        // Checked before recursing, so a deeply nested body costs neither stack nor time.
+        guard depth <= maxDepth else {
+            var failure = fail("nested deeper than \(maxDepth)")
+            failure.isTooDeep = true
+            throw failure
+        }
         guard index < bytes.count else { throw fail("unexpected end") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)

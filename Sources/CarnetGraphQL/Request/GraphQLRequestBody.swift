@@ -30,12 +30,21 @@ public struct GraphQLRequestBody: Sendable, Hashable {
     }
 
     /// Reads the parameters of a GET request's query string, where `variables` and `extensions` are JSON text
-    /// and an empty value means absent.
-    public init(queryItems: [String: String]) throws(GraphQLRequestError) {
+    /// and an empty value means absent. JSON nested deeper than `maxJSONNesting` is refused with
+    /// `MAX_NESTING_EXCEEDED`.
+    public init(queryItems: [String: String], maxJSONNesting: Int = GraphQLLimits().maxJSONNesting)
+        throws(GraphQLRequestError)
+    {
         func json(_ name: String) throws(GraphQLRequestError) -> [String: JSONValue] {
             guard let text = queryItems[name], !text.isEmpty else { return [:] }
             let value: JSONValue
-            do { value = try JSONParser.parse(text) } catch { throw .badRequest("\(name) is not valid JSON") }
+            do {
+                value = try JSONParser.parse(text, maxDepth: maxJSONNesting)
+            } catch let failure as JSONParser.Failure where failure.isTooDeep {
+                throw .jsonTooDeep(name, maxJSONNesting)
+            } catch {
+                throw .badRequest("\(name) is not valid JSON")
+            }
             return try Self.object(value, name)
         }
         self.init(

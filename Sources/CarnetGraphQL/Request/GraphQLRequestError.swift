@@ -42,6 +42,12 @@ public struct GraphQLRequestError: Error, Sendable, Hashable {
     static func badRequest(_ message: String) -> GraphQLRequestError {
         GraphQLRequestError(.badRequest, [ResponseError(message: message, code: .badRequest)])
     }
+
+    /// JSON (a body, `variables`, a message) refused for its nesting: a bad request with its own code.
+    public static func jsonTooDeep(_ what: String, _ limit: Int) -> GraphQLRequestError {
+        GraphQLRequestError(.badRequest, [ResponseError(
+            message: "\(what) nests arrays and objects more than \(limit) deep.", code: .nestingTooDeep)])
+    }
 }
 
 /// One entry of a response's `errors`.
@@ -134,6 +140,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let introspectionDisabled = ErrorCode(rawValue: "INTROSPECTION_DISABLED")
     public static let documentTooLarge = ErrorCode(rawValue: "DOCUMENT_TOO_LARGE")
     public static let tooManyTokens = ErrorCode(rawValue: "TOO_MANY_TOKENS")
+    public static let nestingTooDeep = ErrorCode(rawValue: "MAX_NESTING_EXCEEDED")
+    public static let tooManyFragmentSpreads = ErrorCode(rawValue: "MAX_FRAGMENT_SPREADS_EXCEEDED")
+    public static let tooManyFieldMergeChecks = ErrorCode(rawValue: "MAX_FIELD_MERGE_CHECKS_EXCEEDED")
+    public static let executionTimeExceeded = ErrorCode(rawValue: "MAX_EXECUTION_TIME_EXCEEDED")
     public static let tooDeep = ErrorCode(rawValue: "MAX_DEPTH_EXCEEDED")
     public static let tooManyAliases = ErrorCode(rawValue: "MAX_ALIASES_EXCEEDED")
     public static let tooManyRootFields = ErrorCode(rawValue: "MAX_ROOT_FIELDS_EXCEEDED")

@@ -15,7 +15,8 @@ struct DocumentLimitsRule {
         var errors: [GraphQLError] = []
         var memo: [String: Measure] = [:]
         for case let operation as OperationDefinition in document.definitions {
-            let measure = measure(operation.selectionSet, memo: &memo, visiting: [])
+            var visiting = Set<String>()
+            let measure = measure(operation.selectionSet, memo: &memo, visiting: &visiting)
             let name = operation.name.map { "Operation \"\($0.value)\"" } ?? "The operation"
             if measure.depth > limits.maxDepth {
                 errors.append(.validation(
@@ -44,17 +45,21 @@ struct DocumentLimitsRule {
         return overflow ? Int.max : sum
     }
 
-    private func measure(_ selectionSet: SelectionSet, memo: inout [String: Measure], visiting: Set<String>) -> Measure {
+    /// `visiting` holds the fragments being measured (a cycle is another rule's error); it is one set updated in
+    /// place, since copying it per fragment made a chain of fragments quadratic.
+    private func measure(_ selectionSet: SelectionSet, memo: inout [String: Measure], visiting: inout Set<String>)
+        -> Measure
+    {
         var result = Measure()
         for selection in selectionSet.selections {
             switch selection {
             case let field as Field:
                 if field.alias != nil && field.name.value != "__typename" { result.aliases = Self.add(result.aliases, 1) }
-                let inner = field.selectionSet.map { measure($0, memo: &memo, visiting: visiting) } ?? Measure()
+                let inner = field.selectionSet.map { measure($0, memo: &memo, visiting: &visiting) } ?? Measure()
                 result.depth = max(result.depth, 1 + inner.depth)
                 result.aliases = Self.add(result.aliases, inner.aliases)
             case let inline as InlineFragment:
-                let inner = measure(inline.selectionSet, memo: &memo, visiting: visiting)
+                let inner = measure(inline.selectionSet, memo: &memo, visiting: &visiting)
                 result.depth = max(result.depth, inner.depth)
                 result.aliases = Self.add(result.aliases, inner.aliases)
             case let spread as FragmentSpread:
@@ -64,7 +69,9 @@ struct DocumentLimitsRule {
                 if let known = memo[name] {
                     inner = known
                 } else {
-                    inner = measure(fragment.selectionSet, memo: &memo, visiting: visiting.union([name]))
+                    visiting.insert(name)
+                    inner = measure(fragment.selectionSet, memo: &memo, visiting: &visiting)
+                    visiting.remove(name)
                     memo[name] = inner
                 }
                 result.depth = max(result.depth, inner.depth)

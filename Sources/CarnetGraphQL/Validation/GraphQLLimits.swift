@@ -6,6 +6,28 @@ public struct GraphQLLimits: Sendable, Hashable {
     public var maxDocumentBytes = 100_000
     /// Lexical tokens in the query text. Code `TOO_MANY_TOKENS`. Default 15,000.
     public var maxTokens = 15_000
+    /// Selection sets nested in the text, inline fragments included, checked before parsing so no recursive code
+    /// sees a deeper document. Code `MAX_NESTING_EXCEEDED`. Default 64: four braces for every level `maxDepth`
+    /// allows, room for inline fragments.
+    public var maxSelectionNesting = 64
+    /// Lists and input objects nested in a value literal or a variable's type, checked before parsing. Code
+    /// `MAX_NESTING_EXCEEDED`. Default 7, the deepest value any argument of Carnet's schema accepts (a save's
+    /// `{operations: [{addContact: {postalAddresses: [{value: {…}}]}}]}`), so no valid document is refused.
+    public var maxValueNesting = 7
+    /// Arrays and objects nested in a JSON request body, `variables` or a WebSocket message. Code
+    /// `MAX_NESTING_EXCEEDED` (HTTP 400). Default 64.
+    public var maxJSONNesting = 64
+    /// Fragment spreads in an operation, counted where fragments expand (a fragment spread twice counts its own
+    /// spreads twice): bounds the work chains and trees of fragments cause. Code `MAX_FRAGMENT_SPREADS_EXCEEDED`.
+    /// Default 500.
+    public var maxFragmentSpreads = 500
+    /// Field comparisons the check that same-named fields merge may make (OverlappingFieldsCanBeMerged is
+    /// quadratic or worse in crafted documents). Code `MAX_FIELD_MERGE_CHECKS_EXCEEDED`. Default 100,000.
+    public var maxFieldMergeChecks = 100_000
+    /// How long one operation may execute. Checked between fields and batch loads (with the task's
+    /// cancellation, so a client that goes away stops its request); fields not resolved by then fail with
+    /// `MAX_EXECUTION_TIME_EXCEEDED`. Default 10 s.
+    public var maxExecutionTime: Duration = .seconds(10)
     /// Nesting of fields, through fragments (the standard introspection query needs 14). Code
     /// `MAX_DEPTH_EXCEEDED`. Default 16.
     public var maxDepth = 16

@@ -4,27 +4,55 @@ import GraphQL
 /// fields with the same response name must be the same field with the same arguments, unless their parents are
 /// different object types; either way their results must have the same shape.
 /// `{ a: givenName a: familyName }` is refused.
+///
+/// Comparing fields pairwise, recursively into their sub-selections, can take time exponential in the depth of
+/// a crafted document (many same-named fields at every level). Each pair's verdict is remembered, and the whole
+/// rule stops with `MAX_FIELD_MERGE_CHECKS_EXCEEDED` once it has compared ``GraphQLLimits/maxFieldMergeChecks``
+/// fields, far more than any real operation needs.
 struct OverlappingFieldsRule {
     let traversal: SelectionTraversal
+    let maxChecks: Int
+    private var checks = 0
+    private var verdicts: [String: String?] = [:]
 
-    func validate(_ document: Document) -> [GraphQLError] {
+    init(traversal: SelectionTraversal, maxChecks: Int) {
+        self.traversal = traversal
+        self.maxChecks = maxChecks
+    }
+
+    private struct TooManyChecks: Error {}
+
+    mutating func validate(_ document: Document) -> [GraphQLError] {
         var errors: [GraphQLError] = []
         var reported = Set<String>()
         var checked = Set<String>()
-        for (selectionSet, type) in traversal.roots(document) {
-            check(selectionSet, type, errors: &errors, reported: &reported, checked: &checked)
+        do {
+            for (selectionSet, type) in traversal.roots(document) {
+                try check(selectionSet, type, errors: &errors, reported: &reported, checked: &checked)
+            }
+        } catch {
+            return [.validation(
+                "Checking that same-named fields merge took more than \(maxChecks) comparisons; simplify the document.",
+                [], code: .tooManyFieldMergeChecks)]
         }
         return errors
     }
 
+    /// Counts work, and refuses to go on past the limit.
+    private mutating func spend(_ count: Int) throws(TooManyChecks) {
+        checks += count
+        if checks > maxChecks { throw TooManyChecks() }
+    }
+
     /// FieldsInSetCanMerge over the union of selection sets, then recursively into every selection set.
-    private func check(
+    private mutating func check(
         _ selectionSet: SelectionSet, _ type: String, errors: inout [GraphQLError], reported: inout Set<String>,
         checked: inout Set<String>
-    ) {
+    ) throws(TooManyChecks) {
         // A selection set reached again through another fragment spread is checked once.
         guard checked.insert("\(ObjectIdentifier(selectionSet))|\(type)").inserted else { return }
         let fields = traversal.collectFields(selectionSet, parentType: type)
+        try spend(fields.count)
         var byName: [String: [SelectionTraversal.FieldOccurrence]] = [:]
         var order: [String] = []
         for field in fields {
@@ -35,7 +63,7 @@ struct OverlappingFieldsRule {
             let group = distinct(byName[name]!)
             for i in group.indices {
                 for j in group.indices where j > i {
-                    if let reason = conflict(group[i], group[j]) {
+                    if let reason = try conflict(group[i], group[j]) {
                         let key = "\(name)|\(i)|\(j)|\(group[i].node.loc?.start ?? 0)|\(group[j].node.loc?.start ?? 0)"
                         if reported.insert(key).inserted {
                             errors.append(.validation(
@@ -49,7 +77,7 @@ struct OverlappingFieldsRule {
         // Nested selection sets are checked where they stand (the merged check above covers pairs across them).
         for field in fields {
             if let selectionSet = field.node.selectionSet, let info = field.info {
-                check(selectionSet, info.type.namedType, errors: &errors, reported: &reported, checked: &checked)
+                try check(selectionSet, info.type.namedType, errors: &errors, reported: &reported, checked: &checked)
             }
         }
     }
@@ -73,8 +101,25 @@ struct OverlappingFieldsRule {
         return false
     }
 
-    /// Why two fields with one response name cannot merge, or `nil` when they can.
-    private func conflict(_ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence) -> String? {
+    /// Why two fields with one response name cannot merge, or `nil` when they can; each pair is compared once.
+    private mutating func conflict(
+        _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence, shapeOnly: Bool = false
+    ) throws(TooManyChecks) -> String? {
+        let key = "\(a.node.loc?.start ?? -1)\(a.parentType)|\(b.node.loc?.start ?? -1)\(b.parentType)|\(shapeOnly)"
+        if let known = verdicts[key] { return known }
+        try spend(1)
+        let verdict = try uncachedConflict(a, b, shapeOnly: shapeOnly)
+        verdicts[key] = verdict
+        return verdict
+    }
+
+    private mutating func uncachedConflict(
+        _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence, shapeOnly: Bool
+    ) throws(TooManyChecks) -> String? {
+        if shapeOnly {
+            guard let typeA = a.info?.type, let typeB = b.info?.type else { return nil }
+            return shapeConflict(typeA, typeB)
+        }
         let exclusive = a.parentType != b.parentType && isObject(a.parentType) && isObject(b.parentType)
         if !exclusive {
             if a.node.name.value != b.node.name.value {
@@ -91,23 +136,19 @@ struct OverlappingFieldsRule {
         // The sub-selections must merge too (for exclusive parents, in shape only).
         let fields = traversal.collectFields(setA, parentType: typeA.namedType)
             + traversal.collectFields(setB, parentType: typeB.namedType)
+        try spend(fields.count)
         var byName: [String: [SelectionTraversal.FieldOccurrence]] = [:]
         for field in fields { byName[field.responseName, default: []].append(field) }
         for (name, group) in byName {
             let group = distinct(group)
             for i in group.indices {
                 for j in group.indices where j > i {
-                    let inner = exclusive ? shapeOnly(group[i], group[j]) : conflict(group[i], group[j])
+                    let inner = try conflict(group[i], group[j], shapeOnly: exclusive)
                     if let inner { return "subfields \"\(name)\" conflict because \(inner)" }
                 }
             }
         }
         return nil
-    }
-
-    private func shapeOnly(_ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence) -> String? {
-        guard let typeA = a.info?.type, let typeB = b.info?.type else { return nil }
-        return shapeConflict(typeA, typeB)
     }
 
     /// SameResponseShape for the types alone: wrappers must match, leaves must be the same type.

@@ -24,10 +24,18 @@ struct SelectionTraversal {
 
     /// Every field a selection set selects (fragments expanded, no directives evaluated), in order. As in the
     /// spec's CollectFields, a fragment is expanded once per collection, which keeps this linear in the document.
-    func collectFields(_ selectionSet: SelectionSet, parentType: String, visited: inout Set<String>)
-        -> [FieldOccurrence]
-    {
+    func collectFields(_ selectionSet: SelectionSet, parentType: String) -> [FieldOccurrence] {
+        var visited = Set<String>()
         var result: [FieldOccurrence] = []
+        collectFields(selectionSet, parentType: parentType, visited: &visited, into: &result)
+        return result
+    }
+
+    // Appends to one array: returning and concatenating arrays level by level copied every field once per
+    // enclosing fragment, quadratic in a chain of fragments.
+    private func collectFields(
+        _ selectionSet: SelectionSet, parentType: String, visited: inout Set<String>, into result: inout [FieldOccurrence]
+    ) {
         for selection in selectionSet.selections {
             switch selection {
             case let field as Field:
@@ -35,33 +43,24 @@ struct SelectionTraversal {
                     parentType: parentType, node: field, info: schema.types[parentType]?.field(field.name.value)))
             case let inline as InlineFragment:
                 let type = inline.typeCondition?.name.value ?? parentType
-                result += collectFields(inline.selectionSet, parentType: type, visited: &visited)
+                collectFields(inline.selectionSet, parentType: type, visited: &visited, into: &result)
             case let spread as FragmentSpread:
                 guard visited.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] else { continue }
-                result += collectFields(fragment.selectionSet, parentType: fragment.typeCondition.name.value, visited: &visited)
+                collectFields(
+                    fragment.selectionSet, parentType: fragment.typeCondition.name.value, visited: &visited, into: &result)
             default:
                 continue
             }
         }
-        return result
     }
 
-    func collectFields(_ selectionSet: SelectionSet, parentType: String) -> [FieldOccurrence] {
-        var visited = Set<String>()
-        return collectFields(selectionSet, parentType: parentType, visited: &visited)
-    }
-
-    /// Each operation and fragment with the selection set it starts from and that set's type.
+    /// Each operation with its selection set and root type. Fragments are checked where operations spread them:
+    /// walking each fragment definition on its own as well expanded a chain of fragments once per link, and a
+    /// fragment no operation uses is already an error (NoUnusedFragments).
     func roots(_ document: Document) -> [(SelectionSet, String)] {
         document.definitions.compactMap { definition in
-            switch definition {
-            case let operation as OperationDefinition:
-                schema.rootType(operation.operation).map { (operation.selectionSet, $0) }
-            case let fragment as FragmentDefinition:
-                (fragment.selectionSet, fragment.typeCondition.name.value)
-            default:
-                nil
-            }
+            guard let operation = definition as? OperationDefinition else { return nil }
+            return schema.rootType(operation.operation).map { (operation.selectionSet, $0) }
         }
     }
 }

@@ -44,7 +44,11 @@ struct GraphQLHTTPHandler: Sendable {
             return HTTPErrorResponse.methodNotAllowed("POST", "\(operation.kind.rawValue.capitalized) operations need POST.")
                 .response()
         }
-        let response = await service.execute(operation, context: identity.graphQLContext())
+        var graphQLContext = identity.graphQLContext()
+        // Hummingbird keeps running a handler whose client went away; the executor stops at its next check.
+        let channel = context.channel
+        graphQLContext.isAbandoned = { !channel.isActive }
+        let response = await service.execute(operation, context: graphQLContext)
         return finish(response, mediaType, start, context)
     }
 
@@ -57,7 +61,7 @@ struct GraphQLHTTPHandler: Sendable {
             guard let items = decodeQueryString(request.uri.query) else {
                 throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "Malformed query string.")
             }
-            return try GraphQLRequestBody(queryItems: items)
+            return try GraphQLRequestBody(queryItems: items, maxJSONNesting: service.limits.maxJSONNesting)
         }
         guard isJSONContentType(request.headers.value(.contentType)) else {
             throw HTTPErrorResponse(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
@@ -69,7 +73,9 @@ struct GraphQLHTTPHandler: Sendable {
         }
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes)
+            json = try JSONParser.parse(bytes, maxDepth: service.limits.maxJSONNesting)
+        } catch let failure as JSONParser.Failure where failure.isTooDeep {
+            throw GraphQLRequestError.jsonTooDeep("The request body", service.limits.maxJSONNesting)
         } catch {
             throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is not valid JSON.")
         }

@@ -65,7 +65,7 @@ final class GraphQLWebSocketSession: Sendable {
             }
             let parsed: ClientMessage
             do {
-                parsed = try ClientMessage(text: text)
+                parsed = try ClientMessage(text: text, maxNesting: dependencies.service.limits.maxJSONNesting)
             } catch {
                 return await close(.badRequest, error.reason)
             }

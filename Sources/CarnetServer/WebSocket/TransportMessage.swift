@@ -12,8 +12,17 @@ enum ClientMessage {
         var reason: String
     }
 
-    init(text: String) throws(Invalid) {
-        guard case .object(let message)? = try? JSONParser.parse(text) else { throw Invalid(reason: "Invalid message") }
+    /// - Parameter maxNesting: JSON nested deeper is refused before it is parsed further (close code 4400).
+    init(text: String, maxNesting: Int) throws(Invalid) {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser.parse(text, maxDepth: maxNesting)
+        } catch let failure as JSONParser.Failure where failure.isTooDeep {
+            throw Invalid(reason: "Invalid message: nested more than \(maxNesting) deep")
+        } catch {
+            throw Invalid(reason: "Invalid message")
+        }
+        guard case .object(let message) = parsed else { throw Invalid(reason: "Invalid message") }
         guard case .string(let type)? = message["type"] else { throw Invalid(reason: "Invalid message: missing type") }
         func payload() throws(Invalid) -> [String: JSONValue] {
             switch message["payload"] {

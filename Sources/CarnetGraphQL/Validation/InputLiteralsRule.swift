@@ -1,8 +1,11 @@
 import GraphQL
 
-/// Checks `@oneOf` input objects written in the document (GraphQLSwift accepts them unchecked): exactly one
-/// field, not null, and a variable used there must be of a non-null type.
-struct OneOfInputRule {
+/// The checks on literals that GraphQLSwift's ValuesOfCorrectType leaves out:
+/// - `@oneOf` input objects take exactly one field, not null, and a variable used there must be of a non-null
+///   type;
+/// - an `Int` literal must fit in 32 bits (`first: 2147483648` is a validation error, as in graphql-js, not a
+///   field error at execution), in arguments and in variables' default values.
+struct InputLiteralsRule {
     let traversal: SelectionTraversal
 
     func validate(_ document: Document) -> [GraphQLError] {
@@ -11,14 +14,23 @@ struct OneOfInputRule {
             var variableTypes: [String: Bool] = [:]
             for definition in operation.variableDefinitions {
                 variableTypes[definition.variable.name.value] = definition.type is NonNullType
+                if let value = definition.defaultValue {
+                    check(value, InputCoercion.typeRef(definition.type), [:], &errors)
+                }
             }
             guard let root = traversal.schema.rootType(operation.operation) else { continue }
-            visit(operation.selectionSet, root, variableTypes, &errors)
+            var seen = Set<String>()
+            visit(operation.selectionSet, root, variableTypes, &seen, &errors)
         }
         return errors
     }
 
-    private func visit(_ selectionSet: SelectionSet, _ type: String, _ variables: [String: Bool], _ errors: inout [GraphQLError]) {
+    private func visit(
+        _ selectionSet: SelectionSet, _ type: String, _ variables: [String: Bool], _ seen: inout Set<String>,
+        _ errors: inout [GraphQLError]
+    ) {
+        // A selection set reached again through another spread of its fragment has been checked already.
+        guard seen.insert("\(ObjectIdentifier(selectionSet))|\(type)").inserted else { return }
         for field in traversal.collectFields(selectionSet, parentType: type) {
             guard let info = field.info else { continue }
             for argument in field.node.arguments {
@@ -26,12 +38,14 @@ struct OneOfInputRule {
                     check(argument.value, declared.type, variables, &errors)
                 }
             }
-            if let inner = field.node.selectionSet { visit(inner, info.type.namedType, variables, &errors) }
+            if let inner = field.node.selectionSet { visit(inner, info.type.namedType, variables, &seen, &errors) }
         }
     }
 
     private func check(_ value: any Value, _ type: TypeRef, _ variables: [String: Bool], _ errors: inout [GraphQLError]) {
         switch (value, type.nullable) {
+        case (let int as IntValue, .named("Int")) where Int32(int.value) == nil:
+            errors.append(.validation("Int cannot represent non 32-bit signed integer value: \(int.value)", [int]))
         case (let list as ListValue, .list(let inner)):
             for item in list.values { check(item, inner, variables, &errors) }
         case (let object as ObjectValue, .named(let name)):
