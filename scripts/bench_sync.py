@@ -166,6 +166,7 @@ def main() -> None:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
+            client.request("MKCOL", f"https://localhost:{radicale_port}/bench/")
             upload = client.put(collection, content=vcf.read_bytes(), headers={"Content-Type": "text/vcard"})
             if upload.status_code >= 300:
                 sys.exit(f"Radicale refused the address book: {upload.status_code} {upload.text[:200]}")
