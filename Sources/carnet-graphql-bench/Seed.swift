@@ -15,7 +15,7 @@ enum Seed {
 
     static func run(_ store: CarnetStore, contacts: Int) async throws -> Seeded {
         var seeded = Seeded()
-        var rng = SystemRandomNumberGenerator()
+        let rng = SystemRandomNumberGenerator()
         _ = rng
         var state: UInt64 = 42
         func next() -> Int {

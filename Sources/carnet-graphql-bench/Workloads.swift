@@ -122,7 +122,7 @@ struct Workloads {
             return
         }
         let rawQueue = try DatabaseQueue(path: raw.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let rawConnection = try rawQueue.inDatabase { $0.sqliteConnection }
+        let rawConnection = rawQueue.inDatabase { $0.sqliteConnection }
         var rawStatement: OpaquePointer?
         guard sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil) == SQLITE_OK
         else { throw DatabaseError(message: "the raw statement did not prepare") }

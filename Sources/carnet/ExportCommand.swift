@@ -27,8 +27,9 @@ extension Carnet {
             let exporter = VCardExporter(store: store, version: format == "4.0" ? .v4 : .v3)
             let output: FileHandle
             if let file {
-                FileManager.default.createFile(atPath: file, contents: nil)
-                guard let handle = FileHandle(forWritingAtPath: file) else { throw ValidationError("cannot write \(file)") }
+                guard FileManager.default.createFile(atPath: file, contents: nil),
+                    let handle = FileHandle(forWritingAtPath: file)
+                else { throw ValidationError("cannot write \(file)") }
                 output = handle
             } else {
                 output = FileHandle.standardOutput

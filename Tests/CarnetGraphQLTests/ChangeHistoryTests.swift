@@ -8,7 +8,7 @@ struct ChangeHistoryTests {
     @Test("changeHistoryRetention reports the configured period and the oldest valid token")
     func retention() async throws {
         let fixture = try GraphQLFixture { $0.historyRetention = 3 * 3600 }
-        try await fixture.data(#"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
+        _ = try await fixture.data(#"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
         let data = try await fixture.data("{ changeHistoryRetention { retentionSeconds oldestValidToken } }")
         #expect(data["changeHistoryRetention"]?["retentionSeconds"] == .int(3 * 3600))
         #expect(data["changeHistoryRetention"]?["oldestValidToken"] == .string(try await fixture.store.oldestValidHistoryToken()))

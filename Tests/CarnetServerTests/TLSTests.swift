@@ -24,7 +24,7 @@ struct TLSTests {
 
     @Test("A client that does not trust the development CA cannot connect")
     func untrustedCertificateFails() async throws {
-        try await withServer { server in
+        _ = try await withServer { server in
             await #expect(throws: (any Error).self) {
                 _ = try await TestClient.with(server, trustCA: false) { client in
                     try await client.send(.GET, path: "/healthz", timeout: .seconds(3))

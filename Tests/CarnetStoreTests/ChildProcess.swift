@@ -11,7 +11,7 @@ struct ChildProcess {
     }
 
     init(arguments: [String], output: URL) throws {
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)  // the process reports a file it cannot write
         process = Process()
         process.executableURL = Self.carnetExecutable
         process.arguments = arguments

@@ -47,7 +47,7 @@ struct DurabilityTests {
         let store = try StoreFixture(kind).store
         let changes = await store.changes()
         let result = try await store.add([Make.person("Anna", "Smith")], author: "phone")
-        var iterator = changes.makeAsyncIterator()
+        let iterator = changes.makeAsyncIterator()
         let change = await iterator.next()
         #expect(change?.token == result.historyToken)
         #expect(change?.authors == ["phone"])

@@ -58,7 +58,7 @@ struct IntrospectionFixup {
             return list(value, names, nil, selections) { .directive($0) }
         case (.type(let type), _):
             return fix(typeField: field, type, value, selections)
-        case (.field(let owner, let name, let type), "args"):
+        case (.field(let owner, let name, _), "args"):
             let arguments = fieldDefinition(owner, name)?.args ?? [:]
             return list(value, Array(arguments.keys), order.arguments["\(owner).\(name)"], selections) { argument in
                 .inputValue(owner: nil, name: argument, type: arguments[argument].map { SchemaIndex.ref($0.type) } ?? .named(""))

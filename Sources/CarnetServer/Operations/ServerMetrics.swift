@@ -21,14 +21,20 @@ public final class ServerMetrics: Sendable {
     private let groups: Gauge
     private let databaseBytes: Gauge
 
+    /// A metric's whole name (units are already in it) and help text.
+    private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
     init() {
-        subscriptionsOpen = registry.makeGauge(name: "carnet_subscriptions_open",
-            help: "GraphQL subscriptions running over WebSocket")
-        webSocketsOpen = registry.makeGauge(name: "carnet_websocket_connections_open",
-            help: "graphql-transport-ws connections open")
-        contacts = registry.makeGauge(name: "carnet_store_contacts", help: "Contacts in the store")
-        groups = registry.makeGauge(name: "carnet_store_groups", help: "Groups in the store")
-        databaseBytes = registry.makeGauge(name: "carnet_store_database_bytes", help: "Size of the database file")
+        subscriptionsOpen = registry.makeGauge(
+            descriptor: Self.named("carnet_subscriptions_open", "GraphQL subscriptions running over WebSocket"))
+        webSocketsOpen = registry.makeGauge(
+            descriptor: Self.named("carnet_websocket_connections_open", "graphql-transport-ws connections open"))
+        contacts = registry.makeGauge(descriptor: Self.named("carnet_store_contacts", "Contacts in the store"))
+        groups = registry.makeGauge(descriptor: Self.named("carnet_store_groups", "Groups in the store"))
+        databaseBytes = registry.makeGauge(
+            descriptor: Self.named("carnet_store_database_bytes", "Size of the database file"))
     }
 
     func recordHTTP(route: String, method: String, status: Int, duration: Duration) {
@@ -66,10 +72,12 @@ public final class ServerMetrics: Sendable {
         if handles == nil {
             // The registry builds and looks up a key from the labels on every call: keep the handles.
             let series = describe()
-            handles = (registry.makeCounter(name: key.name + "s_total", labels: series.labels + [("status", key.status)],
-                    help: "\(series.what) by \(series.by) and status"),
-                registry.makeDurationHistogram(name: key.name + "_duration_seconds", labels: series.labels,
-                    buckets: Self.buckets, help: "\(series.what)' latency by \(series.by)"))
+            handles = (registry.makeCounter(
+                    descriptor: Self.named(key.name + "s_total", "\(series.what) by \(series.by) and status"),
+                    labels: series.labels + [("status", key.status)]),
+                registry.makeDurationHistogram(
+                    descriptor: Self.named(key.name + "_duration_seconds", "\(series.what) latency by \(series.by)"),
+                    labels: series.labels, buckets: Self.buckets))
             self.series.withLock { $0[key] = handles }
         }
         handles?.0.increment()

@@ -32,7 +32,7 @@ final class PointConnection: @unchecked Sendable {
 
     init(_ queue: DatabaseQueue) throws {
         self.queue = queue
-        guard let handle = try queue.inDatabase({ $0.sqliteConnection }) else {
+        guard let handle = queue.inDatabase({ $0.sqliteConnection }) else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The point reader has no connection")
         }
         self.handle = handle
