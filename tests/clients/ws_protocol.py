@@ -10,7 +10,7 @@ has a time limit, so the script never hangs. Checks:
   subprotocol          the server echoes graphql-transport-ws and acks a good connection_init
   bad-token            connection_init with a bad token -> close 4403
   no-token             connection_init without authorization -> close 4403
-  init-timeout         no connection_init -> close 4408 (the server waits 3 s; up to 5.5 s allowed)
+  init-timeout         no connection_init -> close 4408 (the server waits 3 s: not before 1 s, and within the step bound)
   subscribe-before-ack subscribe before connection_init -> close 4401
   duplicate-id         a second subscribe with an active id -> close 4409
   invalid-json         a text frame that is not JSON -> close 4400
@@ -45,8 +45,8 @@ except ImportError as error:  # pragma: no cover - environment problem
     sys.exit(f"ws_protocol.py needs websockets >= 14 (pip install -r tests/clients/requirements.txt): {error}")
 
 SUBPROTOCOL = "graphql-transport-ws"
-STEP_TIMEOUT = 5.0  # seconds to wait for any one expected message or close
-CHECK_TIMEOUT = 20.0  # seconds for a whole check
+STEP_TIMEOUT = 20.0  # seconds to wait for any one expected message or close: a hang bound, generous for loaded CI
+CHECK_TIMEOUT = 60.0  # seconds for a whole check
 
 HISTORY_TOKEN_QUERY = "query WsHistoryToken { currentHistoryToken }"
 STORE_DID_CHANGE = "subscription WsStoreDidChange { storeDidChange { historyToken authors } }"
@@ -247,7 +247,7 @@ class Checks:
     async def check_init_timeout(self) -> str:
         session = await self.session(ack=False)
         async with session.ws:
-            elapsed = await session.expect_close(4408, timeout=5.5)
+            elapsed = await session.expect_close(4408, timeout=STEP_TIMEOUT)
             if elapsed < 1.0:
                 raise CheckFailure(f"closed 4408 after only {elapsed:.2f} s; the server should wait about 3 s")
             return f"closed 4408 after {elapsed:.2f} s"
