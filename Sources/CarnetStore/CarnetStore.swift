@@ -96,6 +96,14 @@ public struct CarnetStore: Sendable {
     public func close() async throws {
         await notifier.finishAll()
         try pointReaders?.close()
-        try writer.close()
+        // GRDB's close waits until every read of the pool has given its connection back, and an asynchronous read
+        // gives it back only once it resumes on the cooperative pool. Waiting on that pool's threads could take all
+        // of them (two stores closing on two cores did) while those reads wait for one: wait on a thread of its own.
+        let writer = self.writer
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue(label: "carnet.store.close").async {
+                continuation.resume(with: Result { try writer.close() })
+            }
+        }
     }
 }

@@ -86,3 +86,33 @@ struct DurabilityTests {
         #expect(received?.token == page.token)
     }
 }
+
+@Suite("Closing a store")
+struct StoreClosingTests {
+    @Test("Stores closing while their reads are in flight never hold the cooperative pool", .timeLimit(.minutes(1)))
+    func closeUnderReads() async throws {
+        // One store per core, each with an asynchronous read holding its connection. GRDB's close waits for that
+        // read to give the connection back, which it does only once it resumes on the cooperative pool: closes
+        // that waited on the pool's own threads took all of them, and nothing could resume (a hang).
+        let fixtures = try (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in try StoreFixture(.onDiskWAL) }
+        let gates = fixtures.map { _ in DispatchSemaphore(value: 0) }
+        let started = fixtures.map { _ in DispatchSemaphore(value: 0) }
+        var reads: [Task<Void, Never>] = []
+        for (index, fixture) in fixtures.enumerated() {
+            let (gate, start) = (gates[index], started[index])
+            reads.append(Task { _ = try? await fixture.store.writer.read { _ in start.signal(); gate.wait(); return 0 } })
+        }
+        // Wait, off the cooperative pool, until every read holds its connection.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                for start in started { start.wait() }
+                continuation.resume()
+            }
+        }
+        let closes = fixtures.map { fixture in Task { try await fixture.store.close() } }
+        // Let the closes reach GRDB's wait, then let the reads finish: they must still be able to resume.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { for gate in gates { gate.signal() } }
+        for close in closes { try await close.value }
+        for read in reads { await read.value }
+    }
+}
