@@ -8,17 +8,11 @@ struct InputMutator {
         case valid, truncated, wrongVariables, hugeIntegers, deepNesting, manyAliases, fragmentCycle, escapes, noise
     }
 
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }

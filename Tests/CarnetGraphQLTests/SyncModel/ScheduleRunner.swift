@@ -7,7 +7,7 @@ struct ScheduleRunner {
     static let authors = ["app-a", "app-b", "app-c"]
 
     let seed: UInt64
-    var random: ModelRandom
+    var random: SeededRandom
     let world: SyncWorld
     var pullers: [PullClient] = []
     var subscribers: [SubscriberClient] = []
@@ -20,7 +20,7 @@ struct ScheduleRunner {
 
     init(seed: UInt64) throws {
         self.seed = seed
-        var random = ModelRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         world = try SyncWorld(onDisk: random.chance(25))
         for index in 0..<random.int(1...3) {
             pullers.append(PullClient(

@@ -1,5 +1,6 @@
-/// A seeded generator (SplitMix64): the same seed gives the same schedule.
-struct ModelRandom {
+/// A seeded generator (SplitMix64) for the generated tests: the same seed gives the same run, so a printed seed
+/// reproduces a failure.
+struct SeededRandom {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
