@@ -1,4 +1,4 @@
-import CarnetStore
+@testable import CarnetStore
 import Testing
 
 @testable import CarnetGraphQL
@@ -61,5 +61,31 @@ struct ChangeHistoryTests {
         #expect(seen == created)
         // The pause coalesced the backlog into pages of up to 1,000 events instead of a payload per commit.
         #expect(payloads == 1)
+    }
+}
+
+@Suite("Database errors over GraphQL")
+struct DatabaseErrorGraphQLTests {
+    @Test("A save on a database at its size limit answers STORAGE_FULL for the field, not an internal error")
+    func storageFull() async throws {
+        let fixture = try GraphQLFixture()
+        _ = try await fixture.data(#"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
+        try await fixture.store.fillToSizeLimit()
+        let contact: JSONValue = ["addContact": ["givenName": "B", "note": .string(String(repeating: "n", count: 60_000))]]
+        let result = try await fixture.run(
+            "mutation($r: SaveRequestInput!) { save(request: $r) { historyToken } }",
+            ["r": ["operations": .array(Array(repeating: contact, count: 20))]])
+        #expect(result["errors"]?[0]?["extensions"]?["code"] == .string("STORAGE_FULL"))
+        #expect(result["errors"]?[0]?["path"]?.json == #"["save"]"#)
+    }
+}
+
+extension CarnetStore {
+    /// Lets the database grow no further than it is now: the next large save meets SQLite's SQLITE_FULL.
+    func fillToSizeLimit() async throws {
+        try await writer.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+        }
     }
 }

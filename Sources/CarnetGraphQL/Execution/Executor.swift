@@ -244,6 +244,8 @@ extension FieldError {
             extensions["affectedRecordIdentifiers"] = .array(error.affectedRecordIdentifiers.map(JSONValue.string))
         }
         if let index = error.operationIndex { extensions["operationIndex"] = .int(index) }
+        // UNAVAILABLE: the client may retry the same request after this many seconds (nothing was written).
+        if let retry = error.retryAfter { extensions["retryAfterSeconds"] = .int(Int(retry.components.seconds)) }
         // A store's PREDICATE_INVALID from a read is always about the client's arguments (a malformed cursor, a
         // page size, a filter too long): the same mistake as any other bad argument, so the same code.
         let code = error.code == .predicateInvalid ? ErrorCode.badUserInput : ErrorCode(rawValue: error.code.rawValue)

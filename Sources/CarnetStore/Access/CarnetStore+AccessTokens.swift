@@ -5,7 +5,7 @@ extension CarnetStore {
     /// Stores a new access token. - Throws: ``StoreError`` `insertedRecordAlreadyExists` if the id is taken.
     public func insertAccessToken(_ token: AccessTokenRecord) async throws {
         let authors = String(decoding: try JSONEncoder().encode(token.authors), as: UTF8.self)
-        try await writer.write { db in
+        try await databaseWrite { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM accessToken WHERE id = ?", arguments: [token.id]) == true {
                 throw StoreError(.insertedRecordAlreadyExists, "Access token \(token.id) already exists",
                     affected: [token.id])
@@ -37,7 +37,7 @@ extension CarnetStore {
     /// Revokes a token. - Returns: `false` if no live token has this id.
     @discardableResult
     public func revokeAccessToken(id: String, at date: Date = Date()) async throws -> Bool {
-        try await writer.write { db in
+        try await databaseWrite { db in
             try db.execute(
                 sql: "UPDATE accessToken SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL",
                 arguments: [date.timeIntervalSince1970, id])

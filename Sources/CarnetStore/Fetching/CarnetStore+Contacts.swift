@@ -59,7 +59,7 @@ extension CarnetStore {
         guard order != .userDefault else {
             throw StoreError(.validationFailed, "The default sort order must be a concrete order", keyPaths: ["sortOrder"])
         }
-        try await writer.write { db in
+        try await databaseWrite { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO storeInfo (key, value) VALUES ('userDefaultSortOrder', ?)",
                 arguments: [order.rawValue])

@@ -56,7 +56,7 @@ extension CarnetStore {
         guard Validation.required(container.name, limit: StoreLimits.singleLineBytes) else {
             throw StoreError(.validationFailed, "Invalid container name", keyPaths: ["name"])
         }
-        try await writer.write { db in
+        try await databaseWrite { db in
             let transaction = try SaveTransaction(db: db, author: nil)
             try transaction.ensureUnused(container.identifier)
             try db.execute(

@@ -13,13 +13,13 @@ extension CarnetStore {
             throw StoreError(.predicateInvalid, "History page sizes go from 1 to 10000")
         }
         let storeID = self.storeID
-        return try await writer.read { db in try HistoryFetch(request: request, storeID: storeID).run(db) }
+        return try await databaseRead { db in try HistoryFetch(request: request, storeID: storeID).run(db) }
     }
 
     /// The token for "now": changes fetched since it start after the latest commit.
     public func currentHistoryToken() async throws -> String {
         let storeID = self.storeID
-        return try await writer.read { db in
+        return try await databaseRead { db in
             HistoryToken(storeID: storeID, position: try HistoryStore.currentPosition(db)).encoded
         }
     }
@@ -27,7 +27,7 @@ extension CarnetStore {
     /// The oldest token still valid: history before it was compacted, so older tokens fetch a full sync.
     public func oldestValidHistoryToken() async throws -> String {
         let storeID = self.storeID
-        return try await writer.read { db in
+        return try await databaseRead { db in
             HistoryToken(storeID: storeID, position: try HistoryStore.oldestPosition(db)).encoded
         }
     }
@@ -39,7 +39,7 @@ extension CarnetStore {
     @discardableResult
     public func compactHistory(olderThan cutoff: Date? = nil) async throws -> Int {
         let cutoff = (cutoff ?? Date().addingTimeInterval(-configuration.historyRetention)).timeIntervalSince1970
-        return try await writer.write { db in
+        return try await databaseWrite { db in
             // Both look-ups walk an index from its end: compaction with nothing to do costs two seeks.
             guard let lastSeq = try Int64.fetchOne(
                 db, sql: "SELECT seq FROM saveTransaction WHERE timestamp < ? ORDER BY timestamp DESC LIMIT 1",

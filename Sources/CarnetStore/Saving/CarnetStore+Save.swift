@@ -9,7 +9,7 @@ extension CarnetStore {
     public func execute(_ request: SaveRequest) async throws -> SaveResult {
         try Self.validate(request)
         let storeID = self.storeID
-        let result = try await writer.writeWithoutTransaction { db in
+        let result = try await mappingDatabaseErrors { try await writer.writeWithoutTransaction { db in
             var result: SaveResult?
             try db.inTransaction(.immediate) {
                 var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
@@ -30,7 +30,7 @@ extension CarnetStore {
                 return transaction.changed ? .commit : .rollback
             }
             return result!
-        }
+        } }
         if result.revision != nil {
             await notifier.check()
             await maintenance.compactIfDue(self)

@@ -9,8 +9,8 @@ extension CarnetStore {
             throw StoreError(.validationFailed, "The backup destination already exists", keyPaths: ["path"])
         }
         // VACUUM INTO cannot run inside a transaction; it takes its own read snapshot, so it does not block writers.
-        try await writer.unsafeRead { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+        try await mappingDatabaseErrors {
+            try await writer.unsafeRead { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         }
     }
 

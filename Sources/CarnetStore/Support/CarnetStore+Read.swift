@@ -13,12 +13,16 @@ extension CarnetStore {
     /// unbounded reads (history, compaction) keep the asynchronous path and leave the cooperative pool free.
     func read<T>(_ body: (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        guard let pointReaders else { return try writer.read(body) }
-        return try pointReaders.read({ db in
-            try db.beginTransaction(.deferred)
-            defer { try? db.rollback() }
-            return try body(db)
-        }, otherwise: { try writer.read(body) })
+        do {
+            guard let pointReaders else { return try writer.read(body) }
+            return try pointReaders.read({ db in
+                try db.beginTransaction(.deferred)
+                defer { try? db.rollback() }
+                return try body(db)
+            }, otherwise: { try writer.read(body) })
+        } catch {
+            throw StoreError.mapped(error)
+        }
     }
 
     /// Runs one statement, `sql`, outside a transaction: a statement is its own snapshot, and the `BEGIN`/`COMMIT`
@@ -28,7 +32,18 @@ extension CarnetStore {
         try Task.checkCancellation()
         // Locals, not `self`: a closure capturing the store copies (and retains) all of its fields.
         let (writer, pointReaders) = (self.writer, self.pointReaders)
-        return try withoutActuallyEscaping(body) { body in
+        do {
+            return try Self.readStatementUnmapped(key, sql, body, writer: writer, pointReaders: pointReaders)
+        } catch {
+            throw StoreError.mapped(error)
+        }
+    }
+
+    private static func readStatementUnmapped<T>(
+        _ key: StatementKey, _ sql: String, _ body: (SQLiteStatement) throws -> T, writer: any DatabaseWriter,
+        pointReaders: PointReaders?
+    ) throws -> T {
+        try withoutActuallyEscaping(body) { body in
             let throughGRDB = {
                 try writer.unsafeRead { db in
                     let statement = try db.cachedStatement(sql: sql).sqliteStatement

@@ -18,6 +18,13 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case conflict = "CONFLICT"
         /// A fetch request is malformed: a bad cursor, page size or predicate (400).
         case predicateInvalid = "PREDICATE_INVALID"
+        /// The database is busy (another writer held its lock past the busy timeout): nothing was written; retry
+        /// after ``StoreError/retryAfter`` (CNErrorCode 1, communication error).
+        case unavailable = "UNAVAILABLE"
+        /// The disk, or the database's size limit, is full: nothing was written (2, data access error).
+        case storageFull = "STORAGE_FULL"
+        /// The database cannot be read or written: an I/O error, a damaged or read-only file (2).
+        case storageFailure = "STORAGE_FAILURE"
 
         /// The closest `CNErrorCode` value; conflicts have no Apple counterpart and use 1001.
         public var numericValue: Int {
@@ -29,6 +36,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case .validationFailed: 300
             case .predicateInvalid: 400
             case .conflict: 1001
+            case .unavailable: 1
+            case .storageFull, .storageFailure: 2
             }
         }
     }
@@ -42,6 +51,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var operationIndex: Int?
     /// For validation errors and conflicts: the key paths at fault (`emailAddresses[1].value`, `birthday.month`).
     public var keyPaths: [String]
+    /// For ``Code/unavailable``: how long to wait before trying again.
+    public var retryAfter: Duration?
 
     public init(
         _ code: Code, _ message: String, affected: [String] = [], operationIndex: Int? = nil, keyPaths: [String] = []
