@@ -21,6 +21,7 @@ from typing import Any
 
 try:
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
 except ImportError as error:  # pragma: no cover - environment problem
     sys.exit(f"slow_subscriber.py needs websockets >= 14 (pip install -r tests/clients/requirements.txt): {error}")
 
@@ -51,7 +52,7 @@ async def open_session(url: str, ca: str, token: str, max_queue: int) -> Any:
     ws = await connect(url, ssl=context(ca), subprotocols=[SUBPROTOCOL], open_timeout=10, close_timeout=3,
                        ping_interval=None, max_size=64 * 1024 * 1024, max_queue=max_queue)
     await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
-    while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "connection_ack":
+    while json.loads(await asyncio.wait_for(ws.recv(), 60))["type"] != "connection_ack":
         pass
     return ws
 
@@ -60,7 +61,7 @@ async def request(ws: Any, op_id: str, query: str, variables: dict[str, Any] | N
     await ws.send(json.dumps({"id": op_id, "type": "subscribe", "payload": {"query": query, "variables": variables or {}}}))
     result: dict[str, Any] = {}
     while True:
-        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if message.get("type") == "ping":
             await ws.send(json.dumps({"type": "pong"}))
         elif message.get("id") == op_id and message["type"] == "next":
@@ -78,7 +79,7 @@ async def run(args: argparse.Namespace) -> list[str]:
     reader = await open_session(args.url, args.ca, args.token, 1)
     await reader.send(json.dumps({"id": "feed", "type": "subscribe",
                                   "payload": {"query": FEED, "variables": {"since": start_token}}}))
-    first = json.loads(await asyncio.wait_for(reader.recv(), 10))
+    first = json.loads(await asyncio.wait_for(reader.recv(), 60))
     if first.get("type") != "next":
         return [f"first feed message: {first}"]
     token = first["payload"]["data"]["changeHistory"]["token"]
@@ -94,13 +95,23 @@ async def run(args: argparse.Namespace) -> list[str]:
 
     seen: dict[str, int] = {}
     payloads = 0
+    resumed = 0
     deadline = time.monotonic() + 120
     while token != final_token:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             failures.append(f"after {payloads} payloads the feed stands at another token than the last commit")
             break
-        message = json.loads(await asyncio.wait_for(reader.recv(), remaining))
+        try:
+            message = json.loads(await asyncio.wait_for(reader.recv(), remaining))
+        except ConnectionClosed:
+            # A reader paused past the server's ping timeout is disconnected (it did not answer pings). The
+            # contract: subscribe again from the last token applied, and nothing is lost.
+            resumed += 1
+            reader = await open_session(args.url, args.ca, args.token, 1)
+            await reader.send(json.dumps({"id": "feed", "type": "subscribe",
+                                          "payload": {"query": FEED, "variables": {"since": token}}}))
+            continue
         if message.get("type") == "ping":
             await reader.send(json.dumps({"type": "pong"}))
             continue
@@ -124,7 +135,7 @@ async def run(args: argparse.Namespace) -> list[str]:
         failures.append(f"{len(missing)} of {len(created)} contacts never reached the paused subscriber")
     if any(length != len(NOTE) for length in seen.values()):
         failures.append("a note arrived cut")
-    print(f"{args.saves} commits reached the paused subscriber in {payloads} payloads")
+    print(f"{args.saves} commits reached the paused subscriber in {payloads} payloads ({resumed} resubscriptions)")
     return failures
 
 
