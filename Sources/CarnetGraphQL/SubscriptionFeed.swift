@@ -1,0 +1,97 @@
+import CarnetStore
+import Synchronization
+
+/// One subscription between payloads: where its history stands and the commits it has not covered.
+///
+/// `AsyncStream(unfolding:)` asks for one payload at a time, so ``next()`` never runs twice at once; the cursor
+/// is copied in and out around each call.
+final class SubscriptionFeed: Sendable {
+    struct Cursor: Sendable {
+        /// The history token of the last page (changeHistory).
+        var token: String?
+        /// Whether the next page needs no new commit: the first one, or the rest of a page with `hasMore`.
+        var ready = true
+        /// Whether a payload went out: the first always does, as it carries the token.
+        var hasSent = false
+        var ended = false
+    }
+
+    let service: GraphQLService
+    let field: FieldPlan
+    let operation: GraphQLService.Operation
+    let context: GraphQLRequestContext
+    let changes: StoreChanges.AsyncIterator
+    private let cursor: Mutex<Cursor>
+
+    init(
+        service: GraphQLService, field: FieldPlan, operation: GraphQLService.Operation, context: GraphQLRequestContext,
+        changes: StoreChanges
+    ) {
+        self.service = service
+        self.field = field
+        self.operation = operation
+        self.context = context
+        self.changes = changes.makeAsyncIterator()
+        self.cursor = Mutex(Cursor(token: service.makeExecutor(operation, context).args(field).string("since")))
+    }
+
+    /// The next payload; `nil` when the store closed, the task was cancelled or the subscription failed.
+    func next() async -> GraphQLResponse? {
+        var cursor = self.cursor.withLock { $0 }
+        defer { self.cursor.withLock { [cursor] in $0 = cursor } }
+        while !cursor.ended, !Task.isCancelled {
+            let response: GraphQLResponse?
+            switch SubscriptionField(rawValue: field.code) {
+            case .storeDidChange?: response = await nextStoreChange(&cursor)
+            case .changeHistory?: response = await nextHistoryPage(&cursor)
+            case nil:
+                cursor.ended = true
+                response = nil
+            }
+            if let response { return response }
+        }
+        return nil
+    }
+
+    private func nextStoreChange(_ cursor: inout Cursor) async -> GraphQLResponse? {
+        guard var change = await changes.next() else {
+            cursor.ended = true
+            return nil
+        }
+        // Commits whose authors are all excluded are the client's own: leave them out, and their authors too.
+        let excluded = Set(service.makeExecutor(operation, context).args(field).strings("excludedAuthors"))
+        change.authors.removeAll { $0.map(excluded.contains) ?? false }
+        if change.authors.isEmpty { return nil }
+        let executor = service.makeExecutor(operation, context)
+        let body = executor.payload(field) { executor.writeStoreChange(change, field) }
+        return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+    }
+
+    private func nextHistoryPage(_ cursor: inout Cursor) async -> GraphQLResponse? {
+        if !cursor.ready {
+            guard await changes.next() != nil else {
+                cursor.ended = true
+                return nil
+            }
+        }
+        let executor = service.makeExecutor(operation, context)
+        let page: ChangeHistoryPage
+        do {
+            page = try await executor.fetchHistory(field, since: cursor.token, limit: 1000)
+        } catch {
+            // The client resumes from its last token; the error says why this stream ended.
+            cursor.ended = true
+            executor.path = [.key(field.responseKey)]
+            executor.record(error, at: field)
+            let body = executor.payload(field) { executor.writer.null(); return true }
+            return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: true)
+        }
+        cursor.token = page.token
+        cursor.ready = page.hasMore
+        guard !cursor.hasSent || !page.events.isEmpty else { return nil }
+        cursor.hasSent = true
+        let fields = field.selection?.fields(for: "ChangeHistoryPage") ?? []
+        let body = executor.payload(field) { executor.writeHistoryPage(page, fields) }
+        return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+    }
+}
