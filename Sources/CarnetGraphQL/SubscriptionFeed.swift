@@ -21,6 +21,8 @@ final class SubscriptionFeed: Sendable {
     let operation: GraphQLService.Operation
     let context: GraphQLRequestContext
     let changes: StoreChanges.AsyncIterator
+    /// storeDidChange's `excludedAuthors`, read once.
+    let excludedAuthors: Set<String>
     private let cursor: Mutex<Cursor>
 
     init(
@@ -32,7 +34,9 @@ final class SubscriptionFeed: Sendable {
         self.operation = operation
         self.context = context
         self.changes = changes.makeAsyncIterator()
-        self.cursor = Mutex(Cursor(token: service.makeExecutor(operation, context).args(field).string("since")))
+        let arguments = service.makeExecutor(operation, context).args(field)
+        self.excludedAuthors = Set(arguments.strings("excludedAuthors"))
+        self.cursor = Mutex(Cursor(token: arguments.string("since")))
     }
 
     /// The next payload; `nil` when the store closed, the task was cancelled or the subscription failed.
@@ -59,8 +63,7 @@ final class SubscriptionFeed: Sendable {
             return nil
         }
         // Commits whose authors are all excluded are the client's own: leave them out, and their authors too.
-        let excluded = Set(service.makeExecutor(operation, context).args(field).strings("excludedAuthors"))
-        change.authors.removeAll { $0.map(excluded.contains) ?? false }
+        change.authors.removeAll { $0.map(excludedAuthors.contains) ?? false }
         if change.authors.isEmpty { return nil }
         let executor = service.makeExecutor(operation, context)
         let body = executor.payload(field) { executor.writeStoreChange(change, field) }

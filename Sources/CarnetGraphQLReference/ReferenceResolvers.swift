@@ -83,7 +83,7 @@ enum ReferenceResolvers {
         case "changeHistoryRetention":
             { _, _, context, _ in
                 let store = store(context)
-                let seconds = Int(min(max(store.configuration.historyRetention, 0), Double(Int32.max)).rounded(.down))
+                let seconds = store.configuration.historyRetentionSeconds
                 return ["retentionSeconds": seconds, "oldestValidToken": try await store.oldestValidHistoryToken()] as Record
             }
         default: nil

@@ -6,6 +6,13 @@ public struct StoreConfiguration: Sendable {
     /// Default: 30 days.
     public var historyRetention: TimeInterval = 30 * 24 * 3600
 
+    /// ``historyRetention`` in whole seconds, as clients are told it: from 0 to `Int32.max` (a GraphQL `Int`), and 0
+    /// for a value that is not a number.
+    public var historyRetentionSeconds: Int {
+        guard historyRetention.isFinite else { return historyRetention > 0 ? Int(Int32.max) : 0 }
+        return Int(min(max(historyRetention, 0), Double(Int32.max)).rounded(.down))
+    }
+
     /// How long a write waits for another process's write to finish before failing. Default: 5 s.
     public var busyTimeout: TimeInterval = 5
 

@@ -12,6 +12,12 @@ struct ChangeHistoryTests {
         let data = try await fixture.data("{ changeHistoryRetention { retentionSeconds oldestValidToken } }")
         #expect(data["changeHistoryRetention"]?["retentionSeconds"] == .int(3 * 3600))
         #expect(data["changeHistoryRetention"]?["oldestValidToken"] == .string(try await fixture.store.oldestValidHistoryToken()))
+        // What clients are told fits GraphQL's Int whatever the configuration holds.
+        var configuration = StoreConfiguration()
+        for (retention, seconds) in [(-1.0, 0), (.nan, 0), (.infinity, Int(Int32.max)), (1e12, Int(Int32.max)), (90.9, 90)] {
+            configuration.historyRetention = retention
+            #expect(configuration.historyRetentionSeconds == seconds)
+        }
     }
 
     @Test("DropEverythingEvent says why the token could not continue", arguments: [

@@ -51,7 +51,7 @@ extension Executor {
             return true
         case .changeHistoryRetention:
             let oldest = try await store.oldestValidHistoryToken()
-            let seconds = Int(min(max(store.configuration.historyRetention, 0), Double(Int32.max)).rounded(.down))
+            let seconds = store.configuration.historyRetentionSeconds
             return nested(plan) { writeRetention(seconds: seconds, oldest: oldest, selection?.fields(for: "ChangeHistoryRetention") ?? []) }
         }
     }

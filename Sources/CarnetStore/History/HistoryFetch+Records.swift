@@ -10,7 +10,7 @@ extension HistoryFetch {
     func attachRecords(_ db: Database, to events: inout [ChangeHistoryEvent]) throws {
         let contactIDs = Set(events.compactMap { $0.kind == .deleteContact ? nil : $0.contactIdentifier })
         let groupIDs = Set(events.compactMap { $0.kind == .deleteGroup ? nil : $0.groupIdentifier })
-        // Each contact goes to one event at most (one event per record): moved out of the loaded array, not copied.
+        // Each contact goes to one event at most (one event per record): taken out of the array, not copied again.
         let loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(db, column: "id", values: Array(contactIDs))
         var contacts = loaded.contacts.map(Optional.some)
         let contactIndex = loaded.indexByValue

@@ -33,8 +33,25 @@ public struct StoreChanges: AsyncSequence, Sendable {
 final class ChangeMailbox: Sendable {
     private struct State {
         var pending: StoreChange?
+        /// The pending change's authors, so folding in a commit costs that commit's authors, not all those pending
+        /// (a paused reader and commits by ever new authors would make it quadratic).
+        var pendingAuthors: Set<String?> = []
         var waiter: CheckedContinuation<StoreChange?, Never>?
         var finished = false
+
+        /// This commit (or several) folded into the pending change: the later token and revision, every author once.
+        mutating func fold(_ change: StoreChange) {
+            // Taken out, so the authors array has one owner and appending does not copy it.
+            guard var merged = pending.take() else {
+                pending = change
+                pendingAuthors = Set(change.authors)
+                return
+            }
+            for author in change.authors where pendingAuthors.insert(author).inserted { merged.authors.append(author) }
+            merged.token = change.token
+            merged.revision = max(merged.revision, change.revision)
+            pending = merged
+        }
     }
 
     private let state = Mutex(State())
@@ -47,7 +64,7 @@ final class ChangeMailbox: Sendable {
                 state.waiter = nil
                 return waiter
             }
-            state.pending = state.pending.map { $0.merged(with: change) } ?? change
+            state.fold(change)
             return nil
         }
         waiter?.resume(returning: change)
@@ -66,8 +83,8 @@ final class ChangeMailbox: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<StoreChange?, Never>) in
                 let ready = state.withLock { state -> StoreChange?? in
-                    if let pending = state.pending {
-                        state.pending = nil
+                    if let pending = state.pending.take() {
+                        state.pendingAuthors = []
                         return .some(pending)
                     }
                     if state.finished || Task.isCancelled { return .some(nil) }
@@ -83,15 +100,5 @@ final class ChangeMailbox: Sendable {
             }
             waiter?.resume(returning: nil)
         }
-    }
-}
-
-extension StoreChange {
-    /// This change followed by a later one, as one: the later token and revision, every author once.
-    func merged(with later: StoreChange) -> StoreChange {
-        var authors = self.authors
-        var seen = Set(authors)
-        for author in later.authors where seen.insert(author).inserted { authors.append(author) }
-        return StoreChange(token: later.token, authors: authors, revision: max(revision, later.revision))
     }
 }

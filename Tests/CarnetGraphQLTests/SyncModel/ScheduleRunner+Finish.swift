@@ -11,7 +11,7 @@ extension ScheduleRunner {
             throw ModelFailure("fence: \(fence.json)")
         }
         for index in pullers.indices { try await sync(index) }
-        let (server, _) = try await world.state()
+        let server = try await world.state()
         var problems: [String] = []
         for client in pullers {
             let expected = client.groupChanges ? server : server.contactsOnly

@@ -44,7 +44,7 @@ enum SyncDocuments {
     static let state = """
         query State($after: String) {
           contacts(first: 1000, after: $after, sortOrder: NONE) {
-            nodes { \(contactFields) revision } pageInfo { hasNextPage endCursor }
+            nodes { \(contactFields) } pageInfo { hasNextPage endCursor }
           }
           groups { id name members(first: 1000, sortOrder: NONE) { id } }
         }

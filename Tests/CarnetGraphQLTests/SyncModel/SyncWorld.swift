@@ -40,18 +40,15 @@ final class SyncWorld {
         return try JSONParser.parse(response.body)
     }
 
-    /// What the server holds, and each contact's revision and phone identifiers for writers.
-    func state() async throws -> (state: ReplicaState, revisions: [String: String]) {
+    /// What the server holds.
+    func state() async throws -> ReplicaState {
         var state = ReplicaState()
-        var revisions: [String: String] = [:]
         var after: JSONValue = .null
         while true {
             let result = try await run(SyncDocuments.state, ["after": after])
             guard let data = result["data"], result["errors"] == nil else { throw ModelFailure("state: \(result.json)") }
             for node in data["contacts"]?["nodes"]?.arrayValue ?? [] {
-                guard var fields = node.objectValue, let id = fields["id"]?.stringValue else { continue }
-                revisions[id] = fields.removeValue(forKey: "revision")?.stringValue
-                state.contacts[id] = .object(fields)
+                if let id = node["id"]?.stringValue { state.contacts[id] = node }
             }
             for group in data["groups"]?.arrayValue ?? [] {
                 guard let id = group["id"]?.stringValue else { continue }
@@ -65,6 +62,6 @@ final class SyncWorld {
             else { break }
             after = cursor
         }
-        return (state, revisions)
+        return state
     }
 }
