@@ -57,6 +57,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
+            resources: [.embedInCode("Schema/carnet.graphql")],
             swiftSettings: swiftSettings
         ),
         // GraphQLSwift's executor over the store with plain resolvers: the reference that tests and the
@@ -114,33 +115,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Store benchmark (run it in release: `swift run -c release carnet-bench`).
+        // What the tests share: running a child process (the CLI, the test writer, the Python clients).
+        .target(name: "CarnetTestSupport", path: "Tests/CarnetTestSupport", swiftSettings: swiftSettings),
+        // A writer the durability tests run as a child process and kill mid-stream: test support, not a command of
+        // the product.
         .executableTarget(
-            name: "carnet-bench",
-            dependencies: [
-                "CarnetStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // GraphQL benchmark (release): Carnet's executor vs GraphQLSwift's and a hand-written baseline.
-        .executableTarget(
-            name: "carnet-graphql-bench",
-            dependencies: [
-                "CarnetGraphQL", "CarnetGraphQLReference", "CarnetStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GraphQL", package: "GraphQL"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // vCard benchmark (release): import and export of a 100,000-card file.
-        .executableTarget(
-            name: "carnet-vcard-bench", dependencies: ["CarnetStore", "CarnetVCard"], swiftSettings: swiftSettings),
+            name: "carnet-test-writer", dependencies: ["CarnetStore"], path: "Tests/CarnetTestWriter",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CarnetStoreTests",
-            dependencies: ["CarnetStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CarnetStore", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -153,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "CarnetServerTests",
             dependencies: [
-                "CarnetServer", "CarnetStore", "CarnetGraphQL",
+                "CarnetServer", "CarnetStore", "CarnetGraphQL", "CarnetTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -169,3 +153,47 @@ let package = Package(
         .testTarget(name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore"], swiftSettings: swiftSettings),
     ]
 )
+
+// The benchmarks build only when asked (`CARNET_BENCHMARKS=1`), as Hummingbird's do: they are 16% of the code and
+// need release builds to mean anything, so an ordinary `swift build` or `swift test` skips them. BENCHMARKS.md
+// gives the command for each goal.
+if Context.environment["CARNET_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets += [
+        // ordo-one/benchmark: wall clock, percentiles, allocations and baselines for the store, GraphQL and vCard
+        // operations (`swift package benchmark`).
+        .executableTarget(
+            name: "CarnetBenchmarks",
+            dependencies: [
+                "CarnetStore", "CarnetVCard", "CarnetGraphQL", .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CarnetBenchmarks", swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The store against hand-written SQL on the same database file, at 10k, 100k and 1M contacts.
+        .executableTarget(
+            name: "carnet-bench",
+            dependencies: [
+                "CarnetStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/carnet-bench", swiftSettings: swiftSettings),
+        // Carnet's executor against GraphQLSwift's and a hand-written baseline, with profiles for perf.
+        .executableTarget(
+            name: "carnet-graphql-bench",
+            dependencies: [
+                "CarnetGraphQL", "CarnetGraphQLReference", "CarnetStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/carnet-graphql-bench", swiftSettings: swiftSettings),
+        // The server with a static route beside /graphql, for scripts/bench_server.py.
+        .executableTarget(
+            name: "carnet-server-bench",
+            dependencies: [
+                "CarnetServer", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/carnet-server-bench", swiftSettings: swiftSettings),
+    ]
+}

@@ -5,11 +5,13 @@ Seeds a fresh data folder with N generated contacts (examples/generate_sample_da
 `carnet import`), starts `carnet serve` (release build) with the rate limit off and logging at warning, and loads
 it with wrk (HTTP/1.1) and h2load (HTTP/2): a contact by id, a page of 50 sorted by family name, a name search,
 a single-contact save (and `{ __typename }`, GraphQL without a store read), each beside GET /healthz, a static response from the same server (the ceiling).
-It also loads POST /bench/static (served with --benchmark-routes) with the contact-by-id request: the same request
+The server is Benchmarks/carnet-server-bench: `carnet serve` with the rate limit off and POST /bench/static beside
+/graphql (a route only the benchmark has). It also loads that route with the contact-by-id request: the same request
 answered with a fixed body of the same size, so its gap to the query is Carnet's own work (auth, GraphQL, store, JSON).
 
 Usage:
     swift build -c release --product carnet
+    CARNET_BENCHMARKS=1 swift build -c release --product carnet-server-bench
     python3 scripts/bench_server.py [--contacts 10000] [--duration 10] [--connections 32] [--markdown] [--perf]
 
 With --perf, `perf stat` also counts the server's instructions and cycles during each run (all its threads), and
@@ -147,12 +149,11 @@ def main() -> None:
         path.write_text(json.dumps(body))
         files[name] = path
 
-    server = subprocess.Popen([str(ROOT / ".build/release/carnet"), "serve", "--data", str(data), "--port",
-                               str(args.port), "--rate-limit", "0", "--log-level", "warning", "--benchmark-routes"],
+    server = subprocess.Popen([str(ROOT / ".build/release/carnet-server-bench"), str(data), str(args.port)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for line in server.stdout:
-            if "is listening on" in line:
+            if "listening on" in line:
                 break
         base = f"https://localhost:{args.port}"
         rows, notes = [], []

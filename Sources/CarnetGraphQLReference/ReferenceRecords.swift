@@ -79,17 +79,4 @@ enum ReferenceRecords {
         let milliseconds = ((date ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970 * 1000).rounded(.down) / 1000
         return formatter.string(from: Date(timeIntervalSince1970: milliseconds))
     }
-
-    static func map(_ value: JSONValue) -> Map {
-        switch value {
-        case .null: .null
-        case .bool(let b): .bool(b)
-        case .int(let i): .number(Number(i))
-        case .double(let d): .number(Number(d))
-        case .string(let s): .string(s)
-        case .array(let items): .array(items.map(map))
-        case .object(let fields):
-            .dictionary(OrderedDictionary(uniqueKeysWithValues: fields.sorted { $0.key < $1.key }.map { ($0.key, map($0.value)) }))
-        }
-    }
 }

@@ -73,6 +73,6 @@ public enum ReferenceSchema {
     ) async throws -> GraphQLResult {
         try await graphql(
             schema: schema, request: query, context: Context(store: store),
-            variableValues: variables.mapValues(ReferenceRecords.map), operationName: operationName)
+            variableValues: variables.mapValues(Map.init), operationName: operationName)
     }
 }

@@ -11,7 +11,7 @@ struct Carnet: AsyncParsableCommand {
         abstract: "Carnet: a contacts record store served as GraphQL over TLS.",
         subcommands: [
             Serve.self, QueryCommand.self, TokenCommand.self, BackupCommand.self, Status.self, SchemaCommand.self,
-            ImportCommand.self, ExportCommand.self, SaveLoop.self,
+            ImportCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

@@ -45,10 +45,6 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Days of change history kept (fractions allowed); a client that syncs less often gets a full sync. Env: CARNET_HISTORY_RETENTION_DAYS.")
     var historyRetentionDays: Double = environment("CARNET_HISTORY_RETENTION_DAYS").flatMap(Double.init) ?? 30
 
-    @Flag(help: ArgumentHelp("Also serve POST /bench/static (scripts/bench_server.py). Env: CARNET_BENCHMARK_ROUTES=1.",
-        visibility: .hidden))
-    var benchmarkRoutes = environment("CARNET_BENCHMARK_ROUTES") == "1"
-
     var certificateChain: String? { tlsCert ?? environment("CARNET_TLS_CERT") }
     var privateKey: String? { tlsKey ?? environment("CARNET_TLS_KEY") }
 
@@ -85,7 +81,6 @@ struct ServeOptions: ParsableArguments {
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.graphQLLimits.introspectionEnabled = introspection
-        configuration.benchmarkRoutes = benchmarkRoutes
         configuration.storeConfiguration.historyRetention = historyRetentionDays * 24 * 3600
         return configuration
     }

@@ -1,3 +1,4 @@
+import CarnetTestSupport
 import CarnetStore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CarnetTestSupport
 import CarnetServer
 import Foundation
 import Testing

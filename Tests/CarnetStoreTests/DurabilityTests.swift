@@ -1,3 +1,4 @@
+import CarnetTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -12,13 +13,12 @@ struct DurabilityTests {
         let path = fixture.databasePath!
         var acknowledged: [String] = []
         for round in 0..<3 {
-            let output = fixture.directory!.appendingPathComponent("acks-\(round).txt")
-            let child = try ChildProcess(arguments: ["save-loop", "--database", path], output: output)
-            let started = try await ChildProcess.wait(seconds: 60) { child.lines.count >= 40 + round * 25 }
+            let child = try ChildProcess(try ChildProcess.executable("carnet-test-writer"), ["--database", path])
+            let started = try await ChildProcess.wait(seconds: 60) { child.outputLines.count >= 40 + round * 25 }
             #expect(started, "the writer did not get going")
-            child.kill()
+            try await child.kill()
             #expect(child.process.terminationReason == .uncaughtSignal)
-            acknowledged += child.lines
+            acknowledged += child.outputLines
         }
         let store = try CarnetStore.open(path: path)
         let found = try await store.contacts(withIdentifiers: acknowledged, keysToFetch: [.familyName])
@@ -58,12 +58,11 @@ struct DurabilityTests {
     func externalNotifications() async throws {
         let fixture = try StoreFixture(.onDiskWAL)
         let changes = await fixture.store.changes()
-        let output = fixture.directory!.appendingPathComponent("external.txt")
         let child = try ChildProcess(
-            arguments: ["save-loop", "--database", fixture.databasePath!, "--count", "2", "--author", "cli-import"],
-            output: output)
-        child.process.waitUntilExit()
-        #expect(child.lines.count == 2)
+            try ChildProcess.executable("carnet-test-writer"),
+            ["--database", fixture.databasePath!, "--count", "2", "--author", "cli-import"])
+        #expect(try await child.wait(timeout: .seconds(120)) == 0)
+        #expect(child.outputLines.count == 2)
         let finished = Date()
         let received = try await withThrowingTaskGroup(of: StoreChange?.self) { group in
             group.addTask {

@@ -21,7 +21,7 @@ extension Executor {
         let document = try parse(source: Source(body: DeprecationPatch.rewrite(text), name: "introspection"))
         let result = try await execute(
             schema: CarnetSchema.schema, documentAST: document, rootValue: (), context: (),
-            variableValues: variables.mapValues(SchemaIndex.map))
+            variableValues: variables.mapValues(Map.init))
         if let error = result.errors.first {
             throw FieldError(message: error.message, code: .internalServerError)
         }

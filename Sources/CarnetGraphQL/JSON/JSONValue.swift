@@ -40,9 +40,9 @@ extension JSONWriter {
             endArray()
         case .object(let fields):
             beginObject()
-            for key in fields.keys.sorted() {
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
                 self.key(key)
-                self.value(fields[key]!)
+                self.value(value)
             }
             endObject()
         }

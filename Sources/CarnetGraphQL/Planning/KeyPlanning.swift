@@ -10,18 +10,22 @@ enum KeyPlanning {
     /// string goes through reflection, too slow for every request.
     static let storeKeys: [ContactKey?] = ContactField.allCases.map { ContactKey(rawValue: String(describing: $0)) }
 
+    /// The keys each `Contact` field reads, by field code: what the planner fetches and what the writer checks
+    /// before it reads.
+    static let fieldKeys: [ContactKeySet] = ContactField.allCases.map { code in
+        switch code {
+        case .id, .groups, .container, .revision, .createdAt, .modifiedAt: []
+        case .displayName: displayNameKeys
+        case .vCard: .all
+        default: storeKeys[code.rawValue].map { [$0] } ?? []
+        }
+    }
+
     /// The keys the fields read.
     static func keys(_ fields: [FieldPlan]) -> ContactKeySet {
         var keys: ContactKeySet = []
-        for plan in fields {
-            guard let code = ContactField(rawValue: plan.code) else { continue }
-            switch code {
-            case .id, .groups, .container, .revision, .createdAt, .modifiedAt: break
-            case .displayName: keys.formUnion(displayNameKeys)
-            case .vCard: keys.formUnion(.all)
-            default:
-                if let key = storeKeys[code.rawValue] { keys.insert(key) }
-            }
+        for plan in fields where plan.code >= 0 && plan.code < fieldKeys.count {
+            keys.formUnion(fieldKeys[plan.code])
         }
         return keys
     }

@@ -25,9 +25,9 @@ struct Planner {
             collect(selectionSet, objectType, &order, &grouped, &visited)
         }
         let typeInfo = schema.types[objectType]
-        return order.map { key in
-            let fields = grouped[key]!
-            let first = fields[0]
+        return order.compactMap { key in
+            // `collect` fills both together, so every key has at least one field.
+            guard let fields = grouped[key], let first = fields.first else { return nil }
             let name = first.name.value
             nextID += 1
             let id = nextID

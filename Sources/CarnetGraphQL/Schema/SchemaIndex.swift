@@ -30,7 +30,7 @@ final class SchemaIndex: Sendable {
             case let input as GraphQLInputObjectType:
                 types[name] = .inputObject(
                     fields: ((try? input.fields()) ?? [:]).map {
-                        InputValueInfo(name: $0.key, type: Self.ref($0.value.type), defaultValue: $0.value.defaultValue.map(Self.json))
+                        InputValueInfo(name: $0.key, type: Self.ref($0.value.type), defaultValue: $0.value.defaultValue.map(JSONValue.init))
                     }, isOneOf: input.isOneOf)
             default:
                 types[name] = .scalar
@@ -61,7 +61,7 @@ final class SchemaIndex: Sendable {
             result[name] = FieldInfo(
                 name: name, type: ref(field.type),
                 arguments: field.args.map {
-                    InputValueInfo(name: $0.key, type: ref($0.value.type), defaultValue: $0.value.defaultValue.map(json))
+                    InputValueInfo(name: $0.key, type: ref($0.value.type), defaultValue: $0.value.defaultValue.map(JSONValue.init))
                 })
         }
         return result
@@ -73,31 +73,6 @@ final class SchemaIndex: Sendable {
         case let list as GraphQLList: .list(ref(list.ofType))
         case let named as any GraphQLNamedType: .named(named.name)
         default: .named("\(type)")
-        }
-    }
-
-    static func json(_ map: Map) -> JSONValue {
-        switch map {
-        case .undefined, .null: .null
-        case .bool(let value): .bool(value)
-        case .number(let number):
-            number.doubleValue.rounded() == number.doubleValue && abs(number.doubleValue) < 1e15
-                ? .int(number.intValue) : .double(number.doubleValue)
-        case .string(let value): .string(value)
-        case .array(let items): .array(items.map(json))
-        case .dictionary(let fields): .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.key, json($0.value)) }))
-        }
-    }
-
-    static func map(_ value: JSONValue) -> Map {
-        switch value {
-        case .null: .null
-        case .bool(let b): .bool(b)
-        case .int(let i): .number(Number(i))
-        case .double(let d): .number(Number(d))
-        case .string(let s): .string(s)
-        case .array(let items): .array(items.map(map))
-        case .object(let fields): .dictionary(OrderedDictionary(uniqueKeysWithValues: fields.sorted { $0.key < $1.key }.map { ($0.key, map($0.value)) }))
         }
     }
 }

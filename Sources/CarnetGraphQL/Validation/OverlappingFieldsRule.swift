@@ -60,7 +60,7 @@ struct OverlappingFieldsRule {
             byName[field.responseName, default: []].append(field)
         }
         for name in order {
-            let group = distinct(byName[name]!)
+            let group = distinct(byName[name] ?? [])
             for i in group.indices {
                 for j in group.indices where j > i {
                     if let reason = try conflict(group[i], group[j]) {

@@ -11,6 +11,14 @@ extension Executor {
                 _ = typename(plan, "Contact")
                 continue
             }
+            // The planner fetched these keys; should it ever not have, the field fails (and is logged) instead of
+            // the read trapping, which would take down every connection with it.
+            let needed = KeyPlanning.fieldKeys[code.rawValue]
+            guard contact.areKeysAvailable(needed) else {
+                let fault = ExecutionFault("Contact.\(plan.name) reads keys that were not fetched")
+                guard field(plan, { throw fault }) else { return false }
+                continue
+            }
             switch code {
             case .id: leaf(plan) { $0.string(contact.identifier) }
             case .contactType: leaf(plan) { $0.string(contact.contactType == .person ? "PERSON" : "ORGANIZATION") }

@@ -15,9 +15,12 @@ import NIOSSL
 /// - Parameters:
 ///   - store: the store to serve; by default the SQLite file in the configuration's data folder.
 ///   - onServerRunning: called with the bound port once the listener accepts connections.
+///   - additionalRoutes: adds routes beside Carnet's own (the server benchmark's static answer, a test's probe);
+///     they get the same middleware (request log, CORS) and no authentication.
 public func buildApplication(
     configuration: ServerConfiguration, store: CarnetStore? = nil, logger: Logger,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    additionalRoutes: (Router<CarnetRequestContext>) -> Void = { _ in }
 ) async throws -> CarnetApplication {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     let store = try store ?? CarnetStore.open(path: configuration.databasePath, configuration: configuration.storeConfiguration)
@@ -25,12 +28,16 @@ public func buildApplication(
     let tokens = AccessTokens(store: store, cacheLifetime: configuration.tokenCacheLifetime)
     let service = GraphQLService(store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions)
     { error in
-        logger.error("Unexpected error while executing GraphQL", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+        var metadata: Logger.Metadata = ["error.type": "\(String(reflecting: type(of: error)))"]
+        // Carnet's own faults name fields and keys only, never data: their reason is safe to log.
+        if let fault = error as? ExecutionFault { metadata["error.reason"] = "\(fault)" }
+        logger.error("Unexpected error while executing GraphQL", metadata: metadata)
     }
     let sessions = WebSocketSessions()
     let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
     let router = buildRouter(configuration: configuration, service: service, tokens: tokens, limiter: limiter,
         metrics: metrics)
+    additionalRoutes(router)
     let endpoint = GraphQLWebSocketEndpoint(
         dependencies: .init(service: service, tokens: tokens, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3), limiter: limiter),

@@ -29,7 +29,6 @@ func buildRouter(
     router.get("/healthz") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
     }
-    if configuration.benchmarkRoutes { addBenchmarkRoute(router, configuration) }
     // Readiness: the store answers a read.
     router.get("/readyz") { _, context in
         do {

@@ -29,9 +29,6 @@ public struct ServerConfiguration: Sendable {
     /// How long graceful shutdown waits for in-flight operations before closing sockets anyway.
     public var shutdownGracePeriod: Duration = .seconds(10)
     public var graphQLLimits: GraphQLLimits = GraphQLLimits()
-    /// Serves `POST /bench/static` too: reads the body like `/graphql` and answers a fixed JSON body of a contact's
-    /// size, so benchmarks can compare a query with a static answer to the same request. Default: off.
-    public var benchmarkRoutes = false
     public var graphQLOptions: GraphQLOptions = GraphQLOptions()
     /// How the store behind the service is opened (history retention, busy timeout, caches).
     public var storeConfiguration: StoreConfiguration = StoreConfiguration()

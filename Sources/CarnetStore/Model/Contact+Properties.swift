@@ -161,15 +161,15 @@ extension Contact {
 extension Contact {
     /// The value of a single-value string key (`ContactKey.stringKeys`), by key.
     public func string(_ key: ContactKey) -> String {
-        precondition(key.stringSlot != nil, "\(key.rawValue) is not a string key")
+        guard let slot = key.stringSlot else { preconditionFailure("\(key.rawValue) is not a string key") }
         checked(key)
-        return values.strings[key.stringSlot!]
+        return values.strings[slot]
     }
 
     /// Sets a single-value string key by key, marking it modified.
     public mutating func setString(_ key: ContactKey, _ value: String) {
-        precondition(key.stringSlot != nil, "\(key.rawValue) is not a string key")
-        values.strings[key.stringSlot!] = value
+        guard let slot = key.stringSlot else { preconditionFailure("\(key.rawValue) is not a string key") }
+        values.strings[slot] = value
         didSet(key)
     }
 }

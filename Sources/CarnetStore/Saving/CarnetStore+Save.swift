@@ -29,7 +29,9 @@ extension CarnetStore {
                 // A save that changed nothing leaves no trace, not even a used-up revision.
                 return transaction.changed ? .commit : .rollback
             }
-            return result!
+            // inTransaction returns only after its closure ran, so this holds; a typed error, never a trap.
+            guard let result else { throw StoreError(.storageFailure, "The save's transaction ended without a result") }
+            return result
         } }
         if result.revision != nil {
             await notifier.check()

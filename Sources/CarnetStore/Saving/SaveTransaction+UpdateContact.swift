@@ -9,32 +9,18 @@ extension SaveTransaction {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
         }
         let keys = update.modifiedKeys
-        let keyRevisions = try stored.keyRevisions(db, since: baseRevision)
-        func changedSinceBase(_ key: ContactKey) -> Bool {
-            guard let base = baseRevision else { return false }
-            return (keyRevisions[key] ?? stored.createdRevision) > base
-        }
-
-        var changedKeys: [ContactKey] = []
-        var conflicts: [String] = []
-        var columns: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        var merged = stored.contact
-        for key in keys where !key.isMultiValue && key != .imageDataAvailable {
-            guard let (column, value) = try stored.change(key, to: update, db: db) else { continue }
-            changedKeys.append(key)
-            if changedSinceBase(key) { conflicts.append(key.rawValue) }
-            if let column {
-                columns.append(column)
-                arguments.append(value)
-            }
-            if let slot = key.stringSlot { merged.values.strings[slot] = update.values.strings[slot] }
-        }
+        let single = SingleValueMerge(
+            changing: try keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
+                .filter { try stored.differs($0, from: update, db: db) },
+            baseRevision: baseRevision, createdRevision: stored.createdRevision,
+            keyRevisions: try stored.keyRevisions(db, since: baseRevision))
+        var changedKeys = single.changedKeys
+        var conflicts = single.conflicts.map(\.rawValue)
 
         var merges: [(MultiValueKind, LabeledValueMerge)] = []
         var invalid: [String] = []
         for key in keys where key.isMultiValue {
-            let kind = MultiValueKind(key: key)!
+            guard let kind = MultiValueKind(key: key) else { continue }
             let merge = try LabeledValueMerge(
                 key: key, stored: stored.labeledValues(db, kind: kind), given: update.encodedValues(kind),
                 baseRevision: baseRevision, retiredRevision: { try stored.retiredValueRevision(db, identifier: $0) },
@@ -57,6 +43,17 @@ extension SaveTransaction {
                 affected: [id], keyPaths: conflicts)
         }
         guard !changedKeys.isEmpty else { return }
+
+        var columns: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        var merged = stored.contact
+        for key in single.changedKeys {
+            if let column = try stored.write(key, from: update, db: db) {
+                columns.append(column.name)
+                arguments.append(column.value)
+            }
+            if let slot = key.stringSlot { merged.values.strings[slot] = update.values.strings[slot] }
+        }
 
         if changedKeys.contains(where: { ContactKeySet.names.contains($0) }) {
             // New names move the contact in both orders: its search rows get rowids in their new buckets.

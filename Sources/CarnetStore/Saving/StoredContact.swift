@@ -80,35 +80,47 @@ struct StoredContact {
             arguments: [identifier, RetiredKind.labeledValue.rawValue, contact.identifier])
     }
 
-    /// If the update changes a single-value key, the contact column to set (`nil` when the value lives
-    /// elsewhere, as images do, which this writes itself) and its new value; `nil` when the key is unchanged.
-    func change(_ key: ContactKey, to update: Contact, db: Database) throws
-        -> (column: String?, value: (any DatabaseValueConvertible)?)?
+    /// Whether the update sets a single-value key to another value than the stored one.
+    func differs(_ key: ContactKey, from update: Contact, db: Database) throws -> Bool {
+        let new = update.values
+        switch key {
+        case _ where key.stringSlot != nil:
+            guard let slot = key.stringSlot else { return false }
+            return new.strings[slot] != contact.values.strings[slot]
+        case .contactType: return new.contactType != contact.values.contactType
+        case .birthday: return new.birthday != contact.values.birthday
+        case .nonGregorianBirthday: return new.nonGregorianBirthday != contact.values.nonGregorianBirthday
+        case .imageData, .thumbnailImageData:
+            let current = try Data.fetchOne(
+                db, sql: "SELECT \(key.rawValue) FROM contactImage WHERE contactRowid = ?", arguments: [rowid])
+            return current != (key == .imageData ? new.imageData : new.thumbnailImageData)
+        default:
+            return false
+        }
+    }
+
+    /// Writes a changed single-value key: returns the contact column to set and its new value, or `nil` when the
+    /// value lives elsewhere (images, which this writes itself).
+    func write(_ key: ContactKey, from update: Contact, db: Database) throws
+        -> (name: String, value: (any DatabaseValueConvertible)?)?
     {
         let new = update.values
         switch key {
         case _ where key.stringSlot != nil:
-            let value = new.strings[key.stringSlot!]
-            return value == contact.values.strings[key.stringSlot!] ? nil : (key.rawValue, value)
-        case .contactType:
-            return new.contactType == contact.values.contactType ? nil : (key.rawValue, new.contactType.rawValue)
-        case .birthday:
-            return new.birthday == contact.values.birthday ? nil : (key.rawValue, new.birthday?.storageString)
-        case .nonGregorianBirthday:
-            return new.nonGregorianBirthday == contact.values.nonGregorianBirthday
-                ? nil : (key.rawValue, new.nonGregorianBirthday?.storageString)
+            guard let slot = key.stringSlot else { return nil }
+            return (key.rawValue, new.strings[slot])
+        case .contactType: return (key.rawValue, new.contactType.rawValue)
+        case .birthday: return (key.rawValue, new.birthday?.storageString)
+        case .nonGregorianBirthday: return (key.rawValue, new.nonGregorianBirthday?.storageString)
         case .imageData, .thumbnailImageData:
             let column = key.rawValue
-            let current = try Data.fetchOne(
-                db, sql: "SELECT \(column) FROM contactImage WHERE contactRowid = ?", arguments: [rowid])
             let value = key == .imageData ? new.imageData : new.thumbnailImageData
-            guard current != value else { return nil }
             try db.execute(
                 sql: """
                     INSERT INTO contactImage (contactRowid, \(column)) VALUES (?, ?)
                     ON CONFLICT (contactRowid) DO UPDATE SET \(column) = excluded.\(column)
                     """, arguments: [rowid, value])
-            return key == .imageData ? ("hasImage", value != nil) : (nil, nil)
+            return key == .imageData ? ("hasImage", value != nil) : nil
         default:
             return nil
         }

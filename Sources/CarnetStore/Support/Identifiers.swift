@@ -1,8 +1,8 @@
 /// Rules for record identifiers.
-enum Identifiers {
+public enum Identifiers {
     /// 1 to ``StoreLimits/identifierBytes`` characters from `A-Z a-z 0-9 . _ : -`, so identifiers survive URLs,
     /// vCard UIDs and logs without escaping.
-    static func isValid(_ identifier: String) -> Bool {
+    public static func isValid(_ identifier: String) -> Bool {
         let utf8 = identifier.utf8
         guard !utf8.isEmpty, utf8.count <= StoreLimits.identifierBytes else { return false }
         return utf8.allSatisfy { byte in

@@ -6,7 +6,7 @@ extension CardDecoder {
     mutating func makeContact() -> Contact {
         applyFormattedName()
         var contact: Contact
-        if let uid, Self.isValidIdentifier(uid) {
+        if let uid, Identifiers.isValid(uid) {
             contact = Contact(identifier: uid, contactType: contactType)
         } else {
             contact = Contact(contactType: contactType)
@@ -29,18 +29,4 @@ extension CardDecoder {
         return contact
     }
 
-    /// The store's identifier rule: 1 to 128 characters from `A-Z a-z 0-9 . _ : -`.
-    static func isValidIdentifier(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= StoreLimits.identifierBytes else { return false }
-        return utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
-                UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import CarnetServer
 import CarnetStore
 import Foundation
+import Hummingbird
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -19,7 +20,10 @@ final class TestServer: Sendable {
     var url: String { "https://localhost:\(port)/graphql" }
     var baseURL: String { "https://localhost:\(port)" }
 
-    static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    static func start(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        routes: (Router<CarnetRequestContext>) -> Void = { _ in }
+    ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-server-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory.path
@@ -32,10 +36,12 @@ final class TestServer: Sendable {
         var logger = Logger(label: "carnet-test")
         logger.logLevel = .warning
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
-            continuation.yield(port)
-            continuation.finish()
-        }
+        let app = try await buildApplication(
+            configuration: configuration, logger: logger,
+            onServerRunning: { port in
+                continuation.yield(port)
+                continuation.finish()
+            }, additionalRoutes: routes)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
@@ -73,9 +79,10 @@ enum TestServerError: Error {
 
 /// Runs `body` with a started server and stops it afterwards, also when `body` throws.
 func withServer<T>(
-    _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    routes: (Router<CarnetRequestContext>) -> Void = { _ in }, _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(configure)
+    let server = try await TestServer.start(configure, routes: routes)
     do {
         let result = try await body(server)
         try await server.stop()

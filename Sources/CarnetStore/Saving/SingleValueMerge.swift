@@ -1,0 +1,27 @@
+/// How an update's single-value keys apply to the stored contact: the single-value half of the merge rules
+/// (``LabeledValueMerge`` is the multi-value half). Pure, so the rules are tested apart from SQL.
+///
+/// - A key takes part only when the update sets it to another value than the stored one: setting a key to the
+///   value it already has is no change, and never a conflict.
+/// - Without a base revision the update wins (last writer wins).
+/// - With a base revision, a changed key conflicts when another save changed it after the base: its last change
+///   (or the contact's creation, when it has not changed since) is later than the base. Keys changed since the base
+///   that the update leaves alone merge: the update writes only its own keys.
+struct SingleValueMerge: Equatable {
+    /// The keys the update changes, in its order.
+    var changedKeys: [ContactKey]
+    /// The changed keys that conflict.
+    var conflicts: [ContactKey]
+
+    /// - Parameters:
+    ///   - changing: the keys whose value the update changes.
+    ///   - keyRevisions: the revision of each key's last change, for keys changed after the contact was added.
+    init(changing: [ContactKey], baseRevision: Int64?, createdRevision: Int64, keyRevisions: [ContactKey: Int64]) {
+        changedKeys = changing
+        guard let baseRevision else {
+            conflicts = []
+            return
+        }
+        conflicts = changing.filter { (keyRevisions[$0] ?? createdRevision) > baseRevision }
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import CarnetStore
+
+/// The single-value merge rules on their own, without a database (the store-level cases are in `MergeTests`).
+@Suite("Single-value merge rules")
+struct SingleValueMergeTests {
+    @Test("Without a base revision the update wins: nothing conflicts")
+    func lastWriterWins() {
+        let merge = SingleValueMerge(
+            changing: [.givenName, .note], baseRevision: nil, createdRevision: 1, keyRevisions: [.givenName: 9, .note: 9])
+        #expect(merge.changedKeys == [.givenName, .note])
+        #expect(merge.conflicts.isEmpty)
+    }
+
+    @Test("With a base, a key changed after it conflicts; keys changed at or before it, or never, do not")
+    func conflictsAfterBase() {
+        let merge = SingleValueMerge(
+            changing: [.givenName, .familyName, .note, .jobTitle], baseRevision: 5, createdRevision: 2,
+            keyRevisions: [.givenName: 6, .familyName: 5, .note: 4])
+        #expect(merge.changedKeys == [.givenName, .familyName, .note, .jobTitle])
+        #expect(merge.conflicts == [.givenName])
+    }
+
+    @Test("A key never changed since the contact was added conflicts only if the contact is newer than the base")
+    func creationCounts() {
+        let older = SingleValueMerge(changing: [.note], baseRevision: 5, createdRevision: 3, keyRevisions: [:])
+        #expect(older.conflicts.isEmpty)
+        let newer = SingleValueMerge(changing: [.note], baseRevision: 5, createdRevision: 7, keyRevisions: [:])
+        #expect(newer.conflicts == [.note])
+    }
+
+    @Test("Keys changed since the base that the update leaves alone merge: only the update's keys are judged")
+    func untouchedKeysMerge() {
+        let merge = SingleValueMerge(
+            changing: [.familyName], baseRevision: 5, createdRevision: 1, keyRevisions: [.givenName: 8, .note: 9])
+        #expect(merge.conflicts.isEmpty)
+        #expect(merge.changedKeys == [.familyName])
+    }
+
+    @Test("An update that changes nothing has nothing to write and nothing to conflict")
+    func noChange() {
+        let merge = SingleValueMerge(changing: [], baseRevision: 1, createdRevision: 1, keyRevisions: [.note: 9])
+        #expect(merge == SingleValueMerge(changing: [], baseRevision: nil, createdRevision: 1, keyRevisions: [:]))
+        #expect(merge.changedKeys.isEmpty && merge.conflicts.isEmpty)
+    }
+}

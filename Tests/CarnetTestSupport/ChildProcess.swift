@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+
+/// A program a test runs: the `carnet` executable, the test writer or a Python client, with its output collected
+/// line by line as it comes.
+public final class ChildProcess: Sendable {
+    public let process: Process
+    private let output = OutputBuffer()
+    private let lines: AsyncStream<String>
+    private let lineSink: AsyncStream<String>.Continuation
+
+    /// The repository's root (where Package.swift is).
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// An executable of this package, built beside the tests (`swift test` builds every product).
+    public static func executable(_ name: String) throws -> URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [beside, beside.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")] {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw ChildProcessError.notFound("\(name) executable (build it with `swift build --build-tests`)")
+    }
+
+    /// The `carnet` executable built beside the tests.
+    public static func carnetExecutable() throws -> URL { try executable("carnet") }
+
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.repositoryRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (out, err) = (Pipe(), Pipe())
+        process.standardOutput = out
+        process.standardError = err
+        (lines, lineSink) = AsyncStream<String>.makeStream()
+        let output = self.output
+        let sink = lineSink
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                output.text.withLock { $0.stdoutClosed = true }
+                sink.finish()
+                handle.readabilityHandler = nil
+                return
+            }
+            // Lines may arrive split across reads: only whole lines are handed on.
+            let whole = output.text.withLock { text -> [String] in
+                text.stdout += String(decoding: data, as: UTF8.self)
+                text.pending += String(decoding: data, as: UTF8.self)
+                guard let last = text.pending.lastIndex(of: "\n") else { return [] }
+                let complete = text.pending[..<last].split(separator: "\n").map(String.init)
+                text.pending = String(text.pending[text.pending.index(after: last)...])
+                return complete
+            }
+            for line in whole { sink.yield(line) }
+        }
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            if text.isEmpty { handle.readabilityHandler = nil; return }
+            output.text.withLock { $0.stderr += text }
+        }
+        try process.run()
+    }
+
+    public var stdout: String { output.text.withLock { $0.stdout } }
+    public var stderr: String { output.text.withLock { $0.stderr } }
+
+    /// The whole lines written to standard output so far.
+    public var outputLines: [String] {
+        output.text.withLock { text in
+            guard let last = text.stdout.lastIndex(of: "\n") else { return [] }
+            return text.stdout[..<last].split(separator: "\n").map(String.init)
+        }
+    }
+
+    /// The first output line containing `text` (waits up to `timeout`).
+    public func line(containing text: String, timeout: Duration = .seconds(60)) async throws -> String {
+        let lines = self.lines
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for await line in lines where line.contains(text) { return line }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let found = try await group.next() ?? nil else {
+                throw ChildProcessError.notFound("output line containing \(text)")
+            }
+            return found
+        }
+    }
+
+    /// Waits for the process to exit (up to `timeout`, then kills it) and for its output to be read to the end;
+    /// returns its status.
+    public func wait(timeout: Duration = .seconds(600)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                throw ChildProcessError.timedOut
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await drain(until: deadline)
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: the process gets no chance to finish what it is doing. Returns once its output is read to the end.
+    public func kill() async throws {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try await drain(until: ContinuousClock.now + .seconds(60))
+    }
+
+    /// Waits until standard output reached its end (the pipe closes when the process and its children are gone).
+    private func drain(until deadline: ContinuousClock.Instant) async throws {
+        while !output.text.withLock({ $0.stdoutClosed }) {
+            if ContinuousClock.now > deadline { throw ChildProcessError.timedOut }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Runs a program to completion.
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(600)
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable, arguments, environment: environment)
+        let status = try await child.wait(timeout: timeout)
+        return (status, child.stdout, child.stderr)
+    }
+
+    /// Waits until `condition` holds, polling; false on timeout (a hang bound, not a latency goal).
+    public static func wait(seconds: Double, until condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
+
+public enum ChildProcessError: Error {
+    case notFound(String)
+    case timedOut
+}
+
+final class OutputBuffer: Sendable {
+    let text = Mutex<(stdout: String, pending: String, stderr: String, stdoutClosed: Bool)>(("", "", "", false))
+}

@@ -1,0 +1,32 @@
+import CarnetStore
+import Foundation
+
+// `carnet-test-writer --database PATH [--count N] [--author NAME]`: saves contacts one request at a time and prints
+// each acknowledged identifier, only after its commit returned. The durability test kills it with SIGKILL
+// mid-stream and checks that every printed identifier was saved; the notification test runs it as another
+// process writing to the same file.
+
+var options: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let name = arguments.popFirst(), name.hasPrefix("--"), let value = arguments.popFirst() {
+    options[String(name.dropFirst(2))] = value
+}
+guard let database = options["database"] else {
+    FileHandle.standardError.write(Data("usage: carnet-test-writer --database PATH [--count N] [--author NAME]\n".utf8))
+    exit(2)
+}
+let count = options["count"].flatMap(Int.init) ?? 1_000_000
+let author = options["author"] ?? "test-writer"
+
+let store = try CarnetStore.open(path: database)
+for index in 0..<count {
+    var contact = Contact()
+    contact.givenName = "Loop"
+    contact.familyName = "Contact \(index)"
+    contact.emailAddresses = [LabeledValue(label: ContactLabel.home, value: "loop\(index)@example.com")]
+    var request = SaveRequest(transactionAuthor: author)
+    request.add(contact)
+    try await store.execute(request)
+    FileHandle.standardOutput.write(Data((contact.identifier + "\n").utf8))
+}
+try await store.close()
