@@ -2,7 +2,7 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -150,7 +150,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore"], swiftSettings: swiftSettings),
     ]
 )
 
@@ -193,6 +194,7 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
             dependencies: [
                 "CarnetServer", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Benchmarks/carnet-server-bench", swiftSettings: swiftSettings),
     ]

@@ -7,8 +7,12 @@ import Foundation
 final class Fixture: Sendable {
     static let listKeys: ContactKeySet = [.givenName, .familyName, .organizationName, .emailAddresses, .phoneNumbers]
     static let prefixes = ["ann", "mü", "jose", "smi", "chen", "o'b", "zo", "gar", "lars", "nova"]
-    static let given = ["José", "Anna", "Zoë", "Łukasz", "Mei", "Olivia", "Noah", "Amélie", "Björn", "Chiara", "Dmitri"]
-    static let family = ["Núñez", "Smith", "Ångström", "Kowalski", "Chen", "Müller", "García", "O'Brien", "Larsen", "Novak"]
+    static let given = [
+        "José", "Anna", "Zoë", "Łukasz", "Mei", "Olivia", "Noah", "Amélie", "Björn", "Chiara", "Dmitri",
+    ]
+    static let family = [
+        "Núñez", "Smith", "Ångström", "Kowalski", "Chen", "Müller", "García", "O'Brien", "Larsen", "Novak",
+    ]
 
     let store: CarnetStore
     let service: GraphQLService
@@ -54,7 +58,9 @@ final class Fixture: Sendable {
             LabeledValue(label: ContactLabel.home, value: "person\(index)@example.com"),
             LabeledValue(label: ContactLabel.work, value: "p\(index)@work.example.org"),
         ]
-        contact.phoneNumbers = [LabeledValue(label: ContactLabel.phoneMobile, value: "+1 555 \(100 + index % 900) \(1000 + index % 9000)")]
+        contact.phoneNumbers = [
+            LabeledValue(label: ContactLabel.phoneMobile, value: "+1 555 \(100 + index % 900) \(1000 + index % 9000)")
+        ]
         return contact
     }
 

@@ -4,11 +4,13 @@ import Foundation
 /// phones (one with a custom label), an address, a birthday, a note, a category and a social profile per card.
 enum VCardFile {
     static func make(cards count: Int) -> Data {
-        let given = Fixture.given, family = Fixture.family
+        let given = Fixture.given
+        let family = Fixture.family
         var text = ""
         text.reserveCapacity(count * 620)
         for index in 0..<count {
-            let g = given[index % given.count], f = family[(index / 7) % family.count]
+            let g = given[index % given.count]
+            let f = family[(index / 7) % family.count]
             text += """
                 BEGIN:VCARD\r
                 VERSION:3.0\r

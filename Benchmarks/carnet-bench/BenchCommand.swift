@@ -55,7 +55,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if DEBUG
-        log("warning: debug build; build with -c release for meaningful numbers")
+            log("warning: debug build; build with -c release for meaningful numbers")
         #endif
         try Exclusive.lock(directory: directory)
         try await StoreSettings.capture(directory: directory)
@@ -105,8 +105,9 @@ struct BenchCommand: AsyncParsableCommand {
         ).run()
         operations += try await history.run()
         if size == 100_000 {
-            operations.append(try await ImportFloor.run(
-                generator: DataGenerator(seed: seed), count: size, directory: directory))
+            operations.append(
+                try await ImportFloor.run(
+                    generator: DataGenerator(seed: seed), count: size, directory: directory))
         }
         log("  query plans and phone formats")
         let plans = try await QueryPlans(path: dataset.path, raw: raw, workload: workload).run()
@@ -117,7 +118,10 @@ struct BenchCommand: AsyncParsableCommand {
         for other in others { log("warning: another benchmark shared the machine: \(other)") }
         let othersShare = contention.othersShare()
         if othersShare > 0.05 {
-            log(String(format: "warning: other processes kept %.0f%% of the cores busy during this run", othersShare * 100))
+            log(
+                String(
+                    format: "warning: other processes kept %.0f%% of the cores busy during this run", othersShare * 100)
+            )
         }
         try await store.close()
         try raw.close()

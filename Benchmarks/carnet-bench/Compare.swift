@@ -59,8 +59,10 @@ struct Comparison {
             let input = inputs[index % inputs.count]
             _ = try pool.read { db in try sql(db, input) }
         }
-        return (OperationResult(name: name, carnet: store.stats, raw: async.stats, rawSync: sync.stats, note: note),
-            Samples(carnet: store.samples, raw: async.samples, rawSync: sync.samples))
+        return (
+            OperationResult(name: name, carnet: store.stats, raw: async.stats, rawSync: sync.stats, note: note),
+            Samples(carnet: store.samples, raw: async.samples, rawSync: sync.samples)
+        )
     }
 }
 
@@ -72,9 +74,10 @@ struct ReadBenchmarks {
     func run() async throws -> [OperationResult] {
         let store = self.store
         var results: [OperationResult] = []
-        results.append(try await comparison.run(
-            "Fetch by id, 8 keys", inputs: workload.identifiers,
-            carnet: { try await StoreQueries.fetchByID(store, $0) }, sql: RawQueries.fetchByID))
+        results.append(
+            try await comparison.run(
+                "Fetch by id, 8 keys", inputs: workload.identifiers,
+                carnet: { try await StoreQueries.fetchByID(store, $0) }, sql: RawQueries.fetchByID))
 
         var allNames: [OperationResult] = []
         var mixed = Comparison.Samples(carnet: [], raw: [], rawSync: [])
@@ -88,7 +91,8 @@ struct ReadBenchmarks {
                     _ = try RawQueries.naiveNameSearch(db, queries[index % queries.count])
                 }.stats
             }
-            let note = "matches per query: median \(counts[counts.count / 2]), max \(counts.last ?? 0); "
+            let note =
+                "matches per query: median \(counts[counts.count / 2]), max \(counts.last ?? 0); "
                 + "SQL sorting every match (`ORDER BY c.sortFamily`): p50 \(Report.milliseconds(naive.p50)), "
                 + "p99 \(Report.milliseconds(naive.p99))"
             // One-letter queries match a large share of the contacts: fewer runs.
@@ -104,17 +108,23 @@ struct ReadBenchmarks {
                 mixed.rawSync += samples.rawSync
             }
         }
-        results.append(OperationResult(
-            name: "Name-prefix search", carnet: Stats(microseconds: mixed.carnet), raw: Stats(microseconds: mixed.raw),
-            rawSync: Stats(microseconds: mixed.rawSync), note: "the 3 kinds below in equal parts; 1 letter apart"))
+        results.append(
+            OperationResult(
+                name: "Name-prefix search", carnet: Stats(microseconds: mixed.carnet),
+                raw: Stats(microseconds: mixed.raw),
+                rawSync: Stats(microseconds: mixed.rawSync), note: "the 3 kinds below in equal parts; 1 letter apart"))
         results += allNames
 
-        results.append(try await comparison.run(
-            "Email search", inputs: workload.emails, note: "stored address typed with other case or spaces",
-            carnet: { try await StoreQueries.search(store, .matchingEmailAddress($0)) }, sql: RawQueries.emailSearch))
-        results.append(try await comparison.run(
-            "Phone search", inputs: workload.phones, note: "stored number typed with other separators",
-            carnet: { try await StoreQueries.search(store, .matchingPhoneNumber($0)) }, sql: RawQueries.phoneSearch))
+        results.append(
+            try await comparison.run(
+                "Email search", inputs: workload.emails, note: "stored address typed with other case or spaces",
+                carnet: { try await StoreQueries.search(store, .matchingEmailAddress($0)) }, sql: RawQueries.emailSearch
+            ))
+        results.append(
+            try await comparison.run(
+                "Phone search", inputs: workload.phones, note: "stored number typed with other separators",
+                carnet: { try await StoreQueries.search(store, .matchingPhoneNumber($0)) }, sql: RawQueries.phoneSearch)
+        )
 
         let starts = workload.pageStarts
         var cursors: [String?] = []
@@ -122,10 +132,11 @@ struct ReadBenchmarks {
             cursors.append(try await start.asyncMap { try await StoreQueries.cursor(store, after: $0.id) } ?? nil)
         }
         let pageInputs = zip(starts, cursors).map { PageInput(start: $0.0, cursor: $0.1) }
-        results.append(try await comparison.run(
-            "Page of 50 by family name", inputs: pageInputs, note: "keyset page after a random contact",
-            carnet: { try await StoreQueries.page(store, after: $0.cursor) },
-            sql: { db, input in try RawQueries.page(db, after: input.start.map { ($0.sortKey, $0.id) }) }))
+        results.append(
+            try await comparison.run(
+                "Page of 50 by family name", inputs: pageInputs, note: "keyset page after a random contact",
+                carnet: { try await StoreQueries.page(store, after: $0.cursor) },
+                sql: { db, input in try RawQueries.page(db, after: input.start.map { ($0.sortKey, $0.id) }) }))
         return results
     }
 

@@ -49,16 +49,20 @@ struct DataGenerator: Sendable {
             person.phones.append(.init(label: rng.pick(Self.phoneLabels), value: PhoneFormats.random(&rng)))
         }
         if person.isOrganization {
-            person.emails.append(.init(label: ContactLabel.work, value: "contact@\(Self.ascii(person.organizationName)).com"))
+            person.emails.append(
+                .init(label: ContactLabel.work, value: "contact@\(Self.ascii(person.organizationName)).com"))
         }
         for _ in 0..<rng.int(0...2) {
-            person.addresses.append(.init(label: rng.pick([ContactLabel.home, ContactLabel.work]), value: address(&rng)))
+            person.addresses.append(
+                .init(label: rng.pick([ContactLabel.home, ContactLabel.work]), value: address(&rng)))
         }
         return person
     }
 
-    static let phoneLabels = [ContactLabel.phoneMobile, ContactLabel.home, ContactLabel.work, ContactLabel.phoneiPhone,
-        ContactLabel.phoneMain]
+    static let phoneLabels = [
+        ContactLabel.phoneMobile, ContactLabel.home, ContactLabel.work, ContactLabel.phoneiPhone,
+        ContactLabel.phoneMain,
+    ]
     static let emailLabels = [ContactLabel.home, ContactLabel.work, ContactLabel.other, ContactLabel.emailiCloud]
 
     private func organization(_ rng: inout SplitMix64) -> String {

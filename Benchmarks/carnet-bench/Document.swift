@@ -1,7 +1,8 @@
 import CarnetStore
 import Foundation
 
-/// BENCHMARKS.md, composed from every size's saved results.
+/// The detailed report (`--report FILE`), composed from every size's saved results; BENCHMARKS.md keeps only
+/// the summary.
 enum Document {
     static func pragmas(_ list: [String]) -> String {
         list.isEmpty ? "SQLite's defaults" : list.map { "`\($0)`" }.joined(separator: ", ")
@@ -14,7 +15,7 @@ enum Document {
         var text = """
             # Benchmarks
 
-            The store benchmark (`Sources/carnet-bench`): a generated contact list (names in many languages with \
+            The store benchmark (`Benchmarks/carnet-bench`): a generated contact list (names in many languages with \
             diacritics, 1–3 phones in US, UK, French and German formats, 1–3 emails, 0–2 postal addresses, \
             organizations, birthdays, groups with members), imported through the store API, then each operation \
             timed through Carnet and as the same query written by hand in SQL on the same database file.
@@ -30,8 +31,8 @@ enum Document {
             Run it with:
 
             ```sh
-            swift build -c release --scratch-path .build-bench --product carnet-bench
-            .build-bench/release/carnet-bench --sizes 10000,100000,1000000 --report BENCHMARKS.md
+            CARNET_BENCHMARKS=1 swift build -c release --scratch-path .build-bench --product carnet-bench
+            .build-bench/release/carnet-bench --sizes 10000,100000,1000000 --report store-report.md
             ```
 
             Databases and per-size results are kept in `--directory` (default `/tmp/carnet-bench`) and reused when \

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps two benchmark runs apart: one run per directory at a time (they would regenerate and write each other's
@@ -28,7 +29,8 @@ enum Exclusive {
             else { return nil }
             let command = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces)
-            let program = command.split(separator: " ").first.map { ($0 as Substring).split(separator: "/").last } ?? nil
+            let program =
+                command.split(separator: " ").first.map { ($0 as Substring).split(separator: "/").last } ?? nil
             guard let program, program.hasSuffix("-bench") else { return nil }
             return command
         }

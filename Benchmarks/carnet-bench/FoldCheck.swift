@@ -30,10 +30,13 @@ enum FoldCheck {
         try await store.execute(request)
         var results: [Case] = []
         for (item, identifier) in zip(cases, identifiers) {
-            let page = try await store.contacts(ContactFetchRequest(
-                predicate: .matchingName(item.typed), keysToFetch: [], sortOrder: .familyName, page: .first(50)))
-            results.append(Case(name: "\(item.given) \(item.family)", typed: item.typed,
-                found: page.contacts.contains { $0.identifier == identifier }))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: .matchingName(item.typed), keysToFetch: [], sortOrder: .familyName, page: .first(50)))
+            results.append(
+                Case(
+                    name: "\(item.given) \(item.family)", typed: item.typed,
+                    found: page.contacts.contains { $0.identifier == identifier }))
         }
         try await store.close()
         return results

@@ -29,27 +29,32 @@ struct HistoryBenchmarks {
         let firstCount = try await store.changeHistory(request(chosen[0].token, limit: Self.pageSize)).events.count
         var results: [OperationResult] = []
         let limit = Self.pageSize
-        results.append(try await comparison.run(
-            "History fetch, 10,000 events", inputs: chosen,
-            note: "incremental token, \(firstCount) events per fetch, 8 contact keys; \(iterations) runs",
-            iterations: iterations, check: full.count > 0,
-            carnet: { mark in try await store.changeHistory(request(mark.token, limit: limit)).events.count },
-            sql: { db, mark in try RawHistory.events(db, after: positionBefore + Int64(mark.eventsBefore), limit: limit) }))
+        results.append(
+            try await comparison.run(
+                "History fetch, 10,000 events", inputs: chosen,
+                note: "incremental token, \(firstCount) events per fetch, 8 contact keys; \(iterations) runs",
+                iterations: iterations, check: full.count > 0,
+                carnet: { mark in try await store.changeHistory(request(mark.token, limit: limit)).events.count },
+                sql: { db, mark in
+                    try RawHistory.events(db, after: positionBefore + Int64(mark.eventsBefore), limit: limit)
+                }))
         let fullSyncCount = try await store.changeHistory(request(nil, limit: limit)).events.count
-        results.append(try await comparison.run(
-            "Full-sync page, 10,000 events", inputs: [0],
-            note: "no token: drop everything + \(fullSyncCount - 1) add events; \(iterations) runs",
-            // The SQL reads contacts only: the same events when they fill the page.
-            iterations: iterations, check: info.size >= Self.pageSize,
-            carnet: { _ in try await store.changeHistory(request(nil, limit: limit)).events.count },
-            sql: { db, _ in try RawHistory.snapshot(db, limit: limit - 1) }))
+        results.append(
+            try await comparison.run(
+                "Full-sync page, 10,000 events", inputs: [0],
+                note: "no token: drop everything + \(fullSyncCount - 1) add events; \(iterations) runs",
+                // The SQL reads contacts only: the same events when they fill the page.
+                iterations: iterations, check: info.size >= Self.pageSize,
+                carnet: { _ in try await store.changeHistory(request(nil, limit: limit)).events.count },
+                sql: { db, _ in try RawHistory.snapshot(db, limit: limit - 1) }))
         // A save runs this, once a minute, before it returns (CarnetStore.execute → compactIfDue).
         let compaction = try await Stopwatch.measure(iterations: 10, warmup: 1) { _ in
             _ = try await store.compactHistory()
         }
-        results.append(OperationResult(
-            name: "History compaction (nothing to delete)", carnet: compaction.stats,
-            note: "`compactHistory()`: the first save after each minute runs it before returning; 10 runs"))
+        results.append(
+            OperationResult(
+                name: "History compaction (nothing to delete)", carnet: compaction.stats,
+                note: "`compactHistory()`: the first save after each minute runs it before returning; 10 runs"))
         return results
     }
 
@@ -57,10 +62,13 @@ struct HistoryBenchmarks {
     func stream(_ name: String, from token: String?) async throws -> StreamResult {
         log("  \(name)")
         Memory.trim()
-        let heapBefore = Memory.anonymousBytes, fileBefore = Memory.fileBytes
-        var heap: [Int] = [], file: [Int] = []
+        let heapBefore = Memory.anonymousBytes
+        let fileBefore = Memory.fileBytes
+        var heap: [Int] = []
+        var file: [Int] = []
         var token = token
-        var pages = 0, events = 0
+        var pages = 0
+        var events = 0
         let start = Stopwatch.clock.now
         while true {
             let page = try await store.changeHistory(request(token, limit: 1_000))
@@ -93,25 +101,30 @@ enum RawHistory {
         var events: [Event] = []
         events.reserveCapacity(limit)
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT e.position, e.kind, e.recordId, e.otherId, t.author
-                FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
-                WHERE e.position > ? ORDER BY e.position LIMIT ?
-                """), arguments: [position, limit])
+            db.cachedStatement(
+                sql: """
+                    SELECT e.position, e.kind, e.recordId, e.otherId, t.author
+                    FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
+                    WHERE e.position > ? ORDER BY e.position LIMIT ?
+                    """), arguments: [position, limit])
         while let row = try rows.next() {
             events.append(Event(position: row[0], kind: row[1], recordId: row[2], otherId: row[3], author: row[4]))
         }
         guard let last = events.last?.position else { return 0 }
-        _ = try attach(db, from: """
-            FROM changeEvent e JOIN contact c ON c.id = e.recordId
-            WHERE e.position > ?1 AND e.position <= ?2 AND e.kind IN (1, 2)
-            """, arguments: [position, last])
+        _ = try attach(
+            db,
+            from: """
+                FROM changeEvent e JOIN contact c ON c.id = e.recordId
+                WHERE e.position > ?1 AND e.position <= ?2 AND e.kind IN (1, 2)
+                """, arguments: [position, last])
         return events.count
     }
 
     static func snapshot(_ db: Database, limit: Int) throws -> Int {
-        let last = try Int64.fetchOne(
-            db, sql: "SELECT max(rowid) FROM (SELECT rowid FROM contact ORDER BY rowid LIMIT ?)", arguments: [limit]) ?? 0
+        let last =
+            try Int64.fetchOne(
+                db, sql: "SELECT max(rowid) FROM (SELECT rowid FROM contact ORDER BY rowid LIMIT ?)", arguments: [limit]
+            ) ?? 0
         // Plus the drop-everything event that starts a full sync.
         return try attach(db, from: "FROM contact c WHERE c.rowid <= ?1", arguments: [last]) + 1
     }
@@ -120,19 +133,21 @@ enum RawHistory {
     private static func attach(_ db: Database, from clause: String, arguments: StatementArguments) throws -> Int {
         var contacts: [Int64: RawQueries.FetchedContact] = [:]
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT c.rowid, c.id, c.revision, c.givenName, c.familyName, c.organizationName, c.jobTitle,
-                    c.birthday, (SELECT id FROM container WHERE rowid = c.containerRowid) \(clause)
-                """), arguments: arguments)
+            db.cachedStatement(
+                sql: """
+                    SELECT c.rowid, c.id, c.revision, c.givenName, c.familyName, c.organizationName, c.jobTitle,
+                        c.birthday, (SELECT id FROM container WHERE rowid = c.containerRowid) \(clause)
+                    """), arguments: arguments)
         while let row = try rows.next() {
             contacts[row[0]] = RawQueries.FetchedContact(
                 id: row[1], revision: row[2], strings: [row[3], row[4], row[5], row[6], row[8]], birthday: row[7])
         }
         let values = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT v.contactRowid, v.kind, v.id, v.label, v.value
-                \(clause.replacingOccurrences(of: "WHERE", with: "JOIN labeledValue v ON v.contactRowid = c.rowid AND v.kind IN (1, 2, 3) WHERE"))
-                """), arguments: arguments)
+            db.cachedStatement(
+                sql: """
+                    SELECT v.contactRowid, v.kind, v.id, v.label, v.value
+                    \(clause.replacingOccurrences(of: "WHERE", with: "JOIN labeledValue v ON v.contactRowid = c.rowid AND v.kind IN (1, 2, 3) WHERE"))
+                    """), arguments: arguments)
         while let row = try values.next() {
             contacts[row[0]]?.values.append((row[1], row[2], row[3], row[4]))
         }

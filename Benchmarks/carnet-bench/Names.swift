@@ -1,7 +1,8 @@
 /// Word lists for the generated data set: given and family names from many languages (with their diacritics),
 /// organizations, streets and cities. Order matters: earlier entries are drawn more often.
 enum Names {
-    static let given: [String] = words("""
+    static let given: [String] = words(
+        """
         Anna José María Thomas Zoë Łukasz Sophie Jean Ana Johan Léa Noah Emma Lucía Mateo Chloé Hugo
         Olivia Liam Camille Élodie Søren Björn Ingrid Åsa Jürgen Małgorzata Wojciech Zuzana Tomáš Jiří
         Ömer Ayşe Çağla Şebnem Giulia Francesco Niccolò Andrés Íñigo Sebastián Raúl Nuño Begoña João Conceição
@@ -24,7 +25,8 @@ enum Names {
         Amara Mandla Thandiwe Aroha Tane Mele Pita Siosaia Kalani Keanu Zoltán Réka Lőrinc Ágnes Imre Tünde Ödön
         """)
 
-    static let family: [String] = words("""
+    static let family: [String] = words(
+        """
         Smith Müller García Martin Rossi Nuñez Ångström Kowalski Nowak Dubois Lefèvre Schmidt Schneider Fischer
         Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch Bauer Richter Klein Wolf Schröder Neumann Schwarz
         Zimmermann Braun Krüger Hofmann Hartmann Lange Schmitt Werner Schmitz Krause Meier Lehmann Köhler Groß
@@ -61,13 +63,15 @@ enum Names {
         """)
 
     /// Roots and endings combined into a few thousand more family names.
-    static let familyRoots: [String] = words("""
+    static let familyRoots: [String] = words(
+        """
         Ber Kow Mar Lund Hag Strö Wal Ros Fal Kron Berg Dal Holm Sand Lind Ek Sjö Grün Schön Weiß Hoch Alt Neu
         Rot Stein Eich Bach Brand Fried Gold Haas Kirch Lich Mandel Ostro Pod Sienk Zaj Wrób Chmiel Góra Dobr
         Mart Fern Rodr Gonz Esc Val Alb Cas Mor Bel Mont Beau Ville Roch Chât Vér Pont Dela Lafa Bouch Ferr
         Lombar Vent Card Orsi Bened Sabat Petr Ivan Novo Kuzn Sokol Vol Pav Yeg Orl Ander Thor Gud Sigur Ól
         """)
-    static let familyEndings: [String] = words("""
+    static let familyEndings: [String] = words(
+        """
         ski ska sson sen mann berg ström quist gren holm lund ez es ini ello etti ović ić escu ault eau ière ier
         ens ek ák ová uk enko ov ova ev in ian yan oğlu ard ot ac eira inho ão dóttir ssen feld hoff bauer
         """)
@@ -80,15 +84,19 @@ enum Names {
         return names
     }
 
-    static let middle: [String] = words("Marie Louise Ann Jean James Lee Maria Josef Élise Pierre Søren Ana Karl Rose Eugène")
+    static let middle: [String] = words(
+        "Marie Louise Ann Jean James Lee Maria Josef Élise Pierre Søren Ana Karl Rose Eugène")
     static let nicknames: [String] = words("Jo Annie Bobby Kiki Zozo Lulu Maxi Toto Bibi Jojo Nico Sasha Pepe Juju")
 
-    static let organizationWords: [String] = words("""
+    static let organizationWords: [String] = words(
+        """
         Acme Globex Initech Umbrella Hooli Vandelay Nordisk Ørsted Société Générale Müller Söhne Crédit Mutuel
         Zürich Versicherung Ångström Labs Øresund Logistics Bäckerei Łódź Café Méditerranée Fjällräven Škoda
         Peña Hermanos Çelik Yapı Nuñez Abogados Björk Design Élan Studio Größe Technik Lumière Films
         """)
-    static let organizationSuffixes: [String] = ["GmbH", "SA", "Ltd", "Inc.", "SARL", "AB", "Sp. z o.o.", "S.L.", "AG", "LLC", "& Co", ""]
+    static let organizationSuffixes: [String] = [
+        "GmbH", "SA", "Ltd", "Inc.", "SARL", "AB", "Sp. z o.o.", "S.L.", "AG", "LLC", "& Co", "",
+    ]
     static let jobTitles: [String] = [
         "Ingénieure", "Software Engineer", "Directeur commercial", "Geschäftsführer", "Abogada", "Nurse",
         "Teacher", "Comptable", "Product Manager", "Designer", "Architekt", "Médecin", "Consultant", "CEO",
@@ -101,15 +109,18 @@ enum Names {
         "gmail.com", "yahoo.fr", "outlook.com", "proton.me", "web.de", "orange.fr", "icloud.com", "gmx.de",
         "wp.pl", "seznam.cz", "libero.it", "hotmail.co.uk", "example.org", "free.fr", "telia.se",
     ]
-    static let streets: [String] = words("""
+    static let streets: [String] = words(
+        """
         Hauptstraße Rue_de_la_Paix Calle_Mayor Storgatan Ulica_Długa Main_Street High_Street Via_Roma
         Avenue_des_Champs-Élysées Königsallee Rua_Augusta Nørregade Václavské_náměstí Bahnhofstraße
         Rue_Sainte-Catherine Calle_de_Alcalá Kungsgatan Oak_Avenue Maple_Drive Église_Saint-Éloi
-        """).map { $0.replacingOccurrences(of: "_", with: " ") }
+        """
+    ).map { $0.replacingOccurrences(of: "_", with: " ") }
     /// (city, postal code prefix, country, ISO code)
     static let cities: [(String, String, String, String)] = [
         ("Paris", "75", "France", "fr"), ("Lyon", "69", "France", "fr"), ("Besançon", "25", "France", "fr"),
-        ("München", "80", "Deutschland", "de"), ("Köln", "50", "Deutschland", "de"), ("Berlin", "10", "Deutschland", "de"),
+        ("München", "80", "Deutschland", "de"), ("Köln", "50", "Deutschland", "de"),
+        ("Berlin", "10", "Deutschland", "de"),
         ("Málaga", "29", "España", "es"), ("A Coruña", "15", "España", "es"), ("Madrid", "28", "España", "es"),
         ("Göteborg", "41", "Sverige", "se"), ("Malmö", "21", "Sverige", "se"), ("Kraków", "30", "Polska", "pl"),
         ("Łódź", "90", "Polska", "pl"), ("Brno", "60", "Česko", "cz"), ("Zürich", "80", "Schweiz", "ch"),

@@ -10,7 +10,9 @@ enum PhoneFormats {
         func digits(_ n: Int, _ rng: inout SplitMix64) -> String { (0..<n).map { _ in digit(&rng) }.joined() }
         let u = rng.unit()
         if u < 0.5 {  // United States: 10 national digits
-            let area = String(rng.int(201...989)), exchange = String(rng.int(200...999)), line = digits(4, &rng)
+            let area = String(rng.int(201...989))
+            let exchange = String(rng.int(200...999))
+            let line = digits(4, &rng)
             switch rng.int(0..<4) {
             case 0: return "+1 (\(area)) \(exchange)-\(line)"
             case 1: return "(\(area)) \(exchange)-\(line)"
@@ -19,10 +21,12 @@ enum PhoneFormats {
             }
         } else if u < 0.7 {  // United Kingdom: trunk 0 + 10 digits
             if rng.chance(0.5) {
-                let rest = "7" + digits(3, &rng), tail = digits(6, &rng)
+                let rest = "7" + digits(3, &rng)
+                let tail = digits(6, &rng)
                 return rng.chance(0.5) ? "+44 \(rest) \(tail)" : "0\(rest) \(tail)"
             }
-            let a = digits(4, &rng), b = digits(4, &rng)
+            let a = digits(4, &rng)
+            let b = digits(4, &rng)
             return rng.chance(0.5) ? "+44 20 \(a) \(b)" : "020 \(a) \(b)"
         } else if u < 0.85 {  // France: trunk 0 + 9 digits
             let pairs = (0..<4).map { _ in digits(2, &rng) }.joined(separator: " ")
@@ -75,7 +79,10 @@ enum PhoneFormats {
         var current = ""
         for character in text {
             current.append(character)
-            if current.count == size { parts.append(current); current = "" }
+            if current.count == size {
+                parts.append(current)
+                current = ""
+            }
         }
         if !current.isEmpty { parts.append(current) }
         return parts.joined(separator: separator)

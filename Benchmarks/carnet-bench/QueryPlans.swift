@@ -34,13 +34,20 @@ struct QueryPlans {
             ("Name search, 1 word", { _ = try await StoreQueries.search(store, .matchingName("jos")) }),
             ("Name search, 2 words", { _ = try await StoreQueries.search(store, .matchingName("ann sm")) }),
             ("Email search", { _ = try await StoreQueries.search(store, .matchingEmailAddress(sample.email!)) }),
-            ("Phone search", {
-                _ = try await StoreQueries.search(store, .matchingPhoneNumber(PhoneFormats.reformatted(sample.phone!, variant: 0)))
-            }),
+            (
+                "Phone search",
+                {
+                    _ = try await StoreQueries.search(
+                        store, .matchingPhoneNumber(PhoneFormats.reformatted(sample.phone!, variant: 0)))
+                }
+            ),
             ("First page by family name", { _ = try await StoreQueries.page(store, after: nil) }),
-            ("Next page by family name", {
-                _ = try await StoreQueries.page(store, after: cursor)
-            }),
+            (
+                "Next page by family name",
+                {
+                    _ = try await StoreQueries.page(store, after: cursor)
+                }
+            ),
             // Runs inside the first save of every minute; nothing to delete in a fresh history.
             ("History compaction", { _ = try await store.compactHistory() }),
         ]
@@ -56,9 +63,10 @@ struct QueryPlans {
             }
             for sql in selects {
                 let plan = try await raw.read { db in try Self.explain(db, sql) }
-                results.append(PlanResult(
-                    operation: name, sql: sql, plan: plan, fullScans: plan.filter(Self.isFullScan),
-                    tempSorts: plan.filter { $0.contains("TEMP B-TREE") }.count))
+                results.append(
+                    PlanResult(
+                        operation: name, sql: sql, plan: plan, fullScans: plan.filter(Self.isFullScan),
+                        tempSorts: plan.filter { $0.contains("TEMP B-TREE") }.count))
             }
         }
         try await store.close()
@@ -70,7 +78,9 @@ struct QueryPlans {
         let rows = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql)
         var depth: [Int: Int] = [0: 0]
         return rows.map { row in
-            let id: Int = row["id"], parent: Int = row["parent"], detail: String = row["detail"]
+            let id: Int = row["id"]
+            let parent: Int = row["parent"]
+            let detail: String = row["detail"]
             let level = (depth[parent] ?? 0) + 1
             depth[id] = level
             return String(repeating: "  ", count: level - 1) + detail

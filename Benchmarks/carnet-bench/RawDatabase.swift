@@ -30,7 +30,9 @@ enum RawDatabase {
     /// The schema a new store creates now.
     static func currentSchema(directory: String) async throws -> String {
         let path = "\(directory)/schema-probe.sqlite"
-        let remove = { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let remove = {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
         remove()
         defer { remove() }
         try await CarnetStore.open(path: path).close()

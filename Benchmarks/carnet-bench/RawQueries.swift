@@ -17,20 +17,24 @@ enum RawQueries {
 
     /// The 8 keys of "fetch by id": 5 columns of `contact`, 3 kinds of labeled values (phone, email, postal).
     static func fetchByID(_ db: Database, _ id: String) throws -> Int {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT rowid, id, revision, givenName, familyName, organizationName, jobTitle, birthday
-                FROM contact WHERE id = ?
-                """), arguments: [id])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT rowid, id, revision, givenName, familyName, organizationName, jobTitle, birthday
+                        FROM contact WHERE id = ?
+                        """), arguments: [id])
         else { return 0 }
         let rowid: Int64 = row[0]
-        var contact = FetchedContact(id: row[1], revision: row[2], strings: [row[3], row[4], row[5], row[6]],
+        var contact = FetchedContact(
+            id: row[1], revision: row[2], strings: [row[3], row[4], row[5], row[6]],
             birthday: row[7])
         let values = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT kind, id, label, value FROM labeledValue
-                WHERE contactRowid = ? AND kind IN (1, 2, 3) ORDER BY kind, position
-                """), arguments: [rowid])
+            db.cachedStatement(
+                sql: """
+                    SELECT kind, id, label, value FROM labeledValue
+                    WHERE contactRowid = ? AND kind IN (1, 2, 3) ORDER BY kind, position
+                    """), arguments: [rowid])
         while let value = try values.next() { contact.values.append((value[0], value[1], value[2], value[3])) }
         return 1 + contact.values.count
     }
@@ -39,10 +43,12 @@ enum RawQueries {
     /// contact's `ftsFamily` ends with its rowid (the bits above belong to the sort key). Samples the first and
     /// last 200 contacts: two index seeks.
     static func contactBits(_ db: Database) throws -> Int64 {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT rowid, ftsFamily FROM (SELECT rowid, ftsFamily FROM contact ORDER BY rowid LIMIT 200)
-            UNION ALL SELECT rowid, ftsFamily FROM (SELECT rowid, ftsFamily FROM contact ORDER BY rowid DESC LIMIT 200)
-            """)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT rowid, ftsFamily FROM (SELECT rowid, ftsFamily FROM contact ORDER BY rowid LIMIT 200)
+                UNION ALL SELECT rowid, ftsFamily FROM (SELECT rowid, ftsFamily FROM contact ORDER BY rowid DESC LIMIT 200)
+                """)
         guard !rows.isEmpty else { return 24 }
         let pairs = rows.map { ($0[0] as Int64, $0[1] as Int64) }
         return (1...62).last { bits in pairs.allSatisfy { $0.1 & ((Int64(1) << bits) - 1) == $0.0 } } ?? 24
@@ -57,7 +63,8 @@ enum RawQueries {
         return try TextFolding.words(text).map { word in
             guard vocabulary, word.count > 4 else { return "\"\(word)\"*" }
             let terms = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT term FROM contactNameFamily_terms WHERE term >= ? AND term < ? LIMIT 65"),
+                db.cachedStatement(
+                    sql: "SELECT term FROM contactNameFamily_terms WHERE term >= ? AND term < ? LIMIT 65"),
                 arguments: [word, word + "\u{10FFFF}"])
             guard !terms.isEmpty, terms.count <= 64 else { return "\"\(word)\"*" }
             return "(" + terms.map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
@@ -99,13 +106,15 @@ enum RawQueries {
     static func page(_ db: Database, after: (sortKey: String, id: String)?) throws -> Int {
         if let after {
             return try decodeNames(
-                db.cachedStatement(sql: """
-                    SELECT id, givenName, familyName FROM contact WHERE (sortFamily, id) > (?, ?)
-                    ORDER BY sortFamily, id LIMIT 51
-                    """), [after.sortKey, after.id])
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, givenName, familyName FROM contact WHERE (sortFamily, id) > (?, ?)
+                        ORDER BY sortFamily, id LIMIT 51
+                        """), [after.sortKey, after.id])
         }
         return try decodeNames(
-            db.cachedStatement(sql: "SELECT id, givenName, familyName FROM contact ORDER BY sortFamily, id LIMIT 51"), [])
+            db.cachedStatement(sql: "SELECT id, givenName, familyName FROM contact ORDER BY sortFamily, id LIMIT 51"),
+            [])
     }
 
     /// Decodes up to 51 rows (the 51st tells whether there is a next page) and returns the page's size.
@@ -139,19 +148,21 @@ enum NameIndexSQL {
     }
 
     static func ordered(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: """
-            SELECT c.id, c.givenName, c.familyName, c.sortFamily FROM contactNameFamily f
-            JOIN contact c ON c.rowid = f.rowid & \(mask(db))
-            WHERE contactNameFamily MATCH ? ORDER BY f.rowid LIMIT 51
-            """)
+        try db.cachedStatement(
+            sql: """
+                SELECT c.id, c.givenName, c.familyName, c.sortFamily FROM contactNameFamily f
+                JOIN contact c ON c.rowid = f.rowid & \(mask(db))
+                WHERE contactNameFamily MATCH ? ORDER BY f.rowid LIMIT 51
+                """)
     }
 
     /// Written without knowing the index's order: every match joined to its contact, then sorted.
     static func naive(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: """
-            SELECT c.id, c.givenName, c.familyName FROM contactNameFamily f
-            JOIN contact c ON c.rowid = f.rowid & \(mask(db))
-            WHERE contactNameFamily MATCH ? ORDER BY c.sortFamily, c.id LIMIT 51
-            """)
+        try db.cachedStatement(
+            sql: """
+                SELECT c.id, c.givenName, c.familyName FROM contactNameFamily f
+                JOIN contact c ON c.rowid = f.rowid & \(mask(db))
+                WHERE contactNameFamily MATCH ? ORDER BY c.sortFamily, c.id LIMIT 51
+                """)
     }
 }

@@ -29,25 +29,30 @@ enum RawSave {
         let seq = db.lastInsertedRowID
         for person in people {
             let identifier = person.identifier!
-            let sortGiven = sortKey(person, givenFirst: true), sortFamily = sortKey(person, givenFirst: false)
+            let sortGiven = sortKey(person, givenFirst: true)
+            let sortFamily = sortKey(person, givenFirst: false)
             // The name index's rowid is the sort key's bucket plus the contact's rowid: take the next rowid now.
             let rowid = (try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM contact")) ?? 0) + 1
             let ftsGiven = try NameIndex.rowid(sortKey: sortGiven, contactRowid: rowid)
             let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: rowid)
-            try db.cachedStatement(sql: """
-                INSERT INTO contact (rowid, id, containerRowid, contactType, givenName, middleName, familyName, nickname,
-                    organizationName, jobTitle, birthday, sortGiven, sortFamily, ftsGiven, ftsFamily,
-                    createdRevision, revision, createdAt, modifiedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO contact (rowid, id, containerRowid, contactType, givenName, middleName, familyName, nickname,
+                        organizationName, jobTitle, birthday, sortGiven, sortFamily, ftsGiven, ftsFamily,
+                        createdRevision, revision, createdAt, modifiedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
             ).execute(arguments: [
                 rowid, identifier, container.rowid, person.isOrganization ? 1 : 0, person.givenName,
                 person.middleName, person.familyName, person.nickname, person.organizationName, person.jobTitle,
                 person.birthday.map { "gregorian||\($0.year.map(String.init) ?? "")|\($0.month)|\($0.day)|0" },
                 sortGiven, sortFamily, ftsGiven, ftsFamily, seq, seq, now, now,
             ])
-            let names = TextFolding.fold([person.givenName, person.middleName, person.familyName, person.nickname,
-                person.organizationName].filter { !$0.isEmpty }.joined(separator: " "))
+            let names = TextFolding.fold(
+                [
+                    person.givenName, person.middleName, person.familyName, person.nickname,
+                    person.organizationName,
+                ].filter { !$0.isEmpty }.joined(separator: " "))
             for (table, ftsRowid) in [("contactNameGiven", ftsGiven), ("contactNameFamily", ftsFamily)]
             where options.nameTables.contains(table) {
                 try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")
@@ -57,17 +62,20 @@ enum RawSave {
             let emails = person.emails.map { ($0.label, $0.value, TextFolding.emailKey($0.value)) }
             let addresses = person.addresses.map { item in
                 let a = item.value
-                let fields = [a.street, a.subLocality, a.city, a.subAdministrativeArea, a.state, a.postalCode,
-                    a.country, a.isoCountryCode]
+                let fields = [
+                    a.street, a.subLocality, a.city, a.subAdministrativeArea, a.state, a.postalCode,
+                    a.country, a.isoCountryCode,
+                ]
                 return (item.label, fields.joined(separator: "\u{1F}"), String?.none)
             }
             for (kind, values) in [(1, phones), (2, emails), (3, addresses)] {
                 for (position, (label, value, searchKey)) in values.enumerated() {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO labeledValue (id, contactRowid, kind, position, label, value, searchKey,
-                            createdRevision, revision)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO labeledValue (id, contactRowid, kind, position, label, value, searchKey,
+                                createdRevision, revision)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """
                     ).execute(arguments: [
                         options.valueIdentifier(), rowid, kind, position, label, value, searchKey, seq, seq,
                     ])

@@ -34,13 +34,14 @@ enum Report {
         ]
         for op in result.operations {
             let name = op.isDetail ? "&nbsp;&nbsp;" + op.name : op.name
-            lines.append([
-                name, milliseconds(op.carnet.p50), milliseconds(op.carnet.p99),
-                op.raw.map { milliseconds($0.p50) } ?? "–", op.raw.map { milliseconds($0.p99) } ?? "–",
-                "\(ratio(op.carnet.p50, op.raw?.p50)) / \(ratio(op.carnet.p99, op.raw?.p99))",
-                op.rawSync.map { milliseconds($0.p50) } ?? "–", op.rawSync.map { milliseconds($0.p99) } ?? "–",
-                op.note ?? "",
-            ].joined(separator: " | ").wrappedAsRow)
+            lines.append(
+                [
+                    name, milliseconds(op.carnet.p50), milliseconds(op.carnet.p99),
+                    op.raw.map { milliseconds($0.p50) } ?? "–", op.raw.map { milliseconds($0.p99) } ?? "–",
+                    "\(ratio(op.carnet.p50, op.raw?.p50)) / \(ratio(op.carnet.p99, op.raw?.p99))",
+                    op.rawSync.map { milliseconds($0.p50) } ?? "–", op.rawSync.map { milliseconds($0.p99) } ?? "–",
+                    op.note ?? "",
+                ].joined(separator: " | ").wrappedAsRow)
         }
         return lines.joined(separator: "\n")
     }
@@ -48,15 +49,17 @@ enum Report {
     static func concurrency(_ result: SizeResult) -> String {
         var text = ""
         if !result.concurrentBenchmarks.isEmpty {
-            text += "\n\n**Another benchmark ran on the machine during this run, so these timings are skewed:** "
+            text +=
+                "\n\n**Another benchmark ran on the machine during this run, so these timings are skewed:** "
                 + result.concurrentBenchmarks.map { "`\($0)`" }.joined(separator: ", ") + "."
         }
         let shares = [("the import", result.dataset.importContention), ("the timings", result.contention)]
         let busy = shares.compactMap { name, share in share.map { (name, $0) } }
         if busy.contains(where: { $0.1 > 0.05 }) {
-            text += "\n\n**Other processes shared the machine:** they kept "
+            text +=
+                "\n\n**Other processes shared the machine:** they kept "
                 + busy.map { String(format: "%.0f%% of the cores busy during %@", $0.1 * 100, $0.0) }
-                    .joined(separator: " and ") + "; those numbers are pessimistic."
+                .joined(separator: " and ") + "; those numbers are pessimistic."
         } else if !busy.isEmpty {
             text += "\n\nThe machine was otherwise idle (other processes used under 5% of the cores)."
         }
@@ -71,7 +74,8 @@ enum Report {
                 + "%@ contacts/s.", info.batchSize, info.importStoreSeconds, info.importWallSeconds, per100k,
             count(Int(Double(info.size) / info.importStoreSeconds)))
         if info.secondsPer100kBlock.count > 1 {
-            text += " Each successive 100,000: "
+            text +=
+                " Each successive 100,000: "
                 + info.secondsPer100kBlock.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " s."
         }
         return text
@@ -83,12 +87,14 @@ enum Report {
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for s in streams {
-            lines.append([
-                s.name, count(s.pages), count(s.events), String(format: "%.1f s", s.seconds), megabytes(s.heapBefore),
-                megabytes(s.heapProgress.first ?? 0), megabytes(s.heapProgress.count > 4 ? s.heapProgress[4] : 0),
-                megabytes(s.heapProgress.last ?? 0), megabytes(s.heapPeak), megabytes(s.growth),
-                megabytes(s.growthAfterFirstTenth), "\(megabytes(s.fileBefore)) → \(megabytes(s.filePeak))",
-            ].joined(separator: " | ").wrappedAsRow)
+            lines.append(
+                [
+                    s.name, count(s.pages), count(s.events), String(format: "%.1f s", s.seconds),
+                    megabytes(s.heapBefore),
+                    megabytes(s.heapProgress.first ?? 0), megabytes(s.heapProgress.count > 4 ? s.heapProgress[4] : 0),
+                    megabytes(s.heapProgress.last ?? 0), megabytes(s.heapPeak), megabytes(s.growth),
+                    megabytes(s.growthAfterFirstTenth), "\(megabytes(s.fileBefore)) → \(megabytes(s.filePeak))",
+                ].joined(separator: " | ").wrappedAsRow)
         }
         return lines.joined(separator: "\n")
     }
@@ -99,7 +105,8 @@ enum Report {
             "| --- | --- | ---: |",
         ]
         for c in checks {
-            lines.append("| \(c.country), international | `\(c.example)` → `\(c.exampleQuery)` | \(c.found) / \(c.tried) |")
+            lines.append(
+                "| \(c.country), international | `\(c.example)` → `\(c.exampleQuery)` | \(c.found) / \(c.tried) |")
         }
         return lines.joined(separator: "\n")
     }
@@ -113,7 +120,8 @@ enum Report {
     static func plans(_ plans: [PlanResult]) -> String {
         plans.map { plan in
             let flag = plan.fullScans.isEmpty ? "" : " — **full scan: \(plan.fullScans.joined(separator: "; "))**"
-            return "**\(plan.operation)**\(flag)\n\n```sql\n\(plan.sql.trimmingCharacters(in: .whitespacesAndNewlines))\n```\n\n```\n"
+            return
+                "**\(plan.operation)**\(flag)\n\n```sql\n\(plan.sql.trimmingCharacters(in: .whitespacesAndNewlines))\n```\n\n```\n"
                 + plan.plan.joined(separator: "\n") + "\n```\n"
         }.joined(separator: "\n")
     }

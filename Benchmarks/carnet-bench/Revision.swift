@@ -16,7 +16,8 @@ enum Revision {
             let sources = files.enumerator(atPath: "Sources/CarnetStore")
         else { return false }
         for case let file as String in sources {
-            let modified = (try? files.attributesOfItem(atPath: "Sources/CarnetStore/" + file))?[.modificationDate] as? Date
+            let modified =
+                (try? files.attributesOfItem(atPath: "Sources/CarnetStore/" + file))?[.modificationDate] as? Date
             if let modified, modified > built { return true }
         }
         return false

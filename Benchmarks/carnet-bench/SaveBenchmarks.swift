@@ -29,9 +29,10 @@ struct SaveBenchmarks {
             }
         }
         var results: [OperationResult] = []
-        for (name, perSave, count) in [("Save 1 contact", 1, min(iterations, 300)),
-            ("Save 100 contacts", 100, max(20, min(iterations / 20, 50)))]
-        {
+        for (name, perSave, count) in [
+            ("Save 1 contact", 1, min(iterations, 300)),
+            ("Save 100 contacts", 100, max(20, min(iterations / 20, 50))),
+        ] {
             log("  \(name)")
             let warmup = 5
             let batches = (0..<(3 * (count + warmup))).map { _ in people(perSave) }
@@ -45,7 +46,8 @@ struct SaveBenchmarks {
                 }
                 return request
             }
-            let store = self.store, raw = self.raw
+            let store = self.store
+            let raw = self.raw
             let carnet = try await Stopwatch.measure(iterations: count, warmup: warmup) { index in
                 try await store.execute(requests[index])
             }
@@ -58,9 +60,10 @@ struct SaveBenchmarks {
             let rawSync = try Stopwatch.measureSync(iterations: count, warmup: warmup) { index in
                 try raw.write { db in try RawSave.save(db, syncBatches[index], container: container) }
             }
-            results.append(OperationResult(
-                name: name, carnet: carnet.stats, raw: rawAsync.stats, rawSync: rawSync.stats,
-                note: "\(count) saves; each person has 1–3 phones, 1–3 emails, 0–2 addresses"))
+            results.append(
+                OperationResult(
+                    name: name, carnet: carnet.stats, raw: rawAsync.stats, rawSync: rawSync.stats,
+                    note: "\(count) saves; each person has 1–3 phones, 1–3 emails, 0–2 addresses"))
             try await delete(added + (asyncBatches + syncBatches).flatMap { $0.compactMap(\.identifier) })
         }
         return results

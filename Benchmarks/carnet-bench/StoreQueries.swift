@@ -17,21 +17,26 @@ enum StoreQueries {
 
     /// A search: the first page of 50 matches sorted by family name.
     static func search(_ store: CarnetStore, _ predicate: ContactPredicate) async throws -> Int {
-        try await store.contacts(ContactFetchRequest(
-            predicate: predicate, keysToFetch: listKeys, sortOrder: .familyName, page: .first(50))).contacts.count
+        try await store.contacts(
+            ContactFetchRequest(
+                predicate: predicate, keysToFetch: listKeys, sortOrder: .familyName, page: .first(50))
+        ).contacts.count
     }
 
     /// A page, and the cursor of its last contact to ask for the next one.
     static func page(_ store: CarnetStore, after cursor: String?) async throws -> Int {
-        let page = try await store.contacts(ContactFetchRequest(
-            keysToFetch: listKeys, sortOrder: .familyName, page: .first(50, after: cursor)))
+        let page = try await store.contacts(
+            ContactFetchRequest(
+                keysToFetch: listKeys, sortOrder: .familyName, page: .first(50, after: cursor)))
         if !page.contacts.isEmpty { _ = page.cursor(at: page.contacts.count - 1) }
         return page.contacts.count
     }
 
     /// The family-name-order cursor of a contact, to start a page right after it.
     static func cursor(_ store: CarnetStore, after id: String) async throws -> String? {
-        try await store.contacts(ContactFetchRequest(
-            predicate: .withIdentifiers([id]), keysToFetch: [], sortOrder: .familyName, page: .first(1))).cursors.first
+        try await store.contacts(
+            ContactFetchRequest(
+                predicate: .withIdentifiers([id]), keysToFetch: [], sortOrder: .familyName, page: .first(1))
+        ).cursors.first
     }
 }

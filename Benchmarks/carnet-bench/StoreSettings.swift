@@ -9,8 +9,10 @@ struct StoreSettings: Codable, Sendable {
     var readers: [String] = []
 
     /// The settings that change performance; GRDB's own PRAGMAs (query_only, foreign_keys, ...) are left out.
-    static let names = ["synchronous", "mmap_size", "cache_size", "wal_autocheckpoint", "temp_store", "cache_spill",
-        "journal_size_limit", "page_size"]
+    static let names = [
+        "synchronous", "mmap_size", "cache_size", "wal_autocheckpoint", "temp_store", "cache_spill",
+        "journal_size_limit", "page_size",
+    ]
 
     private static let captured = Mutex<StoreSettings?>(nil)
 
@@ -21,7 +23,9 @@ struct StoreSettings: Codable, Sendable {
     /// set-up of a connection starts with `synchronous`; the writer is set up first, a reader last.
     static func capture(directory: String) async throws {
         let path = "\(directory)/settings-probe.sqlite"
-        let remove = { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let remove = {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
         remove()
         defer { remove() }
         let log = QueryPlans.StatementLog()
@@ -35,7 +39,8 @@ struct StoreSettings: Codable, Sendable {
             if pragma.lowercased().contains("synchronous") || connections.isEmpty { connections.append([]) }
             connections[connections.count - 1].append(pragma)
         }
-        let settings = StoreSettings(writer: connections.first ?? [], readers: connections.count > 1 ? connections.last! : [])
+        let settings = StoreSettings(
+            writer: connections.first ?? [], readers: connections.count > 1 ? connections.last! : [])
         captured.withLock { $0 = settings }
     }
 

@@ -26,19 +26,22 @@ struct Workload: Sendable {
             let maxRowid = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM contact") ?? 0
             var rng = SplitMix64(seed: seed, stream: 5, index: 0)
             var samples: [Sample] = []
-            let statement = try db.makeStatement(sql: """
-                SELECT c.id, c.givenName, c.familyName, c.sortFamily,
-                    (SELECT value FROM labeledValue WHERE contactRowid = c.rowid AND kind = 2 ORDER BY position LIMIT 1),
-                    (SELECT value FROM labeledValue WHERE contactRowid = c.rowid AND kind = 1 ORDER BY position LIMIT 1)
-                FROM contact c WHERE c.rowid = ?
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    SELECT c.id, c.givenName, c.familyName, c.sortFamily,
+                        (SELECT value FROM labeledValue WHERE contactRowid = c.rowid AND kind = 2 ORDER BY position LIMIT 1),
+                        (SELECT value FROM labeledValue WHERE contactRowid = c.rowid AND kind = 1 ORDER BY position LIMIT 1)
+                    FROM contact c WHERE c.rowid = ?
+                    """)
             var attempts = 0
             while samples.count < count, attempts < count * 10, maxRowid > 0 {
                 attempts += 1
                 let rowid = Int64(rng.int(1...Int(maxRowid)))
                 guard let row = try Row.fetchOne(statement, arguments: [rowid]) else { continue }
-                samples.append(Sample(id: row[0], givenName: row[1], familyName: row[2], sortFamily: row[3],
-                    email: row[4], phone: row[5]))
+                samples.append(
+                    Sample(
+                        id: row[0], givenName: row[1], familyName: row[2], sortFamily: row[3],
+                        email: row[4], phone: row[5]))
             }
             return samples
         }

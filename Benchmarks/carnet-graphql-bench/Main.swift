@@ -12,7 +12,10 @@ struct GraphQLBench: AsyncParsableCommand {
     @Option(help: "Contacts in the data set.") var contacts = 10_000
     @Option(help: "Timed iterations per operation (fewer for the slow ones).") var iterations = 500
     @Option(help: "Where the database goes.") var directory = "/tmp/carnet-graphql-bench"
-    @Option(help: "Run only the Carnet side of one operation this many times (for profilers): contact, id, typename, search, page1000, history, storehistory, basehistory, historyratio, fullsync, split.")
+    @Option(
+        help:
+            "Run only the Carnet side of one operation this many times (for profilers): contact, id, typename, search, page1000, history, storehistory, basehistory, historyratio, fullsync, split."
+    )
     var profile: String?
 
     func run() async throws {
@@ -24,8 +27,15 @@ struct GraphQLBench: AsyncParsableCommand {
         let seeded = try await Seed.run(store, contacts: contacts)
         print("seeded \(contacts) contacts in \(ContinuousClock.now - started)")
         if profile == "import" { return }
-        let raw = try DatabasePool(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let bench = Workloads(store: store, service: GraphQLService(store: store), reference: try ReferenceSchema.make(),
+        let raw = try DatabasePool(
+            path: path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
+        let bench = Workloads(
+            store: store, service: GraphQLService(store: store), reference: try ReferenceSchema.make(),
             raw: raw, seeded: seeded, iterations: iterations)
         if let profile {
             try await bench.profile(profile)

@@ -51,8 +51,12 @@ enum Report {
     }
 
     static func print(_ rows: [Measurement], contacts: Int) {
-        Swift.print("GraphQL in process, \(contacts) contacts, release build, \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")
-        Swift.print("| Operation | Carnet p50 | Carnet p99 | Reference p50 | Carnet speed-up | Baseline p50 | Carnet ÷ baseline | Same output |")
+        Swift.print(
+            "GraphQL in process, \(contacts) contacts, release build, \(ProcessInfo.processInfo.activeProcessorCount) cores.\n"
+        )
+        Swift.print(
+            "| Operation | Carnet p50 | Carnet p99 | Reference p50 | Carnet speed-up | Baseline p50 | Carnet ÷ baseline | Same output |"
+        )
         Swift.print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: |")
         for row in rows {
             let reference = row.reference.map { format($0.p50) } ?? "–"
@@ -60,7 +64,9 @@ enum Report {
             let baseline = row.baseline.map { format($0.p50) } ?? "–"
             let ratio = row.baseline.map { String(format: "%.2f×", row.carnet.p50 / $0.p50) } ?? "–"
             let same = row.identical.map { $0 ? "yes" : "**no**" } ?? "–"
-            Swift.print("| \(row.operation) | \(format(row.carnet.p50)) | \(format(row.carnet.p99)) | \(reference) | \(speedup) | \(baseline) | \(ratio) | \(same) |")
+            Swift.print(
+                "| \(row.operation) | \(format(row.carnet.p50)) | \(format(row.carnet.p99)) | \(reference) | \(speedup) | \(baseline) | \(ratio) | \(same) |"
+            )
         }
     }
 }

@@ -8,10 +8,14 @@ enum Seed {
         var historyToken = ""
     }
 
-    static let given = ["José", "Anna", "Zoë", "Łukasz", "Mei", "Olivia", "Noah", "Amélie", "Björn", "Chiara", "Dmitri",
-        "Emma", "Fatima", "Giulia", "Hiroshi", "Ingrid", "Jonas", "Kaito", "Léa", "Mateo", "Nora", "Oskar", "Priya"]
-    static let family = ["Núñez", "Smith", "Ångström", "Kowalski", "Chen", "Müller", "García", "Dubois", "Rossi",
-        "Novak", "Jensen", "Tanaka", "O'Brien", "Schmidt", "Silva", "Nguyen", "Ivanova", "Larsen", "Moreau", "Costa"]
+    static let given = [
+        "José", "Anna", "Zoë", "Łukasz", "Mei", "Olivia", "Noah", "Amélie", "Björn", "Chiara", "Dmitri",
+        "Emma", "Fatima", "Giulia", "Hiroshi", "Ingrid", "Jonas", "Kaito", "Léa", "Mateo", "Nora", "Oskar", "Priya",
+    ]
+    static let family = [
+        "Núñez", "Smith", "Ångström", "Kowalski", "Chen", "Müller", "García", "Dubois", "Rossi",
+        "Novak", "Jensen", "Tanaka", "O'Brien", "Schmidt", "Silva", "Nguyen", "Ivanova", "Larsen", "Moreau", "Costa",
+    ]
 
     static func run(_ store: CarnetStore, contacts: Int) async throws -> Seeded {
         var seeded = Seeded()
@@ -34,26 +38,37 @@ enum Seed {
             var request = SaveRequest(transactionAuthor: "seed")
             for index in start..<min(start + 1000, contacts) {
                 var contact = Contact()
-                let givenName = given[next() % given.count], familyName = family[next() % family.count]
+                let givenName = given[next() % given.count]
+                let familyName = family[next() % family.count]
                 contact.givenName = givenName
                 contact.familyName = familyName + (index % 7 == 0 ? "-\(index % 13)" : "")
                 contact.jobTitle = index % 3 == 0 ? "Engineer" : ""
                 contact.organizationName = index % 4 == 0 ? "Acme \(index % 50)" : ""
-                contact.birthday = index % 5 == 0 ? ContactDate(year: 1950 + index % 60, month: 1 + index % 12, day: 1 + index % 28) : nil
+                contact.birthday =
+                    index % 5 == 0
+                    ? ContactDate(year: 1950 + index % 60, month: 1 + index % 12, day: 1 + index % 28) : nil
                 let ascii = givenName.folding(options: [.diacriticInsensitive], locale: nil).lowercased()
                 contact.emailAddresses = (0..<(1 + next() % 3)).map {
-                    LabeledValue(label: [ContactLabel.home, ContactLabel.work, nil][$0], value: "\(ascii).\(index).\($0)@example.com")
+                    LabeledValue(
+                        label: [ContactLabel.home, ContactLabel.work, nil][$0],
+                        value: "\(ascii).\(index).\($0)@example.com")
                 }
                 contact.phoneNumbers = (0..<(1 + next() % 3)).map {
-                    LabeledValue(label: [ContactLabel.phoneMobile, ContactLabel.work, ContactLabel.home][$0],
+                    LabeledValue(
+                        label: [ContactLabel.phoneMobile, ContactLabel.work, ContactLabel.home][$0],
                         value: "+1 555 \(100 + next() % 900) \(1000 + next() % 9000)")
                 }
                 contact.postalAddresses = (0..<(next() % 3)).map { _ in
-                    LabeledValue(label: ContactLabel.home, value: PostalAddress(street: "\(next() % 900) Main St", city: "Springfield",
-                        postalCode: "\(10000 + next() % 89999)", country: "United States", isoCountryCode: "us"))
+                    LabeledValue(
+                        label: ContactLabel.home,
+                        value: PostalAddress(
+                            street: "\(next() % 900) Main St", city: "Springfield",
+                            postalCode: "\(10000 + next() % 89999)", country: "United States", isoCountryCode: "us"))
                 }
                 request.add(contact)
-                if index % 10 == 0 { request.addMember(contact.identifier, toGroup: groups[index % groups.count].identifier) }
+                if index % 10 == 0 {
+                    request.addMember(contact.identifier, toGroup: groups[index % groups.count].identifier)
+                }
                 seeded.identifiers.append(contact.identifier)
             }
             let result = try await store.execute(request)

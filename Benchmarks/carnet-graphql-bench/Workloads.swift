@@ -4,10 +4,11 @@ import CarnetStore
 import Foundation
 import GRDB
 import GraphQL
+
 #if canImport(GRDBSQLite)
-import GRDBSQLite
+    import GRDBSQLite
 #else
-import SQLite3
+    import SQLite3
 #endif
 
 /// One line of the report.
@@ -72,11 +73,15 @@ struct Workloads {
         _ name: String, _ query: String, iterations: Int, variables: @escaping (Int) -> [String: JSONValue],
         reference: Bool = true, baseline: ((Int) throws -> [UInt8])? = nil
     ) async throws -> Measurement {
-        let identical: Bool? = reference
+        let identical: Bool? =
+            reference
             ? try await JSONParser.parse(carnet(query, variables(0))) == referenceJSON(query, variables(0)) : nil
         let ours = try await Stopwatch.measure(iterations: iterations) { _ = await carnet(query, variables($0)) }
-        let theirs = reference
-            ? try await Stopwatch.measure(iterations: max(5, iterations / 20), warmup: 2) { _ = try await referenceJSON(query, variables($0)) } : nil
+        let theirs =
+            reference
+            ? try await Stopwatch.measure(iterations: max(5, iterations / 20), warmup: 2) {
+                _ = try await referenceJSON(query, variables($0))
+            } : nil
         let floor = try baseline.map { body in try Stopwatch.measureSync(iterations: iterations) { _ = try body($0) } }
         return Measurement(operation: name, carnet: ours, reference: theirs, baseline: floor, identical: identical)
     }
@@ -101,7 +106,9 @@ struct Workloads {
                 let carnetRun = try await Stopwatch.measure(iterations: iterations) { _ in
                     _ = await carnet(Self.historyQuery, ["since": .string(seeded.historyToken)])
                 }
-                let baseRun = try await Stopwatch.measure(iterations: iterations) { _ in _ = try base.history(after: start) }
+                let baseRun = try await Stopwatch.measure(iterations: iterations) { _ in
+                    _ = try base.history(after: start)
+                }
                 ratios.append(Double(carnetRun.p50) / Double(baseRun.p50))
                 print("history page: Carnet \(carnetRun.p50) µs, baseline \(baseRun.p50) µs")
             }
@@ -109,22 +116,38 @@ struct Workloads {
             return
         }
         if name == "split" {
-            let keys: ContactKeySet = [.givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers, .emailAddresses]
+            let keys: ContactKeySet = [
+                .givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers, .emailAddresses,
+            ]
             let storeOnly = try await Stopwatch.measure(iterations: iterations) {
-                _ = try await store.contacts(withIdentifiers: [seeded.identifiers[$0 % seeded.identifiers.count]], keysToFetch: keys)
+                _ = try await store.contacts(
+                    withIdentifiers: [seeded.identifiers[$0 % seeded.identifiers.count]], keysToFetch: keys)
             }
-            let asyncRead = try await Stopwatch.measure(iterations: iterations) { _ in _ = try await raw.read { _ in 1 } }
+            let asyncRead = try await Stopwatch.measure(iterations: iterations) { _ in _ = try await raw.read { _ in 1 }
+            }
             let graphQL = try await Stopwatch.measure(iterations: iterations) {
                 _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[$0 % seeded.identifiers.count])])
             }
-            let typename = try await Stopwatch.measure(iterations: iterations) { _ in _ = await carnet("{ __typename }", [:]) }
-            print("store API \(storeOnly.p50) µs, empty async read \(asyncRead.p50) µs, GraphQL \(graphQL.p50) µs, { __typename } \(typename.p50) µs")
+            let typename = try await Stopwatch.measure(iterations: iterations) { _ in
+                _ = await carnet("{ __typename }", [:])
+            }
+            print(
+                "store API \(storeOnly.p50) µs, empty async read \(asyncRead.p50) µs, GraphQL \(graphQL.p50) µs, { __typename } \(typename.p50) µs"
+            )
             return
         }
-        let rawQueue = try DatabaseQueue(path: raw.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let rawQueue = try DatabaseQueue(
+            path: raw.path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
         let rawConnection = rawQueue.inDatabase { $0.sqliteConnection }
         var rawStatement: OpaquePointer?
-        guard sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil) == SQLITE_OK
+        guard
+            sqlite3_prepare_v2(rawConnection, "SELECT c.id FROM contact c WHERE c.id = ?", -1, &rawStatement, nil)
+                == SQLITE_OK
         else { throw DatabaseError(message: "the raw statement did not prepare") }
         defer { sqlite3_finalize(rawStatement) }
         let historyStart = try await raw.read { db in
@@ -132,28 +155,44 @@ struct Workloads {
         }
         for index in 0..<iterations {
             switch name {
-            case "contact": _ = await carnet(Self.contactQuery, ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
-            case "id": _ = await carnet("query C($id: ID!) { contact(id: $id) { id } }",
-                ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
+            case "contact":
+                _ = await carnet(
+                    Self.contactQuery, ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
+            case "id":
+                _ = await carnet(
+                    "query C($id: ID!) { contact(id: $id) { id } }",
+                    ["id": .string(seeded.identifiers[index % seeded.identifiers.count])])
             case "typename": _ = await carnet("{ __typename }", [:])
-            case "storeid": _ = try await store.contacts(withIdentifiers: [seeded.identifiers[index % seeded.identifiers.count]], keysToFetch: [])
+            case "storeid":
+                _ = try await store.contacts(
+                    withIdentifiers: [seeded.identifiers[index % seeded.identifiers.count]], keysToFetch: [])
             case "storefull":
-                _ = try await store.contacts(withIdentifiers: [seeded.identifiers[index % seeded.identifiers.count]],
-                    keysToFetch: [.givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers, .emailAddresses])
+                _ = try await store.contacts(
+                    withIdentifiers: [seeded.identifiers[index % seeded.identifiers.count]],
+                    keysToFetch: [
+                        .givenName, .familyName, .organizationName, .jobTitle, .birthday, .phoneNumbers,
+                        .emailAddresses,
+                    ])
             case "sqliteid":
                 let id = seeded.identifiers[index % seeded.identifiers.count]
                 sqlite3_reset(rawStatement)
-                _ = id.utf8CString.withUnsafeBufferPointer { sqlite3_bind_text(rawStatement, 1, $0.baseAddress, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
+                _ = id.utf8CString.withUnsafeBufferPointer {
+                    sqlite3_bind_text(
+                        rawStatement, 1, $0.baseAddress, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
                 while sqlite3_step(rawStatement) == SQLITE_ROW { _ = sqlite3_column_text(rawStatement, 0) }
             case "grdbid":
                 _ = try Self.syncRead(rawQueue, seeded.identifiers[index % seeded.identifiers.count])
             case "history": _ = await carnet(Self.historyQuery, ["since": .string(seeded.historyToken)])
             case "storehistory":
-                _ = try await store.changeHistory(ChangeHistoryFetchRequest(
-                    startingToken: seeded.historyToken, contactKeys: [.givenName, .familyName], limit: 1000))
+                _ = try await store.changeHistory(
+                    ChangeHistoryFetchRequest(
+                        startingToken: seeded.historyToken, contactKeys: [.givenName, .familyName], limit: 1000))
             case "basehistory": _ = try Baseline(raw: raw).history(after: historyStart)
             case "fullsync": _ = await carnet(Self.fullSyncQuery, [:])
-            case "search": _ = await carnet(Self.searchQuery, ["q": .string(["jos", "ann sm", "mül", "zo", "chen", "a"][index % 6])])
+            case "search":
+                _ = await carnet(
+                    Self.searchQuery, ["q": .string(["jos", "ann sm", "mül", "zo", "chen", "a"][index % 6])])
             default: _ = await carnet(Self.pageQuery, ["n": .int(1000)])
             }
         }
@@ -168,17 +207,31 @@ struct Workloads {
         }
         let words = ["jos", "ann sm", "mül", "zo", "chen", "a"]
         var rows: [Measurement] = []
-        rows.append(try await measure("Contact by id, 8 fields", Self.contactQuery, iterations: iterations,
-            variables: { ["id": .string(id($0))] }, baseline: { try base.contact(id($0)) }))
-        rows.append(try await measure("Page of 50 (names, emails, phones)", Self.pageQuery, iterations: iterations,
-            variables: { _ in ["n": .int(50)] }, baseline: { _ in try base.page(50) }))
-        rows.append(try await measure("Page of 1,000 (names, emails, phones)", Self.pageQuery, iterations: max(20, iterations / 10),
-            variables: { _ in ["n": .int(1000)] }, baseline: { _ in try base.page(1000) }))
-        rows.append(try await measure("Name search, page of 50", Self.searchQuery, iterations: iterations,
-            variables: { ["q": .string(words[$0 % words.count])] },
-            baseline: { try base.search(words[$0 % words.count].split(separator: " ").map { "\"\($0)\"*" }.joined(separator: " AND ")) }))
-        rows.append(try await measure("History page of 1,000 events", Self.historyQuery, iterations: max(20, iterations / 10),
-            variables: { _ in ["since": .string(seeded.historyToken)] }, baseline: { _ in try base.history(after: historyStart) }))
+        rows.append(
+            try await measure(
+                "Contact by id, 8 fields", Self.contactQuery, iterations: iterations,
+                variables: { ["id": .string(id($0))] }, baseline: { try base.contact(id($0)) }))
+        rows.append(
+            try await measure(
+                "Page of 50 (names, emails, phones)", Self.pageQuery, iterations: iterations,
+                variables: { _ in ["n": .int(50)] }, baseline: { _ in try base.page(50) }))
+        rows.append(
+            try await measure(
+                "Page of 1,000 (names, emails, phones)", Self.pageQuery, iterations: max(20, iterations / 10),
+                variables: { _ in ["n": .int(1000)] }, baseline: { _ in try base.page(1000) }))
+        rows.append(
+            try await measure(
+                "Name search, page of 50", Self.searchQuery, iterations: iterations,
+                variables: { ["q": .string(words[$0 % words.count])] },
+                baseline: {
+                    try base.search(
+                        words[$0 % words.count].split(separator: " ").map { "\"\($0)\"*" }.joined(separator: " AND "))
+                }))
+        rows.append(
+            try await measure(
+                "History page of 1,000 events", Self.historyQuery, iterations: max(20, iterations / 10),
+                variables: { _ in ["since": .string(seeded.historyToken)] },
+                baseline: { _ in try base.history(after: historyStart) }))
         rows.append(try await saves(count: 1, iterations: iterations))
         rows.append(try await saves(count: 100, iterations: max(20, iterations / 10)))
         return rows
@@ -186,12 +239,16 @@ struct Workloads {
 
     /// A save mutation through GraphQL; the baseline is the same save through the store API.
     func saves(count: Int, iterations: Int) async throws -> Measurement {
-        let operation: JSONValue = .object(["addContact": .object([
-            "givenName": .string("Bench"), "familyName": .string("Saver"),
-            "emailAddresses": .array([.object(["label": .string("home"), "value": .string("b@example.com")])]),
-            "phoneNumbers": .array([.object(["label": .string("mobile"), "value": .string("+1 555 123 4567")])]),
-        ])])
-        let request: JSONValue = .object(["transactionAuthor": .string("bench"), "operations": .array(Array(repeating: operation, count: count))])
+        let operation: JSONValue = .object([
+            "addContact": .object([
+                "givenName": .string("Bench"), "familyName": .string("Saver"),
+                "emailAddresses": .array([.object(["label": .string("home"), "value": .string("b@example.com")])]),
+                "phoneNumbers": .array([.object(["label": .string("mobile"), "value": .string("+1 555 123 4567")])]),
+            ])
+        ])
+        let request: JSONValue = .object([
+            "transactionAuthor": .string("bench"), "operations": .array(Array(repeating: operation, count: count)),
+        ])
         let query = "mutation Save($r: SaveRequestInput!) { save(request: $r) { revision contacts { id } } }"
         let ours = try await Stopwatch.measure(iterations: iterations) { _ in _ = await carnet(query, ["r": request]) }
         let direct = try await Stopwatch.measure(iterations: iterations) { _ in
@@ -206,7 +263,8 @@ struct Workloads {
             }
             try await store.execute(save)
         }
-        return Measurement(operation: "Save \(count) contact\(count == 1 ? "" : "s") (baseline: store API)", carnet: ours,
+        return Measurement(
+            operation: "Save \(count) contact\(count == 1 ? "" : "s") (baseline: store API)", carnet: ours,
             reference: nil, baseline: direct, identical: nil)
     }
 }

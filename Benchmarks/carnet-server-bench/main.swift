@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 // The server `scripts/bench_server.py` loads: `carnet serve` with the rate limit off and, beside `/graphql`,
 // `POST /bench/static`, the static answer to the request a contact-by-id query makes. It reads the body under the
@@ -35,4 +36,7 @@ let app = try await buildApplication(
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
         }
     })
-try await app.runService()
+let group = ServiceGroup(
+    configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+try await group.run()
+try await app.store.close()

@@ -21,13 +21,25 @@ extension GraphQLService {
             return .single(GraphQLResponse(error, operation: operation))
         }
         guard let field = fields.first(where: { !$0.isTypename }) else {
-            return .single(GraphQLResponse(GraphQLRequestError(.validationFailed, [ResponseError(
-                message: "A subscription selects one field.", code: .validationFailed)]), operation: operation))
+            return .single(
+                GraphQLResponse(
+                    GraphQLRequestError(
+                        .validationFailed,
+                        [
+                            ResponseError(
+                                message: "A subscription selects one field.", code: .validationFailed)
+                        ]), operation: operation))
         }
         let executor = makeExecutor(operation, context)
         if let error = executor.argumentError(field) {
-            return .single(GraphQLResponse(GraphQLRequestError(.variableCoercionFailed, [ResponseError(
-                message: error.message, code: error.code)]), operation: operation))
+            return .single(
+                GraphQLResponse(
+                    GraphQLRequestError(
+                        .variableCoercionFailed,
+                        [
+                            ResponseError(
+                                message: error.message, code: error.code)
+                        ]), operation: operation))
         }
         // Subscribe before the first read, so no commit falls between the catch-up and the live stream.
         let feed = SubscriptionFeed(

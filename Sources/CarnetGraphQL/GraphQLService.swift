@@ -47,12 +47,14 @@ public final class GraphQLService: Sendable {
         let definition = try prepared.operation(named: request.operationName)
         let variables = try InputCoercion(schema: core.index).coerceVariables(
             prepared.variableSlots(of: definition), request.variables)
-        let kind: OperationKind = switch definition.operation {
-        case .query: .query
-        case .mutation: .mutation
-        case .subscription: .subscription
-        }
-        return Operation(kind: kind, name: definition.name?.value, prepared: prepared, definition: definition, variables: variables)
+        let kind: OperationKind =
+            switch definition.operation {
+            case .query: .query
+            case .mutation: .mutation
+            case .subscription: .subscription
+            }
+        return Operation(
+            kind: kind, name: definition.name?.value, prepared: prepared, definition: definition, variables: variables)
     }
 
     /// Executes a query or mutation. Request errors (bad parameters, parse, validation, coercion, limits) come
@@ -75,8 +77,14 @@ public final class GraphQLService: Sendable {
     {
         if let refusal = refuse(operation, context) { return refusal }
         guard operation.kind != .subscription else {
-            return GraphQLResponse(GraphQLRequestError(.operationNotAllowed, [ResponseError(
-                message: "Subscriptions are served over WebSocket (graphql-transport-ws).", code: .operationNotAllowed)]),
+            return GraphQLResponse(
+                GraphQLRequestError(
+                    .operationNotAllowed,
+                    [
+                        ResponseError(
+                            message: "Subscriptions are served over WebSocket (graphql-transport-ws).",
+                            code: .operationNotAllowed)
+                    ]),
                 operation: operation)
         }
         let executor = makeExecutor(operation, context)
@@ -92,13 +100,20 @@ public final class GraphQLService: Sendable {
 
     func refuse(_ operation: Operation, _ context: GraphQLRequestContext) -> GraphQLResponse? {
         guard !context.allowedOperations.contains(operation.kind) else { return nil }
-        return GraphQLResponse(GraphQLRequestError(.operationNotAllowed, [ResponseError(
-            message: "\(operation.kind.rawValue.capitalized) operations are not allowed here.", code: context.disallowedCode)]),
+        return GraphQLResponse(
+            GraphQLRequestError(
+                .operationNotAllowed,
+                [
+                    ResponseError(
+                        message: "\(operation.kind.rawValue.capitalized) operations are not allowed here.",
+                        code: context.disallowedCode)
+                ]),
             operation: operation)
     }
 
     func makeExecutor(_ operation: Operation, _ context: GraphQLRequestContext) -> Executor {
-        Executor(store: store, service: core, prepared: operation.prepared, operation: operation.definition,
+        Executor(
+            store: store, service: core, prepared: operation.prepared, operation: operation.definition,
             variables: operation.variables, context: context)
     }
 }
@@ -130,7 +145,8 @@ public struct GraphQLResponse: Sendable {
     /// The response for a request that failed before executing.
     public init(_ error: GraphQLRequestError, operation: GraphQLService.Operation? = nil) {
         let errors = error.errorsJSON
-        self.init(body: Array(#"{"errors":"#.utf8) + errors + [UInt8(ascii: "}")], failure: error.kind,
+        self.init(
+            body: Array(#"{"errors":"#.utf8) + errors + [UInt8(ascii: "}")], failure: error.kind,
             operation: operation, hasErrors: true)
         self.requestErrors = errors
         self.requestErrorCode = error.errors.first?.code.rawValue

@@ -12,7 +12,9 @@ final class GraphQLServiceCore: Sendable {
     let introspectionCache = LRUCache<String, [UInt8]>(capacity: 64)
     let unexpectedErrorHandler: @Sendable (any Error) -> Void
 
-    init(limits: GraphQLLimits, options: GraphQLOptions, unexpectedErrorHandler: @escaping @Sendable (any Error) -> Void) {
+    init(
+        limits: GraphQLLimits, options: GraphQLOptions, unexpectedErrorHandler: @escaping @Sendable (any Error) -> Void
+    ) {
         self.index = .shared
         self.limits = limits
         self.options = options
@@ -32,27 +34,45 @@ final class GraphQLServiceCore: Sendable {
             return query
         }
         guard case .object(let fields) = persisted, fields["version"] == .int(1) else {
-            throw GraphQLRequestError(.persistedQueryInvalid, [ResponseError(
-                message: "Unsupported persisted query version: only version 1 is supported.",
-                code: .persistedQueryVersionNotSupported)])
+            throw GraphQLRequestError(
+                .persistedQueryInvalid,
+                [
+                    ResponseError(
+                        message: "Unsupported persisted query version: only version 1 is supported.",
+                        code: .persistedQueryVersionNotSupported)
+                ])
         }
         guard case .string(let hash)? = fields["sha256Hash"], hash.utf8.count == 64,
             hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else {
-            throw GraphQLRequestError(.persistedQueryInvalid, [ResponseError(
-                message: "persistedQuery.sha256Hash must be 64 lowercase hexadecimal digits.", code: .badRequest)])
+            throw GraphQLRequestError(
+                .persistedQueryInvalid,
+                [
+                    ResponseError(
+                        message: "persistedQuery.sha256Hash must be 64 lowercase hexadecimal digits.", code: .badRequest
+                    )
+                ])
         }
         if let query = request.query {
             guard Self.sha256(query) == hash else {
-                throw GraphQLRequestError(.persistedQueryInvalid, [ResponseError(
-                    message: "The provided sha256Hash does not match the query.", code: .persistedQueryHashMismatch)])
+                throw GraphQLRequestError(
+                    .persistedQueryInvalid,
+                    [
+                        ResponseError(
+                            message: "The provided sha256Hash does not match the query.",
+                            code: .persistedQueryHashMismatch)
+                    ])
             }
             persistedQueries.insert(query, for: hash)
             return query
         }
         guard let query = persistedQueries[hash] else {
-            throw GraphQLRequestError(.persistedQueryNotFound, [ResponseError(
-                message: "PersistedQueryNotFound", code: .persistedQueryNotFound)])
+            throw GraphQLRequestError(
+                .persistedQueryNotFound,
+                [
+                    ResponseError(
+                        message: "PersistedQueryNotFound", code: .persistedQueryNotFound)
+                ])
         }
         return query
     }

@@ -86,7 +86,10 @@ final class SubscriptionFeed: Sendable {
             cursor.ended = true
             executor.path = [.key(field.responseKey)]
             executor.record(error, at: field)
-            let body = executor.payload(field) { executor.writer.null(); return true }
+            let body = executor.payload(field) {
+                executor.writer.null()
+                return true
+            }
             return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: true)
         }
         cursor.token = page.token

@@ -24,17 +24,20 @@ enum ReferenceResolvers {
             }
         case ("Contact", "container"):
             { source, _, context, _ in
-                ReferenceRecords.container(try await store(context).container(ofContact: (source as! Record)["id"] as! String))
+                ReferenceRecords.container(
+                    try await store(context).container(ofContact: (source as! Record)["id"] as! String))
             }
         case ("Group", "container"):
             { source, _, context, _ in
-                ReferenceRecords.container(try await store(context).container(ofGroup: (source as! Record)["id"] as! String))
+                ReferenceRecords.container(
+                    try await store(context).container(ofGroup: (source as! Record)["id"] as! String))
             }
         case ("Group", "members"):
             { source, args, context, _ in
                 let id = (source as! Record)["id"] as! String
                 let members = try await store(context).members(
-                    ofGroups: [id], keysToFetch: .all, sortOrder: sortOrder(args["sortOrder"]), limit: args["first"].int ?? 100)
+                    ofGroups: [id], keysToFetch: .all, sortOrder: sortOrder(args["sortOrder"]),
+                    limit: args["first"].int ?? 100)
                 return members[id, default: []].map(ReferenceRecords.contact)
             }
         case ("Group", "memberCount"):
@@ -62,29 +65,37 @@ enum ReferenceResolvers {
                 if let contact = try await store.contacts(withIdentifiers: [id], keysToFetch: .all).first {
                     return ReferenceRecords.contact(contact)
                 }
-                if let group = try await store.groups(withIdentifiers: [id]).first { return ReferenceRecords.group(group) }
+                if let group = try await store.groups(withIdentifiers: [id]).first {
+                    return ReferenceRecords.group(group)
+                }
                 return try await store.containers(withIdentifiers: [id]).first.map(ReferenceRecords.container)
             }
         case "contacts": { _, args, context, _ in try await contacts(args, store(context)) }
         case "group":
             { _, args, context, _ in
-                try await store(context).groups(withIdentifiers: [args["id"].string ?? ""]).first.map(ReferenceRecords.group)
+                try await store(context).groups(withIdentifiers: [args["id"].string ?? ""]).first.map(
+                    ReferenceRecords.group)
             }
         case "groups":
-            { _, args, context, _ in try await store(context).groups(inContainer: args["containerId"].string).map(ReferenceRecords.group) }
+            { _, args, context, _ in
+                try await store(context).groups(inContainer: args["containerId"].string).map(ReferenceRecords.group)
+            }
         case "container":
             { _, args, context, _ in
-                try await store(context).containers(withIdentifiers: [args["id"].string ?? ""]).first.map(ReferenceRecords.container)
+                try await store(context).containers(withIdentifiers: [args["id"].string ?? ""]).first.map(
+                    ReferenceRecords.container)
             }
         case "containers": { _, _, context, _ in try await store(context).containers().map(ReferenceRecords.container) }
-        case "defaultContainer": { _, _, context, _ in ReferenceRecords.container(try await store(context).defaultContainer()) }
+        case "defaultContainer":
+            { _, _, context, _ in ReferenceRecords.container(try await store(context).defaultContainer()) }
         case "currentHistoryToken": { _, _, context, _ in try await store(context).currentHistoryToken() }
         case "changeHistory": { _, args, context, _ in try await history(args, store(context)) }
         case "changeHistoryRetention":
             { _, _, context, _ in
                 let store = store(context)
                 let seconds = store.configuration.historyRetentionSeconds
-                return ["retentionSeconds": seconds, "oldestValidToken": try await store.oldestValidHistoryToken()] as Record
+                return ["retentionSeconds": seconds, "oldestValidToken": try await store.oldestValidHistoryToken()]
+                    as Record
             }
         default: nil
         }
@@ -105,10 +116,13 @@ enum ReferenceResolvers {
             matchingName: filter["name"].string, matchingEmailAddress: filter["email"].string,
             matchingPhoneNumber: filter["phone"].string, identifiers: filter["ids"].array?.compactMap(\.string),
             groupIdentifier: filter["groupId"].string, containerIdentifier: filter["containerId"].string)
-        let page: PageRequest = args["last"].int.map { .last($0, before: args["before"].string) }
+        let page: PageRequest =
+            args["last"].int.map { .last($0, before: args["before"].string) }
             ?? .first(args["first"].int ?? 100, after: args["after"].string)
-        let result = try await store.contacts(ContactFetchRequest(
-            predicate: predicate, keysToFetch: .all, sortOrder: sortOrder(args["sortOrder"]), page: page, includeTotalCount: true))
+        let result = try await store.contacts(
+            ContactFetchRequest(
+                predicate: predicate, keysToFetch: .all, sortOrder: sortOrder(args["sortOrder"]), page: page,
+                includeTotalCount: true))
         let nodes = result.contacts.map(ReferenceRecords.contact)
         let cursors = result.cursors
         var pageInfo: Record = ["hasNextPage": result.hasNextPage, "hasPreviousPage": result.hasPreviousPage]
@@ -121,13 +135,15 @@ enum ReferenceResolvers {
     }
 
     static func history(_ args: Map, _ store: CarnetStore) async throws -> Record {
-        let page = try await store.changeHistory(ChangeHistoryFetchRequest(
-            startingToken: args["since"].string, includeGroupChanges: args["includeGroupChanges"].bool ?? false,
-            excludedAuthors: Set(args["excludedAuthors"].array?.compactMap(\.string) ?? []), contactKeys: .all,
-            limit: args["first"].int ?? 1000))
+        let page = try await store.changeHistory(
+            ChangeHistoryFetchRequest(
+                startingToken: args["since"].string, includeGroupChanges: args["includeGroupChanges"].bool ?? false,
+                excludedAuthors: Set(args["excludedAuthors"].array?.compactMap(\.string) ?? []), contactKeys: .all,
+                limit: args["first"].int ?? 1000))
         let events: [Record] = page.events.map { event in
             let names: [ChangeEventKind: String] = [
-                .dropEverything: "DropEverythingEvent", .addContact: "AddContactEvent", .updateContact: "UpdateContactEvent",
+                .dropEverything: "DropEverythingEvent", .addContact: "AddContactEvent",
+                .updateContact: "UpdateContactEvent",
                 .deleteContact: "DeleteContactEvent", .addGroup: "AddGroupEvent", .updateGroup: "UpdateGroupEvent",
                 .deleteGroup: "DeleteGroupEvent", .addMemberToGroup: "AddMemberToGroupEvent",
                 .removeMemberFromGroup: "RemoveMemberFromGroupEvent",
@@ -154,7 +170,8 @@ enum ReferenceResolvers {
     static func displayName(_ source: any Sendable, _ args: Map) -> String {
         let c = (source as! Record)["_contact"] as! Contact
         let familyFirst = args["order"].string == "FAMILY_NAME_FIRST"
-        let names = familyFirst ? [c.familyName, c.givenName, c.middleName] : [c.givenName, c.middleName, c.familyName]
+        let names =
+            familyFirst ? [c.familyName, c.givenName, c.middleName] : [c.givenName, c.middleName, c.familyName]
         let personal = names.filter { !$0.isEmpty }
         if !personal.isEmpty {
             return ([c.namePrefix] + personal + [c.nameSuffix]).filter { !$0.isEmpty }.joined(separator: " ")

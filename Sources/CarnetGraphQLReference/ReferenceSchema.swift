@@ -23,7 +23,8 @@ public enum ReferenceSchema {
         let typeMap = base.typeMap
         func mapped(_ type: any GraphQLType) -> any GraphQLOutputType {
             switch type {
-            case let nonNull as GraphQLNonNull: return GraphQLNonNull(mapped(nonNull.ofType) as! (any GraphQLNullableType))
+            case let nonNull as GraphQLNonNull:
+                return GraphQLNonNull(mapped(nonNull.ofType) as! (any GraphQLNullableType))
             case let list as GraphQLList: return GraphQLList(mapped(list.ofType))
             case let interface as GraphQLInterfaceType: return interfaces[interface.name] ?? interface
             default: return type as! (any GraphQLOutputType)
@@ -34,7 +35,8 @@ public enum ReferenceSchema {
             for (name, field) in fields {
                 let resolver = ReferenceResolvers.resolver(type: typeName, field: name)
                 result[name] = GraphQLField(
-                    type: mapped(field.type), description: field.description, deprecationReason: field.deprecationReason,
+                    type: mapped(field.type), description: field.description,
+                    deprecationReason: field.deprecationReason,
                     args: field.args, resolve: resolver)
             }
             return result

@@ -40,7 +40,8 @@ public struct CarnetStore: Sendable {
     /// A store that lives in memory only, for tests and tools.
     public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws -> CarnetStore {
         _ = sqliteSettings
-        return try CarnetStore(writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)),
+        return try CarnetStore(
+            writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)),
             configuration: configuration)
     }
 
@@ -52,7 +53,8 @@ public struct CarnetStore: Sendable {
         }
         self.writer = writer
         self.pointReaders = try (writer as? DatabasePool).map { pool in
-            try PointReaders(path: pool.path, count: PointReaders.defaultCount, configuration: pool.configuration,
+            try PointReaders(
+                path: pool.path, count: PointReaders.defaultCount, configuration: pool.configuration,
                 direct: configuration.statementTrace == nil)
         }
         self.configuration = configuration

@@ -18,7 +18,8 @@ struct Carnet: AsyncParsableCommand {
 
 /// Options every command that opens the local database shares.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: "The data folder (holds carnet.sqlite and the development certificates). Env: CARNET_DATA.")
+    @Option(
+        name: .long, help: "The data folder (holds carnet.sqlite and the development certificates). Env: CARNET_DATA.")
     var data: String = environment("CARNET_DATA") ?? "./carnet-data"
 
     /// The files in the data folder, as the server lays them out.

@@ -8,7 +8,9 @@ extension Carnet {
     struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import vCard files (2.1, 3.0, 4.0): new cards are added, cards whose UID is known update their contact.")
+            abstract:
+                "Import vCard files (2.1, 3.0, 4.0): new cards are added, cards whose UID is known update their contact."
+        )
 
         @OptionGroup var options: DataOptions
 
@@ -34,7 +36,8 @@ extension Carnet {
                     continue
                 }
                 let bar = ProgressBar(label: (file as NSString).lastPathComponent, total: Self.estimateCards(data))
-                let importer = VCardImporter(store: store, containerIdentifier: container, transactionAuthor: author, strict: strict)
+                let importer = VCardImporter(
+                    store: store, containerIdentifier: container, transactionAuthor: author, strict: strict)
                 do {
                     let summary = try await importer.importCards(data) { bar.update($0) }
                     bar.finish()
@@ -73,8 +76,10 @@ extension Carnet {
         }
 
         static func report(_ file: String, _ summary: VCardImporter.Summary) -> String {
-            var lines = ["\(file): imported \(summary.imported) cards (\(summary.added) added, \(summary.updated) updated, "
-                + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.skipped.count) skipped"]
+            var lines = [
+                "\(file): imported \(summary.imported) cards (\(summary.added) added, \(summary.updated) updated, "
+                    + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.skipped.count) skipped"
+            ]
             for issue in summary.skipped.prefix(20) { lines.append("  skipped \(issue)") }
             if summary.skipped.count > 20 { lines.append("  ... and \(summary.skipped.count - 20) more") }
             return lines.joined(separator: "\n")

@@ -9,7 +9,8 @@ struct JSONLogHandler: StoredMetadataLogHandler {
 
     func log(event: LogEvent) {
         var object: [String: Any] = [
-            "time": ISO8601DateFormatter.string(from: Date(), timeZone: .gmt,
+            "time": ISO8601DateFormatter.string(
+                from: Date(), timeZone: .gmt,
                 formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
             "level": event.level.rawValue, "label": label, "message": event.message.description,
         ]

@@ -40,8 +40,10 @@ extension Carnet.QueryCommand {
             try? await client.shutdown()
             throw error
         }
-        let failed = status >= 300
-            || (try? JSONParser.parse(bytes)).map { if case .object(let o) = $0 { o["errors"] != nil } else { true } } ?? true
+        let failed =
+            status >= 300
+            || (try? JSONParser.parse(bytes)).map { if case .object(let o) = $0 { o["errors"] != nil } else { true } }
+                ?? true
         return (bytes, failed)
     }
 }

@@ -19,12 +19,17 @@ extension Carnet {
         @Option(help: "Read the document from this file.") var file: String?
         @Option(help: "Variables as a JSON object.") var variables: String?
         @Option(help: "The operation to run when the document has several.") var operationName: String?
-        @Option(help: "Transaction author for saves that name none (local database only; a server takes it from the token).")
+        @Option(
+            help: "Transaction author for saves that name none (local database only; a server takes it from the token)."
+        )
         var author: String?
         @Option(help: "A server's GraphQL endpoint, e.g. https://localhost:8443/graphql. Env: CARNET_URL.")
         var url: String?
         @Option(help: "The access token for --url. Env: CARNET_TOKEN.") var token: String?
-        @Option(help: "CA certificate (PEM) to verify the server with; default: the data folder's development CA, then the system's. Env: CARNET_CA.")
+        @Option(
+            help:
+                "CA certificate (PEM) to verify the server with; default: the data folder's development CA, then the system's. Env: CARNET_CA."
+        )
         var cacert: String?
 
         var endpoint: String? { url ?? environment("CARNET_URL") }
@@ -32,7 +37,9 @@ extension Carnet {
         var caFile: String? { cacert ?? environment("CARNET_CA") }
 
         func validate() throws {
-            guard !(document != nil && file != nil) else { throw ValidationError("Give the document or --file, not both.") }
+            guard !(document != nil && file != nil) else {
+                throw ValidationError("Give the document or --file, not both.")
+            }
             if endpoint != nil, accessToken == nil { throw ValidationError("--url needs --token (or CARNET_TOKEN).") }
         }
 
@@ -52,7 +59,8 @@ extension Carnet {
                 }
                 body.variables = values
             }
-            let (bytes, hasErrors) = if let url = endpoint { try await remote(body, url: url) } else { try await local(body) }
+            let (bytes, hasErrors) =
+                if let url = endpoint { try await remote(body, url: url) } else { try await local(body) }
             FileHandle.standardOutput.write(Data(bytes + [0x0A]))
             if hasErrors { throw ExitCode(1) }
         }

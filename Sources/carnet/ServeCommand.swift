@@ -18,7 +18,8 @@ extension Carnet {
             let format = options.logFormat
             let level = Logger.Level(rawValue: options.logLevel) ?? .info
             LoggingSystem.bootstrap { label in
-                var handler: any LogHandler = format == "json"
+                var handler: any LogHandler =
+                    format == "json"
                     ? JSONLogHandler(label: label) : TextLogHandler(label: label)
                 handler.logLevel = level
                 return handler
@@ -42,8 +43,9 @@ extension Carnet {
             if let token = try await app.createAdminTokenIfFirstStart() {
                 firstToken.withLock { $0 = (token, app.certificates?.caPath) }
             }
-            let group = ServiceGroup(configuration: .init(
-                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
             try await app.store.close()
         }
@@ -52,7 +54,8 @@ extension Carnet {
             let scheme = configuration.transport == .plainHTTP ? "http" : "https"
             let host = configuration.host == "127.0.0.1" && ca != nil ? "localhost" : configuration.host
             let cacert = ca.map { " --cacert \($0)" } ?? ""
-            say("""
+            say(
+                """
 
                 First start: created the admin token (read, write). It is shown only this once:
 

@@ -12,7 +12,10 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Port to listen on (0: any free port). Env: CARNET_PORT.")
     var port: Int = environment("CARNET_PORT").flatMap(Int.init) ?? 8443
 
-    @Option(help: "PEM certificate chain (with --tls-key); without both, a development CA and certificate are made in the data folder. Env: CARNET_TLS_CERT.")
+    @Option(
+        help:
+            "PEM certificate chain (with --tls-key); without both, a development CA and certificate are made in the data folder. Env: CARNET_TLS_CERT."
+    )
     var tlsCert: String?
 
     @Option(help: "PEM private key of --tls-cert. Env: CARNET_TLS_KEY.")
@@ -21,7 +24,9 @@ struct ServeOptions: ParsableArguments {
     @Flag(help: "Serve plain HTTP (no TLS), only behind a TLS-terminating proxy. Env: CARNET_PLAIN_HTTP=1.")
     var plainHTTP = environment("CARNET_PLAIN_HTTP") == "1"
 
-    @Option(name: .customLong("cors-origin"), help: "An origin browsers may call from (repeatable; * for any). Env: CARNET_CORS_ORIGINS (comma-separated).")
+    @Option(
+        name: .customLong("cors-origin"),
+        help: "An origin browsers may call from (repeatable; * for any). Env: CARNET_CORS_ORIGINS (comma-separated).")
     var corsOrigins: [String] = environment("CARNET_CORS_ORIGINS")?.split(separator: ",").map(String.init) ?? []
 
     @Option(help: "Largest request body in bytes (413 above). Env: CARNET_MAX_BODY_BYTES.")
@@ -42,15 +47,22 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "text or json (one JSON object per line). Env: CARNET_LOG_FORMAT.")
     var logFormat: String = environment("CARNET_LOG_FORMAT") ?? "text"
 
-    @Option(help: "Days of change history kept (fractions allowed); a client that syncs less often gets a full sync. Env: CARNET_HISTORY_RETENTION_DAYS.")
+    @Option(
+        help:
+            "Days of change history kept (fractions allowed); a client that syncs less often gets a full sync. Env: CARNET_HISTORY_RETENTION_DAYS."
+    )
     var historyRetentionDays: Double = environment("CARNET_HISTORY_RETENTION_DAYS").flatMap(Double.init) ?? 30
 
     var certificateChain: String? { tlsCert ?? environment("CARNET_TLS_CERT") }
     var privateKey: String? { tlsKey ?? environment("CARNET_TLS_KEY") }
 
     func validate() throws {
-        guard (certificateChain == nil) == (privateKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
-        guard !(plainHTTP && certificateChain != nil) else { throw ValidationError("--plain-http excludes --tls-cert.") }
+        guard (certificateChain == nil) == (privateKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together.")
+        }
+        guard !(plainHTTP && certificateChain != nil) else {
+            throw ValidationError("--plain-http excludes --tls-cert.")
+        }
         for (flag, path) in [("--tls-cert", certificateChain), ("--tls-key", privateKey)] {
             if let path, !FileManager.default.isReadableFile(atPath: path) {
                 throw ValidationError("\(flag): cannot read \(path).")

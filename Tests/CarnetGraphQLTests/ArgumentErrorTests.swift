@@ -14,15 +14,21 @@ struct ArgumentErrorTests {
     @Test("An Int literal outside 32 bits fails validation (no data), as in graphql-js; a variable fails coercion")
     func intLiteralRange() async throws {
         let fixture = try GraphQLFixture()
-        for query in ["{ contacts(first: 2147483648) { totalCount } }", "{ contacts(first: -2147483649) { totalCount } }",
-            "query($n: Int = 99999999999) { contacts(first: $n) { totalCount } }"]
-        {
+        for query in [
+            "{ contacts(first: 2147483648) { totalCount } }", "{ contacts(first: -2147483649) { totalCount } }",
+            "query($n: Int = 99999999999) { contacts(first: $n) { totalCount } }",
+        ] {
             let (codes, response) = try await outcome(fixture, query)
             #expect(codes == ["GRAPHQL_VALIDATION_FAILED"], "\(query)")
             #expect(response["data"] == nil)
-            #expect(response["errors"]?[0]?["message"] == .string("Int cannot represent non 32-bit signed integer value: \(query.contains("-") ? "-2147483649" : query.contains("999") ? "99999999999" : "2147483648")"))
+            #expect(
+                response["errors"]?[0]?["message"]
+                    == .string(
+                        "Int cannot represent non 32-bit signed integer value: \(query.contains("-") ? "-2147483649" : query.contains("999") ? "99999999999" : "2147483648")"
+                    ))
         }
-        let variable = try await outcome(fixture, "query($n: Int) { contacts(first: $n) { totalCount } }", ["n": 2_147_483_648])
+        let variable = try await outcome(
+            fixture, "query($n: Int) { contacts(first: $n) { totalCount } }", ["n": 2_147_483_648])
         #expect(variable.codes == ["BAD_USER_INPUT"])
         #expect(variable.response["data"] == nil)
     }
@@ -33,10 +39,11 @@ struct ArgumentErrorTests {
         try await SampleData.seed(fixture.store)
         let page = try await fixture.data("{ contacts(first: 3) { edges { cursor } } }")
         let cursor = try #require(page["contacts"]?["edges"]?[1]?["cursor"]?.stringValue)
-        for arguments in [#"before: "\#(cursor)""#, #"after: "\#(cursor)", before: "\#(cursor)""#,
+        for arguments in [
+            #"before: "\#(cursor)""#, #"after: "\#(cursor)", before: "\#(cursor)""#,
             #"first: 2, before: "\#(cursor)""#, #"last: 2, after: "\#(cursor)""#, #"before: "not a cursor""#,
-            #"last: 2, after: "not a cursor""#, #"after: "not a cursor""#, #"last: 2, before: "not a cursor""#]
-        {
+            #"last: 2, after: "not a cursor""#, #"after: "not a cursor""#, #"last: 2, before: "not a cursor""#,
+        ] {
             let (codes, response) = try await outcome(fixture, "{ contacts(\(arguments)) { totalCount } }")
             #expect(codes == ["BAD_USER_INPUT"], "\(arguments): \(response)")
         }

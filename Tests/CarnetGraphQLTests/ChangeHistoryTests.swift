@@ -1,40 +1,52 @@
-@testable import CarnetStore
 import Testing
 
 @testable import CarnetGraphQL
+@testable import CarnetStore
 
 @Suite("Change history over GraphQL")
 struct ChangeHistoryTests {
     @Test("changeHistoryRetention reports the configured period and the oldest valid token")
     func retention() async throws {
         let fixture = try GraphQLFixture { $0.historyRetention = 3 * 3600 }
-        _ = try await fixture.data(#"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
+        _ = try await fixture.data(
+            #"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
         let data = try await fixture.data("{ changeHistoryRetention { retentionSeconds oldestValidToken } }")
         #expect(data["changeHistoryRetention"]?["retentionSeconds"] == .int(3 * 3600))
-        #expect(data["changeHistoryRetention"]?["oldestValidToken"] == .string(try await fixture.store.oldestValidHistoryToken()))
+        #expect(
+            data["changeHistoryRetention"]?["oldestValidToken"]
+                == .string(try await fixture.store.oldestValidHistoryToken()))
         // What clients are told fits GraphQL's Int whatever the configuration holds.
         var configuration = StoreConfiguration()
-        for (retention, seconds) in [(-1.0, 0), (.nan, 0), (.infinity, Int(Int32.max)), (1e12, Int(Int32.max)), (90.9, 90)] {
+        for (retention, seconds) in [
+            (-1.0, 0), (.nan, 0), (.infinity, Int(Int32.max)), (1e12, Int(Int32.max)), (90.9, 90),
+        ] {
             configuration.historyRetention = retention
             #expect(configuration.historyRetentionSeconds == seconds)
         }
     }
 
-    @Test("DropEverythingEvent says why the token could not continue", arguments: [
-        ("null", "NO_TOKEN"), (#""not a token""#, "MALFORMED_TOKEN"),
-    ])
+    @Test(
+        "DropEverythingEvent says why the token could not continue",
+        arguments: [
+            ("null", "NO_TOKEN"), (#""not a token""#, "MALFORMED_TOKEN"),
+        ])
     func dropReason(since: String, reason: String) async throws {
         let fixture = try GraphQLFixture()
-        let data = try await fixture.data("{ changeHistory(since: \(since)) { events { __typename ... on DropEverythingEvent { reason } } } }")
-        #expect(data["changeHistory"]?["events"]?[0]?.json == #"{"__typename":"DropEverythingEvent","reason":"\#(reason)"}"#)
+        let data = try await fixture.data(
+            "{ changeHistory(since: \(since)) { events { __typename ... on DropEverythingEvent { reason } } } }")
+        #expect(
+            data["changeHistory"]?["events"]?[0]?.json == #"{"__typename":"DropEverythingEvent","reason":"\#(reason)"}"#
+        )
     }
 
     @Test("A subscriber that stops reading during 700 saves gets every event once it reads on")
     func pausedSubscriber() async throws {
         let fixture = try GraphQLFixture()
-        let operation = try fixture.service.operation(for: GraphQLRequestBody(query: """
-            subscription { changeHistory { token events { __typename ... on AddContactEvent { contactId contact { note } } } } }
-            """))
+        let operation = try fixture.service.operation(
+            for: GraphQLRequestBody(
+                query: """
+                    subscription { changeHistory { token events { __typename ... on AddContactEvent { contactId contact { note } } } } }
+                    """))
         guard case .stream(let stream) = await fixture.service.run(operation) else {
             Issue.record("not a stream")
             return
@@ -60,7 +72,9 @@ struct ChangeHistoryTests {
             let page = try JSONParser.parse(response.body)["data"]?["changeHistory"]
             payloads += 1
             for event in page?["events"]?.arrayValue ?? [] {
-                if let id = event["contactId"]?.stringValue, event["contact"]?["note"]?.stringValue == note { seen.insert(id) }
+                if let id = event["contactId"]?.stringValue, event["contact"]?["note"]?.stringValue == note {
+                    seen.insert(id)
+                }
             }
             token = page?["token"]?.stringValue
         }
@@ -75,9 +89,12 @@ struct DatabaseErrorGraphQLTests {
     @Test("A save on a database at its size limit answers STORAGE_FULL for the field, not an internal error")
     func storageFull() async throws {
         let fixture = try GraphQLFixture()
-        _ = try await fixture.data(#"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
+        _ = try await fixture.data(
+            #"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
         try await fixture.store.fillToSizeLimit()
-        let contact: JSONValue = ["addContact": ["givenName": "B", "note": .string(String(repeating: "n", count: 60_000))]]
+        let contact: JSONValue = [
+            "addContact": ["givenName": "B", "note": .string(String(repeating: "n", count: 60_000))]
+        ]
         let result = try await fixture.run(
             "mutation($r: SaveRequestInput!) { save(request: $r) { historyToken } }",
             ["r": ["operations": .array(Array(repeating: contact, count: 20))]])

@@ -35,17 +35,23 @@ struct ExecutionTests {
     func selectionOrder() async throws {
         let fixture = try GraphQLFixture()
         try await SampleData.seed(fixture.store)
-        let response = await fixture.service.execute(GraphQLRequestBody(
-            query: "{ z: currentHistoryToken contacts(first: 1, sortOrder: FAMILY_NAME) { nodes { zz: familyName aa: givenName id } } a: defaultContainer { name } }"))
+        let response = await fixture.service.execute(
+            GraphQLRequestBody(
+                query:
+                    "{ z: currentHistoryToken contacts(first: 1, sortOrder: FAMILY_NAME) { nodes { zz: familyName aa: givenName id } } a: defaultContainer { name } }"
+            ))
         let text = String(decoding: response.body, as: UTF8.self)
-        let order = ["\"z\"", "\"contacts\"", "\"zz\"", "\"aa\"", "\"id\"", "\"a\""].map { text.range(of: $0)!.lowerBound }
+        let order = ["\"z\"", "\"contacts\"", "\"zz\"", "\"aa\"", "\"id\"", "\"a\""].map {
+            text.range(of: $0)!.lowerBound
+        }
         #expect(order == order.sorted(), "\(text)")
     }
 
     @Test("Mutations run serially: a later root field sees the earlier one's write")
     func serialMutations() async throws {
         let fixture = try GraphQLFixture()
-        let data = try await fixture.data("""
+        let data = try await fixture.data(
+            """
             mutation {
               first: save(request: {operations: [{addContact: {id: "c-1", givenName: "Ann"}}]}) { revision }
               second: save(request: {operations: [{updateContact: {id: "c-1", familyName: "Lee"}}]}) { revision contacts { givenName familyName } }
@@ -62,7 +68,8 @@ struct ExecutionTests {
         let fixture = try GraphQLFixture()
         let seeded = try await SampleData.seed(fixture.store)
         // members is [Contact!]! and fails on first: 0; group is nullable, so group becomes null.
-        let response = try await fixture.run("""
+        let response = try await fixture.run(
+            """
             { group(id: "\(seeded.groups[0])") { name members(first: 0) { id } } currentHistoryToken }
             """)
         #expect(response["data"]?["group"] == .null)
@@ -78,29 +85,36 @@ struct ExecutionTests {
         let fixture = try GraphQLFixture()
         try await SampleData.seed(fixture.store)
         let before = try await fixture.store.contactCount()
-        let missing = try await fixture.run("""
+        let missing = try await fixture.run(
+            """
             mutation { save(request: {transactionAuthor: "t", operations: [
               {addContact: {givenName: "New"}}, {deleteContact: "nobody"}]}) { revision } }
             """)
         #expect(missing["data"] == .null)
-        #expect(missing["errors"]?[0]?["extensions"]?.json
-            == #"{"affectedRecordIdentifiers":["nobody"],"code":"RECORD_DOES_NOT_EXIST","operationIndex":1}"#)
+        #expect(
+            missing["errors"]?[0]?["extensions"]?.json
+                == #"{"affectedRecordIdentifiers":["nobody"],"code":"RECORD_DOES_NOT_EXIST","operationIndex":1}"#)
         #expect(missing["errors"]?[0]?["path"]?.json == #"["save"]"#)
-        let invalid = try await fixture.run("""
+        let invalid = try await fixture.run(
+            """
             mutation { save(request: {operations: [{addContact: {givenName: "X", birthday: {month: 2, day: 30},
               emailAddresses: [{value: " "}]}}]}) { revision } }
             """)
         #expect(invalid["errors"]?[0]?["extensions"]?["code"] == "VALIDATION_FAILED")
-        #expect(invalid["errors"]?[0]?["extensions"]?["keyPaths"]?.json == #"["birthday.day","emailAddresses[0].value"]"#)
+        #expect(
+            invalid["errors"]?[0]?["extensions"]?["keyPaths"]?.json == #"["birthday.day","emailAddresses[0].value"]"#)
         #expect(try await fixture.store.contactCount() == before)
     }
 
     @Test("Concurrent edits merge through baseRevision, or fail with CONFLICT and the key paths")
     func mergeOverGraphQL() async throws {
         let fixture = try GraphQLFixture()
-        let created = try await fixture.data(#"mutation { save(request: {operations: [{addContact: {id: "m-1", givenName: "A", jobTitle: "J"}}]}) { revision } }"#)
+        let created = try await fixture.data(
+            #"mutation { save(request: {operations: [{addContact: {id: "m-1", givenName: "A", jobTitle: "J"}}]}) { revision } }"#
+        )
         let base = created["save"]?["revision"] ?? .null
-        let update = "mutation($input: UpdateContactInput!) { save(request: {operations: [{updateContact: $input}]}) { contacts { givenName jobTitle } } }"
+        let update =
+            "mutation($input: UpdateContactInput!) { save(request: {operations: [{updateContact: $input}]}) { contacts { givenName jobTitle } } }"
         func input(_ fields: [String: JSONValue]) -> JSONValue {
             .object(fields.merging(["id": "m-1", "baseRevision": base]) { a, _ in a })
         }
@@ -115,8 +129,14 @@ struct ExecutionTests {
     @Test("Updates are partial: absent fields stay, null clears")
     func partialUpdates() async throws {
         let fixture = try GraphQLFixture()
-        _ = try await fixture.data(#"mutation { save(request: {operations: [{addContact: {id: "p-1", givenName: "A", note: "n", birthday: {month: 1, day: 2}, phoneNumbers: [{label: "mobile", value: "1"}]}}]}) { revision } }"#)
-        let data = try await fixture.data(#"mutation { save(request: {operations: [{updateContact: {id: "p-1", note: null, birthday: null}}]}) { contacts { givenName note birthday { day } phoneNumbers { label value } } } }"#)
-        #expect(data["save"]?["contacts"]?.json == #"[{"birthday":null,"givenName":"A","note":"","phoneNumbers":[{"label":"mobile","value":"1"}]}]"#)
+        _ = try await fixture.data(
+            #"mutation { save(request: {operations: [{addContact: {id: "p-1", givenName: "A", note: "n", birthday: {month: 1, day: 2}, phoneNumbers: [{label: "mobile", value: "1"}]}}]}) { revision } }"#
+        )
+        let data = try await fixture.data(
+            #"mutation { save(request: {operations: [{updateContact: {id: "p-1", note: null, birthday: null}}]}) { contacts { givenName note birthday { day } phoneNumbers { label value } } } }"#
+        )
+        #expect(
+            data["save"]?["contacts"]?.json
+                == #"[{"birthday":null,"givenName":"A","note":"","phoneNumbers":[{"label":"mobile","value":"1"}]}]"#)
     }
 }

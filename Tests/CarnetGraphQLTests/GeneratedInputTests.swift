@@ -21,9 +21,11 @@ struct GeneratedInputTests {
         ProcessInfo.processInfo.environment["CARNET_GENERATED_INPUT_COUNT"].flatMap { Int($0) } ?? 2_000
     }
 
-    static let limitCodes: Set<String> = ["MAX_DEPTH_EXCEEDED", "MAX_ALIASES_EXCEEDED", "MAX_ROOT_FIELDS_EXCEEDED",
+    static let limitCodes: Set<String> = [
+        "MAX_DEPTH_EXCEEDED", "MAX_ALIASES_EXCEEDED", "MAX_ROOT_FIELDS_EXCEEDED",
         "MAX_NODES_EXCEEDED", "TOO_MANY_TOKENS", "MAX_NESTING_EXCEEDED", "MAX_FRAGMENT_SPREADS_EXCEEDED",
-        "MAX_FIELD_MERGE_CHECKS_EXCEEDED"]
+        "MAX_FIELD_MERGE_CHECKS_EXCEEDED",
+    ]
 
     @Test("Generated and mutated documents: coded errors only, no internal errors, no hang, same as the reference")
     func generatedDocuments() async throws {
@@ -45,7 +47,8 @@ struct GeneratedInputTests {
             let start = ContinuousClock.now
             let response = await fixture.service.execute(GraphQLRequestBody(query: query, variables: variables))
             let elapsed = ContinuousClock.now - start
-            let context = "seed \(seed), document \(index) (\(kind.rawValue)):\n\(query.prefix(2_000))\nvariables: \(JSONValue.object(variables).json.prefix(500))"
+            let context =
+                "seed \(seed), document \(index) (\(kind.rawValue)):\n\(query.prefix(2_000))\nvariables: \(JSONValue.object(variables).json.prefix(500))"
             #expect(elapsed < .seconds(30), "\(context)")
             let json = try JSONParser.parse(response.body, maxDepth: 10_000)
             for error in json["errors"]?.arrayValue ?? [] {
@@ -55,21 +58,31 @@ struct GeneratedInputTests {
             }
             // The reference executor is slow; every valid document of one in four bases is compared.
             // Carnet's documented limits (aliases, depth, nodes, ...) refuse some documents the reference runs.
-            let limited = (json["errors"]?.arrayValue ?? []).contains { Self.limitCodes.contains($0["extensions"]?["code"]?.stringValue ?? "") }
+            let limited = (json["errors"]?.arrayValue ?? []).contains {
+                Self.limitCodes.contains($0["extensions"]?["code"]?.stringValue ?? "")
+            }
             if kind == .valid, index % 32 == 0, !limited {
                 compared += 1
-                let (ours, theirs) = try await DifferentialTests.compare(fixture.service, reference, fixture.store, query, variables)
-                #expect(ours == theirs, "\(context)\ncarnet:    \(json.json.prefix(1_000))\nreference: \(theirs.json.prefix(1_000))")
+                let (ours, theirs) = try await DifferentialTests.compare(
+                    fixture.service, reference, fixture.store, query, variables)
+                #expect(
+                    ours == theirs,
+                    "\(context)\ncarnet:    \(json.json.prefix(1_000))\nreference: \(theirs.json.prefix(1_000))")
             }
         }
-        print("Generated input: \(counts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", ")); \(compared) compared with the reference")
+        print(
+            "Generated input: \(counts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", ")); \(compared) compared with the reference"
+        )
     }
 
-    @Test("Mutated request bodies: invalid UTF-8, duplicate keys, batches, deep nesting are refused with a code or read")
+    @Test(
+        "Mutated request bodies: invalid UTF-8, duplicate keys, batches, deep nesting are refused with a code or read")
     func generatedBodies() throws {
         let seed = Self.seed
         var mutator = InputMutator(seed: seed)
-        let valid = Array(#"{"query":"query($n: Int) { contacts(first: $n) { totalCount } }","variables":{"n":5},"operationName":null}"#.utf8)
+        let valid = Array(
+            #"{"query":"query($n: Int) { contacts(first: $n) { totalCount } }","variables":{"n":5},"operationName":null}"#
+                .utf8)
         let shapes: [[UInt8]] = [
             Array(#"[{"query":"{ __typename }"},{"query":"{ __typename }"}]"#.utf8),
             Array(#"{"query":"{ __typename }","query":"{ nope }"}"#.utf8),
@@ -85,7 +98,9 @@ struct GeneratedInputTests {
                     switch mutator.below(4) {
                     case 0 where position < body.count: body.remove(at: position)
                     case 1: body.insert(UInt8(truncatingIfNeeded: mutator.next()), at: position)
-                    case 2: body.insert(contentsOf: Array(repeating: UInt8(ascii: "["), count: mutator.below(200)), at: position)
+                    case 2:
+                        body.insert(
+                            contentsOf: Array(repeating: UInt8(ascii: "["), count: mutator.below(200)), at: position)
                     default: body.insert(contentsOf: Array(#","a":{"b":[1,{"c":"\u00e9"}]}"#.utf8), at: position)
                     }
                 }
@@ -98,7 +113,8 @@ struct GeneratedInputTests {
             } catch is JSONParser.Failure {
                 continue
             } catch {
-                Issue.record("seed \(seed), body \(index): \(type(of: error)) for \(String(decoding: body, as: UTF8.self))")
+                Issue.record(
+                    "seed \(seed), body \(index): \(type(of: error)) for \(String(decoding: body, as: UTF8.self))")
             }
         }
     }

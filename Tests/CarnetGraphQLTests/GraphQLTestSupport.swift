@@ -21,16 +21,19 @@ struct GraphQLFixture {
 
     /// Runs a document and returns the parsed response.
     @discardableResult
-    func run(_ query: String, _ variables: [String: JSONValue] = [:], operationName: String? = nil,
-        context: GraphQLRequestContext = GraphQLRequestContext()) async throws -> JSONValue
-    {
+    func run(
+        _ query: String, _ variables: [String: JSONValue] = [:], operationName: String? = nil,
+        context: GraphQLRequestContext = GraphQLRequestContext()
+    ) async throws -> JSONValue {
         let response = await service.execute(
             GraphQLRequestBody(query: query, operationName: operationName, variables: variables), context: context)
         return try JSONParser.parse(response.body)
     }
 
     /// Runs a document that must succeed and returns its `data`.
-    func data(_ query: String, _ variables: [String: JSONValue] = [:], sourceLocation: SourceLocation = #_sourceLocation)
+    func data(
+        _ query: String, _ variables: [String: JSONValue] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    )
         async throws -> JSONValue
     {
         let result = try await run(query, variables)

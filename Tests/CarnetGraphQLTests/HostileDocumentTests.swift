@@ -16,14 +16,16 @@ struct HostileDocumentTests {
         var elapsed: Duration
     }
 
-    func run(_ fixture: GraphQLFixture, _ query: String, _ variables: [String: JSONValue] = [:]) async throws -> Outcome {
+    func run(_ fixture: GraphQLFixture, _ query: String, _ variables: [String: JSONValue] = [:]) async throws -> Outcome
+    {
         let preparer = fixture.service.core.preparer
         let before = preparer.parsedCount.load(ordering: .relaxed)
         let start = ContinuousClock.now
         let response = try await fixture.run(query, variables)
         let elapsed = ContinuousClock.now - start
         let codes = (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
-        return Outcome(codes: codes, response: response, parsed: preparer.parsedCount.load(ordering: .relaxed) != before,
+        return Outcome(
+            codes: codes, response: response, parsed: preparer.parsedCount.load(ordering: .relaxed) != before,
             elapsed: elapsed)
     }
 
@@ -38,12 +40,16 @@ struct HostileDocumentTests {
         ("selections", "{ contacts { nodes { " + nested("groups { members { nodes: ", "id", " } }", 1_500) + " } } }"),
         ("input objects", "{ contacts(filter: {name: " + nested("{name: ", #""a""#, "}", 28) + "}) { totalCount } }"),
         ("list literal 60", "{ contacts(filter: {ids: " + nested("[", #""a""#, "]", 60) + "}) { totalCount } }"),
-        ("variable default", "query($v: [ID] = " + nested("[", #""a""#, "]", 100) + ") { contacts(filter: {ids: $v}) { totalCount } }"),
+        (
+            "variable default",
+            "query($v: [ID] = " + nested("[", #""a""#, "]", 100) + ") { contacts(filter: {ids: $v}) { totalCount } }"
+        ),
         ("variable type", "query($v: " + nested("[", "ID", "]", 2_000) + ") { __typename }"),
         ("directive argument", "{ __typename @include(if: " + nested("{a: ", "true", "}", 2_000) + ") }"),
     ]
 
-    @Test("Deeply nested documents are refused with MAX_NESTING_EXCEEDED before parsing, at the bracket past the limit",
+    @Test(
+        "Deeply nested documents are refused with MAX_NESTING_EXCEEDED before parsing, at the bracket past the limit",
         arguments: deepShapes.map(\.name))
     func deepNesting(name: String) async throws {
         let fixture = try GraphQLFixture()
@@ -62,7 +68,8 @@ struct HostileDocumentTests {
     func deepestValidValue() async throws {
         #expect(SchemaIndex.shared.deepestArgumentNesting == GraphQLLimits().maxValueNesting)
         let fixture = try GraphQLFixture()
-        let save = #"mutation { save(request: {operations: [{addContact: {id: "d-1", givenName: "Deep", postalAddresses: [{label: "home", value: {city: "Lyon"}}]}}]}) { revision } }"#
+        let save =
+            #"mutation { save(request: {operations: [{addContact: {id: "d-1", givenName: "Deep", postalAddresses: [{label: "home", value: {city: "Lyon"}}]}}]}) { revision } }"#
         let outcome = try await run(fixture, save)
         #expect(outcome.codes.isEmpty, "\(outcome.response)")
         // One level deeper is refused on the text, although the parser would have accepted it.
@@ -76,10 +83,13 @@ struct HostileDocumentTests {
         for query in [
             "{ contacts(filter: {name: " + Self.nested("{name: ", #""a""#, "}", 6) + "}) { totalCount } }",
             "{ contacts(filter: {ids: " + Self.nested("[", #""a""#, "]", 6) + "}) { totalCount } }",
-            "query($v: [ID] = " + Self.nested("[", #""a""#, "]", 7) + ") { contacts(filter: {ids: $v}) { totalCount } }",
+            "query($v: [ID] = " + Self.nested("[", #""a""#, "]", 7)
+                + ") { contacts(filter: {ids: $v}) { totalCount } }",
         ] {
             let outcome = try await run(fixture, query)
-            #expect(!outcome.codes.isEmpty && outcome.codes.allSatisfy { $0 == "GRAPHQL_VALIDATION_FAILED" }, "\(outcome.response)")
+            #expect(
+                !outcome.codes.isEmpty && outcome.codes.allSatisfy { $0 == "GRAPHQL_VALIDATION_FAILED" },
+                "\(outcome.response)")
             #expect(outcome.elapsed < .seconds(10))
         }
     }
@@ -93,7 +103,8 @@ struct HostileDocumentTests {
         #expect(try await run(fixture, deep).codes == ["MAX_DEPTH_EXCEEDED"])
     }
 
-    @Test("A chain of fragments each spreading the next validates in time linear in its length; long ones are refused",
+    @Test(
+        "A chain of fragments each spreading the next validates in time linear in its length; long ones are refused",
         arguments: [(400, [String]()), (1_000, ["MAX_FRAGMENT_SPREADS_EXCEEDED"]), (1_800, ["TOO_MANY_TOKENS"])])
     func fragmentChain(length: Int, codes: [String]) async throws {
         let fixture = try GraphQLFixture()
@@ -111,7 +122,9 @@ struct HostileDocumentTests {
         let fixture = try GraphQLFixture()
         // Each fragment spreads the next three times: 3^12 expansions from 13 short definitions.
         var query = "{ contacts(first: 1) { nodes { ...F0 } } }"
-        for index in 0..<12 { query += " fragment F\(index) on Contact { id ...F\(index + 1) ...F\(index + 1) ...F\(index + 1) }" }
+        for index in 0..<12 {
+            query += " fragment F\(index) on Contact { id ...F\(index + 1) ...F\(index + 1) ...F\(index + 1) }"
+        }
         query += " fragment F12 on Contact { id }"
         let outcome = try await run(fixture, query)
         #expect(outcome.codes.contains("MAX_FRAGMENT_SPREADS_EXCEEDED"), "\(outcome.response)")
@@ -133,7 +146,8 @@ struct HostileDocumentTests {
         // Within the JSON limit, a variable nested deeper than its type is a quick coercion error.
         let fixture = try GraphQLFixture()
         let value = try JSONParser.parse(Self.nested("[", #""a""#, "]", 60))
-        let outcome = try await run(fixture, "query($v: [ID!]) { contacts(filter: {ids: $v}) { totalCount } }", ["v": value])
+        let outcome = try await run(
+            fixture, "query($v: [ID!]) { contacts(filter: {ids: $v}) { totalCount } }", ["v": value])
         #expect(outcome.codes == ["BAD_USER_INPUT"])
         #expect(outcome.elapsed < .seconds(10))
     }

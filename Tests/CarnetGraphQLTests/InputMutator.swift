@@ -29,8 +29,10 @@ struct InputMutator {
             view.append(contentsOf: scalars.prefix(below(scalars.count)))
             return (String(view), variables)
         case .wrongVariables:
-            let wrong: [JSONValue] = [.string("yes"), .int(1), .double(1.5), .array([.bool(true)]), .object(["a": .null]),
-                .null, .int(Int.max), .double(1e300), .string(String(repeating: "x", count: 5_000))]
+            let wrong: [JSONValue] = [
+                .string("yes"), .int(1), .double(1.5), .array([.bool(true)]), .object(["a": .null]),
+                .null, .int(Int.max), .double(1e300), .string(String(repeating: "x", count: 5_000)),
+            ]
             var changed = variables
             for key in variables.keys { changed[key] = pick(wrong) }
             changed["unexpected\(below(3))"] = pick(wrong)
@@ -42,8 +44,10 @@ struct InputMutator {
             let depth = 1 + below(120)
             if next() % 2 == 0, let brace = query.firstIndex(of: "{") {
                 let inner = String(repeating: "... on Query { ", count: depth)
-                return (query[..<brace] + "{ " + inner + query[query.index(after: brace)...].dropLast(0)
-                    + String(repeating: " }", count: depth), variables)
+                return (
+                    query[..<brace] + "{ " + inner + query[query.index(after: brace)...].dropLast(0)
+                        + String(repeating: " }", count: depth), variables
+                )
             }
             let value = String(repeating: "[", count: depth) + "\"a\"" + String(repeating: "]", count: depth)
             return ("{ contacts(filter: {ids: \(value)}) { totalCount } }", variables)
@@ -58,8 +62,10 @@ struct InputMutator {
             }
             return (text, [:])
         case .escapes:
-            let escape = pick([#"\u{1F600}"#, #"\uD83D\uDE00"#, #"\uD83D"#, #"\u{110000}"#, #"\u{}"#, #"\uXYZ1"#, #"\u00e9"#,
-                #"\u{E9}"#, #"\"#, #"\x"#, "é😀", #"\u{D800}"#, #"\u{0}"#])
+            let escape = pick([
+                #"\u{1F600}"#, #"\uD83D\uDE00"#, #"\uD83D"#, #"\u{110000}"#, #"\u{}"#, #"\uXYZ1"#, #"\u00e9"#,
+                #"\u{E9}"#, #"\"#, #"\x"#, "é😀", #"\u{D800}"#, #"\u{0}"#,
+            ])
             return ("{ contacts(filter: {name: \"a\(escape)b\"}) { totalCount } }", [:])
         case .noise:
             var scalars = Array(query.unicodeScalars)

@@ -1,5 +1,6 @@
-@testable import CarnetGraphQL
 import Testing
+
+@testable import CarnetGraphQL
 
 @Suite("Introspection")
 struct IntrospectionTests {
@@ -42,12 +43,17 @@ struct IntrospectionTests {
 
     @Test("Aliases, variables, strings and fragment names survive the isDeprecated rewrite")
     func rewrite() {
-        #expect(DeprecationPatch.rewrite("{ a { isDeprecated } }")
-            == "{ a { isDeprecated: __typename __carnetDeprecated_isDeprecated: deprecationReason } }")
-        #expect(DeprecationPatch.rewrite("{ a { gone: isDeprecated } }")
-            == "{ a { gone: __typename __carnetDeprecated_gone: deprecationReason } }")
-        #expect(DeprecationPatch.rewrite(#"{ __type(name: "isDeprecated") { name } }"#) == #"{ __type(name: "isDeprecated") { name } }"#)
-        #expect(DeprecationPatch.rewrite("query($isDeprecated: Boolean) { a }") == "query($isDeprecated: Boolean) { a }")
+        #expect(
+            DeprecationPatch.rewrite("{ a { isDeprecated } }")
+                == "{ a { isDeprecated: __typename __carnetDeprecated_isDeprecated: deprecationReason } }")
+        #expect(
+            DeprecationPatch.rewrite("{ a { gone: isDeprecated } }")
+                == "{ a { gone: __typename __carnetDeprecated_gone: deprecationReason } }")
+        #expect(
+            DeprecationPatch.rewrite(#"{ __type(name: "isDeprecated") { name } }"#)
+                == #"{ __type(name: "isDeprecated") { name } }"#)
+        #expect(
+            DeprecationPatch.rewrite("query($isDeprecated: Boolean) { a }") == "query($isDeprecated: Boolean) { a }")
     }
 
     @Test("Types, fields, arguments, input fields and enum values come in definition order")
@@ -59,25 +65,29 @@ struct IntrospectionTests {
         for type in types {
             let name = type["name"]?.stringValue ?? ""
             guard let order = SchemaOrder.shared.members[name] else { continue }
-            let listed = (type["fields"]?.arrayValue ?? type["inputFields"]?.arrayValue ?? type["enumValues"]?.arrayValue ?? [])
+            let listed =
+                (type["fields"]?.arrayValue ?? type["inputFields"]?.arrayValue ?? type["enumValues"]?.arrayValue ?? [])
                 .compactMap { $0["name"]?.stringValue }
             #expect(listed == order, "\(name)")
             for field in type["fields"]?.arrayValue ?? [] {
                 let fieldName = field["name"]?.stringValue ?? ""
-                #expect(field["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-                    == SchemaOrder.shared.arguments["\(name).\(fieldName)"], "\(name).\(fieldName)")
+                #expect(
+                    field["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+                        == SchemaOrder.shared.arguments["\(name).\(fieldName)"], "\(name).\(fieldName)")
             }
         }
         let query = try #require(types.first(where: { $0["name"] == "Query" }))
         let contacts = try #require(query["fields"]?.arrayValue?.first(where: { $0["name"] == "contacts" }))
-        #expect(contacts["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-            == ["filter", "sortOrder", "first", "after", "last", "before"])
+        #expect(
+            contacts["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+                == ["filter", "sortOrder", "first", "after", "last", "before"])
     }
 
     @Test("isOneOf is null except on input objects; input fields report their SDL defaults; no stray backslashes")
     func oneOfDefaultsAndDescriptions() async throws {
         let fixture = try GraphQLFixture()
-        let data = try await fixture.data("""
+        let data = try await fixture.data(
+            """
             { contact: __type(name: "Contact") { isOneOf fields { type { isOneOf ofType { isOneOf } } } }
               save: __type(name: "SaveOperationInput") { isOneOf }
               filter: __type(name: "ContactFilter") { isOneOf }

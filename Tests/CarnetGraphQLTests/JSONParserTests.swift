@@ -13,7 +13,8 @@ struct JSONParserTests {
         #expect(try JSONParser.parse(#""""#) == .string(""))
     }
 
-    @Test("Invalid strings are refused: bad or cut UTF-8, surrogates, control characters, bad escapes",
+    @Test(
+        "Invalid strings are refused: bad or cut UTF-8, surrogates, control characters, bad escapes",
         arguments: [
             [0x22, 0x61, 0xFF, 0x22],  // a byte that is never UTF-8
             [0x22, 0xC3, 0x22],  // a sequence cut short
@@ -34,7 +35,8 @@ struct JSONParserTests {
         #expect(object.count == 40)
         #expect(object["k39"] == .int(39))
         #expect(try JSONParser.parse(#"{"a": 1, "a": 2}"#) == .object(["a": .int(2)]))
-        #expect(try JSONParser.parse(#"{"query": "{ __typename }", "variables": {"id": "x"}}"#)
-            == .object(["query": .string("{ __typename }"), "variables": .object(["id": .string("x")])]))
+        #expect(
+            try JSONParser.parse(#"{"query": "{ __typename }", "variables": {"id": "x"}}"#)
+                == .object(["query": .string("{ __typename }"), "variables": .object(["id": .string("x")])]))
     }
 }

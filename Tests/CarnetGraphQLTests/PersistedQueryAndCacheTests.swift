@@ -6,10 +6,14 @@ import Testing
 
 @Suite("Persisted queries and the document cache")
 struct PersistedQueryAndCacheTests {
-    static func sha256(_ text: String) -> String { SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
 
     func run(_ fixture: GraphQLFixture, query: String?, hash: String, version: Int = 1) async throws -> JSONValue {
-        let extensions: [String: JSONValue] = ["persistedQuery": .object(["version": .int(version), "sha256Hash": .string(hash)])]
+        let extensions: [String: JSONValue] = [
+            "persistedQuery": .object(["version": .int(version), "sha256Hash": .string(hash)])
+        ]
         let response = await fixture.service.execute(GraphQLRequestBody(query: query, extensions: extensions))
         return try JSONParser.parse(response.body)
     }

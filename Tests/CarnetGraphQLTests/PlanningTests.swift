@@ -27,7 +27,9 @@ struct PlanningTests {
             #expect(!sql.contains(other), "read \(other): \(sql)")
         }
         log.reset()
-        _ = try await fixture.data(#"query($skip: Boolean!) { contact(id: "\#(seeded.contacts[1])") { ...F phoneNumbers @skip(if: $skip) { value } } } fragment F on Contact { familyName }"#, ["skip": true])
+        _ = try await fixture.data(
+            #"query($skip: Boolean!) { contact(id: "\#(seeded.contacts[1])") { ...F phoneNumbers @skip(if: $skip) { value } } } fragment F on Contact { familyName }"#,
+            ["skip": true])
         let second = log.selects.joined(separator: "\n")
         #expect(second.contains("c.familyName") && !second.contains("labeledValue") && !second.contains("c.givenName"))
         log.reset()
@@ -57,7 +59,8 @@ struct PlanningTests {
         try await fixture.store.execute(request)
         func queries(first: Int) async throws -> Int {
             log.reset()
-            let data = try await fixture.data("""
+            let data = try await fixture.data(
+                """
                 { contacts(first: \(first)) { nodes { givenName emailAddresses { value } container { name }
                     groups { name memberCount members(first: 3) { givenName groups { name } } } } } }
                 """)

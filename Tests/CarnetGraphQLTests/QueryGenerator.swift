@@ -29,8 +29,10 @@ struct QueryGenerator {
     /// A document with one query operation (and its fragments) and the variables it uses.
     mutating func document() -> (query: String, variables: [String: JSONValue]) {
         fragments = []
-        let roots = ["contact", "contacts", "group", "groups", "container", "containers", "defaultContainer", "node",
-            "changeHistory", "currentHistoryToken"]
+        let roots = [
+            "contact", "contacts", "group", "groups", "container", "containers", "defaultContainer", "node",
+            "changeHistory", "currentHistoryToken",
+        ]
         var fields: [String] = ["flagged: __typename @include(if: $flag)"]
         for _ in 0..<(1 + Int(next() % 3)) {
             let name = pick(roots)
@@ -38,7 +40,8 @@ struct QueryGenerator {
             fields.append("\(alias): \(name)\(rootArguments(name))\(selection(for: "Query", field: name, depth: 0))")
         }
         let includeFlag = chance(50)
-        let query = "query Generated($flag: Boolean!) {\n  " + fields.joined(separator: "\n  ") + "\n}\n"
+        let query =
+            "query Generated($flag: Boolean!) {\n  " + fields.joined(separator: "\n  ") + "\n}\n"
             + fragments.joined(separator: "\n")
         return (query, ["flag": .bool(includeFlag)])
     }
@@ -51,7 +54,9 @@ struct QueryGenerator {
         case "container": return "(id: \"\(pick(seeded.containers))\")"
         case "groups": return chance(30) ? "(containerId: \"\(pick(seeded.containers))\")" : ""
         case "contacts":
-            var arguments = ["first: \(1 + next() % 9)", "sortOrder: \(pick(["NONE", "GIVEN_NAME", "FAMILY_NAME", "USER_DEFAULT"]))"]
+            var arguments = [
+                "first: \(1 + next() % 9)", "sortOrder: \(pick(["NONE", "GIVEN_NAME", "FAMILY_NAME", "USER_DEFAULT"]))",
+            ]
             var filter: [String] = []
             if chance(40) { filter.append("name: \"\(pick(["an", "smi", "jo", "z", "glob"]))\"") }
             if chance(15) { filter.append("groupId: \"\(seeded.groups[0])\"") }
@@ -111,7 +116,8 @@ struct QueryGenerator {
             if info.arguments.contains(where: { $0.type.isNonNull && $0.defaultValue == nil }) { continue }
             let alias = chance(20) ? "a\(next() % 1000)_\(name): " : ""
             let directive = chance(10) ? " @include(if: $flag)" : (chance(5) ? " @skip(if: $flag)" : "")
-            let field = "\(alias)\(name)\(fieldArguments(info))\(directive)\(selection(for: typeName, field: name, depth: depth))"
+            let field =
+                "\(alias)\(name)\(fieldArguments(info))\(directive)\(selection(for: typeName, field: name, depth: depth))"
             if chance(10) {
                 let fragment = "F\(fragments.count)_\(typeName)"
                 fragments.append("fragment \(fragment) on \(typeName) { \(field) }")

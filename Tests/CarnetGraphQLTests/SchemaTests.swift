@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 import Foundation
 import GraphQL
 import Testing
@@ -8,7 +9,8 @@ import Testing
 @Suite("The schema contract")
 struct SchemaTests {
     static var schemaFile: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("schema/carnet.graphql")
     }
 
@@ -44,7 +46,9 @@ struct SchemaTests {
                 }
             case let enumeration as GraphQLEnumType:
                 if enumeration.description == nil { missing.append(name) }
-                for value in enumeration.values where value.description == nil { missing.append("\(name).\(value.name)") }
+                for value in enumeration.values where value.description == nil {
+                    missing.append("\(name).\(value.name)")
+                }
             case let scalar as GraphQLScalarType:
                 if scalar.description == nil && !["String", "Int", "Float", "Boolean", "ID"].contains(name) {
                     missing.append(name)
@@ -70,8 +74,6 @@ struct SchemaTests {
         }
     }
 }
-
-import CarnetStore
 
 enum ContactKeyNames {
     static var all: [String] { ContactKey.allCases.map(\.rawValue) }

@@ -15,13 +15,17 @@ struct StringAndPositionTests {
         [error?["locations"]?[0]?["line"]?.intValue ?? 0, error?["locations"]?[0]?["column"]?.intValue ?? 0]
     }
 
-    @Test("Surrogate pairs and braced escapes decode to the characters they denote",
-        arguments: [(#"\uD83D\uDE00"#, "😀"), (#"\u{1F600}"#, "😀"), (#"\u{E9}"#, "é"), (#"\u{22}\u{5C}"#, "\"\\"),
-            (#"\u{41}\u{2F}\u{7E}"#, "A/~"), (#"\u00e9 \uD83D\uDE00 \u{1F600}"#, "é 😀 😀")])
+    @Test(
+        "Surrogate pairs and braced escapes decode to the characters they denote",
+        arguments: [
+            (#"\uD83D\uDE00"#, "😀"), (#"\u{1F600}"#, "😀"), (#"\u{E9}"#, "é"), (#"\u{22}\u{5C}"#, "\"\\"),
+            (#"\u{41}\u{2F}\u{7E}"#, "A/~"), (#"\u00e9 \uD83D\uDE00 \u{1F600}"#, "é 😀 😀"),
+        ])
     func escapes(written: String, value: String) async throws {
         let fixture = try GraphQLFixture()
         let data = try await fixture.data(
-            #"mutation { save(request: {operations: [{addContact: {id: "e-1", givenName: "\#(written)"}}]}) { revision } }"#)
+            #"mutation { save(request: {operations: [{addContact: {id: "e-1", givenName: "\#(written)"}}]}) { revision } }"#
+        )
         #expect(data["save"]?["revision"] != nil)
         let read = try await fixture.data(#"{ contact(id: "e-1") { givenName } }"#)
         #expect(read["contact"]?["givenName"] == .string(value))
@@ -43,9 +47,12 @@ struct StringAndPositionTests {
         #expect(Self.location(found.first) == [1, 38])
     }
 
-    @Test("Lone surrogates and malformed escapes are syntax errors at the escape, with graphql-js's message",
-        arguments: [(#"\uD83D"#, 28), (#"é\u{D800}"#, 29), (#"\u{110000}"#, 28), (#"\uXYZ1"#, 28), (#"\uDE00\uD83D"#, 28),
-            (#"\u{}"#, 28), (#"\u{1F600"#, 28)])
+    @Test(
+        "Lone surrogates and malformed escapes are syntax errors at the escape, with graphql-js's message",
+        arguments: [
+            (#"\uD83D"#, 28), (#"é\u{D800}"#, 29), (#"\u{110000}"#, 28), (#"\uXYZ1"#, 28), (#"\uDE00\uD83D"#, 28),
+            (#"\u{}"#, 28), (#"\u{1F600"#, 28),
+        ])
     func invalidEscapes(written: String, column: Int) async throws {
         let fixture = try GraphQLFixture()
         let found = try await errors(fixture, #"{ contacts(filter: {name: "\#(written)"}) { totalCount } }"#)
@@ -57,7 +64,8 @@ struct StringAndPositionTests {
         #expect(Self.location(found.first) == [1, column])
     }
 
-    @Test("Parse and validation errors are located in code points, after non-ASCII text and rewritten escapes",
+    @Test(
+        "Parse and validation errors are located in code points, after non-ASCII text and rewritten escapes",
         arguments: [
             ("{ contacts(filter: {name: \"é\"}) { nope } }", [1, 35]),
             ("# comment 😀\n{ contacts(first: 1) { nodes { givenName(x: 1) } } }", [2, 42]),

@@ -8,12 +8,14 @@ import Testing
 struct SyncModelTests {
     static let total = ProcessInfo.processInfo.environment["CARNET_SYNC_SCHEDULES"].flatMap(Int.init) ?? 1_000
     static let onlySeed = ProcessInfo.processInfo.environment["CARNET_SYNC_SEED"].flatMap(UInt64.init)
-    static let baseSeed: UInt64 = ProcessInfo.processInfo.environment["CARNET_SYNC_BASE_SEED"].flatMap(UInt64.init)
+    static let baseSeed: UInt64 =
+        ProcessInfo.processInfo.environment["CARNET_SYNC_BASE_SEED"].flatMap(UInt64.init)
         ?? UInt64(Date().timeIntervalSince1970)
 
     @Test("Every replica converges to the server", arguments: 0..<4)
     func converges(batch: Int) async throws {
-        let seeds: [UInt64] = Self.onlySeed.map { batch == 0 ? [$0] : [] }
+        let seeds: [UInt64] =
+            Self.onlySeed.map { batch == 0 ? [$0] : [] }
             ?? (0..<Self.total).filter { $0 % 4 == batch }.map { Self.baseSeed &+ UInt64($0) }
         var steps = 0
         for seed in seeds {
@@ -22,7 +24,9 @@ struct SyncModelTests {
                 try await runner.run()
                 steps += runner.steps
             } catch {
-                Issue.record("seed \(seed) (CARNET_SYNC_SEED=\(seed)) failed after \(runner.steps) steps: \(error)\nsteps: \(runner.log.joined(separator: "; "))")
+                Issue.record(
+                    "seed \(seed) (CARNET_SYNC_SEED=\(seed)) failed after \(runner.steps) steps: \(error)\nsteps: \(runner.log.joined(separator: "; "))"
+                )
                 await runner.world.close()
                 return
             }

@@ -21,8 +21,9 @@ struct UnfetchedKeyTests {
         request.add(contact)
         try await store.execute(request)
 
-        let operation = try service.operation(for: GraphQLRequestBody(
-            query: "{ contact(id: \"\(contact.identifier)\") { givenName birthday { year } } }"))
+        let operation = try service.operation(
+            for: GraphQLRequestBody(
+                query: "{ contact(id: \"\(contact.identifier)\") { givenName birthday { year } } }"))
         let executor = service.makeExecutor(operation, GraphQLRequestContext())
         let root = try executor.planRoot()
         let fields = try #require(root.first?.selection?.fields(for: "Contact"))
@@ -46,8 +47,9 @@ struct UnfetchedKeyTests {
         var request = SaveRequest(transactionAuthor: "test")
         request.add(contact)
         try await store.execute(request)
-        let operation = try service.operation(for: GraphQLRequestBody(
-            query: "{ contact(id: \"\(contact.identifier)\") { givenName note } }"))
+        let operation = try service.operation(
+            for: GraphQLRequestBody(
+                query: "{ contact(id: \"\(contact.identifier)\") { givenName note } }"))
         let executor = service.makeExecutor(operation, GraphQLRequestContext())
         let fields = try #require(try executor.planRoot().first?.selection?.fields(for: "Contact"))
         let partial = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.givenName])

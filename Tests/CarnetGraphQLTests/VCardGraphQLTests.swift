@@ -51,7 +51,8 @@ struct VCardGraphQLTests {
         #expect(second["importVCards"]?["added"] == 0)
         #expect(second["importVCards"]?["unchanged"] == 2)
         #expect(try await fixture.store.contactCount() == 2)
-        let history = try await fixture.data("""
+        let history = try await fixture.data(
+            """
             query($since: String) { changeHistory(since: $since, includeGroupChanges: true) { events { __typename author } } }
             """, ["since": .string(before)])
         let authors = history["changeHistory"]?["events"]?.arrayValue?.compactMap { $0["author"]?.stringValue } ?? []
@@ -62,7 +63,8 @@ struct VCardGraphQLTests {
     func contactVCard() async throws {
         let fixture = try GraphQLFixture()
         _ = try await fixture.data(Self.mutation, ["data": .string(Self.cards)])
-        let data = try await fixture.data(#"{ contact(id: "card-anna") { v3: vCard v4: vCard(version: V4_0) vCardProperties } }"#)
+        let data = try await fixture.data(
+            #"{ contact(id: "card-anna") { v3: vCard v4: vCard(version: V4_0) vCardProperties } }"#)
         let v3 = data["contact"]?["v3"]?.stringValue ?? ""
         let v4 = data["contact"]?["v4"]?.stringValue ?? ""
         #expect(v3.contains("VERSION:3.0") && v3.contains("UID:card-anna") && v3.contains("CATEGORIES:Friends"))
@@ -74,7 +76,8 @@ struct VCardGraphQLTests {
     @Test("Strict import refuses the whole text with VCARD_MALFORMED or VALIDATION_FAILED and writes nothing")
     func strictImport() async throws {
         let fixture = try GraphQLFixture()
-        let response = try await fixture.run("""
+        let response = try await fixture.run(
+            """
             mutation($data: String!) { importVCards(data: $data, strict: true) { added } }
             """, ["data": .string(Self.cards)])
         let code = response["errors"]?[0]?["extensions"]?["code"]?.stringValue

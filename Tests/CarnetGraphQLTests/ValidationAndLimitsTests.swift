@@ -38,7 +38,8 @@ struct ValidationAndLimitsTests {
     @Test("A subscription selects exactly one root field")
     func singleFieldSubscriptions() async throws {
         let fixture = try GraphQLFixture()
-        let (codes, _) = try await errorCodes(fixture, "subscription { storeDidChange { historyToken } changeHistory { token } }")
+        let (codes, _) = try await errorCodes(
+            fixture, "subscription { storeDidChange { historyToken } changeHistory { token } }")
         #expect(codes == ["GRAPHQL_VALIDATION_FAILED"])
         let (introspection, _) = try await errorCodes(fixture, "subscription { __typename }")
         #expect(introspection == ["GRAPHQL_VALIDATION_FAILED"])
@@ -47,7 +48,8 @@ struct ValidationAndLimitsTests {
     @Test("@oneOf inputs take exactly one non-null field, in literals and in variables")
     func oneOf() async throws {
         let fixture = try GraphQLFixture()
-        let twoKeys = #"mutation { save(request: {operations: [{deleteContact: "a", deleteGroup: "b"}]}) { revision } }"#
+        let twoKeys =
+            #"mutation { save(request: {operations: [{deleteContact: "a", deleteGroup: "b"}]}) { revision } }"#
         #expect(try await errorCodes(fixture, twoKeys).codes == ["GRAPHQL_VALIDATION_FAILED"])
         let nullKey = #"mutation { save(request: {operations: [{deleteContact: null}]}) { revision } }"#
         #expect(try await errorCodes(fixture, nullKey).codes == ["GRAPHQL_VALIDATION_FAILED"])
@@ -66,30 +68,53 @@ struct ValidationAndLimitsTests {
         limits.maxRootFields = 3
         limits.maxNodes = 5_000
         let fixture = try GraphQLFixture(limits: limits)
-        #expect(try await errorCodes(fixture, "{ " + String(repeating: "__typename ", count: 250) + "}").codes == ["DOCUMENT_TOO_LARGE"])
-        #expect(try await errorCodes(fixture, "{ " + String(repeating: "a: __typename ", count: 80) + "}").codes == ["TOO_MANY_TOKENS"])
-        #expect(try await errorCodes(fixture, "{ groups { members { groups { members { id } } } } }").codes == ["MAX_DEPTH_EXCEEDED"])
+        #expect(
+            try await errorCodes(fixture, "{ " + String(repeating: "__typename ", count: 250) + "}").codes == [
+                "DOCUMENT_TOO_LARGE"
+            ])
+        #expect(
+            try await errorCodes(fixture, "{ " + String(repeating: "a: __typename ", count: 80) + "}").codes == [
+                "TOO_MANY_TOKENS"
+            ])
+        #expect(
+            try await errorCodes(fixture, "{ groups { members { groups { members { id } } } } }").codes == [
+                "MAX_DEPTH_EXCEEDED"
+            ])
         let deepFragment = "{ groups { ...G } } fragment G on Group { members { groups { members { id } } } }"
         #expect(try await errorCodes(fixture, deepFragment).codes == ["MAX_DEPTH_EXCEEDED"])
-        #expect(try await errorCodes(fixture, "{ a: currentHistoryToken b: currentHistoryToken c: currentHistoryToken d: currentHistoryToken }").codes.contains("MAX_ALIASES_EXCEEDED"))
+        #expect(
+            try await errorCodes(
+                fixture,
+                "{ a: currentHistoryToken b: currentHistoryToken c: currentHistoryToken d: currentHistoryToken }"
+            ).codes.contains("MAX_ALIASES_EXCEEDED"))
         let aliasFragments = "{ ...F ...F } fragment F on Query { a: currentHistoryToken b: currentHistoryToken }"
         // Aliases count where fragments expand, so a fragment spread many times cannot multiply them unseen.
         #expect(try await errorCodes(fixture, aliasFragments).codes == ["MAX_ALIASES_EXCEEDED"])
-        #expect(try await errorCodes(fixture, "{ containers { id } defaultContainer { id } currentHistoryToken groups { id } }").codes == ["MAX_ROOT_FIELDS_EXCEEDED"])
+        #expect(
+            try await errorCodes(
+                fixture, "{ containers { id } defaultContainer { id } currentHistoryToken groups { id } }"
+            ).codes == ["MAX_ROOT_FIELDS_EXCEEDED"])
         limits.maxDepth = 16
         let nodes = try GraphQLFixture(limits: limits)
         // 100 contacts + 100 × 10 (estimated) groups + 100 × 10 × 100 members.
-        #expect(try await errorCodes(nodes, "{ contacts(first: 100) { nodes { groups { members(first: 100) { id } } } } }").codes == ["MAX_NODES_EXCEEDED"])
-        #expect(try await errorCodes(nodes, "query($n: Int) { contacts(first: $n) { nodes { id } } }", ["n": 10_000]).codes == ["MAX_NODES_EXCEEDED"])
-        #expect(try await errorCodes(nodes, "{ contacts(first: 10) { nodes { groups { members(first: 10) { id } } } } }").codes.isEmpty)
+        #expect(
+            try await errorCodes(nodes, "{ contacts(first: 100) { nodes { groups { members(first: 100) { id } } } } }")
+                .codes == ["MAX_NODES_EXCEEDED"])
+        #expect(
+            try await errorCodes(nodes, "query($n: Int) { contacts(first: $n) { nodes { id } } }", ["n": 10_000]).codes
+                == ["MAX_NODES_EXCEEDED"])
+        #expect(
+            try await errorCodes(nodes, "{ contacts(first: 10) { nodes { groups { members(first: 10) { id } } } } }")
+                .codes.isEmpty)
     }
 
     @Test("Page sizes outside 1–1000 are field errors with BAD_USER_INPUT")
     func pageSizes() async throws {
         let fixture = try GraphQLFixture()
-        for query in ["{ contacts(first: 0) { totalCount } }", "{ contacts(first: 1001) { totalCount } }",
-            "{ contacts(first: 2, last: 2) { totalCount } }"]
-        {
+        for query in [
+            "{ contacts(first: 0) { totalCount } }", "{ contacts(first: 1001) { totalCount } }",
+            "{ contacts(first: 2, last: 2) { totalCount } }",
+        ] {
             let (codes, response) = try await errorCodes(fixture, query)
             #expect(codes == ["BAD_USER_INPUT"], "\(query)")
             #expect(response["data"] == .null, "a non-null root field failing nulls data")

@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Authentication and authorisation")
 struct AuthTests {
-    static let addAnna = #"mutation($author: String) { save(request: {transactionAuthor: $author, operations: [{addContact: {givenName: "Anna"}}]}) { __typename } }"#
+    static let addAnna =
+        #"mutation($author: String) { save(request: {transactionAuthor: $author, operations: [{addContact: {givenName: "Anna"}}]}) { __typename } }"#
 
     @Test("No token or a bad one: 401 with WWW-Authenticate: Bearer")
     func unauthenticated() async throws {
@@ -32,7 +33,9 @@ struct AuthTests {
             let (token, record) = try await server.app.tokens.create(name: "app", scopes: [.read])
             let stored = try #require(try await server.store.accessToken(id: record.id))
             #expect(stored.secretHash.count == 32)
-            #expect(!stored.secretHash.isEmpty && !token.contains(stored.secretHash.map { String(format: "%02x", $0) }.joined()))
+            #expect(
+                !stored.secretHash.isEmpty
+                    && !token.contains(stored.secretHash.map { String(format: "%02x", $0) }.joined()))
             let data = try Data(contentsOf: URL(fileURLWithPath: server.app.configuration.databasePath))
             #expect(data.range(of: Data(token.suffix(43).utf8)) == nil)
             try await TestClient.with(server) { client in
@@ -77,7 +80,10 @@ struct AuthTests {
 
     @Test("Over the per-token rate: 429 with Retry-After; other tokens are unaffected")
     func rateLimit() async throws {
-        try await withServer({ $0.rateLimitPerSecond = 0.01; $0.rateLimitBurst = 3 }) { server in
+        try await withServer({
+            $0.rateLimitPerSecond = 0.01
+            $0.rateLimitBurst = 3
+        }) { server in
             let busy = try await server.token()
             let calm = try await server.token()
             try await TestClient.with(server) { client in

@@ -1,12 +1,14 @@
-import CarnetTestSupport
 import CarnetStore
+import CarnetTestSupport
 import Foundation
 import Testing
 
 /// The `carnet` executable as people and scripts use it.
 @Suite("carnet CLI")
 struct CLITests {
-    @Test("serve: first start prints the CA and an admin token; query --url, token create and backup work while it runs; SIGTERM exits 0")
+    @Test(
+        "serve: first start prints the CA and an admin token; query --url, token create and backup work while it runs; SIGTERM exits 0"
+    )
     func serveLifecycle() async throws {
         let carnet = try ChildProcess.carnetExecutable()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)").path
@@ -15,27 +17,38 @@ struct CLITests {
         let listening = try await server.line(containing: "is listening on")
         let url = try #require(listening.split(separator: " ").last.map(String.init))
         let stdout = server.stdout
-        let token = try #require(stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
+        let token = try #require(
+            stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
         #expect(stdout.contains("--cacert \(data)/tls/ca.pem"))
         // The ready-to-paste curl line names the port the system chose for --port 0.
         let port = try #require(URL(string: url)?.port)
         #expect(port != 0)
         #expect(stdout.contains("https://localhost:\(port)/graphql"))
 
-        let save = #"mutation { save(request: {operations: [{addContact: {givenName: "Zoë", familyName: "Ålund"}}]}) { __typename } }"#
+        let save =
+            #"mutation { save(request: {operations: [{addContact: {givenName: "Zoë", familyName: "Ålund"}}]}) { __typename } }"#
         let saved = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token, save])
         #expect(saved.status == 0, "\(saved.stderr)")
-        let read = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token,
-            "query($q: String) { contacts(first: 5, filter: {name: $q}) { totalCount } }", "--variables", #"{"q":"zoe"}"#])
-        #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"data":{"contacts":{"totalCount":1}}}"#)
-        let refused = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token, "{ nope }"])
+        let read = try await ChildProcess.run(
+            carnet,
+            [
+                "query", "--data", data, "--url", url, "--token", token,
+                "query($q: String) { contacts(first: 5, filter: {name: $q}) { totalCount } }", "--variables",
+                #"{"q":"zoe"}"#,
+            ])
+        #expect(
+            read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"data":{"contacts":{"totalCount":1}}}"#)
+        let refused = try await ChildProcess.run(
+            carnet, ["query", "--data", data, "--url", url, "--token", token, "{ nope }"])
         #expect(refused.status != 0)
 
-        let created = try await ChildProcess.run(carnet, ["token", "create", "--data", data, "--name", "reader", "--json"])
+        let created = try await ChildProcess.run(
+            carnet, ["token", "create", "--data", data, "--name", "reader", "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])
         #expect(json["scopes"] as? [String] == ["read"])
         let reader = try #require(json["token"] as? String)
-        let forbidden = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", reader, save])
+        let forbidden = try await ChildProcess.run(
+            carnet, ["query", "--data", data, "--url", url, "--token", reader, save])
         #expect(forbidden.status != 0)
         #expect(forbidden.stdout.contains("FORBIDDEN"))
 
@@ -50,18 +63,26 @@ struct CLITests {
         #expect(try await server.wait(timeout: .seconds(30)) == 0)
     }
 
-    @Test("serve logs a line per request with its request id, in text or JSON, and never the token or the variables",
+    @Test(
+        "serve logs a line per request with its request id, in text or JSON, and never the token or the variables",
         arguments: ["text", "json"])
     func requestLogs(format: String) async throws {
         let carnet = try ChildProcess.carnetExecutable()
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-logs-\(UUID().uuidString)").path
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-logs-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let server = try ChildProcess(carnet, ["serve", "--data", data, "--port", "0", "--log-format", format])
         let listening = try await server.line(containing: "is listening on")
         let url = try #require(listening.split(separator: " ").last.map(String.init))
-        let token = try #require(server.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
-        let read = try await ChildProcess.run(carnet, ["query", "--data", data, "--url", url, "--token", token,
-            "query($q: String) { contacts(first: 5, filter: {name: $q}) { totalCount } }", "--variables", #"{"q":"zoesecret"}"#])
+        let token = try #require(
+            server.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
+        let read = try await ChildProcess.run(
+            carnet,
+            [
+                "query", "--data", data, "--url", url, "--token", token,
+                "query($q: String) { contacts(first: 5, filter: {name: $q}) { totalCount } }", "--variables",
+                #"{"q":"zoesecret"}"#,
+            ])
         #expect(read.status == 0, "\(read.stderr)")
         let line = try await server.line(containing: "http.path")
         if format == "json" {
@@ -89,9 +110,11 @@ struct CLITests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let before = try await ChildProcess.run(carnet, ["query", "--data", data, "{ currentHistoryToken }"])
-        let token = try #require(((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["data"]
-            as? [String: Any])?["currentHistoryToken"] as? String)
-        let save = #"mutation { save(request: {operations: [{addContact: {givenName: "Anna"}}]}) { contacts { givenName } } }"#
+        let token = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["data"]
+                as? [String: Any])?["currentHistoryToken"] as? String)
+        let save =
+            #"mutation { save(request: {operations: [{addContact: {givenName: "Anna"}}]}) { contacts { givenName } } }"#
         let saved = try await ChildProcess.run(carnet, ["query", "--data", data, "--author", "script", save])
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(saved.stdout.contains(#""givenName":"Anna""#))
@@ -99,7 +122,8 @@ struct CLITests {
         let page = try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: token))
         try await store.close()
         #expect(page.events.map(\.author) == ["script"])
-        let stdin = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+        let stdin = try await ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
             ["-c", "echo '{ contacts(first: 1) { totalCount } }' | '\(carnet.path)' query --data '\(data)'"])
         #expect(stdin.stdout.contains(#""totalCount":1"#))
     }

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import CarnetServer
 import Foundation
-import NIOCore
 import HummingbirdWSClient
+import NIOCore
 import Testing
 
 /// Issue 12, point 7, over a live TLS server: generated and broken requests over HTTP/1.1, HTTP/2 and
@@ -31,8 +31,10 @@ struct GeneratedRequestTests {
         "query($n: Int) { contacts(first: $n) { totalCount } }",
         "{ __schema { types { name } } }",
         "{ contacts(filter: {name: \\\"\\\\u{1F600}\\\"}) { totalCount } }",
-        "{ " + String(repeating: "... on Query { ", count: 300) + "__typename" + String(repeating: " }", count: 300) + " }",
-        "{ contacts(filter: {ids: " + String(repeating: "[", count: 300) + "\\\"a\\\"" + String(repeating: "]", count: 300) + "}) { totalCount } }",
+        "{ " + String(repeating: "... on Query { ", count: 300) + "__typename" + String(repeating: " }", count: 300)
+            + " }",
+        "{ contacts(filter: {ids: " + String(repeating: "[", count: 300) + "\\\"a\\\""
+            + String(repeating: "]", count: 300) + "}) { totalCount } }",
         "{ contacts(first: 2147483648) { totalCount } }",
         "{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }",
         "{ contacts(before: \\\"x\\\") { totalCount } }",
@@ -41,7 +43,8 @@ struct GeneratedRequestTests {
 
     static func body(_ random: inout Random) -> [UInt8] {
         let document = documents[random.below(documents.count)]
-        let variables = [#"{"n":5}"#, #"{"n":"five"}"#, #"{"n":99999999999}"#, "null", "[1]", #"{"n":5,"n":6}"#][random.below(6)]
+        let variables = [#"{"n":5}"#, #"{"n":"five"}"#, #"{"n":99999999999}"#, "null", "[1]", #"{"n":5,"n":6}"#][
+            random.below(6)]
         var body = Array(#"{"query":"\#(document)","variables":\#(variables)}"#.utf8)
         switch random.below(6) {
         case 0: body = Array("[".utf8) + body + Array(",".utf8) + body + Array("]".utf8)
@@ -54,14 +57,17 @@ struct GeneratedRequestTests {
     }
 
     /// Sends the bytes as they are (invalid UTF-8 included).
-    static func send(_ body: [UInt8], _ headers: [(String, String)], _ client: TestClient) async throws -> TestClient.Reply {
+    static func send(_ body: [UInt8], _ headers: [(String, String)], _ client: TestClient) async throws
+        -> TestClient.Reply
+    {
         var request = HTTPClientRequest(url: client.server.url)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await client.client.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 16 << 20)
-        return TestClient.Reply(status: response.status.code, headers: response.headers, body: String(buffer: bytes),
+        return TestClient.Reply(
+            status: response.status.code, headers: response.headers, body: String(buffer: bytes),
             version: response.version)
     }
 
@@ -80,7 +86,9 @@ struct GeneratedRequestTests {
                     let context = "seed \(seed), request \(index): \(String(decoding: body.prefix(300), as: UTF8.self))"
                     #expect(reply.status < 500, "\(context)")
                     let errors = reply.json["errors"] as? [[String: Any]] ?? []
-                    #expect(errors.count == reply.errorCodes.count, "every error has a code: \(reply.body.prefix(500))\n\(context)")
+                    #expect(
+                        errors.count == reply.errorCodes.count,
+                        "every error has a code: \(reply.body.prefix(500))\n\(context)")
                     #expect(!reply.errorCodes.contains("INTERNAL_SERVER_ERROR"), "\(context)")
                 }
                 let count = try await client.graphql("{ contacts(first: 1) { totalCount } }", token: token)
@@ -115,10 +123,14 @@ struct GeneratedRequestTests {
             for await message in events {
                 let json = (try? JSONSerialization.jsonObject(with: Data(message.utf8))) as? [String: Any] ?? [:]
                 if json["type"] as? String == "pong" { pong = true }
-                if let id = json["id"] as? String, ["error", "complete"].contains(json["type"] as? String) { finished.insert(id) }
+                if let id = json["id"] as? String, ["error", "complete"].contains(json["type"] as? String) {
+                    finished.insert(id)
+                }
                 if json["type"] as? String == "error" {
                     let errors = json["payload"] as? [[String: Any]] ?? []
-                    #expect(errors.allSatisfy { ($0["extensions"] as? [String: Any])?["code"] is String }, "seed \(seed): \(message.prefix(500))")
+                    #expect(
+                        errors.allSatisfy { ($0["extensions"] as? [String: Any])?["code"] is String },
+                        "seed \(seed): \(message.prefix(500))")
                 }
                 if finished.count == count && pong { break }
             }

@@ -19,8 +19,12 @@ struct GraphQLHTTPTests {
                 let basic = try await client.send(body: body, headers: [json, ("Authorization", "Basic \(token)")])
                 #expect(basic.status == 401)
                 // Read alone, the first line would be a 406.
-                let split = try await client.send(body: body, headers: [json, ("Authorization", "Bearer \(token)"),
-                    ("Accept", "text/html"), ("Accept", Self.graphQLResponse)])
+                let split = try await client.send(
+                    body: body,
+                    headers: [
+                        json, ("Authorization", "Bearer \(token)"),
+                        ("Accept", "text/html"), ("Accept", Self.graphQLResponse),
+                    ])
                 #expect(split.status == 200)
                 #expect(split.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
             }
@@ -46,7 +50,9 @@ struct GraphQLHTTPTests {
         }
     }
 
-    @Test("Accept picks the media type; request errors are 200 under application/json and 400 under graphql-response+json")
+    @Test(
+        "Accept picks the media type; request errors are 200 under application/json and 400 under graphql-response+json"
+    )
     func negotiation() async throws {
         try await withServer { server in
             let token = try await server.token()
@@ -56,7 +62,8 @@ struct GraphQLHTTPTests {
                 #expect(modern.header("Content-Type") == "\(Self.graphQLResponse); charset=utf-8")
                 let legacy = try await client.graphql("{ __typename }", token: token, accept: "application/json")
                 #expect(legacy.header("Content-Type") == "application/json; charset=utf-8")
-                let preferred = try await client.graphql("{ __typename }", token: token,
+                let preferred = try await client.graphql(
+                    "{ __typename }", token: token,
                     accept: "application/json;q=0.5, \(Self.graphQLResponse)")
                 #expect(preferred.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
 
@@ -69,7 +76,8 @@ struct GraphQLHTTPTests {
                     #expect(lenient.status == 200)
                     #expect(lenient.errorCodes == [code])
                 }
-                let coercion = try await client.graphql("query($id: ID!) { contact(id: $id) { id } }",
+                let coercion = try await client.graphql(
+                    "query($id: ID!) { contact(id: $id) { id } }",
                     variables: ["id": NSNull()], token: token, accept: Self.graphQLResponse)
                 #expect(coercion.status == 400)
                 #expect(coercion.errorCodes == ["BAD_USER_INPUT"])
@@ -85,18 +93,22 @@ struct GraphQLHTTPTests {
             let token = try await server.token()
             try await TestClient.with(server) { client in
                 let auth = ("Authorization", "Bearer \(token)")
-                let plain = try await client.send(body: #"{"query":"{ __typename }"}"#, headers: [auth, ("Content-Type", "text/plain")])
+                let plain = try await client.send(
+                    body: #"{"query":"{ __typename }"}"#, headers: [auth, ("Content-Type", "text/plain")])
                 #expect(plain.status == 415)
                 let none = try await client.send(body: #"{"query":"{ __typename }"}"#, headers: [auth])
                 #expect(none.status == 415)
                 let json = [auth, ("Content-Type", "application/json")]
                 #expect(try await client.send(body: #"{ "not a JSON"#, headers: json).status == 400)
                 #expect(try await client.send(body: #"{"query": 0}"#, headers: json).status == 400)
-                #expect(try await client.send(body: #"{"query":"{ __typename }","variables":"x"}"#, headers: json).status == 400)
+                #expect(
+                    try await client.send(body: #"{"query":"{ __typename }","variables":"x"}"#, headers: json).status
+                        == 400)
                 #expect(try await client.send(body: "", headers: json).status == 400)
                 let unknownMember = try await client.send(body: #"{"query":"{ __typename }","other":1}"#, headers: json)
                 #expect(unknownMember.status == 200)
-                let big = #"{"query":"{ __typename }","extensions":{"pad":""# + String(repeating: "x", count: 5000) + "\"}}"
+                let big =
+                    #"{"query":"{ __typename }","extensions":{"pad":""# + String(repeating: "x", count: 5000) + "\"}}"
                 let tooLarge = try await client.send(body: big, headers: json)
                 #expect(tooLarge.status == 413)
                 #expect(tooLarge.errorCodes == ["REQUEST_TOO_LARGE"])
@@ -110,7 +122,8 @@ struct GraphQLHTTPTests {
         try await withServer { server in
             let token = try await server.token()
             try await TestClient.with(server) { client in
-                let missing = try await client.graphql(#"mutation { save(request: {operations: [{deleteContact: "nope"}]}) { __typename } }"#,
+                let missing = try await client.graphql(
+                    #"mutation { save(request: {operations: [{deleteContact: "nope"}]}) { __typename } }"#,
                     token: token)
                 #expect(missing.status == 200)
                 #expect(!missing.errorCodes.isEmpty)
@@ -119,7 +132,9 @@ struct GraphQLHTTPTests {
                 _ = try await client.graphql("query Named { __typename }", token: token)
                 let metrics = try await client.send(.GET, path: "/metrics")
                 #expect(metrics.status == 200)
-                #expect(metrics.body.contains(#"carnet_graphql_operations_total{operation="Named",kind="query",status="200"} 1"#))
+                #expect(
+                    metrics.body.contains(
+                        #"carnet_graphql_operations_total{operation="Named",kind="query",status="200"} 1"#))
                 #expect(metrics.body.contains("carnet_http_requests_total"))
                 #expect(metrics.body.contains("carnet_subscriptions_open 0"))
                 #expect(metrics.body.contains("carnet_store_contacts 0"))
@@ -131,13 +146,22 @@ struct GraphQLHTTPTests {
     func cors() async throws {
         try await withServer({ $0.allowedOrigins = ["https://app.example"] }) { server in
             try await TestClient.with(server) { client in
-                let preflight = try await client.send(.OPTIONS, headers: [("Origin", "https://app.example"),
-                    ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "authorization, content-type")])
+                let preflight = try await client.send(
+                    .OPTIONS,
+                    headers: [
+                        ("Origin", "https://app.example"),
+                        ("Access-Control-Request-Method", "POST"),
+                        ("Access-Control-Request-Headers", "authorization, content-type"),
+                    ])
                 #expect(preflight.status == 204)
                 #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example")
                 #expect(preflight.header("Access-Control-Allow-Headers")?.contains("authorization") == true)
-                let foreign = try await client.send(.OPTIONS, headers: [("Origin", "https://evil.example"),
-                    ("Access-Control-Request-Method", "POST")])
+                let foreign = try await client.send(
+                    .OPTIONS,
+                    headers: [
+                        ("Origin", "https://evil.example"),
+                        ("Access-Control-Request-Method", "POST"),
+                    ])
                 #expect(foreign.header("Access-Control-Allow-Origin") == nil)
                 let simple = try await client.send(.GET, path: "/healthz", headers: [("Origin", "https://app.example")])
                 #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example")

@@ -21,7 +21,8 @@ struct HostileRequestTests {
         "{ contacts { nodes { " + nested("groups { members { nodes: ", "id", " } }", 1_500) + " } } }",
     ]
 
-    @Test("Over HTTP: deep documents, variables and bodies get MAX_NESTING_EXCEEDED at once; the server keeps serving",
+    @Test(
+        "Over HTTP: deep documents, variables and bodies get MAX_NESTING_EXCEEDED at once; the server keeps serving",
         arguments: [false, true])
     func overHTTP(http2: Bool) async throws {
         try await withServer { server in
@@ -36,7 +37,8 @@ struct HostileRequestTests {
                     #expect(reply.errorCodes == ["MAX_NESTING_EXCEEDED"], "\(reply.body.prefix(300))")
                 }
                 // Deep JSON: as variables, and as the body itself (a bad request: 400).
-                let deepVariables = #"{"query":"query($v: [ID!]) { contacts(filter: {ids: $v}) { totalCount } }","variables":{"v":"#
+                let deepVariables =
+                    #"{"query":"query($v: [ID!]) { contacts(filter: {ids: $v}) { totalCount } }","variables":{"v":"#
                     + Self.nested("[", "1", "]", 200_000) + "}}"
                 let deepBody = Self.nested("[", "1", "]", 200_000)
                 for body in [deepVariables, deepBody] {
@@ -61,7 +63,8 @@ struct HostileRequestTests {
                 try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
                     try await outbound.writeTextMessage(
                         #"{"type":"subscribe","id":"deep","payload":{"query":\#(Self.quoted(document))}}"#)
-                    try await outbound.writeTextMessage(#"{"type":"subscribe","id":"ok","payload":{"query":"{ __typename }"}}"#)
+                    try await outbound.writeTextMessage(
+                        #"{"type":"subscribe","id":"ok","payload":{"query":"{ __typename }"}}"#)
                     while let message = try await messages.next() {
                         if case .text(let text) = message { sink.yield(text) }
                     }

@@ -8,7 +8,8 @@ import Testing
 
 @Suite("Slow clients and plain HTTP")
 struct LimitsTests {
-    @Test("A client that stops before the end of its body gets 408 after the body timeout, and nothing runs",
+    @Test(
+        "A client that stops before the end of its body gets 408 after the body timeout, and nothing runs",
         arguments: [false, true])
     func slowBody(http2: Bool) async throws {
         try await withServer({ $0.bodyTimeout = .milliseconds(500) }, routes: Self.addEcho) { server in
@@ -16,7 +17,8 @@ struct LimitsTests {
             try await TestClient.with(server, http2: http2) { client in
                 // A whole mutation, but one byte short of the announced length: the request never ends, so
                 // acting on it would be acting on a request the client did not finish.
-                let mutation = #"{"query":"mutation { save(request: {operations: [{addContact: {givenName: \"Slow\"}}]}) { __typename } }"}"#
+                let mutation =
+                    #"{"query":"mutation { save(request: {operations: [{addContact: {givenName: \"Slow\"}}]}) { __typename } }"}"#
                 // Without the server's deadline nothing would answer: the body never completes. Any route that
                 // reads a body gets the same 408 (here a route that reads it with Hummingbird's own collect).
                 for path in ["/graphql", "/echo"] {
@@ -53,16 +55,19 @@ struct LimitsTests {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
                 let text = #"{"query":"{ contacts(first: 1) { totalCount } }"}"#
-                let pieces = [text.prefix(10), text.dropFirst(10).prefix(20), text.dropFirst(30)].map { ByteBuffer(string: String($0)) }
-                request.body = .stream(AsyncStream { continuation in
-                    Task {
-                        for piece in pieces {
-                            continuation.yield(piece)
-                            try? await Task.sleep(for: .milliseconds(100))
+                let pieces = [text.prefix(10), text.dropFirst(10).prefix(20), text.dropFirst(30)].map {
+                    ByteBuffer(string: String($0))
+                }
+                request.body = .stream(
+                    AsyncStream { continuation in
+                        Task {
+                            for piece in pieces {
+                                continuation.yield(piece)
+                                try? await Task.sleep(for: .milliseconds(100))
+                            }
+                            continuation.finish()
                         }
-                        continuation.finish()
-                    }
-                }, length: .known(Int64(text.utf8.count)))
+                    }, length: .known(Int64(text.utf8.count)))
                 let response = try await client.client.execute(request, timeout: .seconds(30))
                 #expect(response.status.code == 200)
                 let body = try await response.body.collect(upTo: 1 << 20)
@@ -80,7 +85,9 @@ struct LimitsTests {
         }
     }
 
-    @Test("Routes added to buildApplication are served beside Carnet's, over HTTP/2 too; the product has no benchmark route")
+    @Test(
+        "Routes added to buildApplication are served beside Carnet's, over HTTP/2 too; the product has no benchmark route"
+    )
     func additionalRoutes() async throws {
         let request = #"{"query":"{ __typename }"}"#
         try await withServer { server in

@@ -1,5 +1,5 @@
-import CarnetTestSupport
 import CarnetServer
+import CarnetTestSupport
 import Foundation
 import Testing
 
@@ -14,17 +14,25 @@ struct PythonClientTests {
         try await withServer { server in
             let a = try await server.token(authors: ["app-a"], name: "app-a")
             let b = try await server.token(authors: ["app-b"], name: "app-b")
-            try await PythonClients.run("scenario.py", ["--url", server.url, "--ca", server.caPath, "--token-a", a, "--token-b", b])
+            try await PythonClients.run(
+                "scenario.py", ["--url", server.url, "--ca", server.caPath, "--token-a", a, "--token-b", b])
         }
     }
 
     @Test("graphql-http audit suite (all 61 audits) over HTTP/1.1 and HTTP/2, plus Carnet's refusals")
     func httpAudit() async throws {
-        try await withServer({ $0.allowedOrigins = ["https://app.example"]; $0.maxBodyBytes = 65536 }) { server in
+        try await withServer({
+            $0.allowedOrigins = ["https://app.example"]
+            $0.maxBodyBytes = 65536
+        }) { server in
             let token = try await server.token()
             for version in [[], ["--http2-only"]] {
-                try await PythonClients.run("http_audit.py", ["--url", server.url, "--ca", server.caPath, "--token", token,
-                    "--max-body", "65536", "--cors-origin", "https://app.example"] + version)
+                try await PythonClients.run(
+                    "http_audit.py",
+                    [
+                        "--url", server.url, "--ca", server.caPath, "--token", token,
+                        "--max-body", "65536", "--cors-origin", "https://app.example",
+                    ] + version)
             }
         }
     }
@@ -33,8 +41,12 @@ struct PythonClientTests {
     func slowSubscriber() async throws {
         try await withServer { server in
             let token = try await server.token()
-            try await PythonClients.run("slow_subscriber.py", ["--url", "wss://localhost:\(server.port)/graphql",
-                "--ca", server.caPath, "--token", token, "--saves", "700"])
+            try await PythonClients.run(
+                "slow_subscriber.py",
+                [
+                    "--url", "wss://localhost:\(server.port)/graphql",
+                    "--ca", server.caPath, "--token", token, "--saves", "700",
+                ])
         }
     }
 
@@ -43,8 +55,12 @@ struct PythonClientTests {
         try await withServer { server in
             let token = try await server.token()
             let reader = try await server.token([.read])
-            try await PythonClients.run("ws_protocol.py", ["--url", "wss://localhost:\(server.port)/graphql",
-                "--ca", server.caPath, "--token", token, "--read-only-token", reader])
+            try await PythonClients.run(
+                "ws_protocol.py",
+                [
+                    "--url", "wss://localhost:\(server.port)/graphql",
+                    "--ca", server.caPath, "--token", token, "--read-only-token", reader,
+                ])
         }
     }
 }
@@ -65,9 +81,13 @@ enum PythonClients {
         return check.terminationStatus == 0
     }
 
-    static func run(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+    static func run(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
             ["python3", directory.appendingPathComponent(script).path] + arguments, timeout: .seconds(300))
-        #expect(result.status == 0, "\(script) failed:\n\(result.stdout)\n\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "\(script) failed:\n\(result.stdout)\n\(result.stderr)", sourceLocation: sourceLocation)
     }
 }

@@ -49,15 +49,19 @@ struct TLSTests {
 
     @Test("A certificate chain and key from PEM files (--tls-cert, --tls-key) serve TLS")
     func certificateFiles() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-pem-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-pem-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let issued = try DevelopmentCertificates.ensure(in: directory)
-        try await withServer({ $0.transport = .certificateFiles(chain: issued.certificatePath, privateKey: issued.privateKeyPath) }) { server in
+        try await withServer({
+            $0.transport = .certificateFiles(chain: issued.certificatePath, privateKey: issued.privateKeyPath)
+        }) { server in
             #expect(server.app.certificates == nil)
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .file(issued.caPath)
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
-            let response = try await client.execute(HTTPClientRequest(url: server.baseURL + "/healthz"), timeout: .seconds(10))
+            let response = try await client.execute(
+                HTTPClientRequest(url: server.baseURL + "/healthz"), timeout: .seconds(10))
             #expect(response.status.code == 200)
             try await client.shutdown()
         }
@@ -65,7 +69,8 @@ struct TLSTests {
 
     @Test("The development CA is created once and reused on the next start")
     func certificatesReused() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-tls-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-tls-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try DevelopmentCertificates.ensure(in: directory)
         let ca = try String(contentsOfFile: first.caPath, encoding: .utf8)

@@ -16,7 +16,8 @@ struct WebSocketTests {
             let socket = Task {
                 try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
                     try await outbound.writeTextMessage(
-                        #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange(excludedAuthors: [\"other\"]) { authors } }"}}"#)
+                        #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange(excludedAuthors: [\"other\"]) { authors } }"}}"#
+                    )
                     // The subscription exists once a ping sent after it is answered (messages are handled in order).
                     try await outbound.writeTextMessage(#"{"type":"ping"}"#)
                     while let message = try await messages.next() {
@@ -38,7 +39,8 @@ struct WebSocketTests {
             seen.add(contact("Seen"))
             _ = try await other.execute(seen)
             let next = await iterator.next()
-            #expect(next == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["cli-import"]}}}}"#)
+            #expect(
+                next == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["cli-import"]}}}}"#)
             try await other.close()
             socket.cancel()
         }
@@ -46,13 +48,17 @@ struct WebSocketTests {
 
     @Test("Operations over a socket count against the token's rate limit: over it, an error message with RATE_LIMITED")
     func rateLimited() async throws {
-        try await withServer({ $0.rateLimitPerSecond = 0.01; $0.rateLimitBurst = 2 }) { server in
+        try await withServer({
+            $0.rateLimitPerSecond = 0.01
+            $0.rateLimitBurst = 2
+        }) { server in
             let token = try await server.token([.read])
             let (events, sink) = AsyncStream<String>.makeStream()
             let socket = Task {
                 try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
                     for id in ["a", "b", "c"] {
-                        try await outbound.writeTextMessage(#"{"type":"subscribe","id":"\#(id)","payload":{"query":"{ __typename }"}}"#)
+                        try await outbound.writeTextMessage(
+                            #"{"type":"subscribe","id":"\#(id)","payload":{"query":"{ __typename }"}}"#)
                     }
                     while let message = try await messages.next() {
                         if case .text(let text) = message { sink.yield(text) }
@@ -80,7 +86,8 @@ struct WebSocketTests {
         let socket = Task {
             try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
                 try await outbound.writeTextMessage(
-                    #"{"type":"subscribe","id":"live","payload":{"query":"subscription { storeDidChange { historyToken } }"}}"#)
+                    #"{"type":"subscribe","id":"live","payload":{"query":"subscription { storeDidChange { historyToken } }"}}"#
+                )
                 try await outbound.writeTextMessage(#"{"type":"ping"}"#)
                 while let message = try await messages.next() {
                     if case .text(let text) = message { sink.yield(text) }
@@ -100,7 +107,9 @@ struct WebSocketTests {
 enum WebSocketTestClient {
     static func connect(
         _ server: TestServer, token: String,
-        _ body: @escaping @Sendable (inout WebSocketInboundMessageStream.AsyncIterator, WebSocketOutboundWriter) async throws
+        _ body:
+            @escaping @Sendable (inout WebSocketInboundMessageStream.AsyncIterator, WebSocketOutboundWriter)
+            async throws
             -> Void
     ) async throws -> WebSocketCloseFrame? {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -109,9 +118,12 @@ enum WebSocketTestClient {
         configuration.additionalHeaders = [.secWebSocketProtocol: "graphql-transport-ws"]
         var logger = Logger(label: "ws-test")
         logger.logLevel = .warning
-        return try await WebSocketClient.connect(url: "wss://localhost:\(server.port)/graphql", configuration: configuration,
-            tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
-            try await outbound.writeTextMessage(#"{"type":"connection_init","payload":{"authorization":"Bearer \#(token)"}}"#)
+        return try await WebSocketClient.connect(
+            url: "wss://localhost:\(server.port)/graphql", configuration: configuration,
+            tlsConfiguration: tls, logger: logger
+        ) { inbound, outbound, _ in
+            try await outbound.writeTextMessage(
+                #"{"type":"connection_init","payload":{"authorization":"Bearer \#(token)"}}"#)
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             guard case .text(let ack)? = try await messages.next(), ack == #"{"type":"connection_ack"}"# else {
                 throw WebSocketTestError.noAck

@@ -15,7 +15,9 @@ struct DatabaseErrorTests {
         // Another connection (another process, as far as SQLite knows) takes the write lock and keeps it, on a
         // thread of its own, until the save has given up.
         let other = try DatabaseQueue(path: try #require(fixture.databasePath))
-        let (locked, release, released) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (locked, release, released) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
         DispatchQueue.global().async {
             try? other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
@@ -37,7 +39,9 @@ struct DatabaseErrorTests {
         try other.close()
     }
 
-    @Test("A database at its size limit: STORAGE_FULL, nothing written, and the store goes on", arguments: StoreKind.allCases)
+    @Test(
+        "A database at its size limit: STORAGE_FULL, nothing written, and the store goes on",
+        arguments: StoreKind.allCases)
     func full(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let store = fixture.store

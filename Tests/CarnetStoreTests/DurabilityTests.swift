@@ -99,7 +99,14 @@ struct StoreClosingTests {
         var reads: [Task<Void, Never>] = []
         for (index, fixture) in fixtures.enumerated() {
             let (gate, start) = (gates[index], started[index])
-            reads.append(Task { _ = try? await fixture.store.writer.read { _ in start.signal(); gate.wait(); return 0 } })
+            reads.append(
+                Task {
+                    _ = try? await fixture.store.writer.read { _ in
+                        start.signal()
+                        gate.wait()
+                        return 0
+                    }
+                })
         }
         // Wait, off the cooperative pool, until every read holds its connection.
         await withCheckedContinuation { continuation in

@@ -12,9 +12,10 @@ struct EarlierStore {
     let configuration = StoreConfiguration()
 
     /// - Parameter rewrite: runs in the same transaction after the saves, to put rows the way older code wrote them.
-    init(_ kind: StoreKind, at version: String, directory: URL, request: SaveRequest,
-        rewrite: (Database) throws -> Void = { _ in }) throws
-    {
+    init(
+        _ kind: StoreKind, at version: String, directory: URL, request: SaveRequest,
+        rewrite: (Database) throws -> Void = { _ in }
+    ) throws {
         self.kind = kind
         path = directory.appendingPathComponent("\(version).sqlite").path
         let database = CarnetStore.makeDatabaseConfiguration(configuration)

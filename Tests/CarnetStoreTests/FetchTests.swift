@@ -26,11 +26,15 @@ struct FetchTests {
     func search(_ store: CarnetStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName) async throws
         -> [String]
     {
-        Self.names(try await store.contacts(ContactFetchRequest(
-            predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order)))
+        Self.names(
+            try await store.contacts(
+                ContactFetchRequest(
+                    predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order)))
     }
 
-    @Test("Name search: every word prefix-matches a name word, ignoring case and diacritics", arguments: StoreKind.allCases)
+    @Test(
+        "Name search: every word prefix-matches a name word, ignoring case and diacritics",
+        arguments: StoreKind.allCases)
     func nameSearch(kind: StoreKind) async throws {
         let store = try await seeded(kind).store
         #expect(try await search(store, .matchingName("jose")) == ["José Núñez"])
@@ -78,7 +82,9 @@ struct FetchTests {
     func folding() {
         #expect(TextFolding.fold("José Núñez") == "jose nunez")
         #expect(TextFolding.fold("ÅNGSTRÖM Łukasz Ærø Straße") == "angstrom lukasz aero strasse")
-        #expect(TextFolding.fold("Ἀθῆναι") == "Ἀθῆναι".folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+        #expect(
+            TextFolding.fold("Ἀθῆναι")
+                == "Ἀθῆναι".folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
         #expect(TextFolding.fold("Zoe\u{0308}") == "zoe")
     }
 
@@ -92,9 +98,16 @@ struct FetchTests {
         request.add(group)
         request.addMember(bob.identifier, toGroup: group.identifier)
         try await store.execute(request)
-        #expect(try await search(store, ContactPredicate(matchingName: "smith", groupIdentifier: group.identifier)) == ["Bob Smith"])
-        #expect(try await search(store, ContactPredicate(matchingName: "anna", groupIdentifier: group.identifier)) == [])
-        #expect(try await search(store, .matchingName("smith").and(.matchingEmailAddress("anna@example.com"))) == ["Anna Smith"])
+        #expect(
+            try await search(store, ContactPredicate(matchingName: "smith", groupIdentifier: group.identifier)) == [
+                "Bob Smith"
+            ])
+        #expect(
+            try await search(store, ContactPredicate(matchingName: "anna", groupIdentifier: group.identifier)) == [])
+        #expect(
+            try await search(store, .matchingName("smith").and(.matchingEmailAddress("anna@example.com"))) == [
+                "Anna Smith"
+            ])
         let container = try await store.defaultContainer().identifier
         #expect(try await store.contactCount(matching: .inContainer(container)) == 6)
         #expect(try await store.contactCount(matching: .inContainer("other")) == 0)
@@ -105,12 +118,14 @@ struct FetchTests {
     @Test("Sort orders: folded names, organization fallback, identifier ties", arguments: StoreKind.allCases)
     func sortOrders(kind: StoreKind) async throws {
         let store = try await seeded(kind).store
-        #expect(try await search(store, .all, order: .familyName) == [
-            "", "Zoë Ångström", "José Núñez", "Anna Smith", "Bob Smith", "Annabel Smithson",
-        ])  // "" is Acme Corp, sorted by organization name
-        #expect(try await search(store, .all, order: .givenName) == [
-            "", "Anna Smith", "Annabel Smithson", "Bob Smith", "José Núñez", "Zoë Ångström",
-        ])
+        #expect(
+            try await search(store, .all, order: .familyName) == [
+                "", "Zoë Ångström", "José Núñez", "Anna Smith", "Bob Smith", "Annabel Smithson",
+            ])  // "" is Acme Corp, sorted by organization name
+        #expect(
+            try await search(store, .all, order: .givenName) == [
+                "", "Anna Smith", "Annabel Smithson", "Bob Smith", "José Núñez", "Zoë Ångström",
+            ])
         #expect(try await store.userDefaultSortOrder() == .familyName)
         try await store.setUserDefaultSortOrder(.givenName)
         #expect(try await search(store, .all, order: .userDefault) == search(store, .all, order: .givenName))
@@ -118,8 +133,10 @@ struct FetchTests {
         // Ties on the name break by identifier.
         let twins = [Make.person("Sam", "Twin"), Make.person("Sam", "Twin"), Make.person("Sam", "Twin")]
         try await store.add(twins)
-        let page = try await store.contacts(ContactFetchRequest(predicate: .matchingName("twin"), keysToFetch: [],
-            sortOrder: .familyName))
+        let page = try await store.contacts(
+            ContactFetchRequest(
+                predicate: .matchingName("twin"), keysToFetch: [],
+                sortOrder: .familyName))
         #expect(page.contacts.map(\.identifier) == twins.map(\.identifier).sorted())
     }
 
@@ -162,16 +179,21 @@ struct FetchTests {
         for predicate in predicates {
             for order in [ContactSortOrder.none, .givenName, .familyName] {
                 fixture.statements.reset()
-                _ = try await fixture.store.contacts(ContactFetchRequest(
-                    predicate: predicate, keysToFetch: [.givenName], sortOrder: order, includeTotalCount: true))
+                _ = try await fixture.store.contacts(
+                    ContactFetchRequest(
+                        predicate: predicate, keysToFetch: [.givenName], sortOrder: order, includeTotalCount: true))
                 let searches = fixture.statements.all.filter { $0.contains("MATCH") || $0.contains("searchKey") }
                 #expect(!searches.isEmpty)
                 for statement in searches {
                     let plan = try await fixture.store.writer.read { db in
                         try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement).map { $0["detail"] as String }
                     }
-                    #expect(!plan.contains { $0 == "SCAN c" || $0.hasPrefix("SCAN c ") || $0.hasPrefix("SCAN labeledValue") }, "\(plan)")
-                    #expect(plan.contains { $0.contains("VIRTUAL TABLE") || $0.contains("labeledValue_search") }, "\(plan)")
+                    #expect(
+                        !plan.contains {
+                            $0 == "SCAN c" || $0.hasPrefix("SCAN c ") || $0.hasPrefix("SCAN labeledValue")
+                        }, "\(plan)")
+                    #expect(
+                        plan.contains { $0.contains("VIRTUAL TABLE") || $0.contains("labeledValue_search") }, "\(plan)")
                     // A name-only search in a name order reads the index in order: no sort of all the matches.
                     if predicate.matchingEmailAddress == nil && predicate.matchingPhoneNumber == nil && order != .none
                         && statement.contains("LIMIT")
@@ -183,20 +205,25 @@ struct FetchTests {
         }
     }
 
-    @Test("Ordered name search pages equal the general path's, across shared buckets, both ways", arguments: StoreKind.allCases)
+    @Test(
+        "Ordered name search pages equal the general path's, across shared buckets, both ways",
+        arguments: StoreKind.allCases)
     func orderedNameSearchPages(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
         // Many contacts whose sort keys share their first seven characters, and some that do not.
         var contacts: [Contact] = []
         for index in 0..<60 {
-            contacts.append(Make.person(["Anna", "Annabel", "Annette"][index % 3], index % 4 == 0 ? "Smithsonian" : "Smith\(index % 5)"))
+            contacts.append(
+                Make.person(
+                    ["Anna", "Annabel", "Annette"][index % 3], index % 4 == 0 ? "Smithsonian" : "Smith\(index % 5)"))
         }
         contacts.append(Make.person("Zed", "Annex"))
         try await store.add(contacts)
         let everyone = contacts.map(\.identifier)
         for order in [ContactSortOrder.familyName, .givenName] {
             for query in ["ann", "ann smith", "smiths"] {
-                try await expectPagesMatchGeneralPath(store, query, order: order, everyone: everyone, sizes: [1, 7, 50])
+                try await expectPagesMatchGeneralPath(
+                    store, query, order: order, everyone: everyone, sizes: [1, 7, 50])
             }
         }
     }

@@ -31,7 +31,9 @@ struct FoldingTests {
         // Every Vietnamese letter of Latin Extended Additional folds to a lowercase ASCII letter.
         for value in UInt32(0x1EA0)...0x1EF9 {
             let folded = TextFolding.fold(String(Character(Unicode.Scalar(value)!)))
-            #expect(folded.count == 1 && folded.allSatisfy { $0.isASCII && $0.isLowercase }, "U+\(String(value, radix: 16)) → \(folded)")
+            #expect(
+                folded.count == 1 && folded.allSatisfy { $0.isASCII && $0.isLowercase },
+                "U+\(String(value, radix: 16)) → \(folded)")
         }
         #expect(TextFolding.fold("ẞ") == "ss")
         #expect(TextFolding.fold("×÷") == "×÷")
@@ -63,8 +65,9 @@ struct FoldingTests {
         #expect(dang == "dang\u{1}thao")
         #expect(dale < dang && dang < evans)
         #expect(NameIndex.bucket(dale) < NameIndex.bucket(dang) && NameIndex.bucket(dang) < NameIndex.bucket(evans))
-        #expect(TextFolding.sortKey(primary: "", secondary: "", middle: "", organization: "Công ty Đại Phát")
-            == "cong ty dai phat")
+        #expect(
+            TextFolding.sortKey(primary: "", secondary: "", middle: "", organization: "Công ty Đại Phát")
+                == "cong ty dai phat")
     }
 
     func seeded(_ kind: StoreKind) async throws -> StoreFixture {
@@ -79,8 +82,11 @@ struct FoldingTests {
     func search(_ store: CarnetStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName) async throws
         -> [String]
     {
-        FetchTests.names(try await store.contacts(ContactFetchRequest(
-            predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order, includeTotalCount: true)))
+        FetchTests.names(
+            try await store.contacts(
+                ContactFetchRequest(
+                    predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order,
+                    includeTotalCount: true)))
     }
 
     @Test("Vietnamese names are found without their accents", arguments: StoreKind.allCases)
@@ -101,12 +107,14 @@ struct FoldingTests {
     @Test("Sorting puts Đặng among the d's, not after z", arguments: StoreKind.allCases)
     func vietnameseSort(kind: StoreKind) async throws {
         let store = try await seeded(kind).store
-        #expect(try await search(store, .all, order: .familyName) == [
-            "Amy Dale", "Thảo Đặng", "Minh Đỗ", "Bob Evans", "Đức Nguyễn", "Zoe Zed",
-        ])
-        #expect(try await search(store, .all, order: .givenName) == [
-            "Amy Dale", "Bob Evans", "Đức Nguyễn", "Minh Đỗ", "Thảo Đặng", "Zoe Zed",
-        ])
+        #expect(
+            try await search(store, .all, order: .familyName) == [
+                "Amy Dale", "Thảo Đặng", "Minh Đỗ", "Bob Evans", "Đức Nguyễn", "Zoe Zed",
+            ])
+        #expect(
+            try await search(store, .all, order: .givenName) == [
+                "Amy Dale", "Bob Evans", "Đức Nguyễn", "Minh Đỗ", "Thảo Đặng", "Zoe Zed",
+            ])
         var request = SaveRequest()
         request.add(Group(name: "Zebra"))
         request.add(Group(name: "Đồng nghiệp"))
@@ -128,7 +136,11 @@ struct FoldingTests {
         let everyone = try await store.contacts(ContactFetchRequest(keysToFetch: [])).contacts.map(\.identifier)
         try await store.execute(SaveRequest(operations: everyone.map { .deleteContact(identifier: $0) }))
         let terms = try await store.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM contactNameFamily_terms) + (SELECT count(*) FROM contactNameGiven_terms)")
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT (SELECT count(*) FROM contactNameFamily_terms) + (SELECT count(*) FROM contactNameGiven_terms)"
+            )
         }
         #expect(terms == 0)
     }

@@ -11,8 +11,12 @@ struct GroupAndContainerTests {
         let local = try await store.defaultContainer()
         #expect(local.isDefault && local.type == .local)
         let work = try await store.addContainer(Container(name: "Work", type: .exchange))
-        let friends = Group(name: "Friends"), family = Group(name: "Family"), team = Group(name: "Team")
-        let anna = Make.person("Anna", "Smith"), bob = Make.person("Bob", "Adams"), carl = Make.person("Carl", "Zed")
+        let friends = Group(name: "Friends")
+        let family = Group(name: "Family")
+        let team = Group(name: "Team")
+        let anna = Make.person("Anna", "Smith")
+        let bob = Make.person("Bob", "Adams")
+        let carl = Make.person("Carl", "Zed")
         var request = SaveRequest()
         request.add(friends)
         request.add(family)
@@ -33,19 +37,25 @@ struct GroupAndContainerTests {
         #expect(try await store.containers().map(\.name) == ["Local", "Work"])
         #expect(try await store.container(ofContact: carl.identifier).identifier == work.identifier)
         #expect(try await store.container(ofGroup: friends.identifier).identifier == local.identifier)
-        #expect(try await store.groups(ofContacts: [anna.identifier, carl.identifier]).mapValues { $0.map(\.name) }
-            == [anna.identifier: ["Family", "Friends"], carl.identifier: ["Team"]])
-        let members = try await store.members(ofGroups: [friends.identifier, team.identifier], keysToFetch: [.familyName],
+        #expect(
+            try await store.groups(ofContacts: [anna.identifier, carl.identifier]).mapValues { $0.map(\.name) }
+                == [anna.identifier: ["Family", "Friends"], carl.identifier: ["Team"]])
+        let members = try await store.members(
+            ofGroups: [friends.identifier, team.identifier], keysToFetch: [.familyName],
             sortOrder: .familyName)
         #expect(members[friends.identifier]?.map(\.familyName) == ["Adams", "Smith"])
         #expect(members[team.identifier]?.map(\.familyName) == ["Zed"])
-        let sorted = try await store.contacts(ContactFetchRequest(predicate: .inGroup(friends.identifier),
-            keysToFetch: [.givenName], sortOrder: .givenName))
+        let sorted = try await store.contacts(
+            ContactFetchRequest(
+                predicate: .inGroup(friends.identifier),
+                keysToFetch: [.givenName], sortOrder: .givenName))
         #expect(sorted.contacts.map(\.givenName) == ["Anna", "Bob"])
         await #expect(throws: StoreError.self) { try await store.container(ofContact: "missing") }
     }
 
-    @Test("Group and membership queries cost a fixed number of statements, whatever the size", arguments: StoreKind.allCases)
+    @Test(
+        "Group and membership queries cost a fixed number of statements, whatever the size",
+        arguments: StoreKind.allCases)
     func noNPlusOne(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind, traced: true)
         let store = fixture.store

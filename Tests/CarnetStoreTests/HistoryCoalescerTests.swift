@@ -51,7 +51,8 @@ struct HistoryCoalescerTests {
         var coalescer = HistoryCoalescer(limit: 1)
         let first = coalescer.add(.init(kind: .addContact, recordId: "a", otherId: "k", changedKeys: [], author: "x"))
         let second = coalescer.add(.init(kind: .addContact, recordId: "b", otherId: "k", changedKeys: [], author: "x"))
-        let third = coalescer.add(.init(kind: .deleteContact, recordId: "a", otherId: nil, changedKeys: [], author: "y"))
+        let third = coalescer.add(
+            .init(kind: .deleteContact, recordId: "a", otherId: nil, changedKeys: [], author: "y"))
         #expect(first && !second && third)
         #expect(coalescer.events.map(\.kind) == [.deleteContact])
         #expect(coalescer.events.map(\.contactIdentifier) == ["a"])

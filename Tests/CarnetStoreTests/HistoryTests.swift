@@ -15,18 +15,22 @@ struct HistoryTests {
         }
     }
 
-    func fetch(_ store: CarnetStore, since token: String?, groups: Bool = false, excluding: Set<String> = [],
-        limit: Int = 1000) async throws -> ChangeHistoryPage
-    {
-        try await store.changeHistory(ChangeHistoryFetchRequest(
-            startingToken: token, includeGroupChanges: groups, excludedAuthors: excluding, contactKeys: [.givenName],
-            limit: limit))
+    func fetch(
+        _ store: CarnetStore, since token: String?, groups: Bool = false, excluding: Set<String> = [],
+        limit: Int = 1000
+    ) async throws -> ChangeHistoryPage {
+        try await store.changeHistory(
+            ChangeHistoryFetchRequest(
+                startingToken: token, includeGroupChanges: groups, excludedAuthors: excluding,
+                contactKeys: [.givenName],
+                limit: limit))
     }
 
     @Test("Events are coalesced per record", arguments: StoreKind.allCases)
     func coalescing(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
-        let kept = Make.person("Kept", "One"), updated = Make.person("Updated", "Two")
+        let kept = Make.person("Kept", "One")
+        let updated = Make.person("Updated", "Two")
         try await store.add([updated])
         let token = try await store.currentHistoryToken()
         let gone = Make.person("Gone", "Three")
@@ -45,7 +49,10 @@ struct HistoryTests {
         try await store.execute(request)
         let page = try await fetch(store, since: token)
         // Gone was added and deleted after the token: the delete still comes, as the client may have seen the add.
-        #expect(Self.describe(page.events) == ["addContact Kept", "deleteContact", "updateContact Updated [familyName,note]"])
+        #expect(
+            Self.describe(page.events) == [
+                "addContact Kept", "deleteContact", "updateContact Updated [familyName,note]",
+            ])
         #expect(page.events[1].contactIdentifier == gone.identifier)
         #expect(page.events[0].containerIdentifier == (try await store.defaultContainer().identifier))
         #expect(!page.hasMore)
@@ -56,7 +63,8 @@ struct HistoryTests {
     @Test("Deletes, group changes and memberships, with their authors", arguments: StoreKind.allCases)
     func groupsAndAuthors(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
-        let anna = Make.person("Anna", "Smith"), bob = Make.person("Bob", "Jones")
+        let anna = Make.person("Anna", "Smith")
+        let bob = Make.person("Bob", "Jones")
         let group = Group(name: "Friends")
         try await store.add([anna, bob], author: "setup")
         let token = try await store.currentHistoryToken()
@@ -76,17 +84,20 @@ struct HistoryTests {
         #expect(withGroups.events[1].contactIdentifier == anna.identifier)
         #expect(withGroups.events[1].groupIdentifier == group.identifier)
         #expect(Self.describe(try await fetch(store, since: token).events) == ["deleteContact"])
-        #expect(Self.describe(try await fetch(store, since: token, groups: true, excluding: ["phone"]).events)
-            == ["deleteContact"])
-        #expect(Self.describe(try await fetch(store, since: token, groups: true, excluding: ["web"]).events)
-            == ["addGroup Friends", "addMemberToGroup"])
+        #expect(
+            Self.describe(try await fetch(store, since: token, groups: true, excluding: ["phone"]).events)
+                == ["deleteContact"])
+        #expect(
+            Self.describe(try await fetch(store, since: token, groups: true, excluding: ["web"]).events)
+                == ["addGroup Friends", "addMemberToGroup"])
     }
 
     @Test("No usable token: drop everything, then every record", arguments: StoreKind.allCases)
     func fullSync(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let store = fixture.store
-        let anna = Make.person("Anna", "Smith"), group = Group(name: "Friends")
+        let anna = Make.person("Anna", "Smith")
+        let group = Group(name: "Friends")
         var request = SaveRequest()
         request.add(anna)
         request.add(Make.person("Bob", "Jones"))
@@ -104,9 +115,10 @@ struct HistoryTests {
             #expect(Self.describe(page.events) == ["dropEverything", "addContact Anna", "addContact Bob"])
             #expect(page.events.first?.dropReason == reason)
             let withGroups = try await fetch(store, since: token, groups: true)
-            #expect(Self.describe(withGroups.events) == [
-                "dropEverything", "addContact Anna", "addContact Bob", "addGroup Friends", "addMemberToGroup",
-            ])
+            #expect(
+                Self.describe(withGroups.events) == [
+                    "dropEverything", "addContact Anna", "addContact Bob", "addGroup Friends", "addMemberToGroup",
+                ])
             #expect(try await fetch(store, since: withGroups.token).events.isEmpty)
         }
     }
@@ -151,7 +163,8 @@ struct HistoryTests {
         #expect(replica == Dictionary(uniqueKeysWithValues: now.contacts.map { ($0.identifier, $0.givenName) }))
     }
 
-    @Test("Compacted history: old tokens fall back to a full sync; the oldest valid token is reported",
+    @Test(
+        "Compacted history: old tokens fall back to a full sync; the oldest valid token is reported",
         arguments: StoreKind.allCases)
     func retention(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store

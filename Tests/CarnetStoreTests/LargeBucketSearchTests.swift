@@ -27,7 +27,9 @@ struct LargeBucketSearchTests {
         return (fixture, contacts.map(\.identifier))
     }
 
-    @Test("Pages over large buckets: forward and backward, as the general path orders them", arguments: StoreKind.allCases)
+    @Test(
+        "Pages over large buckets: forward and backward, as the general path orders them", arguments: StoreKind.allCases
+    )
     func pages(kind: StoreKind) async throws {
         let (fixture, everyone) = try await Self.seeded(kind)
         let store = fixture.store
@@ -44,8 +46,9 @@ struct LargeBucketSearchTests {
     func readsTheSortIndex() async throws {
         let (fixture, _) = try await Self.seeded(.inMemory, traced: true)
         fixture.statements.reset()
-        let page = try await fixture.store.contacts(ContactFetchRequest(
-            predicate: .matchingName("hern"), keysToFetch: [.familyName], sortOrder: .familyName, page: .first(10)))
+        let page = try await fixture.store.contacts(
+            ContactFetchRequest(
+                predicate: .matchingName("hern"), keysToFetch: [.familyName], sortOrder: .familyName, page: .first(10)))
         #expect(page.contacts.count == 10)
         let sql = fixture.statements.all.joined(separator: "\n")
         #expect(sql.contains("WHERE sortFamily >= 'hernand'"), "\(sql)")
@@ -64,10 +67,13 @@ struct LargeBucketSearchTests {
             #expect(NameIndex.bucket(lowest) >> NameIndex.counterBits <= bucket)
         }
         #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("schmidt\u{1}anna") >> NameIndex.counterBits) == "schmidt")
-        #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("muller\u{1}anna") >> NameIndex.counterBits) == "muller\u{1}")
+        #expect(
+            NameIndex.lowestKey(bucket: NameIndex.bucket("muller\u{1}anna") >> NameIndex.counterBits) == "muller\u{1}")
         #expect(NameIndex.lowestKey(bucket: NameIndex.bucket("hernandez") >> NameIndex.counterBits) == "hernand")
         // Every bucket fits the rowid's high bits, above the contact's: rowids stay positive.
-        #expect(NameIndex.bucket("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}") | NameIndex.contactMask == Int64.max)
+        #expect(
+            NameIndex.bucket("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}") | NameIndex.contactMask
+                == Int64.max)
         #expect(NameIndex.bucket("") == 0)
     }
 }

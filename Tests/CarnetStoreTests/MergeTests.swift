@@ -37,7 +37,9 @@ struct MergeTests {
         var second = base
         second.givenName = "Ann"
         second.note = "written by the loser"
-        let tokenBefore = try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)])).historyToken
+        let tokenBefore = try await store.execute(
+            SaveRequest(operations: [.updateContact(first, baseRevision: revision)])
+        ).historyToken
         var request = SaveRequest()
         request.add(Make.person("Side", "Effect"))
         request.update(second, baseRevision: revision)
@@ -82,7 +84,9 @@ struct MergeTests {
         #expect(error?.keyPaths == ["phoneNumbers.\(base.phoneNumbers[0].identifier!)"])
     }
 
-    @Test("Removing a value someone else changed conflicts; editing one they deleted conflicts", arguments: StoreKind.allCases)
+    @Test(
+        "Removing a value someone else changed conflicts; editing one they deleted conflicts",
+        arguments: StoreKind.allCases)
     func removeVersusEdit(kind: StoreKind) async throws {
         let (store, base, revision, _) = try await setUp(kind)
         var editor = base
@@ -108,7 +112,8 @@ struct MergeTests {
         #expect(error2?.keyPaths == ["phoneNumbers.\(base2.phoneNumbers[0].identifier!)"])
     }
 
-    @Test("A value added since the base revision survives an update that did not know it", arguments: StoreKind.allCases)
+    @Test(
+        "A value added since the base revision survives an update that did not know it", arguments: StoreKind.allCases)
     func concurrentAddSurvives(kind: StoreKind) async throws {
         let (store, base, revision, _) = try await setUp(kind)
         var adder = base

@@ -4,7 +4,9 @@ import Testing
 @testable import CarnetStore
 
 /// Every match of a name search in an order, walked in pages of `size` from `start`, with the total count.
-func walkNameSearch(_ store: CarnetStore, _ query: String, order: ContactSortOrder, size: Int, after start: String? = nil)
+func walkNameSearch(
+    _ store: CarnetStore, _ query: String, order: ContactSortOrder, size: Int, after start: String? = nil
+)
     async throws -> (names: [String], ids: [String], total: Int?)
 {
     var names: [String] = []
@@ -12,9 +14,10 @@ func walkNameSearch(_ store: CarnetStore, _ query: String, order: ContactSortOrd
     var total: Int?
     var cursor = start
     repeat {
-        let page = try await store.contacts(ContactFetchRequest(
-            predicate: .matchingName(query), keysToFetch: [.givenName, .familyName], sortOrder: order,
-            page: .first(size, after: cursor), includeTotalCount: true))
+        let page = try await store.contacts(
+            ContactFetchRequest(
+                predicate: .matchingName(query), keysToFetch: [.givenName, .familyName], sortOrder: order,
+                page: .first(size, after: cursor), includeTotalCount: true))
         names += FetchTests.names(page)
         ids += page.contacts.map(\.identifier)
         total = page.totalCount
@@ -45,15 +48,18 @@ func expectSameNameSearches(
 /// Runs the same saves on a migrated store and on a new one, then expects the same derived rows, a sound name
 /// index and the same name searches: the migrated index must change under later saves as a new one does.
 func expectSameAfterSaves(
-    _ edits: SaveRequest, on store: CarnetStore, as reference: CarnetStore, queries: [String], sizes: [Int] = [7, 1000],
+    _ edits: SaveRequest, on store: CarnetStore, as reference: CarnetStore, queries: [String],
+    sizes: [Int] = [7, 1000],
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
     try await store.execute(edits)
     try await reference.execute(edits)
-    #expect(try await store.writer.read(DerivedRows.read) == reference.writer.read(DerivedRows.read),
+    #expect(
+        try await store.writer.read(DerivedRows.read) == reference.writer.read(DerivedRows.read),
         sourceLocation: sourceLocation)
     try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
-    try await expectSameNameSearches(store, as: reference, queries: queries, sizes: sizes, sourceLocation: sourceLocation)
+    try await expectSameNameSearches(
+        store, as: reference, queries: queries, sizes: sizes, sourceLocation: sourceLocation)
 }
 
 /// Walks a name search forward and backward in pages of each size and expects, every way, the contacts that the
@@ -64,16 +70,20 @@ func expectPagesMatchGeneralPath(
     _ store: CarnetStore, _ query: String, order: ContactSortOrder, everyone: [String], sizes: [Int],
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {
-    let expected = try await store.contacts(ContactFetchRequest(
-        predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
-        sortOrder: order, page: .first(1000))).contacts.map(\.identifier)
+    let expected = try await store.contacts(
+        ContactFetchRequest(
+            predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
+            sortOrder: order, page: .first(1000))
+    ).contacts.map(\.identifier)
     for size in sizes {
         var forward: [String] = []
         var cursor: String?
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .first(size, after: cursor),
-                includeTotalCount: true))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
+                    page: .first(size, after: cursor),
+                    includeTotalCount: true))
             #expect(page.totalCount == expected.count, sourceLocation: sourceLocation)
             forward += page.contacts.map(\.identifier)
             cursor = page.hasNextPage ? page.cursors.last : nil
@@ -82,8 +92,10 @@ func expectPagesMatchGeneralPath(
         var backward: [String] = []
         var before: String?
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .last(size, before: before)))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
+                    page: .last(size, before: before)))
             backward = page.contacts.map(\.identifier) + backward
             before = page.hasPreviousPage ? page.cursors.first : nil
         } while before != nil

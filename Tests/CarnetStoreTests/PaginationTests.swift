@@ -15,7 +15,8 @@ struct PaginationTests {
         return contacts.map(\.identifier)
     }
 
-    @Test("Pages neither repeat nor skip unchanged contacts while others insert and delete",
+    @Test(
+        "Pages neither repeat nor skip unchanged contacts while others insert and delete",
         arguments: StoreKind.allCases, [ContactSortOrder.none, .givenName, .familyName])
     func stableUnderConcurrentChanges(kind: StoreKind, order: ContactSortOrder) async throws {
         let store = try StoreFixture(kind).store
@@ -25,8 +26,9 @@ struct PaginationTests {
         var cursor: String?
         var round = 0
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                keysToFetch: [.givenName, .familyName], sortOrder: order, page: .first(9, after: cursor)))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    keysToFetch: [.givenName, .familyName], sortOrder: order, page: .first(9, after: cursor)))
             seen += page.contacts.map(\.identifier)
             cursor = page.cursors.last
             // Meanwhile: another client adds contacts and deletes some seen and some unseen ones.
@@ -50,8 +52,10 @@ struct PaginationTests {
         let store = try StoreFixture(kind).store
         _ = try await seed(store, count: 40, prefix: "Q")
         try await store.add([Make.person("", "")])  // no name at all: sorts last
-        let all = try await store.contacts(ContactFetchRequest(
-            keysToFetch: [.familyName, .givenName], sortOrder: .familyName, page: .first(1000), includeTotalCount: true))
+        let all = try await store.contacts(
+            ContactFetchRequest(
+                keysToFetch: [.familyName, .givenName], sortOrder: .familyName, page: .first(1000),
+                includeTotalCount: true))
         #expect(all.totalCount == 41)
         #expect(all.contacts.last?.familyName == "")
         let folded = all.contacts.dropLast().map { TextFolding.fold($0.familyName) }
@@ -60,16 +64,18 @@ struct PaginationTests {
         var forward: [String] = []
         var cursor: String?
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                keysToFetch: [], sortOrder: .familyName, page: .first(6, after: cursor)))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    keysToFetch: [], sortOrder: .familyName, page: .first(6, after: cursor)))
             forward += page.contacts.map(\.identifier)
             cursor = page.hasNextPage ? page.cursors.last : nil
         } while cursor != nil
         var backward: [String] = []
         var before: String?
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                keysToFetch: [], sortOrder: .familyName, page: .last(6, before: before)))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    keysToFetch: [], sortOrder: .familyName, page: .last(6, before: before)))
             backward = page.contacts.map(\.identifier) + backward
             before = page.hasPreviousPage ? page.cursors.first : nil
         } while before != nil
@@ -81,7 +87,8 @@ struct PaginationTests {
     func badInput(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
         _ = try await seed(store, count: 5, prefix: "R")
-        let page = try await store.contacts(ContactFetchRequest(keysToFetch: [], sortOrder: .givenName, page: .first(2)))
+        let page = try await store.contacts(
+            ContactFetchRequest(keysToFetch: [], sortOrder: .givenName, page: .first(2)))
         for request in [
             ContactFetchRequest(keysToFetch: [], page: .first(0)),
             ContactFetchRequest(keysToFetch: [], page: .first(1001)),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @testable import CarnetStore
@@ -12,7 +13,8 @@ struct PointReaderTests {
         let contact = Make.person("Ada", "Lovelace", emails: ["ada@example.com"])
         _ = try await fixture.store.add([contact], author: "first")
         let keys: ContactKeySet = [.givenName, .emailAddresses]
-        #expect(try await fixture.store.contact(withIdentifier: contact.identifier, keysToFetch: keys).givenName == "Ada")
+        #expect(
+            try await fixture.store.contact(withIdentifier: contact.identifier, keysToFetch: keys).givenName == "Ada")
 
         // A second store on the same file: the way another process (the CLI) writes while the server runs.
         let other = try CarnetStore.open(path: try #require(fixture.databasePath))
@@ -34,15 +36,21 @@ struct PointReaderTests {
         try await other.close()
     }
 
-    @Test("A contact by id holds only the kinds of values asked for, not those between them", arguments: StoreKind.allCases)
+    @Test(
+        "A contact by id holds only the kinds of values asked for, not those between them",
+        arguments: StoreKind.allCases)
     func onlyRequestedKinds(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
-        var contact = Make.person("Ada", "Lovelace", emails: ["ada@example.com"], phones: ["+44 20 7946 0001", "+44 20 7946 0002"])
-        contact.postalAddresses = [LabeledValue(label: ContactLabel.home, value: PostalAddress(street: "12 St James's Square", city: "London"))]
+        var contact = Make.person(
+            "Ada", "Lovelace", emails: ["ada@example.com"], phones: ["+44 20 7946 0001", "+44 20 7946 0002"])
+        contact.postalAddresses = [
+            LabeledValue(label: ContactLabel.home, value: PostalAddress(street: "12 St James's Square", city: "London"))
+        ]
         contact.urlAddresses = [LabeledValue(label: ContactLabel.urlHomePage, value: "https://example.com/ada")]
         _ = try await fixture.store.add([contact], author: "test")
         // Phones are kind 1, addresses 3: emails (2) lie between them in the index.
-        let fetched = try await fixture.store.contact(withIdentifier: contact.identifier, keysToFetch: [.phoneNumbers, .postalAddresses])
+        let fetched = try await fixture.store.contact(
+            withIdentifier: contact.identifier, keysToFetch: [.phoneNumbers, .postalAddresses])
         #expect(fetched.phoneNumbers.map(\.value) == ["+44 20 7946 0001", "+44 20 7946 0002"])
         #expect(fetched.postalAddresses.map(\.value.street) == ["12 St James's Square"])
         #expect(fetched.values.emailAddresses.isEmpty && fetched.values.urlAddresses.isEmpty)
@@ -52,13 +60,16 @@ struct PointReaderTests {
     @Test("When every connection is busy, the read goes to the fallback; the connection is free again after")
     func fallsBackWhenBusy() throws {
         let fixture = try StoreFixture(.onDiskWAL)
-        let readers = try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
+        let readers = try PointReaders(
+            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
         let fallbacks = Mutex(0)
         func read() throws -> Int {
-            try readers.read({ db in try Int.fetchOne(db, sql: "SELECT 1")! }, otherwise: {
-                fallbacks.withLock { $0 += 1 }
-                return 2
-            })
+            try readers.read(
+                { db in try Int.fetchOne(db, sql: "SELECT 1")! },
+                otherwise: {
+                    fallbacks.withLock { $0 += 1 }
+                    return 2
+                })
         }
         let nested = try readers.read({ _ in try read() }, otherwise: { -1 })
         #expect(nested == 2)
@@ -71,12 +82,11 @@ struct PointReaderTests {
     @Test("Point readers refuse writes")
     func readOnly() throws {
         let fixture = try StoreFixture(.onDiskWAL)
-        let readers = try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
+        let readers = try PointReaders(
+            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
         #expect(throws: DatabaseError.self) {
             try readers.read({ db in try db.execute(sql: "DELETE FROM contact") }, otherwise: {})
         }
         try readers.close()
     }
 }
-
-import Synchronization

@@ -1,29 +1,35 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import Foundation
 import GRDB
 import Testing
 
 @testable import CarnetStore
 
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
+
 /// The point readers' own prepared statements, run through SQLite's API (a contact by id).
 @Suite("Point reader statements")
 struct PointStatementTests {
     static func readers(_ fixture: StoreFixture, direct: Bool = true) throws -> PointReaders {
-        try PointReaders(path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: direct)
+        try PointReaders(
+            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: direct)
     }
 
     /// Column 0 of every row of `sql` (one text argument), through the direct path; `-1` when it fell back.
-    static func texts(_ readers: PointReaders, _ key: StatementKey, _ sql: String, _ argument: String) throws -> [String] {
-        try readers.read(statement: key, sql: sql, { statement in
-            let rows = SQLiteTextQuery(statement, argument: argument)
-            var texts: [String] = []
-            while let columns = try rows.next() { texts.append(columns.string(0)) }
-            return texts
-        }, otherwise: { ["-1"] })
+    static func texts(_ readers: PointReaders, _ key: StatementKey, _ sql: String, _ argument: String) throws
+        -> [String]
+    {
+        try readers.read(
+            statement: key, sql: sql,
+            { statement in
+                let rows = SQLiteTextQuery(statement, argument: argument)
+                var texts: [String] = []
+                while let columns = try rows.next() { texts.append(columns.string(0)) }
+                return texts
+            }, otherwise: { ["-1"] })
     }
 
     @Test("A statement that stops after its first row ends its read: a TRUNCATE checkpoint is not kept waiting")
@@ -31,12 +37,16 @@ struct PointStatementTests {
         let fixture = try StoreFixture(.onDiskWAL)
         _ = try await fixture.store.add([Make.person("Ada", "Lovelace"), Make.person("Alan", "Turing")])
         let readers = try Self.readers(fixture)
-        let first = try readers.read(statement: StatementKey.make(), sql: "SELECT id FROM contact WHERE ?1 = ?1", { statement in
-            try SQLiteTextQuery(statement, argument: "x").next()?.string(0)
-        }, otherwise: { nil })
+        let first = try readers.read(
+            statement: StatementKey.make(), sql: "SELECT id FROM contact WHERE ?1 = ?1",
+            { statement in
+                try SQLiteTextQuery(statement, argument: "x").next()?.string(0)
+            }, otherwise: { nil })
         #expect(first != nil)
         let (busy, _, _) = try await fixture.store.writer.writeWithoutTransaction { db in
-            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { ($0[0] as Int, $0[1] as Int, $0[2] as Int) }!
+            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map {
+                ($0[0] as Int, $0[1] as Int, $0[2] as Int)
+            }!
         }
         #expect(busy == 0)
         try readers.close()
@@ -59,7 +69,9 @@ struct PointStatementTests {
     func prepareError() async throws {
         let fixture = try StoreFixture(.onDiskWAL)
         let readers = try Self.readers(fixture)
-        #expect(throws: DatabaseError.self) { try Self.texts(readers, StatementKey.make(), "SELECT nope FROM contact WHERE id = ?", "x") }
+        #expect(throws: DatabaseError.self) {
+            try Self.texts(readers, StatementKey.make(), "SELECT nope FROM contact WHERE id = ?", "x")
+        }
         #expect(try Self.texts(readers, StatementKey.make(), "SELECT ?", "again") == ["again"])
         try readers.close()
     }
@@ -73,10 +85,12 @@ struct PointStatementTests {
         let key = StatementKey.make()
         let sql = "SELECT * FROM contact WHERE id = ?"
         func columns() throws -> Int32 {
-            try readers.read(statement: key, sql: sql, { statement in
-                _ = try SQLiteTextQuery(statement, argument: contact.identifier).next()
-                return sqlite3_column_count(statement)
-            }, otherwise: { -1 })
+            try readers.read(
+                statement: key, sql: sql,
+                { statement in
+                    _ = try SQLiteTextQuery(statement, argument: contact.identifier).next()
+                    return sqlite3_column_count(statement)
+                }, otherwise: { -1 })
         }
         let before = try columns()
         let other = try DatabaseQueue(path: try #require(fixture.databasePath))

@@ -11,7 +11,9 @@ struct PrefixIndexMigrationTests {
     /// searches read past one page.
     static func request() -> SaveRequest {
         var request = SaveRequest(transactionAuthor: "old")
-        let family = ["Müller", "Müllner", "Mulligan", "Mullins", "Mull", "Muller-Lüdenscheidt", "Nguyễn", "Smith", "Anand"]
+        let family = [
+            "Müller", "Müllner", "Mulligan", "Mullins", "Mull", "Muller-Lüdenscheidt", "Nguyễn", "Smith", "Anand",
+        ]
         let given = ["Anna", "Annabel", "Annette", "Jörg", "Đức", "José", "Mull", "Bob"]
         for index in 0..<400 {
             var contact = Make.person(given[index % given.count], family[index % family.count])
@@ -36,8 +38,10 @@ struct PrefixIndexMigrationTests {
     static func prefixOptions(_ db: Database) throws -> [String: String] {
         var options: [String: String] = [:]
         for table in ["contactNameFamily", "contactNameGiven"] {
-            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""
-            let option = sql.range(of: "prefix = '[0-9 ]*'", options: .regularExpression).map { String(sql[$0]) } ?? "none"
+            let sql =
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""
+            let option =
+                sql.range(of: "prefix = '[0-9 ]*'", options: .regularExpression).map { String(sql[$0]) } ?? "none"
             options[table] = option
         }
         return options
@@ -50,11 +54,14 @@ struct PrefixIndexMigrationTests {
         let writer = earlier.writer
         try writer.read { db throws in
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4"])
-            #expect(try prefixOptions(db) == [
-                "contactNameFamily": "prefix = '1 2 3'", "contactNameGiven": "prefix = '1 2 3'",
-            ])
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily WHERE contactNameFamily MATCH '\"mull\"*'")
-                == mullCount)
+            #expect(
+                try prefixOptions(db) == [
+                    "contactNameFamily": "prefix = '1 2 3'", "contactNameGiven": "prefix = '1 2 3'",
+                ])
+            #expect(
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM contactNameFamily WHERE contactNameFamily MATCH '\"mull\"*'")
+                    == mullCount)
         }
         return try earlier.open()
     }
@@ -65,7 +72,8 @@ struct PrefixIndexMigrationTests {
         }
     }
 
-    @Test("A store made before v5 gets the 4-character prefix index and finds what a new store finds",
+    @Test(
+        "A store made before v5 gets the 4-character prefix index and finds what a new store finds",
         arguments: StoreKind.allCases)
     func migrate(kind: StoreKind) async throws {
         let request = Self.request()
@@ -78,15 +86,21 @@ struct PrefixIndexMigrationTests {
         let newOptions = ["contactNameFamily": "prefix = '1 2 3 4'", "contactNameGiven": "prefix = '1 2 3 4'"]
         for candidate in [store, fresh.store] {
             try await candidate.writer.read { db throws in
-                #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6"])
+                #expect(
+                    try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == [
+                        "v1", "v2", "v3", "v4", "v5", "v6",
+                    ])
                 #expect(try Self.prefixOptions(db) == newOptions)
-                let sql = try String.fetchAll(db, sql: """
-                    SELECT sql FROM sqlite_master WHERE name IN ('contactNameFamily_terms', 'contactNameGiven_terms') ORDER BY name
-                    """)
-                #expect(sql == [
-                    "CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row)",
-                    "CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row)",
-                ])
+                let sql = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sql FROM sqlite_master WHERE name IN ('contactNameFamily_terms', 'contactNameGiven_terms') ORDER BY name
+                        """)
+                #expect(
+                    sql == [
+                        "CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row)",
+                        "CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row)",
+                    ])
             }
             // FTS5's integrity check compares every prefix index with the terms (it throws on a mismatch).
             try await candidate.writer.write(Self.integrityCheck)
@@ -111,7 +125,8 @@ struct PrefixIndexMigrationTests {
         rename.familyName = "Mulder"
         edits.update(rename)
         edits.add(Make.person("Mulla", "Nasreddin"))
-        try await expectSameAfterSaves(edits, on: store, as: fresh.store, queries: ["mull", "muld", "nasr", "mulla"],
+        try await expectSameAfterSaves(
+            edits, on: store, as: fresh.store, queries: ["mull", "muld", "nasr", "mulla"],
             sizes: [7, 50, 1000])
         #expect(try await walkNameSearch(store, "muld", order: .familyName, size: 50).ids == [mull.ids[20]])
         try await store.close()

@@ -29,7 +29,8 @@ enum LegacyFolding {
         var table: [UInt32: String] = [:]
         for value in UInt32(0xC0)...0x24F {
             guard let scalar = Unicode.Scalar(value), value != 0xD7, value != 0xF7 else { continue }
-            var folded = String(Character(scalar)).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            var folded = String(Character(scalar)).folding(
+                options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
             folded = strokeless[folded] ?? folded
             table[value] = folded
         }
@@ -54,14 +55,18 @@ enum LegacyFolding {
         for table in ["contactNameFamily", "contactNameGiven"] {
             try db.execute(sql: "INSERT INTO \(table) (\(table)) VALUES ('delete-all')")
         }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT rowid, givenName, familyName, middleName, organizationName,
-                   \(ContactKey.searchableNameKeys.map(\.rawValue).joined(separator: ", "))
-            FROM contact ORDER BY rowid
-            """)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT rowid, givenName, familyName, middleName, organizationName,
+                       \(ContactKey.searchableNameKeys.map(\.rawValue).joined(separator: ", "))
+                FROM contact ORDER BY rowid
+                """)
         for row in rows {
             let rowid: Int64 = row[0]
-            let (given, family, middle, organization): (String, String, String, String) = (row[1], row[2], row[3], row[4])
+            let (given, family, middle, organization): (String, String, String, String) = (
+                row[1], row[2], row[3], row[4]
+            )
             let document = fold(
                 (0..<ContactKey.searchableNameKeys.count).map { row[5 + $0] as String }.filter { !$0.isEmpty }
                     .joined(separator: " "))
@@ -72,11 +77,14 @@ enum LegacyFolding {
             try db.execute(
                 sql: "UPDATE contact SET sortGiven = ?, sortFamily = ?, ftsGiven = ?, ftsFamily = ? WHERE rowid = ?",
                 arguments: [sortGiven, sortFamily, ftsGiven, ftsFamily, rowid])
-            try db.execute(sql: "INSERT INTO contactNameGiven (rowid, names) VALUES (?, ?)", arguments: [ftsGiven, document])
-            try db.execute(sql: "INSERT INTO contactNameFamily (rowid, names) VALUES (?, ?)", arguments: [ftsFamily, document])
+            try db.execute(
+                sql: "INSERT INTO contactNameGiven (rowid, names) VALUES (?, ?)", arguments: [ftsGiven, document])
+            try db.execute(
+                sql: "INSERT INTO contactNameFamily (rowid, names) VALUES (?, ?)", arguments: [ftsFamily, document])
         }
         for row in try Row.fetchAll(db, sql: "SELECT rowid, name FROM \"group\"") {
-            try db.execute(sql: "UPDATE \"group\" SET sortName = ? WHERE rowid = ?", arguments: [fold(row[1]), row[0] as Int64])
+            try db.execute(
+                sql: "UPDATE \"group\" SET sortName = ? WHERE rowid = ?", arguments: [fold(row[1]), row[0] as Int64])
         }
     }
 }
@@ -101,7 +109,8 @@ struct DerivedRows: Equatable, Sendable, CustomStringConvertible {
             try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(\.description).joined(separator: " | ") }
         }
         return DerivedRows(
-            contacts: try lines("SELECT rowid, id, sortGiven, sortFamily, ftsGiven, ftsFamily FROM contact ORDER BY rowid"),
+            contacts: try lines(
+                "SELECT rowid, id, sortGiven, sortFamily, ftsGiven, ftsFamily FROM contact ORDER BY rowid"),
             groups: try lines("SELECT rowid, id, sortName FROM \"group\" ORDER BY rowid"),
             index: index)
     }
@@ -140,12 +149,15 @@ struct RefoldMigrationTests {
     /// A store at v3 holding `request`'s records as the old code wrote them; returns the store after opening it,
     /// which migrates it to v4.
     static func migratedLegacyStore(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws -> CarnetStore {
-        let earlier = try EarlierStore(kind, at: "v3", directory: directory, request: request, rewrite: LegacyFolding.rewrite)
+        let earlier = try EarlierStore(
+            kind, at: "v3", directory: directory, request: request, rewrite: LegacyFolding.rewrite)
         let writer = earlier.writer
         // The old store has the bug: "duc" finds nothing, "Đặng" sorts after "z".
         try writer.read { db in
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3"])
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily WHERE contactNameFamily MATCH '\"duc\"*'") == 0)
+            #expect(
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM contactNameFamily WHERE contactNameFamily MATCH '\"duc\"*'") == 0)
             let dang = try String.fetchOne(db, sql: "SELECT sortFamily FROM contact WHERE familyName = 'Đặng'")
             #expect(dang == "đang\u{1}thao")
             #expect(dang! > "zed")
@@ -156,11 +168,15 @@ struct RefoldMigrationTests {
     func search(_ store: CarnetStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName) async throws
         -> [String]
     {
-        FetchTests.names(try await store.contacts(ContactFetchRequest(
-            predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order, includeTotalCount: true)))
+        FetchTests.names(
+            try await store.contacts(
+                ContactFetchRequest(
+                    predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order,
+                    includeTotalCount: true)))
     }
 
-    @Test("A store written with the old folding is refolded: search, sort, and every derived row as a new store's",
+    @Test(
+        "A store written with the old folding is refolded: search, sort, and every derived row as a new store's",
         arguments: StoreKind.allCases)
     func refold(kind: StoreKind) async throws {
         let request = Self.request()
@@ -170,8 +186,9 @@ struct RefoldMigrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.migratedLegacyStore(kind, request, directory: directory)
 
-        #expect(try await store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-            == ["v1", "v2", "v3", "v4", "v5", "v6"])
+        #expect(
+            try await store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+                == ["v1", "v2", "v3", "v4", "v5", "v6"])
         let migrated = try await store.writer.read(DerivedRows.read)
         let expected = try await fresh.store.writer.read(DerivedRows.read)
         #expect(migrated.contacts.count == request.operations.count - 4)
@@ -187,14 +204,16 @@ struct RefoldMigrationTests {
         }
         #expect(try await search(store, .matchingName("cong ty dai")) == [""])
         let ids = Dictionary(
-            uniqueKeysWithValues: try await store.contacts(ContactFetchRequest(
-                predicate: .matchingName("d"), keysToFetch: [.familyName], page: .first(1000))
+            uniqueKeysWithValues: try await store.contacts(
+                ContactFetchRequest(
+                    predicate: .matchingName("d"), keysToFetch: [.familyName], page: .first(1000))
             ).contacts.map { ($0.familyName, $0.identifier) })
         let bob = try await store.contacts(ContactFetchRequest(predicate: .matchingName("evans"), keysToFetch: []))
             .contacts[0].identifier
-        #expect(try await search(store, .withIdentifiers([ids["Dale"]!, ids["Đặng"]!, ids["Đỗ"]!, bob])) == [
-            "Amy Dale", "Thảo Đặng", "Minh Đỗ", "Bob Evans",
-        ])
+        #expect(
+            try await search(store, .withIdentifiers([ids["Dale"]!, ids["Đặng"]!, ids["Đỗ"]!, bob])) == [
+                "Amy Dale", "Thảo Đặng", "Minh Đỗ", "Bob Evans",
+            ])
         #expect(try await store.groups().map(\.name) == ["Bạn bè", "Đồng nghiệp", "Zebra"])
 
         // The index holds exactly the text the save path folds: later renames and deletes remove what they should,

@@ -103,7 +103,10 @@ struct SaveRequestAtomicityTests {
         #expect(error?.affectedRecordIdentifiers == [contact.identifier])
         // A group cannot take a contact's old identifier either.
         let groupError = await #expect(throws: StoreError.self) {
-            try await store.execute(SaveRequest(operations: [.addGroup(Group(identifier: contact.identifier, name: "G"), containerIdentifier: nil)]))
+            try await store.execute(
+                SaveRequest(operations: [
+                    .addGroup(Group(identifier: contact.identifier, name: "G"), containerIdentifier: nil)
+                ]))
         }
         #expect(groupError?.code == .insertedRecordAlreadyExists)
     }
@@ -153,7 +156,8 @@ struct SaveRequestAtomicityTests {
     @Test("Groups: add, rename, remove members, delete", arguments: StoreKind.allCases)
     func groupLifecycle(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
-        let anna = Make.person("Anna", "Smith"), bob = Make.person("Bob", "Jones")
+        let anna = Make.person("Anna", "Smith")
+        let bob = Make.person("Bob", "Jones")
         var group = Group(name: "Friends")
         var request = SaveRequest()
         request.add(group)
@@ -168,8 +172,9 @@ struct SaveRequestAtomicityTests {
         second.removeMember(bob.identifier, fromGroup: group.identifier)
         try await store.execute(second)
         #expect(try await store.group(withIdentifier: group.identifier).name == "Close friends")
-        let members = try await store.contacts(ContactFetchRequest(
-            predicate: .inGroup(group.identifier), keysToFetch: [.givenName]))
+        let members = try await store.contacts(
+            ContactFetchRequest(
+                predicate: .inGroup(group.identifier), keysToFetch: [.givenName]))
         #expect(members.contacts.map(\.givenName) == ["Anna"])
         var third = SaveRequest()
         third.delete(groupWithIdentifier: group.identifier)

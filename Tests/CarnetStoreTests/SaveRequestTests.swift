@@ -15,14 +15,22 @@ struct SaveRequestTests {
         contact.note = "Line one\nLine two"
         contact.birthday = ContactDate(month: 2, day: 29)
         contact.nonGregorianBirthday = ContactDate(calendar: "hebrew", year: 5745, month: 7, day: 12)
-        contact.postalAddresses = [LabeledValue(label: ContactLabel.work, value: PostalAddress(
-            street: "1 Infinite Loop\nBuilding 2", city: "Cupertino", state: "CA", postalCode: "95014",
-            country: "United States", isoCountryCode: "us"))]
+        contact.postalAddresses = [
+            LabeledValue(
+                label: ContactLabel.work,
+                value: PostalAddress(
+                    street: "1 Infinite Loop\nBuilding 2", city: "Cupertino", state: "CA", postalCode: "95014",
+                    country: "United States", isoCountryCode: "us"))
+        ]
         contact.urlAddresses = [LabeledValue(label: ContactLabel.urlHomePage, value: "https://example.com")]
-        contact.dates = [LabeledValue(label: ContactLabel.dateAnniversary, value: ContactDate(year: 2010, month: 6, day: 1))]
+        contact.dates = [
+            LabeledValue(label: ContactLabel.dateAnniversary, value: ContactDate(year: 2010, month: 6, day: 1))
+        ]
         contact.contactRelations = [LabeledValue(label: ContactLabel.spouse, value: ContactRelation(name: "Ana"))]
         contact.socialProfiles = [LabeledValue(label: nil, value: SocialProfile(username: "jose", service: "Mastodon"))]
-        contact.instantMessageAddresses = [LabeledValue(label: "Chat", value: InstantMessageAddress(username: "jn", service: "Jabber"))]
+        contact.instantMessageAddresses = [
+            LabeledValue(label: "Chat", value: InstantMessageAddress(username: "jn", service: "Jabber"))
+        ]
         contact.imageData = Data(repeating: 7, count: 1000)
         let result = try await fixture.store.add([contact], author: "test")
         let fetched = try await fixture.store.contact(withIdentifier: contact.identifier, keysToFetch: .all)

@@ -8,7 +8,8 @@ struct SingleValueMergeTests {
     @Test("Without a base revision the update wins: nothing conflicts")
     func lastWriterWins() {
         let merge = SingleValueMerge(
-            changing: [.givenName, .note], baseRevision: nil, createdRevision: 1, keyRevisions: [.givenName: 9, .note: 9])
+            changing: [.givenName, .note], baseRevision: nil, createdRevision: 1,
+            keyRevisions: [.givenName: 9, .note: 9])
         #expect(merge.changedKeys == [.givenName, .note])
         #expect(merge.conflicts.isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @testable import CarnetStore
@@ -33,7 +34,8 @@ final class StoreFixture: Sendable {
         case .onDiskWAL:
             let directory = try makeTemporaryDirectory()
             self.directory = directory
-            store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path,
+            store = try CarnetStore.open(
+                path: directory.appendingPathComponent("carnet.sqlite").path,
                 configuration: configuration)
         }
     }
@@ -59,8 +61,6 @@ final class StatementLog: Sendable {
     func reset() { lines.withLock { $0 = [] } }
     var all: [String] { lines.withLock { $0 } }
 }
-
-import Synchronization
 
 /// Builders for test data.
 enum Make {

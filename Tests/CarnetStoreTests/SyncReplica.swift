@@ -38,18 +38,23 @@ struct SyncReplica {
             groups[id] = nil
             members = members.filter { $0[0] != id }
         case .addMemberToGroup:
-            if let group = event.groupIdentifier, let contact = event.contactIdentifier { members.insert([group, contact]) }
+            if let group = event.groupIdentifier, let contact = event.contactIdentifier {
+                members.insert([group, contact])
+            }
         case .removeMemberFromGroup:
-            if let group = event.groupIdentifier, let contact = event.contactIdentifier { members.remove([group, contact]) }
+            if let group = event.groupIdentifier, let contact = event.contactIdentifier {
+                members.remove([group, contact])
+            }
         }
     }
 
     /// One page; returns whether more are waiting.
     mutating func pull(_ store: CarnetStore, limit: Int) async throws -> Bool {
-        let page = try await store.changeHistory(ChangeHistoryFetchRequest(
-            startingToken: token, includeGroupChanges: groupChanges,
-            excludedAuthors: excludeOwn ? Set([author].compactMap { $0 }) : [], contactKeys: [.givenName],
-            limit: limit))
+        let page = try await store.changeHistory(
+            ChangeHistoryFetchRequest(
+                startingToken: token, includeGroupChanges: groupChanges,
+                excludedAuthors: excludeOwn ? Set([author].compactMap { $0 }) : [], contactKeys: [.givenName],
+                limit: limit))
         for event in page.events { apply(event) }
         token = page.token
         return page.hasMore
@@ -93,7 +98,8 @@ struct StoreState: Equatable {
         var state = StoreState()
         var after: String?
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(keysToFetch: [.givenName], page: .first(1000, after: after)))
+            let page = try await store.contacts(
+                ContactFetchRequest(keysToFetch: [.givenName], page: .first(1000, after: after)))
             for contact in page.contacts { state.contacts[contact.identifier] = contact.givenName }
             after = page.hasNextPage ? page.cursors.last : nil
         } while after != nil

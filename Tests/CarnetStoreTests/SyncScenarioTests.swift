@@ -8,7 +8,8 @@ struct SyncScenarioTests {
     @Test("A paged full sync sees a record added meanwhile, and then its delete", arguments: StoreKind.allCases)
     func pagedFullSyncGhost(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
-        let c1 = Make.person("C1", "A"), c2 = Make.person("C2", "B")
+        let c1 = Make.person("C1", "A")
+        let c2 = Make.person("C2", "B")
         try await store.add([c1, c2], author: "setup")
         var replica = SyncReplica(groupChanges: false)
         #expect(try await replica.pull(store, limit: 2))
@@ -24,11 +25,13 @@ struct SyncScenarioTests {
         #expect(replica.state == (try await StoreState.read(store, groupChanges: false)))
     }
 
-    @Test("A paged full sync sees a group and a membership added meanwhile, and then their removal",
+    @Test(
+        "A paged full sync sees a group and a membership added meanwhile, and then their removal",
         arguments: StoreKind.allCases)
     func pagedFullSyncGroups(kind: StoreKind) async throws {
         let store = try StoreFixture(kind).store
-        let c1 = Make.person("C1", "A"), c2 = Make.person("C2", "B")
+        let c1 = Make.person("C1", "A")
+        let c2 = Make.person("C2", "B")
         let g1 = Group(name: "G1")
         var setup = SaveRequest(transactionAuthor: "setup")
         setup.add(c1)
@@ -56,7 +59,8 @@ struct SyncScenarioTests {
     @Test("A membership event is not replayed past the client's own later change", arguments: [true, false])
     func membershipReplay(removeLast: Bool) async throws {
         let store = try StoreFixture(.inMemory).store
-        let c1 = Make.person("C1", "A"), g1 = Group(name: "G1")
+        let c1 = Make.person("C1", "A")
+        let g1 = Group(name: "G1")
         var setup = SaveRequest(transactionAuthor: "setup")
         setup.add(c1)
         setup.add(g1)
@@ -102,11 +106,16 @@ struct SyncScenarioTests {
     @Test("Deleting a contact or a group ends its memberships; a replica applying the rule converges")
     func deleteImpliesMemberships() async throws {
         let store = try StoreFixture(.inMemory).store
-        let c1 = Make.person("C1", "A"), c2 = Make.person("C2", "B"), g1 = Group(name: "G1"), g2 = Group(name: "G2")
+        let c1 = Make.person("C1", "A")
+        let c2 = Make.person("C2", "B")
+        let g1 = Group(name: "G1")
+        let g2 = Group(name: "G2")
         var setup = SaveRequest(transactionAuthor: "setup")
         for contact in [c1, c2] { setup.add(contact) }
         for group in [g1, g2] { setup.add(group) }
-        for (contact, group) in [(c1, g1), (c2, g1), (c1, g2)] { setup.addMember(contact.identifier, toGroup: group.identifier) }
+        for (contact, group) in [(c1, g1), (c2, g1), (c1, g2)] {
+            setup.addMember(contact.identifier, toGroup: group.identifier)
+        }
         try await store.execute(setup)
         var replica = SyncReplica()
         try await replica.sync(store)
@@ -115,7 +124,8 @@ struct SyncScenarioTests {
         delete.delete(contactWithIdentifier: c1.identifier)
         delete.delete(groupWithIdentifier: g2.identifier)
         try await store.execute(delete)
-        let page = try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: replica.token, includeGroupChanges: true))
+        let page = try await store.changeHistory(
+            ChangeHistoryFetchRequest(startingToken: replica.token, includeGroupChanges: true))
         #expect(page.events.map(\.kind) == [.deleteContact, .deleteGroup])
         try await replica.sync(store)
         #expect(replica.state == (try await StoreState.read(store)))

@@ -11,7 +11,9 @@ struct ValidationTests {
         var contact = Make.person(String(repeating: "x", count: StoreLimits.singleLineBytes + 1), "Smith")
         contact.birthday = ContactDate(year: 2023, month: 2, day: 29)
         contact.dates = [LabeledValue(label: nil, value: ContactDate(month: 13, day: 1))]
-        contact.emailAddresses = [LabeledValue(label: nil, value: "ok@example.com"), LabeledValue(label: nil, value: "  ")]
+        contact.emailAddresses = [
+            LabeledValue(label: nil, value: "ok@example.com"), LabeledValue(label: nil, value: "  "),
+        ]
         contact.phoneNumbers = [LabeledValue(label: nil, value: "")]
         contact.imageData = Data(count: StoreLimits.imageDataBytes + 1)
         contact.familyName = "Bad\u{0}Name"
@@ -22,10 +24,11 @@ struct ValidationTests {
         #expect(error?.code == .validationFailed)
         #expect(error?.operationIndex == 1)
         #expect(error?.affectedRecordIdentifiers == [contact.identifier])
-        #expect(Set(error?.keyPaths ?? []) == [
-            "givenName", "familyName", "birthday.day", "dates[0].value.month", "emailAddresses[1].value",
-            "phoneNumbers[0].value", "imageData",
-        ])
+        #expect(
+            Set(error?.keyPaths ?? []) == [
+                "givenName", "familyName", "birthday.day", "dates[0].value.month", "emailAddresses[1].value",
+                "phoneNumbers[0].value", "imageData",
+            ])
         #expect(try await store.contactCount() == 0)
     }
 
@@ -45,7 +48,9 @@ struct ValidationTests {
         let store = try StoreFixture(kind).store
         var contact = Make.person("Anna", "Smith")
         contact.note = String(repeating: "n", count: StoreLimits.noteBytes)
-        contact.emailAddresses = [LabeledValue(label: String(repeating: "l", count: StoreLimits.labelBytes + 1), value: "a@b.c")]
+        contact.emailAddresses = [
+            LabeledValue(label: String(repeating: "l", count: StoreLimits.labelBytes + 1), value: "a@b.c")
+        ]
         let error = await #expect(throws: StoreError.self) { try await store.add([contact]) }
         #expect(error?.keyPaths == ["emailAddresses[0].label"])
         contact.emailAddresses = []

@@ -48,7 +48,8 @@ struct WideNameIndexTests {
         return request
     }
 
-    static let queries = PrefixIndexMigrationTests.queries + ["schm", "schmidt", "schmidtk", "hern", "hernandez", "mia mül", "a"]
+    static let queries =
+        PrefixIndexMigrationTests.queries + ["schm", "schmidt", "schmidtk", "hern", "hernandez", "mia mül", "a"]
 
     /// A store at v5 holding `request`'s records with v5's index rowids (`EightCharacterLayout`), in the rows v5's
     /// rebuild writes; returns it opened as a `CarnetStore`, which migrates it to v6, and the cursors a v5 store
@@ -59,33 +60,45 @@ struct WideNameIndexTests {
         let earlier = try EarlierStore(kind, at: "v5", directory: directory, request: request) { db in
             for row in try Row.fetchAll(db, sql: "SELECT rowid, sortGiven, sortFamily FROM contact") {
                 let rowid: Int64 = row[0]
-                try db.execute(sql: "UPDATE contact SET ftsGiven = ?, ftsFamily = ? WHERE rowid = ?", arguments: [
-                    EightCharacterLayout.rowid(sortKey: row[1], contactRowid: rowid),
-                    EightCharacterLayout.rowid(sortKey: row[2], contactRowid: rowid), rowid,
-                ])
+                try db.execute(
+                    sql: "UPDATE contact SET ftsGiven = ?, ftsFamily = ? WHERE rowid = ?",
+                    arguments: [
+                        EightCharacterLayout.rowid(sortKey: row[1], contactRowid: rowid),
+                        EightCharacterLayout.rowid(sortKey: row[2], contactRowid: rowid), rowid,
+                    ])
             }
             try FoldedKeys.rebuildNameIndex(db)
         }
         var cursors: [(order: ContactSortOrder, cursor: String)] = []
         try earlier.writer.read { db throws in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5"])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == [
+                    "v1", "v2", "v3", "v4", "v5",
+                ])
             // Every index row is in the old layout, which differs from the new for every sort key of eight bytes or more.
             let old = try DerivedRows.read(db)
             let given = Set(try Int64.fetchAll(db, sql: "SELECT ftsGiven FROM contact WHERE \(named)"))
             let family = Set(try Int64.fetchAll(db, sql: "SELECT ftsFamily FROM contact WHERE \(named)"))
             #expect(Set(old.index["contactNameGiven", default: [:]].values.joined()) == given)
             #expect(Set(old.index["contactNameFamily", default: [:]].values.joined()) == family)
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE length(CAST(sortFamily AS BLOB)) >= 8")! > 700)
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE length(CAST(sortFamily AS BLOB)) >= 8")!
+                    > 700)
             for row in try Row.fetchAll(db, sql: "SELECT rowid, sortFamily, ftsFamily FROM contact") {
                 #expect(row[2] as Int64 == EightCharacterLayout.rowid(sortKey: row[1], contactRowid: row[0]))
                 let sortKey: String = row[1]
-                #expect((row[2] as Int64 != (try NameIndex.rowid(sortKey: sortKey, contactRowid: row[0]))) == (sortKey.utf8.count >= 8))
+                #expect(
+                    (row[2] as Int64 != (try NameIndex.rowid(sortKey: sortKey, contactRowid: row[0])))
+                        == (sortKey.utf8.count >= 8))
             }
             for (order, column) in [(ContactSortOrder.familyName, "sortFamily"), (.givenName, "sortGiven")] {
                 for offset in [6, 299] {
                     let row = try Row.fetchOne(
-                        db, sql: "SELECT rowid, id, \(column) FROM contact ORDER BY \(column), id LIMIT 1 OFFSET \(offset)")!
-                    cursors.append((order, ContactCursor(order: order, rowid: row[0], identifier: row[1], sortKey: row[2]).encoded))
+                        db,
+                        sql: "SELECT rowid, id, \(column) FROM contact ORDER BY \(column), id LIMIT 1 OFFSET \(offset)")!
+                    cursors.append(
+                        (order, ContactCursor(order: order, rowid: row[0], identifier: row[1], sortKey: row[2]).encoded)
+                    )
                 }
             }
         }
@@ -104,13 +117,16 @@ struct WideNameIndexTests {
             #expect((row[4] as Int64) & NameIndex.contactMask == rowid && (row[4] as Int64) > 0)
         }
         let index = try DerivedRows.read(db).index
-        #expect(Set(index["contactNameGiven", default: [:]].values.joined())
-            == Set(try Int64.fetchAll(db, sql: "SELECT ftsGiven FROM contact WHERE \(named)")))
-        #expect(Set(index["contactNameFamily", default: [:]].values.joined())
-            == Set(try Int64.fetchAll(db, sql: "SELECT ftsFamily FROM contact WHERE \(named)")))
+        #expect(
+            Set(index["contactNameGiven", default: [:]].values.joined())
+                == Set(try Int64.fetchAll(db, sql: "SELECT ftsGiven FROM contact WHERE \(named)")))
+        #expect(
+            Set(index["contactNameFamily", default: [:]].values.joined())
+                == Set(try Int64.fetchAll(db, sql: "SELECT ftsFamily FROM contact WHERE \(named)")))
     }
 
-    @Test("A store made before v6 gets the new rowids and finds what a new store finds; its cursors still work",
+    @Test(
+        "A store made before v6 gets the new rowids and finds what a new store finds; its cursors still work",
         arguments: StoreKind.allCases)
     func migrate(kind: StoreKind) async throws {
         let request = Self.request()
@@ -122,9 +138,13 @@ struct WideNameIndexTests {
 
         for candidate in [store, fresh.store] {
             try await candidate.writer.read { db throws in
-                #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6"])
-                #expect(try PrefixIndexMigrationTests.prefixOptions(db)
-                    == ["contactNameFamily": "prefix = '1 2 3 4'", "contactNameGiven": "prefix = '1 2 3 4'"])
+                #expect(
+                    try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == [
+                        "v1", "v2", "v3", "v4", "v5", "v6",
+                    ])
+                #expect(
+                    try PrefixIndexMigrationTests.prefixOptions(db)
+                        == ["contactNameFamily": "prefix = '1 2 3 4'", "contactNameGiven": "prefix = '1 2 3 4'"])
             }
             try await candidate.writer.write(PrefixIndexMigrationTests.integrityCheck)
         }
@@ -138,7 +158,9 @@ struct WideNameIndexTests {
         for (order, cursor) in cursors {
             for query in ["a", "schm", "mull", "m"] {
                 let found = try await walkNameSearch(store, query, order: order, size: 9, after: cursor)
-                #expect(found.ids == (try await walkNameSearch(fresh.store, query, order: order, size: 9, after: cursor)).ids)
+                #expect(
+                    found.ids
+                        == (try await walkNameSearch(fresh.store, query, order: order, size: 9, after: cursor)).ids)
                 let all = try await walkNameSearch(fresh.store, query, order: order, size: 1000)
                 #expect(all.ids.reversed().starts(with: found.ids.reversed()), "\(query) \(order)")
             }
@@ -151,7 +173,8 @@ struct WideNameIndexTests {
         rename.familyName = "Schmidbauer"
         edits.update(rename)
         edits.add(Make.person("Anna", "Schmidtkunz"))
-        try await expectSameAfterSaves(edits, on: store, as: fresh.store,
+        try await expectSameAfterSaves(
+            edits, on: store, as: fresh.store,
             queries: ["schm", "schmidt", "schmidb", "anna schmidtk"])
         #expect(try await walkNameSearch(store, "schmidb", order: .familyName, size: 50).ids == [schmidts[40]])
         try await store.close()
@@ -172,9 +195,10 @@ struct WideNameIndexTests {
     /// removed and written again for the new rowid, by the save path's functions.
     static func move(_ store: CarnetStore, _ contact: Contact, to rowid: Int64) async throws {
         try await store.writer.write { db in
-            let row = try #require(try Row.fetchOne(
-                db, sql: "SELECT rowid, ftsGiven, ftsFamily, sortGiven, sortFamily FROM contact WHERE id = ?",
-                arguments: [contact.identifier]))
+            let row = try #require(
+                try Row.fetchOne(
+                    db, sql: "SELECT rowid, ftsGiven, ftsFamily, sortGiven, sortFamily FROM contact WHERE id = ?",
+                    arguments: [contact.identifier]))
             let names = ContactIndexing.names(contact)
             try NameIndex.delete(db, .given, rowid: row[1], names: names)
             try NameIndex.delete(db, .family, rowid: row[2], names: names)
@@ -192,8 +216,10 @@ struct WideNameIndexTests {
     func pastTheOldLimit(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let store = fixture.store
-        let early = [Make.person("Anna", "Schmidt"), Make.person("Zoë", "Ångström"), Make.person("Bob", "Müller"),
-                     Make.person("Mia", "Zorn"), Make.person("", "", organization: "Schmidt AG")]
+        let early = [
+            Make.person("Anna", "Schmidt"), Make.person("Zoë", "Ångström"), Make.person("Bob", "Müller"),
+            Make.person("Mia", "Zorn"), Make.person("", "", organization: "Schmidt AG"),
+        ]
         try await store.add(early)
         let placeholder = Make.person("Old", "Placeholder")
         try await store.add([placeholder])
@@ -206,9 +232,11 @@ struct WideNameIndexTests {
         let everyone = (early + [placeholder] + late).map(\.identifier)
 
         try await store.writer.read { db throws in
-            let rowids = try Int64.fetchAll(db, sql: "SELECT rowid FROM contact WHERE id = ?", arguments: [late[0].identifier])
+            let rowids = try Int64.fetchAll(
+                db, sql: "SELECT rowid FROM contact WHERE id = ?", arguments: [late[0].identifier])
             #expect(rowids == [(1 << 23) + 101])
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE rowid > \(1 << 23)") == late.count + 1)
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE rowid > \(1 << 23)") == late.count + 1)
             try Self.checkLayout(db)
         }
         try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
@@ -220,9 +248,13 @@ struct WideNameIndexTests {
                 #expect(!expected.isEmpty, "\(query)")
             }
         }
-        #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
+        #expect(
+            try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier]
+        )
         let schmidts = try await walkNameSearch(store, "schmidt", order: .familyName, size: 1000).ids
-        #expect(schmidts.contains(early[0].identifier) && schmidts.count == late.filter { $0.familyName.hasPrefix("Schmidt") }.count + 2)
+        #expect(
+            schmidts.contains(early[0].identifier)
+                && schmidts.count == late.filter { $0.familyName.hasPrefix("Schmidt") }.count + 2)
 
         // Updated and deleted above the old limit, the index follows.
         var edits = SaveRequest()
@@ -236,12 +268,14 @@ struct WideNameIndexTests {
         try await store.writer.write(PrefixIndexMigrationTests.integrityCheck)
         #expect(try await walkNameSearch(store, "aab", order: .familyName, size: 10).ids == [late[0].identifier])
         #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids.isEmpty)
-        #expect(try await walkNameSearch(store, "schmidt", order: .familyName, size: 1000).ids
-            == schmidts.filter { $0 != late[0].identifier && $0 != late[1].identifier })
+        #expect(
+            try await walkNameSearch(store, "schmidt", order: .familyName, size: 1000).ids
+                == schmidts.filter { $0 != late[0].identifier && $0 != late[1].identifier })
         try await store.close()
     }
 
-    @Test("The last contact rowid the layout holds is 2²⁸ − 1; the next add fails cleanly", arguments: StoreKind.allCases)
+    @Test(
+        "The last contact rowid the layout holds is 2²⁸ − 1; the next add fails cleanly", arguments: StoreKind.allCases)
     func newLimit(kind: StoreKind) async throws {
         #expect(NameIndex.contactMask == (1 << 28) - 1)
         let fixture = try StoreFixture(kind)
@@ -251,12 +285,17 @@ struct WideNameIndexTests {
         try await Self.move(store, placeholder, to: NameIndex.contactMask - 1)
         let last = Make.person("Anna", "Schmidt")
         try await store.add([last])
-        #expect(try await store.writer.read { try Int64.fetchOne($0, sql: "SELECT rowid FROM contact WHERE id = ?", arguments: [last.identifier]) }
-            == NameIndex.contactMask)
+        #expect(
+            try await store.writer.read {
+                try Int64.fetchOne($0, sql: "SELECT rowid FROM contact WHERE id = ?", arguments: [last.identifier])
+            }
+                == NameIndex.contactMask)
         #expect(try await walkNameSearch(store, "anna", order: .familyName, size: 1).ids.count == 2)
         #expect(try await walkNameSearch(store, "anna", order: .givenName, size: 10).ids.last == last.identifier)
         #expect(try await walkNameSearch(store, "schm", order: .familyName, size: 10).ids == [last.identifier])
-        #expect(try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier])
+        #expect(
+            try await walkNameSearch(store, "placeholder", order: .familyName, size: 10).ids == [placeholder.identifier]
+        )
 
         let error = await #expect(throws: StoreError.self) { try await store.add([Make.person("One", "Toomany")]) }
         #expect(error?.code == .validationFailed)

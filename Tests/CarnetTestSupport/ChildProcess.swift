@@ -16,7 +16,9 @@ public final class ChildProcess: Sendable {
     /// An executable of this package, built beside the tests (`swift test` builds every product).
     public static func executable(_ name: String) throws -> URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for directory in [beside, beside.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")] {
+        for directory in [
+            beside, beside.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug"),
+        ] {
             let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
@@ -59,7 +61,10 @@ public final class ChildProcess: Sendable {
         }
         err.fileHandleForReading.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
-            if text.isEmpty { handle.readabilityHandler = nil; return }
+            if text.isEmpty {
+                handle.readabilityHandler = nil
+                return
+            }
             output.text.withLock { $0.stderr += text }
         }
         try process.run()

@@ -269,8 +269,10 @@ enum Corpus {
 
     /// Every card above, as one file.
     static var all: [String] {
-        [appleContacts, appleCompany, googleContacts, iPhone, cardDAV, cardDAVOrganization, unknownProperties,
-         phone21, thunderbird]
+        [
+            appleContacts, appleCompany, googleContacts, iPhone, cardDAV, cardDAVOrganization, unknownProperties,
+            phone21, thunderbird,
+        ]
     }
 
     static func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: "\r\n") }

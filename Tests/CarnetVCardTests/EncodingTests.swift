@@ -72,8 +72,10 @@ struct EncodingTests {
             """
         let c = try readOne(text).contact
         #expect(c.phoneNumbers.map(\.label) == [ContactLabel.phoneHomeFax, ContactLabel.phoneWorkFax])
-        #expect(c.socialProfiles.first?.value == SocialProfile(
-            urlString: "https://m.example/@a", username: "a;b:c", service: "mastodon"))
+        #expect(
+            c.socialProfiles.first?.value
+                == SocialProfile(
+                    urlString: "https://m.example/@a", username: "a;b:c", service: "mastodon"))
         #expect(c.instantMessageAddresses.first?.value == InstantMessageAddress(username: "me", service: "My\"Chat\""))
     }
 }

@@ -28,14 +28,16 @@ struct MalformedInputTests {
         let text = "garbage\nmore garbage\n" + good + "END:VCARD\n" + good
         let (cards, issues) = try VCardReader().read(text)
         #expect(cards.count == 2)
-        #expect(issues == [
-            VCardIssue(line: 1, message: "text outside any card (lines 1-2)"),
-            VCardIssue(line: 7, message: "END:VCARD without BEGIN:VCARD"),
-        ])
+        #expect(
+            issues == [
+                VCardIssue(line: 1, message: "text outside any card (lines 1-2)"),
+                VCardIssue(line: 7, message: "END:VCARD without BEGIN:VCARD"),
+            ])
     }
 
     @Test func badQuotedPrintableSkipsTheWholeCard() throws {
-        let bad = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Bad;Card\r\nNOTE;ENCODING=QUOTED-PRINTABLE:caf=E9=ZZ\r\nEND:VCARD\r\n"
+        let bad =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Bad;Card\r\nNOTE;ENCODING=QUOTED-PRINTABLE:caf=E9=ZZ\r\nEND:VCARD\r\n"
         let (cards, issues) = try VCardReader().read(good + bad + good)
         #expect(cards.count == 2)
         #expect(cards.allSatisfy { $0.contact.givenName == "Good" })
@@ -53,21 +55,24 @@ struct MalformedInputTests {
         data.append(Data("END:VCARD\r\n".utf8))
         let (cards, issues) = try VCardReader().read(data)
         #expect(cards.map(\.contact.givenName) == ["Good"])
-        #expect(issues == [
-            VCardIssue(line: 7, cardLine: 5, message: "invalid UTF-8 in FN"),
-            VCardIssue(line: 12, cardLine: 9, message: "invalid UTF-8 in X-RAW"),
-        ])
+        #expect(
+            issues == [
+                VCardIssue(line: 7, cardLine: 5, message: "invalid UTF-8 in FN"),
+                VCardIssue(line: 12, cardLine: 9, message: "invalid UTF-8 in X-RAW"),
+            ])
     }
 
     @Test func unknownCharsetAndVersion() throws {
-        let text = "BEGIN:VCARD\nVERSION:2.1\nFN;CHARSET=KOI8-R:x\nEND:VCARD\nBEGIN:VCARD\nVERSION:5.0\nFN:y\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nVERSION:2.1\nFN;CHARSET=KOI8-R:x\nEND:VCARD\nBEGIN:VCARD\nVERSION:5.0\nFN:y\nEND:VCARD\n"
         let (cards, issues) = try VCardReader().read(text)
         #expect(cards.isEmpty)
         #expect(issues.map(\.message) == ["unsupported charset \"KOI8-R\" in FN", "unsupported vCard version \"5.0\""])
     }
 
     @Test func lineWithoutColonAndUnterminatedQuote() throws {
-        let text = "BEGIN:VCARD\nVERSION:3.0\nFN:a\njust words\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nVERSION:3.0\nFN:a\njust words\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:3.0\nFN;X-A=\"open:b\nEND:VCARD\n" + good
         let (cards, issues) = try VCardReader().read(text)
         #expect(cards.count == 1)
@@ -77,7 +82,8 @@ struct MalformedInputTests {
     @Test func hugeLineIsAnIssueForItsCardOnly() throws {
         let reader = VCardReader(maxLineBytes: 1_000)
         let huge = "BEGIN:VCARD\nVERSION:3.0\nFN:Big\nNOTE:" + String(repeating: "x", count: 5_000) + "\nEND:VCARD\n"
-        let folded = "BEGIN:VCARD\nVERSION:3.0\nFN:Big\nNOTE:" + String(repeating: "y\n ", count: 1_200) + "\nEND:VCARD\n"
+        let folded =
+            "BEGIN:VCARD\nVERSION:3.0\nFN:Big\nNOTE:" + String(repeating: "y\n ", count: 1_200) + "\nEND:VCARD\n"
         let (cards, issues) = try reader.read(good + huge + folded + good)
         #expect(cards.count == 2)
         #expect(issues.map(\.line) == [8, 13])
@@ -86,18 +92,22 @@ struct MalformedInputTests {
 
     @Test func photoOverTheLimitIsAnIssueForItsCardOnly() throws {
         // 6 MB decoded, over the default 5 MiB limit; folded as 3.0 writers fold base64.
-        let base64 = Data(count: 6_000_000).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
+        let base64 = Data(count: 6_000_000).base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithLineFeed,
+        ])
         let folded = base64.replacingOccurrences(of: "\n", with: "\n ")
         let big = "BEGIN:VCARD\nVERSION:3.0\nFN:Big\nPHOTO;ENCODING=b;TYPE=JPEG:" + folded + "\nEND:VCARD\n"
         let (cards, issues) = try VCardReader().read(good + big + good)
         #expect(cards.count == 2)
-        #expect(issues == [
-            VCardIssue(line: 8, cardLine: 5, message: "PHOTO of 6000000 bytes is over the limit of 5242880 bytes"),
-        ])
+        #expect(
+            issues == [
+                VCardIssue(line: 8, cardLine: 5, message: "PHOTO of 6000000 bytes is over the limit of 5242880 bytes")
+            ])
     }
 
     @Test func photoWithinALowerLimitAndBadBase64() throws {
-        let text = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nPHOTO;ENCODING=b:AAAA\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nVERSION:3.0\nFN:A\nPHOTO;ENCODING=b:AAAA\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:3.0\nFN:B\nPHOTO;ENCODING=b:AA*A\nEND:VCARD\n"
         let (cards, issues) = try VCardReader(maxPhotoBytes: 3).read(text)
         #expect(cards.map(\.contact.imageData) == [Data([0, 0, 0])])
@@ -127,7 +137,8 @@ struct MalformedInputTests {
     }
 
     @Test func badDatesAreKeptNotGuessed() throws {
-        let text = "BEGIN:VCARD\nVERSION:3.0\nFN:D\nBDAY:2001-02-29\nitem1.X-ABDATE:2020-13-01\nitem1.X-ABLabel:x\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nVERSION:3.0\nFN:D\nBDAY:2001-02-29\nitem1.X-ABDATE:2020-13-01\nitem1.X-ABLabel:x\nEND:VCARD\n"
         let card = try readOne(text)
         #expect(card.contact.birthday == nil)
         #expect(card.contact.dates.isEmpty)

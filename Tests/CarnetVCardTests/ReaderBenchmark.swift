@@ -22,7 +22,8 @@ struct ReaderBenchmark {
         let writeStart = Date()
         let written = VCardWriter().write(read)
         let writeTime = Date().timeIntervalSince(writeStart)
-        print("""
+        print(
+            """
             vCard benchmark: \(read.count) cards, \(data.count / 1_000_000) MB read in \(String(format: "%.2f", readTime)) s \
             (\(String(format: "%.1f", readTime / Double(read.count) * 1e6)) µs/card); \
             \(written.utf8.count / 1_000_000) MB written in \(String(format: "%.2f", writeTime)) s

@@ -37,9 +37,11 @@ struct RoundTripTests {
     @Test(arguments: [VCardWriter.Version.v3, .v4])
     func everyKeySurvives(version: VCardWriter.Version) throws {
         let contact = fullContact()
-        let text = VCardWriter(version: version).write(contact, categories: ["Friends", "A, B"], unmappedProperties: [
-            "X-FOO;x-bar=baz:qux", "item1.X-THING:kept",
-        ])
+        let text = VCardWriter(version: version).write(
+            contact, categories: ["Friends", "A, B"],
+            unmappedProperties: [
+                "X-FOO;x-bar=baz:qux", "item1.X-THING:kept",
+            ])
         let card = try readOne(text)
         #expect(values(of: card.contact) == values(of: contact))
         #expect(card.contact.identifier == contact.identifier)

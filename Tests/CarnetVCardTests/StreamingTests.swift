@@ -47,8 +47,10 @@ struct StreamingTests {
             """
         let address = try #require(try readOne(text).contact.postalAddresses.first)
         #expect(address.label == ContactLabel.home)
-        #expect(address.value == PostalAddress(
-            street: "1 Rue X", subLocality: "Le Marais", city: "Paris", subAdministrativeArea: "Paris",
-            postalCode: "75004", country: "France", isoCountryCode: "FR"))
+        #expect(
+            address.value
+                == PostalAddress(
+                    street: "1 Rue X", subLocality: "Le Marais", city: "Paris", subAdministrativeArea: "Paris",
+                    postalCode: "75004", country: "France", isoCountryCode: "FR"))
     }
 }

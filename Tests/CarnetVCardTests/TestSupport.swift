@@ -30,7 +30,8 @@ func fullContact(identifier: String = "carnet-test-1") -> Contact {
     contact.jobTitle = "Chief Tester"
     contact.note = "First line\nSecond line, with comma; semicolon \\ backslash\n\tTabbed"
     contact.birthday = ContactDate(month: 2, day: 29)
-    contact.nonGregorianBirthday = ContactDate(calendar: "chinese", era: 78, year: 2, month: 11, day: 1, isLeapMonth: true)
+    contact.nonGregorianBirthday = ContactDate(
+        calendar: "chinese", era: 78, year: 2, month: 11, day: 1, isLeapMonth: true)
     contact.imageData = Data([0xFF, 0xD8, 0xFF, 0xE0] + (0..<200).map { UInt8($0) })
     contact.phoneNumbers = [
         LabeledValue(label: ContactLabel.phoneiPhone, value: "+1 555 0100"),
@@ -50,9 +51,12 @@ func fullContact(identifier: String = "carnet-test-1") -> Contact {
         LabeledValue(label: ContactLabel.school, value: "zoe@school.example"),
     ]
     contact.postalAddresses = [
-        LabeledValue(label: ContactLabel.work, value: PostalAddress(
-            street: "1 Main St\nSuite 2", subLocality: "Old Town", city: "Springfield", subAdministrativeArea: "Sangamon",
-            state: "IL", postalCode: "62701", country: "USA", isoCountryCode: "us")),
+        LabeledValue(
+            label: ContactLabel.work,
+            value: PostalAddress(
+                street: "1 Main St\nSuite 2", subLocality: "Old Town", city: "Springfield",
+                subAdministrativeArea: "Sangamon",
+                state: "IL", postalCode: "62701", country: "USA", isoCountryCode: "us")),
         LabeledValue(label: "Summer", value: PostalAddress(street: "Chemin des Vignes 3", city: "Lausanne")),
     ]
     contact.urlAddresses = [
@@ -70,12 +74,15 @@ func fullContact(identifier: String = "carnet-test-1") -> Contact {
         LabeledValue(label: "Godmother", value: ContactRelation(name: "Ada, Countess")),
     ]
     contact.socialProfiles = [
-        LabeledValue(label: nil, value: SocialProfile(
-            urlString: "https://twitter.com/zoe", username: "zoe", userIdentifier: "42", service: "Twitter")),
+        LabeledValue(
+            label: nil,
+            value: SocialProfile(
+                urlString: "https://twitter.com/zoe", username: "zoe", userIdentifier: "42", service: "Twitter")),
         LabeledValue(label: ContactLabel.work, value: SocialProfile(username: "zoe.w", service: "Mastodon; social")),
     ]
     contact.instantMessageAddresses = [
-        LabeledValue(label: ContactLabel.home, value: InstantMessageAddress(username: "zoe@jabber.example", service: "Jabber")),
+        LabeledValue(
+            label: ContactLabel.home, value: InstantMessageAddress(username: "zoe@jabber.example", service: "Jabber")),
         LabeledValue(label: "Gaming", value: InstantMessageAddress(username: "zoe 42%", service: "Discord")),
         LabeledValue(label: nil, value: InstantMessageAddress(username: "zoe.icq", service: "ICQ")),
         LabeledValue(label: ContactLabel.work, value: InstantMessageAddress(username: "plain", service: "")),

@@ -14,18 +14,19 @@ struct UnmappedPropertyTests {
         #expect(card.contact.imageData == nil)
         // The group's X-ABLabel stays with the grouped property it labels; a BDAY that is no date, a photo by URL
         // and KIND:group are kept rather than lost.
-        #expect(card.unmappedProperties == [
-            "X-EVOLUTION-FILE-AS:Doe\\, Jane",
-            "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JD;1;;;;;;;;;;;;;",
-            "item1.X-CUSTOM-THING;x-flag=yes:some value",
-            "item1.X-ABLabel:Thing",
-            "GEO:37.386013;-122.082932",
-            "TZ:-05:00",
-            "X-ABUID:ABC-123:ABPerson",
-            "BDAY;VALUE=text:circa 1800",
-            "PHOTO;VALUE=uri:https://example.com/jane.jpg",
-            "KIND:group",
-        ])
+        #expect(
+            card.unmappedProperties == [
+                "X-EVOLUTION-FILE-AS:Doe\\, Jane",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JD;1;;;;;;;;;;;;;",
+                "item1.X-CUSTOM-THING;x-flag=yes:some value",
+                "item1.X-ABLabel:Thing",
+                "GEO:37.386013;-122.082932",
+                "TZ:-05:00",
+                "X-ABUID:ABC-123:ABPerson",
+                "BDAY;VALUE=text:circa 1800",
+                "PHOTO;VALUE=uri:https://example.com/jane.jpg",
+                "KIND:group",
+            ])
     }
 
     @Test func foldedUnmappedPropertyIsUnfolded() throws {

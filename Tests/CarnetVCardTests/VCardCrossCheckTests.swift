@@ -9,15 +9,20 @@ import Testing
 @Suite("vCard export cross-check files")
 struct VCardCrossCheckTests {
     static var directory: URL {
-        URL(fileURLWithPath: ProcessInfo.processInfo.environment["CARNET_VCARD_CROSSCHECK_DIR"]
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("carnet-vcard-crosscheck").path)
+        URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["CARNET_VCARD_CROSSCHECK_DIR"]
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("carnet-vcard-crosscheck").path)
     }
 
     static func people() -> [Contact] {
         let rows: [(String, String, String, String)] = [
             ("José", "Núñez", "Acme, Inc.", "Line one\nLine \"two\"; three, four"),
             ("Zoë", "Ångström", "", ""), ("", "", "Globex Corporation", "Only an organization"),
-            ("Mei", "陈", "Initech", ""), ("Łukasz", "O'Brien-Smith", "", "Ünïcödé ✓ and a long note that will need folding because it goes on and on past seventy-five octets"),
+            ("Mei", "陈", "Initech", ""),
+            (
+                "Łukasz", "O'Brien-Smith", "",
+                "Ünïcödé ✓ and a long note that will need folding because it goes on and on past seventy-five octets"
+            ),
         ]
         return rows.enumerated().map { index, row in
             var contact = Contact(contactType: row.0.isEmpty ? .organization : .person)
@@ -25,14 +30,26 @@ struct VCardCrossCheckTests {
             contact.familyName = row.1
             contact.organizationName = row.2
             contact.note = row.3
-            contact.emailAddresses = [LabeledValue(label: ContactLabel.home, value: "p\(index)@example.com"),
-                LabeledValue(label: "Custom label", value: "p\(index).work@example.org")]
+            contact.emailAddresses = [
+                LabeledValue(label: ContactLabel.home, value: "p\(index)@example.com"),
+                LabeledValue(label: "Custom label", value: "p\(index).work@example.org"),
+            ]
             contact.phoneNumbers = [LabeledValue(label: ContactLabel.phoneMobile, value: "+1 555 010 \(1000 + index)")]
-            contact.urlAddresses = index % 2 == 0 ? [LabeledValue(label: ContactLabel.urlHomePage, value: "https://example.com/\(index)")] : []
-            contact.postalAddresses = index % 2 == 1 ? [LabeledValue(label: ContactLabel.work, value: PostalAddress(
-                street: "\(index) Main Street", city: "Springfield", state: "IL", postalCode: "62701",
-                country: "United States", isoCountryCode: "us"))] : []
-            contact.birthday = index == 0 ? ContactDate(month: 3, day: 14) : (index == 1 ? ContactDate(year: 1980, month: 12, day: 31) : nil)
+            contact.urlAddresses =
+                index % 2 == 0
+                ? [LabeledValue(label: ContactLabel.urlHomePage, value: "https://example.com/\(index)")] : []
+            contact.postalAddresses =
+                index % 2 == 1
+                ? [
+                    LabeledValue(
+                        label: ContactLabel.work,
+                        value: PostalAddress(
+                            street: "\(index) Main Street", city: "Springfield", state: "IL", postalCode: "62701",
+                            country: "United States", isoCountryCode: "us"))
+                ] : []
+            contact.birthday =
+                index == 0
+                ? ContactDate(month: 3, day: 14) : (index == 1 ? ContactDate(year: 1980, month: 12, day: 31) : nil)
             return contact
         }
     }
@@ -41,7 +58,8 @@ struct VCardCrossCheckTests {
     func writeCrossCheckFiles() async throws {
         let store = try CarnetStore.inMemory()
         let people = Self.people()
-        let friends = Group(name: "Friends"), work = Group(name: "Work")
+        let friends = Group(name: "Friends")
+        let work = Group(name: "Work")
         var request = SaveRequest()
         request.add(friends)
         request.add(work)
@@ -77,11 +95,13 @@ struct VCardCrossCheckTests {
             [
                 "uid": contact.identifier, "givenName": contact.givenName, "familyName": contact.familyName,
                 "emails": contact.emailAddresses.map(\.value), "phones": contact.phoneNumbers.map(\.value),
-                "urls": contact.urlAddresses.map(\.value), "organization": contact.organizationName, "note": contact.note,
+                "urls": contact.urlAddresses.map(\.value), "organization": contact.organizationName,
+                "note": contact.note,
                 "streets": contact.postalAddresses.map(\.value.street),
                 "categories": (groupsOf[contact.identifier] ?? []).map(\.name),
             ]
         }
-        try JSONSerialization.data(withJSONObject: expected).write(to: Self.directory.appendingPathComponent("expected.json"))
+        try JSONSerialization.data(withJSONObject: expected).write(
+            to: Self.directory.appendingPathComponent("expected.json"))
     }
 }

@@ -20,30 +20,33 @@ struct WriterTests {
         ]
         contact.emailAddresses = [LabeledValue(label: ContactLabel.work, value: "a@b.example")]
         contact.birthday = ContactDate(month: 3, day: 14)
-        contact.postalAddresses = [LabeledValue(label: ContactLabel.home, value: PostalAddress(city: "Paris", isoCountryCode: "fr"))]
+        contact.postalAddresses = [
+            LabeledValue(label: ContactLabel.home, value: PostalAddress(city: "Paris", isoCountryCode: "fr"))
+        ]
         let text = VCardWriter().write(contact, categories: ["VIP"])
         #expect(text.hasSuffix("END:VCARD\r\n"))
         #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
-        #expect(lines(text) == [
-            "BEGIN:VCARD",
-            "VERSION:3.0",
-            "PRODID:-//Carnet//Carnet vCard//EN",
-            "N:;;;;",
-            "FN:Initech",
-            "ORG:Initech",
-            "X-ABShowAs:COMPANY",
-            "TEL;type=HOME;type=FAX;type=pref:1",
-            "item1.TEL:2",
-            "item1.X-ABLabel:Boat",
-            "TEL;type=IPHONE;type=CELL:3",
-            "EMAIL;type=INTERNET;type=WORK;type=pref:a@b.example",
-            "item2.ADR;type=HOME;type=pref:;;;Paris;;;",
-            "item2.X-ABADR:fr",
-            "BDAY;X-APPLE-OMIT-YEAR=1604:1604-03-14",
-            "CATEGORIES:VIP",
-            "UID:ABC-1",
-            "END:VCARD",
-        ])
+        #expect(
+            lines(text) == [
+                "BEGIN:VCARD",
+                "VERSION:3.0",
+                "PRODID:-//Carnet//Carnet vCard//EN",
+                "N:;;;;",
+                "FN:Initech",
+                "ORG:Initech",
+                "X-ABShowAs:COMPANY",
+                "TEL;type=HOME;type=FAX;type=pref:1",
+                "item1.TEL:2",
+                "item1.X-ABLabel:Boat",
+                "TEL;type=IPHONE;type=CELL:3",
+                "EMAIL;type=INTERNET;type=WORK;type=pref:a@b.example",
+                "item2.ADR;type=HOME;type=pref:;;;Paris;;;",
+                "item2.X-ABADR:fr",
+                "BDAY;X-APPLE-OMIT-YEAR=1604:1604-03-14",
+                "CATEGORIES:VIP",
+                "UID:ABC-1",
+                "END:VCARD",
+            ])
     }
 
     @Test func version4Forms() {
@@ -87,10 +90,11 @@ struct WriterTests {
         partial.givenName = "Ann"
         partial.emailAddresses = [LabeledValue(value: "ann@example.com")]
         let all = lines(VCardWriter().write(partial))
-        #expect(all == [
-            "BEGIN:VCARD", "VERSION:3.0", "PRODID:-//Carnet//Carnet vCard//EN", "N:;Ann;;;", "FN:Ann",
-            "EMAIL;type=INTERNET;type=pref:ann@example.com", "UID:partial-1", "END:VCARD",
-        ])
+        #expect(
+            all == [
+                "BEGIN:VCARD", "VERSION:3.0", "PRODID:-//Carnet//Carnet vCard//EN", "N:;Ann;;;", "FN:Ann",
+                "EMAIL;type=INTERNET;type=pref:ann@example.com", "UID:partial-1", "END:VCARD",
+            ])
         let v4 = lines(VCardWriter(version: .v4).write(Contact(updating: "partial-2")))
         #expect(v4.contains("FN:"))
         #expect(v4.contains("UID:partial-2"))
@@ -114,9 +118,11 @@ struct WriterTests {
     }
 
     @Test func unmappedLinesThatWouldBreakTheCardAreDropped() {
-        let text = VCardWriter().write(Contact(identifier: "u"), unmappedProperties: [
-            "END:VCARD", "BEGIN:VCARD", "VERSION:2.1", "X-OK:yes", "no colon", "X-BROKEN:a\r\nb",
-        ])
+        let text = VCardWriter().write(
+            Contact(identifier: "u"),
+            unmappedProperties: [
+                "END:VCARD", "BEGIN:VCARD", "VERSION:2.1", "X-OK:yes", "no colon", "X-BROKEN:a\r\nb",
+            ])
         let all = lines(text)
         #expect(all.filter { $0 == "END:VCARD" }.count == 1)
         #expect(all.contains("X-OK:yes"))

@@ -31,9 +31,15 @@ final class DocumentPreparer: Sendable {
     private func uncachedPrepare(_ text: String) -> Preparation {
         preparedCount.add(1, ordering: .relaxed)
         if text.utf8.count > limits.maxDocumentBytes {
-            return .failed(GraphQLRequestError(.validationFailed, [ResponseError(
-                message: "The document is \(text.utf8.count) bytes; the limit is \(limits.maxDocumentBytes).",
-                code: .documentTooLarge)]))
+            return .failed(
+                GraphQLRequestError(
+                    .validationFailed,
+                    [
+                        ResponseError(
+                            message:
+                                "The document is \(text.utf8.count) bytes; the limit is \(limits.maxDocumentBytes).",
+                            code: .documentTooLarge)
+                    ]))
         }
         let bytes = Array(text.utf8)
         if let refusal = scan(bytes) { return .failed(refusal) }
@@ -41,8 +47,18 @@ final class DocumentPreparer: Sendable {
         do {
             rewrite = try StringEscapes.rewrite(bytes)
         } catch {
-            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(
-                message: error.message, code: .parseFailed, locations: [SourcePosition(utf8Offset: error.offset, in: bytes)])]))
+            return .failed(
+                GraphQLRequestError(
+                    .parseFailed,
+                    [
+                        ResponseError(
+                            message: error.message, code: .parseFailed,
+                            locations: [SourcePosition(utf8Offset: error.offset, in: bytes)])
+                    ]))
+        }
+        // The parser reads the rewritten text: it must be within the limits too, whatever an escape became.
+        if let rewritten = rewrite?.text, let refusal = scan(Array(rewritten.utf8), locate: false) {
+            return .failed(refusal)
         }
         let source = DocumentSource(original: text, map: rewrite?.map ?? SourceMap())
         let document: Document
@@ -52,10 +68,16 @@ final class DocumentPreparer: Sendable {
         } catch let error as GraphQLError {
             return .failed(GraphQLRequestError(.parseFailed, source.responseErrors([error], defaultCode: .parseFailed)))
         } catch {
-            return .failed(GraphQLRequestError(.parseFailed, [ResponseError(
-                message: "The document could not be parsed.", code: .parseFailed)]))
+            return .failed(
+                GraphQLRequestError(
+                    .parseFailed,
+                    [
+                        ResponseError(
+                            message: "The document could not be parsed.", code: .parseFailed)
+                    ]))
         }
-        var errors = FragmentSpreadLimit(limit: limits.maxFragmentSpreads).validate(document)
+        var errors = FragmentSpreadLimit(limit: limits.maxFragmentSpreads, maxNesting: limits.maxSelectionNesting)
+            .validate(document)
         if errors.isEmpty { errors = GraphQL.validate(schema: schema, ast: document, rules: specifiedRules) }
         if errors.isEmpty {
             let traversal = SelectionTraversal(schema: index, document: document)
@@ -67,7 +89,8 @@ final class DocumentPreparer: Sendable {
             if !limits.introspectionEnabled { errors += IntrospectionRule(traversal: traversal).validate(document) }
         }
         guard errors.isEmpty else {
-            return .failed(GraphQLRequestError(.validationFailed, source.responseErrors(errors, defaultCode: .validationFailed)))
+            return .failed(
+                GraphQLRequestError(.validationFailed, source.responseErrors(errors, defaultCode: .validationFailed)))
         }
         return .ready(PreparedDocument(document: document, source: source))
     }
@@ -75,7 +98,8 @@ final class DocumentPreparer: Sendable {
 
 extension DocumentPreparer {
     /// The token and nesting limits, checked over the raw text before the recursive parser runs.
-    func scan(_ bytes: [UInt8]) -> GraphQLRequestError? {
+    /// - Parameter locate: whether `bytes` are the client's (so offsets in them are positions to report).
+    func scan(_ bytes: [UInt8], locate: Bool = true) -> GraphQLRequestError? {
         let bounds = DocumentScanner.Bounds(
             maxTokens: limits.maxTokens, maxSelectionNesting: limits.maxSelectionNesting,
             maxValueNesting: limits.maxValueNesting)
@@ -84,15 +108,17 @@ extension DocumentPreparer {
         case nil:
             return nil
         case .tooManyTokens:
-            error = ResponseError(message: "The document has more than \(limits.maxTokens) tokens.", code: .tooManyTokens)
+            error = ResponseError(
+                message: "The document has more than \(limits.maxTokens) tokens.", code: .tooManyTokens)
         case .selectionsTooDeep(let offset):
             error = ResponseError(
-                message: "Selection sets are nested more than \(limits.maxSelectionNesting) deep.", code: .nestingTooDeep,
-                locations: [SourcePosition(utf8Offset: offset, in: bytes)])
+                message: "Selection sets are nested more than \(limits.maxSelectionNesting) deep.",
+                code: .nestingTooDeep,
+                locations: locate ? [SourcePosition(utf8Offset: offset, in: bytes)] : [])
         case .valuesTooDeep(let offset):
             error = ResponseError(
                 message: "Values or types are nested more than \(limits.maxValueNesting) deep.", code: .nestingTooDeep,
-                locations: [SourcePosition(utf8Offset: offset, in: bytes)])
+                locations: locate ? [SourcePosition(utf8Offset: offset, in: bytes)] : [])
         }
         return GraphQLRequestError(.validationFailed, [error])
     }

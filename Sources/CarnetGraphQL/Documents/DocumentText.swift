@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A document's text as a cache key, hashed once, outside the cache's lock, and over its UTF-8 bytes.
@@ -30,7 +30,8 @@ struct DocumentText: Hashable, Sendable {
         var (x, y) = (a.text, b.text)
         // memcmp: `elementsEqual` walks the bytes one iterator step at a time, a tenth of a point read for a query.
         return x.withUTF8 { p in
-            y.withUTF8 { q in p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) }
+            y.withUTF8 { q in p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
+            }
         }
     }
 }

@@ -87,14 +87,23 @@ final class PreparedDocument: Sendable {
     func operation(named name: String?) throws(GraphQLRequestError) -> OperationDefinition {
         if let name {
             guard let operation = operations.first(where: { $0.name?.value == name }) else {
-                throw GraphQLRequestError(.operationNotFound, [ResponseError(
-                    message: "Unknown operation named \"\(name)\".", code: .operationNotFound)])
+                throw GraphQLRequestError(
+                    .operationNotFound,
+                    [
+                        ResponseError(
+                            message: "Unknown operation named \"\(name)\".", code: .operationNotFound)
+                    ])
             }
             return operation
         }
         guard operations.count == 1 else {
-            throw GraphQLRequestError(.operationNotFound, [ResponseError(
-                message: "Must provide operation name if query contains multiple operations.", code: .operationNotFound)])
+            throw GraphQLRequestError(
+                .operationNotFound,
+                [
+                    ResponseError(
+                        message: "Must provide operation name if query contains multiple operations.",
+                        code: .operationNotFound)
+                ])
         }
         return operations[0]
     }

@@ -13,7 +13,8 @@ struct SourceMap: Sendable, Hashable {
     /// The client's offset for an offset in the rewritten text (an offset inside a rewritten escape maps to the
     /// offset just after it, never past the next token).
     func originalOffset(_ offset: Int) -> Int {
-        var low = 0, high = edits.count
+        var low = 0
+        var high = edits.count
         while low < high {
             let middle = (low + high) / 2
             if edits[middle].rewrittenEnd <= offset { low = middle + 1 } else { high = middle }

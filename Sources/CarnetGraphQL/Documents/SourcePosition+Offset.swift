@@ -3,11 +3,14 @@ extension SourcePosition {
     /// offsets there are. Lines end at `\n`, `\r\n` or `\r`, as the spec's LineTerminator says; columns count
     /// Unicode code points, as graphql-core does, not bytes (GraphQLSwift counts bytes, and finds lines with
     /// UTF-16 offsets).
-    static func positions<Text: RandomAccessCollection<UInt8>>(ofUTF8Offsets offsets: [Int], in bytes: Text) -> [SourcePosition]
+    static func positions<Text: RandomAccessCollection<UInt8>>(ofUTF8Offsets offsets: [Int], in bytes: Text)
+        -> [SourcePosition]
     where Text.Index == Int {
         let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
         var result = [SourcePosition](repeating: SourcePosition(line: 1, column: 1), count: offsets.count)
-        var line = 1, column = 1, index = 0
+        var line = 1
+        var column = 1
+        var index = 0
         for slot in order {
             let target = min(max(offsets[slot], 0), bytes.count)
             while index < target {

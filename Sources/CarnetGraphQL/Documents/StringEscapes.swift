@@ -27,7 +27,8 @@ enum StringEscapes {
         var copied = 0
         var edits: [SourceMap.Edit] = []
         var index = 0
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
         func at(_ position: Int) -> UInt8 { position < bytes.count ? bytes[position] : 0 }
         while index < bytes.count {
             switch bytes[index] {
@@ -37,7 +38,10 @@ enum StringEscapes {
                 // Block strings have no escapes but `\"""`.
                 index += 3
                 while index < bytes.count, !(at(index) == quote && at(index + 1) == quote && at(index + 2) == quote) {
-                    index += at(index) == backslash && at(index + 1) == quote ? 4 : 1
+                    let escapedQuotes =
+                        at(index) == backslash && at(index + 1) == quote && at(index + 2) == quote
+                        && at(index + 3) == quote
+                    index += escapedQuotes ? 4 : 1
                 }
                 index += 3
             case quote:
@@ -57,7 +61,9 @@ enum StringEscapes {
                         continue
                     }
                     guard at(index + 1) == UInt8(ascii: "u") else {
-                        index += 2
+                        // A backslash before a line break does not carry the string over it: the lexer ends the
+                        // string there (with an error), and so must this, or the two would disagree on what is text.
+                        index += at(index + 1) == 0x0A || at(index + 1) == 0x0D ? 1 : 2
                         continue
                     }
                     guard let (scalar, length) = try unicodeEscape(bytes, at: index) else {
@@ -67,8 +73,9 @@ enum StringEscapes {
                     output.append(contentsOf: bytes[copied..<index])
                     let replacement = representation(of: scalar)
                     output.append(contentsOf: replacement)
-                    edits.append(SourceMap.Edit(
-                        rewrittenEnd: output.count, originalEnd: index + length))
+                    edits.append(
+                        SourceMap.Edit(
+                            rewrittenEnd: output.count, originalEnd: index + length))
                     index += length
                     copied = index
                 }
@@ -92,14 +99,16 @@ enum StringEscapes {
                 value = value > 0x10FFFF ? value : value << 4 | digit
                 end += 1
             }
-            guard end > start + 3, end < bytes.count, bytes[end] == UInt8(ascii: "}"), let scalar = Unicode.Scalar(value)
+            guard end > start + 3, end < bytes.count, bytes[end] == UInt8(ascii: "}"),
+                let scalar = Unicode.Scalar(value)
             else { throw invalid(bytes, start, through: min(end, bytes.count - 1)) }
             return (scalar, end + 1 - start)
         }
         guard let leading = fourDigits(bytes, start + 2) else { throw invalid(bytes, start, through: start + 5) }
         switch leading {
         case 0xD800...0xDBFF:
-            guard start + 7 < bytes.count, bytes[start + 6] == UInt8(ascii: "\\"), bytes[start + 7] == UInt8(ascii: "u"),
+            guard start + 7 < bytes.count, bytes[start + 6] == UInt8(ascii: "\\"),
+                bytes[start + 7] == UInt8(ascii: "u"),
                 let trailing = fourDigits(bytes, start + 8), (0xDC00...0xDFFF).contains(trailing),
                 let scalar = Unicode.Scalar(0x10000 + ((leading - 0xD800) << 10) + (trailing - 0xDC00))
             else { throw invalid(bytes, start, through: start + 5) }
@@ -149,7 +158,8 @@ enum StringEscapes {
     /// graphql-js's message, quoting the escape as written (up to `end`, within its line and string).
     private static func invalid(_ bytes: [UInt8], _ start: Int, through end: Int) -> Failure {
         var stop = start + 1
-        while stop < min(end + 1, bytes.count), stop - start < 16, bytes[stop] != UInt8(ascii: "\""), bytes[stop] != 0x0A,
+        while stop < min(end + 1, bytes.count), stop - start < 16, bytes[stop] != UInt8(ascii: "\""),
+            bytes[stop] != 0x0A,
             bytes[stop] != 0x0D
         {
             stop += 1

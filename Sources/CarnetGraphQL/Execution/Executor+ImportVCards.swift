@@ -19,7 +19,8 @@ extension Executor {
         do {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))
         } catch let issue as VCardIssue {
-            throw FieldError(message: issue.description, code: ErrorCode(rawValue: "VCARD_MALFORMED"),
+            throw FieldError(
+                message: issue.description, code: ErrorCode(rawValue: "VCARD_MALFORMED"),
                 extensions: ["line": .int(issue.line)])
         }
         writer.beginObject()

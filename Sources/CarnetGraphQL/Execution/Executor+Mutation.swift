@@ -17,7 +17,10 @@ extension Executor {
         let save = try SaveInput(input, author: author)
         let result = try await store.execute(save.request)
 
-        var contactIDs: [String] = [], groupIDs: [String] = [], deletedContacts: [String] = [], deletedGroups: [String] = []
+        var contactIDs: [String] = []
+        var groupIDs: [String] = []
+        var deletedContacts: [String] = []
+        var deletedGroups: [String] = []
         for (kind, id) in zip(save.kinds, result.recordIdentifiers) {
             switch kind {
             case .contact: contactIDs.append(id)
@@ -32,7 +35,8 @@ extension Executor {
         let contacts = try await store.contacts(
             withIdentifiers: Self.unique(contactIDs.filter { !deletedContacts.contains($0) }),
             keysToFetch: KeyPlanning.keys(contactFields))
-        let groups = try await store.groups(withIdentifiers: Self.unique(groupIDs.filter { !deletedGroups.contains($0) }))
+        let groups = try await store.groups(
+            withIdentifiers: Self.unique(groupIDs.filter { !deletedGroups.contains($0) }))
         try await prepareContacts(contacts, contactFields)
         try await prepareGroups(groups, groupFields)
 

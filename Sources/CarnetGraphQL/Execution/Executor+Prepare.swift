@@ -16,7 +16,9 @@ extension Executor {
                 for id in missing { groupsByContact[id] = loaded[id] ?? [] }
             }
             var seen = Set<String>()
-            let groups = contacts.flatMap { groupsByContact[$0.identifier] ?? [] }.filter { seen.insert($0.identifier).inserted }
+            let groups = contacts.flatMap { groupsByContact[$0.identifier] ?? [] }.filter {
+                seen.insert($0.identifier).inserted
+            }
             try await prepareGroups(groups, groupPlans.flatMap { $0.selection?.fields(for: "Group") ?? [] })
         }
         if fields.contains(where: { ContactField(rawValue: $0.code) == .container }) { try await loadContainers() }
@@ -30,11 +32,13 @@ extension Executor {
             let sub = plan.selection?.fields(for: "Contact") ?? []
             let first = args(plan).int("first") ?? 100
             guard (1...StoreLimits.pageSize).contains(first) else {
-                failedLoads[plan.id] = FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
+                failedLoads[plan.id] = FieldError.badUserInput(
+                    "Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
                 continue
             }
             let members = try await store.members(
-                ofGroups: ids, keysToFetch: KeyPlanning.keys(sub), sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
+                ofGroups: ids, keysToFetch: KeyPlanning.keys(sub),
+                sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
                 limit: first)
             membersByPlan[plan.id] = members
             var seen = Set<String>()

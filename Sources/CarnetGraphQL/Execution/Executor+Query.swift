@@ -11,7 +11,8 @@ extension Executor {
         switch code {
         case .contact:
             let fields = selection?.fields(for: "Contact") ?? []
-            let found = try await store.contacts(withIdentifiers: [args(plan).string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields))
+            let found = try await store.contacts(
+                withIdentifiers: [args(plan).string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields))
             guard let contact = found.first else { return nullValue() }
             try await prepareContacts([contact], fields)
             return nested(plan) { writeContact(contact, fields) }
@@ -19,11 +20,15 @@ extension Executor {
             return try await writeNode(args(plan).string("id") ?? "", plan)
         case .contacts:
             let page = try await store.contacts(try contactFetchRequest(plan))
-            try await prepareContacts(page.contacts, KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["edges", "node"])
-                + KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["nodes"]))
+            try await prepareContacts(
+                page.contacts,
+                KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["edges", "node"])
+                    + KeyPlanning.contactFields(under: selection?.allFields ?? [], path: ["nodes"]))
             return nested(plan) { writeConnection(page, selection?.fields(for: "ContactConnection") ?? []) }
         case .group:
-            guard let group = try await store.groups(withIdentifiers: [args(plan).string("id") ?? ""]).first else { return nullValue() }
+            guard let group = try await store.groups(withIdentifiers: [args(plan).string("id") ?? ""]).first else {
+                return nullValue()
+            }
             let fields = selection?.fields(for: "Group") ?? []
             try await prepareGroups([group], fields)
             return nested(plan) { writeGroup(group, fields) }
@@ -33,18 +38,22 @@ extension Executor {
             try await prepareGroups(groups, fields)
             return nested(plan) { list(groups, plan) { writeGroup($0, fields) } }
         case .container:
-            guard let container = try await store.containers(withIdentifiers: [args(plan).string("id") ?? ""]).first else {
+            guard let container = try await store.containers(withIdentifiers: [args(plan).string("id") ?? ""]).first
+            else {
                 return nullValue()
             }
             return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
         case .containers:
             let containers = try await store.containers()
-            return nested(plan) { list(containers, plan) { writeContainer($0, selection?.fields(for: "Container") ?? []) } }
+            return nested(plan) {
+                list(containers, plan) { writeContainer($0, selection?.fields(for: "Container") ?? []) }
+            }
         case .defaultContainer:
             let container = try await store.defaultContainer()
             return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
         case .changeHistory:
-            let page = try await fetchHistory(plan, since: args(plan).string("since"), limit: args(plan).int("first") ?? 1000)
+            let page = try await fetchHistory(
+                plan, since: args(plan).string("since"), limit: args(plan).int("first") ?? 1000)
             return nested(plan) { writeHistoryPage(page, selection?.fields(for: "ChangeHistoryPage") ?? []) }
         case .currentHistoryToken:
             writer.string(try await store.currentHistoryToken())
@@ -52,7 +61,9 @@ extension Executor {
         case .changeHistoryRetention:
             let oldest = try await store.oldestValidHistoryToken()
             let seconds = store.configuration.historyRetentionSeconds
-            return nested(plan) { writeRetention(seconds: seconds, oldest: oldest, selection?.fields(for: "ChangeHistoryRetention") ?? []) }
+            return nested(plan) {
+                writeRetention(seconds: seconds, oldest: oldest, selection?.fields(for: "ChangeHistoryRetention") ?? [])
+            }
         }
     }
 
@@ -68,7 +79,9 @@ extension Executor {
     /// A record of any kind by identifier.
     private func writeNode(_ id: String, _ plan: FieldPlan) async throws -> Bool {
         let contactFields = plan.selection?.fields(for: "Contact") ?? []
-        if let contact = try await store.contacts(withIdentifiers: [id], keysToFetch: KeyPlanning.keys(contactFields)).first {
+        if let contact = try await store.contacts(withIdentifiers: [id], keysToFetch: KeyPlanning.keys(contactFields))
+            .first
+        {
             try await prepareContacts([contact], contactFields)
             return writeContact(contact, contactFields)
         }
@@ -85,7 +98,8 @@ extension Executor {
 
     /// The store request for `contacts(filter:sortOrder:first:after:last:before:)`.
     private func contactFetchRequest(_ plan: FieldPlan) throws -> ContactFetchRequest {
-        let first = args(plan).int("first"), last = args(plan).int("last")
+        let first = args(plan).int("first")
+        let last = args(plan).int("last")
         if first != nil && last != nil {
             throw FieldError.badUserInput("Give either `first` or `last`, not both.")
         }
@@ -94,7 +108,8 @@ extension Executor {
         }
         // The store applies one cursor in one direction. Rather than drop a cursor the client sent (the Relay
         // algorithm would apply both), the combinations it cannot apply are refused.
-        let after = args(plan).string("after"), before = args(plan).string("before")
+        let after = args(plan).string("after")
+        let before = args(plan).string("before")
         if before != nil && last == nil {
             throw FieldError.badUserInput("`before` goes with `last`; give `last` (and no `after`) to page backwards.")
         }
@@ -105,25 +120,31 @@ extension Executor {
         let filter = args(plan)["filter"]?.objectValue ?? [:]
         let predicate = ContactPredicate(
             matchingName: filter["name"]?.stringValue, matchingEmailAddress: filter["email"]?.stringValue,
-            matchingPhoneNumber: filter["phone"]?.stringValue, identifiers: filter["ids"]?.arrayValue?.compactMap(\.stringValue),
+            matchingPhoneNumber: filter["phone"]?.stringValue,
+            identifiers: filter["ids"]?.arrayValue?.compactMap(\.stringValue),
             groupIdentifier: filter["groupId"]?.stringValue, containerIdentifier: filter["containerId"]?.stringValue)
-        let contactFields = KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["edges", "node"])
+        let contactFields =
+            KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["edges", "node"])
             + KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["nodes"])
         let wantsTotal = plan.selection?.allFields.contains { $0.name == "totalCount" } ?? false
         return ContactFetchRequest(
-            predicate: predicate, keysToFetch: KeyPlanning.keys(contactFields), sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
+            predicate: predicate, keysToFetch: KeyPlanning.keys(contactFields),
+            sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
             page: page, includeTotalCount: wantsTotal)
     }
 
     /// A history page with the contacts and groups its events carry, loaded for the selection.
     func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int) async throws -> ChangeHistoryPage {
         let eventFields = KeyPlanning.eventContactFields(plan)
-        let page = try await store.changeHistory(ChangeHistoryFetchRequest(
-            startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
-            excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields), limit: limit))
+        let page = try await store.changeHistory(
+            ChangeHistoryFetchRequest(
+                startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
+                excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields),
+                limit: limit))
         // Lazily: the contacts are copied only if the selection needs their groups or container.
         try await prepareContacts(page.events.lazy.compactMap(\.contact), eventFields)
-        let groupFields = KeyPlanning.fields(under: plan.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
+        let groupFields = KeyPlanning.fields(
+            under: plan.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
         try await prepareGroups(page.events.compactMap(\.group), groupFields)
         return page
     }

@@ -62,8 +62,12 @@ final class Executor {
             if let bound = boundArguments[plan.id] { return bound }
             let bound: (ArgumentValues, FieldError?)
             do throws(FieldError) {
-                bound = (ArgumentValues(values: try InputCoercion(schema: service.index).arguments(binding,
-                    variables: variables)), nil)
+                bound = (
+                    ArgumentValues(
+                        values: try InputCoercion(schema: service.index).arguments(
+                            binding,
+                            variables: variables)), nil
+                )
             } catch {
                 bound = (.none, error)
             }
@@ -77,9 +81,14 @@ final class Executor {
         let fields = prepared.plans(for: operation, variables: variables, index: service.index, rootType: rootTypeName)
         let nodes = NodeLimit.count(fields, arguments: args)
         if nodes > service.limits.maxNodes {
-            throw GraphQLRequestError(.validationFailed, [ResponseError(
-                message: "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",
-                code: .tooManyNodes)])
+            throw GraphQLRequestError(
+                .validationFailed,
+                [
+                    ResponseError(
+                        message:
+                            "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",
+                        code: .tooManyNodes)
+                ])
         }
         return fields
     }
@@ -229,9 +238,10 @@ final class Executor {
             service.reportUnexpected(error)
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
         }
-        errors.append(ResponseError(
-            message: fieldError.message, code: fieldError.code, locations: positions(plan),
-            path: path, extensions: fieldError.extensions))
+        errors.append(
+            ResponseError(
+                message: fieldError.message, code: fieldError.code, locations: positions(plan),
+                path: path, extensions: fieldError.extensions))
     }
 }
 

@@ -13,7 +13,9 @@ struct InputCoercion {
     func coerce(_ value: JSONValue, to type: TypeRef) throws(Failure) -> JSONValue {
         switch type {
         case .nonNull(let inner):
-            guard value != .null else { throw Failure(message: "Expected non-nullable type \"\(type)\" not to be null.") }
+            guard value != .null else {
+                throw Failure(message: "Expected non-nullable type \"\(type)\" not to be null.")
+            }
             return try coerce(value, to: inner)
         case .list(let inner):
             if value == .null { return .null }
@@ -50,7 +52,8 @@ struct InputCoercion {
                 } else if let defaultValue = field.defaultValue {
                     result[field.name] = defaultValue
                 } else if field.type.isNonNull {
-                    throw Failure(message: "Field \"\(name).\(field.name)\" of required type \"\(field.type)\" was not provided.")
+                    throw Failure(
+                        message: "Field \"\(name).\(field.name)\" of required type \"\(field.type)\" was not provided.")
                 }
             }
             if isOneOf {
@@ -101,7 +104,9 @@ struct InputCoercion {
 
     /// A literal from the document as a JSON value, variables substituted. Object fields and list items whose
     /// variable is not provided are left out, as the spec says.
-    func value(of node: any Value, variables: [String: JSONValue]) -> JSONValue? { Self.value(of: node, variables: variables) }
+    func value(of node: any Value, variables: [String: JSONValue]) -> JSONValue? {
+        Self.value(of: node, variables: variables)
+    }
 
     /// See ``value(of:variables:)``; the schema plays no part.
     static func value(of node: any Value, variables: [String: JSONValue]) -> JSONValue? {
@@ -117,7 +122,9 @@ struct InputCoercion {
         case let object as ObjectValue:
             var fields: [String: JSONValue] = [:]
             for field in object.fields {
-                if let fieldValue = value(of: field.value, variables: variables) { fields[field.name.value] = fieldValue }
+                if let fieldValue = value(of: field.value, variables: variables) {
+                    fields[field.name.value] = fieldValue
+                }
             }
             return .object(fields)
         default: return nil

@@ -32,20 +32,25 @@ struct SaveInput {
                 request.delete(contactWithIdentifier: value.stringValue ?? "")
                 kinds.append(.deletedContact)
             case "addGroup":
-                let group = Group(identifier: fields["id"]?.stringValue ?? Contact.makeIdentifier(),
+                let group = Group(
+                    identifier: fields["id"]?.stringValue ?? Contact.makeIdentifier(),
                     name: fields["name"]?.stringValue ?? "")
                 request.add(group, toContainerWithIdentifier: fields["containerId"]?.stringValue)
                 kinds.append(.group)
             case "updateGroup":
-                request.update(Group(identifier: fields["id"]?.stringValue ?? "", name: fields["name"]?.stringValue ?? ""),
+                request.update(
+                    Group(identifier: fields["id"]?.stringValue ?? "", name: fields["name"]?.stringValue ?? ""),
                     baseRevision: try Self.revision(fields["baseRevision"], path: path))
                 kinds.append(.group)
             case "deleteGroup":
                 request.delete(groupWithIdentifier: value.stringValue ?? "")
                 kinds.append(.deletedGroup)
             case "addMember", "removeMember":
-                let contact = fields["contactId"]?.stringValue ?? "", group = fields["groupId"]?.stringValue ?? ""
-                if name == "addMember" { request.addMember(contact, toGroup: group) } else {
+                let contact = fields["contactId"]?.stringValue ?? ""
+                let group = fields["groupId"]?.stringValue ?? ""
+                if name == "addMember" {
+                    request.addMember(contact, toGroup: group)
+                } else {
                     request.removeMember(contact, fromGroup: group)
                 }
                 kinds.append(.group)
@@ -66,7 +71,8 @@ struct SaveInput {
     }
 
     /// Sets every key the input gives; `null` clears it.
-    private static func apply(_ fields: [String: JSONValue], to contact: inout Contact, path: String) throws(FieldError) {
+    private static func apply(_ fields: [String: JSONValue], to contact: inout Contact, path: String) throws(FieldError)
+    {
         for (name, value) in fields {
             switch name {
             case "id", "containerId", "baseRevision": continue
@@ -79,31 +85,40 @@ struct SaveInput {
             case "emailAddresses": contact.emailAddresses = labeled(value) { $0.stringValue }
             case "urlAddresses": contact.urlAddresses = labeled(value) { $0.stringValue }
             case "vCardProperties":
-                contact.vCardProperties = (value.arrayValue ?? []).compactMap(\.stringValue).map { LabeledValue(value: $0) }
+                contact.vCardProperties = (value.arrayValue ?? []).compactMap(\.stringValue).map {
+                    LabeledValue(value: $0)
+                }
             case "postalAddresses":
                 contact.postalAddresses = labeled(value) { v in
                     v.objectValue.map { o in
                         PostalAddress(
                             street: o["street"]?.stringValue ?? "", subLocality: o["subLocality"]?.stringValue ?? "",
-                            city: o["city"]?.stringValue ?? "", subAdministrativeArea: o["subAdministrativeArea"]?.stringValue ?? "",
+                            city: o["city"]?.stringValue ?? "",
+                            subAdministrativeArea: o["subAdministrativeArea"]?.stringValue ?? "",
                             state: o["state"]?.stringValue ?? "", postalCode: o["postalCode"]?.stringValue ?? "",
-                            country: o["country"]?.stringValue ?? "", isoCountryCode: o["isoCountryCode"]?.stringValue ?? "")
+                            country: o["country"]?.stringValue ?? "",
+                            isoCountryCode: o["isoCountryCode"]?.stringValue ?? "")
                     }
                 }
             case "dates": contact.dates = labeled(value) { date($0) }
             case "contactRelations":
-                contact.contactRelations = labeled(value) { $0.objectValue?["name"]?.stringValue.map(ContactRelation.init(name:)) }
+                contact.contactRelations = labeled(value) {
+                    $0.objectValue?["name"]?.stringValue.map(ContactRelation.init(name:))
+                }
             case "socialProfiles":
                 contact.socialProfiles = labeled(value) { v in
                     v.objectValue.map { o in
-                        SocialProfile(urlString: o["urlString"]?.stringValue ?? "", username: o["username"]?.stringValue ?? "",
-                            userIdentifier: o["userIdentifier"]?.stringValue ?? "", service: o["service"]?.stringValue ?? "")
+                        SocialProfile(
+                            urlString: o["urlString"]?.stringValue ?? "", username: o["username"]?.stringValue ?? "",
+                            userIdentifier: o["userIdentifier"]?.stringValue ?? "",
+                            service: o["service"]?.stringValue ?? "")
                     }
                 }
             case "instantMessageAddresses":
                 contact.instantMessageAddresses = labeled(value) { v in
                     v.objectValue.map { o in
-                        InstantMessageAddress(username: o["username"]?.stringValue ?? "", service: o["service"]?.stringValue ?? "")
+                        InstantMessageAddress(
+                            username: o["username"]?.stringValue ?? "", service: o["service"]?.stringValue ?? "")
                     }
                 }
             default:
@@ -114,10 +129,13 @@ struct SaveInput {
     }
 
     private static func date(_ value: JSONValue) -> ContactDate? {
-        guard let o = value.objectValue, case .int(let month)? = o["month"], case .int(let day)? = o["day"] else { return nil }
+        guard let o = value.objectValue, case .int(let month)? = o["month"], case .int(let day)? = o["day"] else {
+            return nil
+        }
         func int(_ name: String) -> Int? { if case .int(let v)? = o[name] { v } else { nil } }
         return ContactDate(
-            calendar: o["calendar"]?.stringValue ?? ContactDate.gregorian, era: int("era"), year: int("year"), month: month,
+            calendar: o["calendar"]?.stringValue ?? ContactDate.gregorian, era: int("era"), year: int("year"),
+            month: month,
             day: day, isLeapMonth: o["isLeapMonth"] == .bool(true))
     }
 

@@ -36,18 +36,22 @@ extension InputCoercion {
             }
             if slot.type.isNonNull && (input == nil || input == .null) {
                 let reason = input == nil ? "was not provided" : "must not be null"
-                errors.append(ResponseError(
-                    message: "Variable \"$\(name)\" of required type \"\(slot.type)\" \(reason).", code: .badUserInput,
-                    locations: slot.locations))
+                errors.append(
+                    ResponseError(
+                        message: "Variable \"$\(name)\" of required type \"\(slot.type)\" \(reason).",
+                        code: .badUserInput,
+                        locations: slot.locations))
                 continue
             }
             guard let input else { continue }
             do {
                 coerced[name] = try coerce(input, to: slot.type)
             } catch {
-                errors.append(ResponseError(
-                    message: "Variable \"$\(name)\" got invalid value \(input.graphQLDescription); \(error.message)",
-                    code: .badUserInput, locations: slot.locations))
+                errors.append(
+                    ResponseError(
+                        message:
+                            "Variable \"$\(name)\" got invalid value \(input.graphQLDescription); \(error.message)",
+                        code: .badUserInput, locations: slot.locations))
             }
         }
         guard errors.isEmpty else { throw GraphQLRequestError(.variableCoercionFailed, errors) }
@@ -65,15 +69,17 @@ extension InputCoercion {
 
     /// A field's argument values for these variables (none when planned): provided ones coerced, absent ones
     /// defaulted or left out.
-    func arguments(_ binding: ArgumentBinding, variables: [String: JSONValue]) throws(FieldError) -> [String: JSONValue] {
+    func arguments(_ binding: ArgumentBinding, variables: [String: JSONValue]) throws(FieldError) -> [String: JSONValue]
+    {
         var result: [String: JSONValue] = [:]
         for (argument, source) in zip(binding.info.arguments, binding.sources) {
-            let provided: JSONValue? = switch source {
-            case .absent: nil
-            case .variable(let name): variables[name]
-            case .constant(let value): value
-            case .literal(let node): value(of: node, variables: variables)
-            }
+            let provided: JSONValue? =
+                switch source {
+                case .absent: nil
+                case .variable(let name): variables[name]
+                case .constant(let value): value
+                case .literal(let node): value(of: node, variables: variables)
+                }
             try bind(argument, provided, into: &result)
         }
         return result
@@ -84,14 +90,16 @@ extension InputCoercion {
     {
         guard let provided = provided ?? argument.defaultValue else {
             if argument.type.isNonNull {
-                throw .badUserInput("Argument \"\(argument.name)\" of required type \"\(argument.type)\" was not provided.")
+                throw .badUserInput(
+                    "Argument \"\(argument.name)\" of required type \"\(argument.type)\" was not provided.")
             }
             return
         }
         do {
             result[argument.name] = try coerce(provided, to: argument.type)
         } catch {
-            throw .badUserInput("Argument \"\(argument.name)\" has invalid value \(provided.graphQLDescription); \(error.message)")
+            throw .badUserInput(
+                "Argument \"\(argument.name)\" has invalid value \(provided.graphQLDescription); \(error.message)")
         }
     }
 }

@@ -87,7 +87,10 @@ enum DeprecationPatch {
                 return text.index(index, offsetBy: 3)
             }
             if !block {
-                if text[index] == "\\" { index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex; continue }
+                if text[index] == "\\" {
+                    index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
+                    continue
+                }
                 if text[index] == "\"" { return text.index(after: index) }
             }
             index = text.index(after: index)

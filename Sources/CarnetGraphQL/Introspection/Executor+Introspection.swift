@@ -25,7 +25,9 @@ extension Executor {
         if let error = result.errors.first {
             throw FieldError(message: error.message, code: .internalServerError)
         }
-        guard case .dictionary(let data)? = result.data.map(DeprecationPatch.restore), var value = data[plan.responseKey] else {
+        guard case .dictionary(let data)? = result.data.map(DeprecationPatch.restore),
+            var value = data[plan.responseKey]
+        else {
             throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
         }
         let fixup = IntrospectionFixup(schema: CarnetSchema.schema, fragments: prepared.fragments, order: .shared)

@@ -51,7 +51,9 @@ struct IntrospectionFixup {
             let names = schema.typeMap.keys.sorted()
             return list(value, names, order.types, selections) { .type(.named($0)) }
         case (.schema, "queryType"), (.schema, "mutationType"), (.schema, "subscriptionType"):
-            let root = field == "queryType" ? schema.queryType : field == "mutationType" ? schema.mutationType : schema.subscriptionType
+            let root =
+                field == "queryType"
+                ? schema.queryType : field == "mutationType" ? schema.mutationType : schema.subscriptionType
             return root.map { fix(value, .type(.named($0.name)), selections) } ?? value
         case (.schema, "directives"):
             let names = schema.directives.map(\.name)
@@ -61,7 +63,9 @@ struct IntrospectionFixup {
         case (.field(let owner, let name, _), "args"):
             let arguments = fieldDefinition(owner, name)?.args ?? [:]
             return list(value, Array(arguments.keys), order.arguments["\(owner).\(name)"], selections) { argument in
-                .inputValue(owner: nil, name: argument, type: arguments[argument].map { SchemaIndex.ref($0.type) } ?? .named(""))
+                .inputValue(
+                    owner: nil, name: argument, type: arguments[argument].map { SchemaIndex.ref($0.type) } ?? .named("")
+                )
             }
         case (.field(_, _, let type), "type"), (.inputValue(_, _, let type), "type"):
             return fix(value, .type(type), selections)
@@ -71,7 +75,8 @@ struct IntrospectionFixup {
         case (.directive(let directive), "args"):
             let arguments = schema.directives.first { $0.name == directive }?.args ?? []
             return list(value, arguments.map(\.name), nil, selections) { argument in
-                .inputValue(owner: nil, name: argument,
+                .inputValue(
+                    owner: nil, name: argument,
                     type: arguments.first { $0.name == argument }.map { SchemaIndex.ref($0.type) } ?? .named(""))
             }
         default:
@@ -82,7 +87,8 @@ struct IntrospectionFixup {
     private func fix(typeField field: String, _ type: TypeRef, _ value: Map, _ selections: [SelectionSet]) -> Map {
         guard case .named(let name) = type else {
             switch (field, type) {
-            case ("ofType", .list(let inner)), ("ofType", .nonNull(let inner)): return fix(value, .type(inner), selections)
+            case ("ofType", .list(let inner)), ("ofType", .nonNull(let inner)):
+                return fix(value, .type(inner), selections)
             case ("isOneOf", _): return .null
             default: return value
             }
@@ -92,17 +98,20 @@ struct IntrospectionFixup {
         case "isOneOf":
             return named is GraphQLInputObjectType ? value : .null
         case "fields":
-            let definitions: GraphQLFieldMap? = switch named {
-            case let object as GraphQLObjectType: try? object.fields()
-            case let interface as GraphQLInterfaceType: try? interface.fields()
-            default: nil
-            }
+            let definitions: GraphQLFieldMap? =
+                switch named {
+                case let object as GraphQLObjectType: try? object.fields()
+                case let interface as GraphQLInterfaceType: try? interface.fields()
+                default: nil
+                }
             guard let definitions else { return value }
             return list(value, definitions.keys.sorted(), order.members[name] ?? Array(definitions.keys), selections) {
                 .field(owner: name, name: $0, type: definitions[$0].map { SchemaIndex.ref($0.type) } ?? .named(""))
             }
         case "inputFields":
-            guard let input = named as? GraphQLInputObjectType, let definitions = try? input.fields() else { return value }
+            guard let input = named as? GraphQLInputObjectType, let definitions = try? input.fields() else {
+                return value
+            }
             return list(value, definitions.keys.sorted(), order.members[name] ?? Array(definitions.keys), selections) {
                 .inputValue(owner: name, name: $0, type: definitions[$0].map { SchemaIndex.ref($0.type) } ?? .named(""))
             }
@@ -110,15 +119,18 @@ struct IntrospectionFixup {
             guard let enumeration = named as? GraphQLEnumType else { return value }
             return list(value, enumeration.values.map(\.name), order.members[name], selections) { _ in .enumValue }
         case "interfaces":
-            let names: [String] = switch named {
-            case let object as GraphQLObjectType: ((try? object.interfaces()) ?? []).map(\.name)
-            case let interface as GraphQLInterfaceType: ((try? interface.interfaces()) ?? []).map(\.name)
-            default: []
-            }
+            let names: [String] =
+                switch named {
+                case let object as GraphQLObjectType: ((try? object.interfaces()) ?? []).map(\.name)
+                case let interface as GraphQLInterfaceType: ((try? interface.interfaces()) ?? []).map(\.name)
+                default: []
+                }
             return list(value, names, nil, selections) { .type(.named($0)) }
         case "possibleTypes":
             guard let abstract = named as? (any GraphQLAbstractType) else { return value }
-            return list(value, schema.getPossibleTypes(abstractType: abstract).map(\.name), nil, selections) { .type(.named($0)) }
+            return list(value, schema.getPossibleTypes(abstractType: abstract).map(\.name), nil, selections) {
+                .type(.named($0))
+            }
         default:
             return value
         }
@@ -126,9 +138,10 @@ struct IntrospectionFixup {
 
     /// A list the library produced in the order of `names`: each item fixed as the element it describes, then
     /// put in `order`.
-    private func list(_ value: Map, _ names: [String], _ order: [String]?, _ selections: [SelectionSet],
-        _ element: (String) -> Element) -> Map
-    {
+    private func list(
+        _ value: Map, _ names: [String], _ order: [String]?, _ selections: [SelectionSet],
+        _ element: (String) -> Element
+    ) -> Map {
         guard case .array(let items) = value, items.count == names.count else { return value }
         let fixed = zip(items, names).map { fix($0, element($1), selections) }
         return .array(SchemaOrder.reorder(fixed, names: names, to: order))

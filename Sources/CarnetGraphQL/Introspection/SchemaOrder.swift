@@ -16,7 +16,9 @@ struct SchemaOrder: Sendable {
     static let shared = SchemaOrder(sdl: CarnetSchema.sdl, schema: CarnetSchema.schema)
 
     init(sdl: String, schema: GraphQLSchema) {
-        var members: [String: [String]] = [:], arguments: [String: [String]] = [:], defaults: [String: String] = [:]
+        var members: [String: [String]] = [:]
+        var arguments: [String: [String]] = [:]
+        var defaults: [String: String] = [:]
         func fields(_ type: String, _ definitions: [FieldDefinition]) {
             members[type] = definitions.map(\.name.value)
             for field in definitions { arguments["\(type).\(field.name.value)"] = field.arguments.map(\.name.value) }
@@ -29,9 +31,12 @@ struct SchemaOrder: Sendable {
             case let input as InputObjectTypeDefinition:
                 members[input.name.value] = input.fields.map(\.name.value)
                 for field in input.fields {
-                    if let value = field.defaultValue { defaults["\(input.name.value).\(field.name.value)"] = print(ast: value) }
+                    if let value = field.defaultValue {
+                        defaults["\(input.name.value).\(field.name.value)"] = print(ast: value)
+                    }
                 }
-            case let enumeration as EnumTypeDefinition: members[enumeration.name.value] = enumeration.values.map(\.name.value)
+            case let enumeration as EnumTypeDefinition:
+                members[enumeration.name.value] = enumeration.values.map(\.name.value)
             default: continue
             }
         }
@@ -47,6 +52,8 @@ struct SchemaOrder: Sendable {
         guard let order, items.count == names.count else { return items }
         var rank: [String: Int] = [:]
         for (index, name) in order.enumerated() { rank[name] = index }
-        return items.indices.sorted { (rank[names[$0]] ?? Int.max, $0) < (rank[names[$1]] ?? Int.max, $1) }.map { items[$0] }
+        return items.indices.sorted { (rank[names[$0]] ?? Int.max, $0) < (rank[names[$1]] ?? Int.max, $1) }.map {
+            items[$0]
+        }
     }
 }

@@ -93,8 +93,14 @@ public struct JSONParser {
             object[key] = try parseValue(depth: depth + 1)
             skipSpace()
             guard index < bytes.count else { throw fail("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(object)
+            }
             throw fail("expected ',' or '}'")
         }
     }
@@ -112,8 +118,14 @@ public struct JSONParser {
             items.append(try parseValue(depth: depth + 1))
             skipSpace()
             guard index < bytes.count else { throw fail("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw fail("expected ',' or ']'")
         }
     }
@@ -138,7 +150,9 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() else { throw fail("invalid number") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -226,7 +240,8 @@ public struct JSONParser {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        guard index + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
         else { throw fail("invalid \\u escape") }
         index += 4
         return value

@@ -14,7 +14,9 @@ extension Map {
             case .string(let s): .string(s)
             case .array(let items): .array(items.map(Map.init))
             case .object(let fields):
-                .dictionary(OrderedDictionary(uniqueKeysWithValues: fields.sorted { $0.key < $1.key }.map { ($0.key, Map($0.value)) }))
+                .dictionary(
+                    OrderedDictionary(
+                        uniqueKeysWithValues: fields.sorted { $0.key < $1.key }.map { ($0.key, Map($0.value)) }))
             }
     }
 }
@@ -33,7 +35,8 @@ extension JSONValue {
             case .string(let value): .string(value)
             case .array(let items): .array(items.map(JSONValue.init))
             case .dictionary(let fields):
-                .object(Dictionary(fields.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
+                .object(
+                    Dictionary(fields.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
             }
     }
 }

@@ -51,7 +51,11 @@ public struct JSONWriter: Sendable {
 
     /// Separates array elements; call before each element.
     public mutating func comma() {
-        if hasMember[hasMember.count - 1] { bytes.append(UInt8(ascii: ",")) } else { hasMember[hasMember.count - 1] = true }
+        if hasMember[hasMember.count - 1] {
+            bytes.append(UInt8(ascii: ","))
+        } else {
+            hasMember[hasMember.count - 1] = true
+        }
     }
 
     /// Writes an object key (and the comma before it when needed).

@@ -19,7 +19,8 @@ enum ContactField: Int, FieldEnum {
         phoneticGivenName, phoneticMiddleName, phoneticFamilyName, phoneticOrganizationName, organizationName,
         departmentName, jobTitle, note, birthday, nonGregorianBirthday, imageData, thumbnailImageData,
         imageDataAvailable, phoneNumbers, emailAddresses, postalAddresses, urlAddresses, dates, contactRelations,
-        socialProfiles, instantMessageAddresses, vCardProperties, vCard, displayName, groups, container, revision, createdAt, modifiedAt
+        socialProfiles, instantMessageAddresses, vCardProperties, vCard, displayName, groups, container, revision,
+        createdAt, modifiedAt
 }
 
 enum GroupField: Int, FieldEnum { case id, name, container, members, memberCount, revision, createdAt, modifiedAt }
@@ -54,7 +55,9 @@ enum RetentionField: Int, FieldEnum { case retentionSeconds, oldestValidToken }
 
 enum StoreChangeField: Int, FieldEnum { case historyToken, authors }
 
-enum SaveResultField: Int, FieldEnum { case revision, historyToken, contacts, groups, deletedContactIds, deletedGroupIds }
+enum SaveResultField: Int, FieldEnum {
+    case revision, historyToken, contacts, groups, deletedContactIds, deletedGroupIds
+}
 
 enum FieldCodes {
     private static func table<E: FieldEnum>(_: E.Type) -> [String: Int] {
@@ -73,16 +76,18 @@ enum FieldCodes {
             "Group": table(GroupField.self), "Container": table(ContainerField.self),
             "ContactConnection": table(ConnectionField.self), "ContactEdge": table(EdgeField.self),
             "PageInfo": table(PageInfoField.self), "PostalAddress": table(PostalAddressField.self),
-            "SocialProfile": table(SocialProfileField.self), "InstantMessageAddress": table(InstantMessageAddressField.self),
+            "SocialProfile": table(SocialProfileField.self),
+            "InstantMessageAddress": table(InstantMessageAddressField.self),
             "ContactRelation": table(RelationField.self), "DateComponents": table(DateComponentsField.self),
             "ChangeHistoryPage": table(HistoryPageField.self), "StoreChange": table(StoreChangeField.self),
             "SaveResult": table(SaveResultField.self), "VCardImportResult": table(VCardImportResultField.self),
             "VCardImportIssue": table(VCardImportIssueField.self),
             "ChangeHistoryRetention": table(RetentionField.self),
         ]
-        for labeled in ["LabeledString", "LabeledPostalAddress", "LabeledDate", "LabeledRelation",
-            "LabeledSocialProfile", "LabeledInstantMessageAddress"]
-        {
+        for labeled in [
+            "LabeledString", "LabeledPostalAddress", "LabeledDate", "LabeledRelation",
+            "LabeledSocialProfile", "LabeledInstantMessageAddress",
+        ] {
             tables[labeled] = table(LabeledField.self)
         }
         for event in eventTypes { tables[event] = table(EventField.self) }

@@ -37,7 +37,9 @@ final class FieldPlan: Sendable {
         self.nodes = nodes
         self.type = type
         self.selection = selection
-        self.estimatesNodes = NodeLimit.estimates(name) || (selection?.byType.values.contains { $0.contains(where: \.estimatesNodes) } ?? false)
+        self.estimatesNodes =
+            NodeLimit.estimates(name)
+            || (selection?.byType.values.contains { $0.contains(where: \.estimatesNodes) } ?? false)
     }
 
     var isTypename: Bool { name == "__typename" }
@@ -63,7 +65,9 @@ final class ArgumentBinding: Sendable {
     init(_ node: Field, _ info: FieldInfo) {
         self.info = info
         sources = info.arguments.map { argument in
-            guard let value = node.arguments.first(where: { $0.name.value == argument.name })?.value else { return .absent }
+            guard let value = node.arguments.first(where: { $0.name.value == argument.name })?.value else {
+                return .absent
+            }
             if let variable = value as? Variable { return .variable(variable.name.value) }
             if Planner.usesVariables(value) { return .literal(value) }
             return .constant(InputCoercion.value(of: value, variables: [:]))

@@ -33,7 +33,8 @@ struct Planner {
             let id = nextID
             guard let info = typeInfo?.field(name) else {
                 let type: TypeRef = name == "__typename" ? .nonNull(.named("String")) : .named("__Schema")
-                return FieldPlan(id: id, responseKey: key, name: name, code: -1, arguments: .resolved(.none, nil),
+                return FieldPlan(
+                    id: id, responseKey: key, name: name, code: -1, arguments: .resolved(.none, nil),
                     nodes: fields, type: type, selection: nil)
             }
             let arguments: ArgumentSource
@@ -49,7 +50,8 @@ struct Planner {
             }
             let subSets = fields.compactMap(\.selectionSet)
             let selection = subSets.isEmpty ? nil : selectionPlan(subSets, returnType: info.type.namedType)
-            return FieldPlan(id: id, responseKey: key, name: name, code: FieldCodes.code(objectType, name),
+            return FieldPlan(
+                id: id, responseKey: key, name: name, code: FieldCodes.code(objectType, name),
                 arguments: arguments, nodes: fields, type: info.type, selection: selection)
         }
     }
@@ -75,7 +77,9 @@ struct Planner {
                 grouped[key, default: []].append(field)
             case let inline as InlineFragment:
                 guard included(inline.directives) else { continue }
-                if let condition = inline.typeCondition?.name.value, !schema.does(objectType, satisfy: condition) { continue }
+                if let condition = inline.typeCondition?.name.value, !schema.does(objectType, satisfy: condition) {
+                    continue
+                }
                 collect(inline.selectionSet, objectType, &order, &grouped, &visited)
             case let spread as FragmentSpread:
                 guard included(spread.directives), !visited.contains(spread.name.value),

@@ -45,8 +45,12 @@ public struct GraphQLRequestError: Error, Sendable, Hashable {
 
     /// JSON (a body, `variables`, a message) refused for its nesting: a bad request with its own code.
     public static func jsonTooDeep(_ what: String, _ limit: Int) -> GraphQLRequestError {
-        GraphQLRequestError(.badRequest, [ResponseError(
-            message: "\(what) nests arrays and objects more than \(limit) deep.", code: .nestingTooDeep)])
+        GraphQLRequestError(
+            .badRequest,
+            [
+                ResponseError(
+                    message: "\(what) nests arrays and objects more than \(limit) deep.", code: .nestingTooDeep)
+            ])
     }
 }
 

@@ -30,7 +30,9 @@ final class SchemaIndex: Sendable {
             case let input as GraphQLInputObjectType:
                 types[name] = .inputObject(
                     fields: ((try? input.fields()) ?? [:]).map {
-                        InputValueInfo(name: $0.key, type: Self.ref($0.value.type), defaultValue: $0.value.defaultValue.map(JSONValue.init))
+                        InputValueInfo(
+                            name: $0.key, type: Self.ref($0.value.type),
+                            defaultValue: $0.value.defaultValue.map(JSONValue.init))
                     }, isOneOf: input.isOneOf)
             default:
                 types[name] = .scalar
@@ -61,7 +63,8 @@ final class SchemaIndex: Sendable {
             result[name] = FieldInfo(
                 name: name, type: ref(field.type),
                 arguments: field.args.map {
-                    InputValueInfo(name: $0.key, type: ref($0.value.type), defaultValue: $0.value.defaultValue.map(JSONValue.init))
+                    InputValueInfo(
+                        name: $0.key, type: ref($0.value.type), defaultValue: $0.value.defaultValue.map(JSONValue.init))
                 })
         }
         return result

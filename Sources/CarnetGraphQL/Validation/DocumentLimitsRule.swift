@@ -19,20 +19,24 @@ struct DocumentLimitsRule {
             let measure = measure(operation.selectionSet, memo: &memo, visiting: &visiting)
             let name = operation.name.map { "Operation \"\($0.value)\"" } ?? "The operation"
             if measure.depth > limits.maxDepth {
-                errors.append(.validation(
-                    "\(name) is \(measure.depth) fields deep; the limit is \(limits.maxDepth).", [operation], code: .tooDeep))
+                errors.append(
+                    .validation(
+                        "\(name) is \(measure.depth) fields deep; the limit is \(limits.maxDepth).", [operation],
+                        code: .tooDeep))
             }
             if measure.aliases > limits.maxAliases {
-                errors.append(.validation(
-                    "\(name) has \(measure.aliases) aliases; the limit is \(limits.maxAliases).", [operation],
-                    code: .tooManyAliases))
+                errors.append(
+                    .validation(
+                        "\(name) has \(measure.aliases) aliases; the limit is \(limits.maxAliases).", [operation],
+                        code: .tooManyAliases))
             }
             if let root = traversal.schema.rootType(operation.operation) {
                 let count = traversal.collectFields(operation.selectionSet, parentType: root).count
                 if count > limits.maxRootFields {
-                    errors.append(.validation(
-                        "\(name) selects \(count) root fields; the limit is \(limits.maxRootFields).", [operation],
-                        code: .tooManyRootFields))
+                    errors.append(
+                        .validation(
+                            "\(name) selects \(count) root fields; the limit is \(limits.maxRootFields).", [operation],
+                            code: .tooManyRootFields))
                 }
             }
         }
@@ -54,7 +58,9 @@ struct DocumentLimitsRule {
         for selection in selectionSet.selections {
             switch selection {
             case let field as Field:
-                if field.alias != nil && field.name.value != "__typename" { result.aliases = Self.add(result.aliases, 1) }
+                if field.alias != nil && field.name.value != "__typename" {
+                    result.aliases = Self.add(result.aliases, 1)
+                }
                 let inner = field.selectionSet.map { measure($0, memo: &memo, visiting: &visiting) } ?? Measure()
                 result.depth = max(result.depth, 1 + inner.depth)
                 result.aliases = Self.add(result.aliases, inner.aliases)

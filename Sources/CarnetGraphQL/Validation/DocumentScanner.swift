@@ -6,7 +6,7 @@
 /// that grows exponentially with depth. Bounding the nesting here, in a loop with no recursion, is what keeps
 /// every later stage's recursion and work bounded.
 ///
-/// Whitespace, commas and comments are not tokens; a string or block string is one. Brackets inside strings and
+/// Whitespace and commas are not tokens; a comment, a string or a block string is one. Brackets inside strings and
 /// comments do not count. Inside parentheses (arguments, variable definitions, directive arguments) every `{` or
 /// `[` is a value or a type, which is counted against the value limit; elsewhere `{` opens a selection set.
 enum DocumentScanner {
@@ -32,7 +32,9 @@ enum DocumentScanner {
         var index = 0
         var count = 0
         var open: [Opened] = []
-        var selections = 0, values = 0, parentheses = 0
+        var selections = 0
+        var values = 0
+        var parentheses = 0
         func at(_ offset: Int) -> UInt8 { index + offset < bytes.count ? bytes[index + offset] : 0 }
         while index < bytes.count {
             let byte = bytes[index]
@@ -44,8 +46,9 @@ enum DocumentScanner {
                 index += 3
                 continue
             case UInt8(ascii: "#"):
+                // Comments count as tokens: GraphQLSwift links every token, comments included, in a list that is
+                // freed one element inside the next, so an uncounted run of comments would overflow the stack.
                 while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
-                continue
             case UInt8(ascii: "\""):
                 index = endOfString(bytes, from: index)
             case UInt8(ascii: "."):
@@ -55,7 +58,9 @@ enum DocumentScanner {
                 index += 1
                 while index < bytes.count, Self.isNamePart(bytes[index]) { index += 1 }
             case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
-                let opened: Opened = byte == UInt8(ascii: "(") ? .parenthesis : parentheses > 0 || byte == UInt8(ascii: "[") ? .value : .selection
+                let opened: Opened =
+                    byte == UInt8(ascii: "(")
+                    ? .parenthesis : parentheses > 0 || byte == UInt8(ascii: "[") ? .value : .selection
                 switch opened {
                 case .selection: selections += 1
                 case .parenthesis: parentheses += 1
@@ -103,8 +108,9 @@ enum DocumentScanner {
             return index
         }
         index += 1
-        while index < bytes.count, bytes[index] != quote, bytes[index] != 0x0A {
-            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        while index < bytes.count, bytes[index] != quote, bytes[index] != 0x0A, bytes[index] != 0x0D {
+            let escapesNext = bytes[index] == UInt8(ascii: "\\") && at(1) != 0x0A && at(1) != 0x0D
+            index += escapesNext ? 2 : 1
         }
         return min(index + 1, bytes.count)
     }

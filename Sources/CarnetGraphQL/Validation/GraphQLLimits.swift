@@ -4,11 +4,12 @@
 public struct GraphQLLimits: Sendable, Hashable {
     /// Bytes in the query text. Code `DOCUMENT_TOO_LARGE`. Default 100,000.
     public var maxDocumentBytes = 100_000
-    /// Lexical tokens in the query text. Code `TOO_MANY_TOKENS`. Default 15,000.
+    /// Lexical tokens in the query text, comments included. Code `TOO_MANY_TOKENS`. Default 15,000.
     public var maxTokens = 15_000
     /// Selection sets nested in the text, inline fragments included, checked before parsing so no recursive code
     /// sees a deeper document. Code `MAX_NESTING_EXCEEDED`. Default 64: four braces for every level `maxDepth`
-    /// allows, room for inline fragments.
+    /// allows, room for inline fragments. The same limit holds with fragments expanded, checked before the
+    /// validation rules, which walk fields through fragments recursively.
     public var maxSelectionNesting = 64
     /// Lists and input objects nested in a value literal or a variable's type, checked before parsing. Code
     /// `MAX_NESTING_EXCEEDED`. Default 7, the deepest value any argument of Carnet's schema accepts (a save's

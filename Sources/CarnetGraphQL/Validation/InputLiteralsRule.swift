@@ -42,7 +42,8 @@ struct InputLiteralsRule {
         }
     }
 
-    private func check(_ value: any Value, _ type: TypeRef, _ variables: [String: Bool], _ errors: inout [GraphQLError]) {
+    private func check(_ value: any Value, _ type: TypeRef, _ variables: [String: Bool], _ errors: inout [GraphQLError])
+    {
         switch (value, type.nullable) {
         case (let int as IntValue, .named("Int")) where Int32(int.value) == nil:
             errors.append(.validation("Int cannot represent non 32-bit signed integer value: \(int.value)", [int]))
@@ -57,9 +58,10 @@ struct InputLiteralsRule {
                     if only.value is NullValue {
                         errors.append(.validation("Field \"\(name).\(only.name.value)\" must be non-null.", [only]))
                     } else if let variable = only.value as? Variable, variables[variable.name.value] == false {
-                        errors.append(.validation(
-                            "Variable \"\(variable.name.value)\" must be non-nullable to be used for OneOf Input Object \"\(name)\".",
-                            [variable]))
+                        errors.append(
+                            .validation(
+                                "Variable \"\(variable.name.value)\" must be non-nullable to be used for OneOf Input Object \"\(name)\".",
+                                [variable]))
                     }
                 }
             }

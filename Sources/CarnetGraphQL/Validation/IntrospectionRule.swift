@@ -11,9 +11,10 @@ struct IntrospectionRule {
             guard seen.insert("\(ObjectIdentifier(selectionSet))|\(type)").inserted else { return }
             for field in traversal.collectFields(selectionSet, parentType: type) {
                 if field.node.name.value == "__schema" || field.node.name.value == "__type" {
-                    errors.append(.validation(
-                        "GraphQL introspection is not allowed here, but the query contained \(field.node.name.value).",
-                        [field.node], code: .introspectionDisabled))
+                    errors.append(
+                        .validation(
+                            "GraphQL introspection is not allowed here, but the query contained \(field.node.name.value).",
+                            [field.node], code: .introspectionDisabled))
                 } else if let inner = field.node.selectionSet, let info = field.info {
                     visit(inner, info.type.namedType)
                 }

@@ -31,9 +31,11 @@ struct OverlappingFieldsRule {
                 try check(selectionSet, type, errors: &errors, reported: &reported, checked: &checked)
             }
         } catch {
-            return [.validation(
-                "Checking that same-named fields merge took more than \(maxChecks) comparisons; simplify the document.",
-                [], code: .tooManyFieldMergeChecks)]
+            return [
+                .validation(
+                    "Checking that same-named fields merge took more than \(maxChecks) comparisons; simplify the document.",
+                    [], code: .tooManyFieldMergeChecks)
+            ]
         }
         return errors
     }
@@ -66,9 +68,10 @@ struct OverlappingFieldsRule {
                     if let reason = try conflict(group[i], group[j]) {
                         let key = "\(name)|\(i)|\(j)|\(group[i].node.loc?.start ?? 0)|\(group[j].node.loc?.start ?? 0)"
                         if reported.insert(key).inserted {
-                            errors.append(.validation(
-                                "Fields \"\(name)\" conflict because \(reason). Use different aliases on the fields to fetch both if this was intentional.",
-                                [group[i].node, group[j].node]))
+                            errors.append(
+                                .validation(
+                                    "Fields \"\(name)\" conflict because \(reason). Use different aliases on the fields to fetch both if this was intentional.",
+                                    [group[i].node, group[j].node]))
                         }
                     }
                 }
@@ -87,7 +90,8 @@ struct OverlappingFieldsRule {
         var seen = Set<String>()
         return fields.filter { field in
             let selection = field.node.selectionSet.map { "\(ObjectIdentifier($0))" } ?? ""
-            return seen.insert("\(field.parentType).\(field.node.name.value)(\(arguments(field.node)))\(selection)").inserted
+            return seen.insert("\(field.parentType).\(field.node.name.value)(\(arguments(field.node)))\(selection)")
+                .inserted
         }
     }
 
@@ -134,7 +138,8 @@ struct OverlappingFieldsRule {
             let typeB = b.info?.type
         else { return nil }
         // The sub-selections must merge too (for exclusive parents, in shape only).
-        let fields = traversal.collectFields(setA, parentType: typeA.namedType)
+        let fields =
+            traversal.collectFields(setA, parentType: typeA.namedType)
             + traversal.collectFields(setB, parentType: typeB.namedType)
         try spend(fields.count)
         var byName: [String: [SelectionTraversal.FieldOccurrence]] = [:]

@@ -34,20 +34,25 @@ struct SelectionTraversal {
     // Appends to one array: returning and concatenating arrays level by level copied every field once per
     // enclosing fragment, quadratic in a chain of fragments.
     private func collectFields(
-        _ selectionSet: SelectionSet, parentType: String, visited: inout Set<String>, into result: inout [FieldOccurrence]
+        _ selectionSet: SelectionSet, parentType: String, visited: inout Set<String>,
+        into result: inout [FieldOccurrence]
     ) {
         for selection in selectionSet.selections {
             switch selection {
             case let field as Field:
-                result.append(FieldOccurrence(
-                    parentType: parentType, node: field, info: schema.types[parentType]?.field(field.name.value)))
+                result.append(
+                    FieldOccurrence(
+                        parentType: parentType, node: field, info: schema.types[parentType]?.field(field.name.value)))
             case let inline as InlineFragment:
                 let type = inline.typeCondition?.name.value ?? parentType
                 collectFields(inline.selectionSet, parentType: type, visited: &visited, into: &result)
             case let spread as FragmentSpread:
-                guard visited.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] else { continue }
+                guard visited.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] else {
+                    continue
+                }
                 collectFields(
-                    fragment.selectionSet, parentType: fragment.typeCondition.name.value, visited: &visited, into: &result)
+                    fragment.selectionSet, parentType: fragment.typeCondition.name.value, visited: &visited,
+                    into: &result)
             default:
                 continue
             }
@@ -67,7 +72,8 @@ struct SelectionTraversal {
 
 extension GraphQLError {
     /// A validation error at the given nodes, with the code clients match on.
-    static func validation(_ message: String, _ nodes: [any Node], code: ErrorCode = .validationFailed) -> GraphQLError {
+    static func validation(_ message: String, _ nodes: [any Node], code: ErrorCode = .validationFailed) -> GraphQLError
+    {
         GraphQLError(message: message, nodes: nodes, extensions: ["code": .string(code.rawValue)])
     }
 }

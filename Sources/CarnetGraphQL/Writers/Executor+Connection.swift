@@ -13,7 +13,8 @@ extension Executor {
                 }
             case .nodes?:
                 let sub = plan.selection?.fields(for: "Contact") ?? []
-                guard field(plan, { list(count: page.contacts.count, plan) { writeContact(page.contacts[$0], sub) } }) else {
+                guard field(plan, { list(count: page.contacts.count, plan) { writeContact(page.contacts[$0], sub) } })
+                else {
                     return false
                 }
             case .pageInfo?:
@@ -48,8 +49,12 @@ extension Executor {
             switch PageInfoField(rawValue: plan.code) {
             case .hasNextPage?: leaf(plan) { $0.bool(page.hasNextPage) }
             case .hasPreviousPage?: leaf(plan) { $0.bool(page.hasPreviousPage) }
-            case .startCursor?: leaf(plan) { writer in page.contacts.isEmpty ? writer.null() : writer.string(page.cursor(at: 0)) }
-            case .endCursor?: leaf(plan) { writer in page.contacts.isEmpty ? writer.null() : writer.string(page.cursor(at: page.contacts.count - 1)) }
+            case .startCursor?:
+                leaf(plan) { writer in page.contacts.isEmpty ? writer.null() : writer.string(page.cursor(at: 0)) }
+            case .endCursor?:
+                leaf(plan) { writer in
+                    page.contacts.isEmpty ? writer.null() : writer.string(page.cursor(at: page.contacts.count - 1))
+                }
             case nil: _ = typename(plan, "PageInfo")
             }
         }

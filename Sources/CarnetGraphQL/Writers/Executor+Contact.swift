@@ -39,9 +39,14 @@ extension Executor {
             case .note: leaf(plan) { $0.string(contact.note) }
             case .birthday: guard optionalDate(contact.birthday, plan) else { return false }
             case .nonGregorianBirthday: guard optionalDate(contact.nonGregorianBirthday, plan) else { return false }
-            case .imageData: leaf(plan) { writer in contact.imageData.map { writer.string($0.base64EncodedString()) } ?? writer.null() }
+            case .imageData:
+                leaf(plan) { writer in
+                    contact.imageData.map { writer.string($0.base64EncodedString()) } ?? writer.null()
+                }
             case .thumbnailImageData:
-                leaf(plan) { writer in contact.thumbnailImageData.map { writer.string($0.base64EncodedString()) } ?? writer.null() }
+                leaf(plan) { writer in
+                    contact.thumbnailImageData.map { writer.string($0.base64EncodedString()) } ?? writer.null()
+                }
             case .imageDataAvailable: leaf(plan) { $0.bool(contact.imageDataAvailable) }
             case .phoneNumbers: guard labeledStrings(contact.phoneNumbers, plan) else { return false }
             case .emailAddresses: guard labeledStrings(contact.emailAddresses, plan) else { return false }
@@ -69,7 +74,8 @@ extension Executor {
             case .vCard:
                 let version: VCardWriter.Version = args(plan).string("version") == "V4_0" ? .v4 : .v3
                 let card = VCardExporter.card(
-                    copy contact, groups: groupsByContact[contact.identifier] ?? [], writer: VCardWriter(version: version))
+                    copy contact, groups: groupsByContact[contact.identifier] ?? [],
+                    writer: VCardWriter(version: version))
                 leaf(plan) { $0.string(card) }
             case .displayName: leaf(plan) { $0.string(displayName(copy contact, plan)) }
             case .groups:
@@ -80,8 +86,10 @@ extension Executor {
                 let containerID = contact.containerIdentifier
                 guard field(plan, { try writeContainer(containerID: containerID, plan) }) else { return false }
             case .revision: leaf(plan) { $0.string(String(contact.revision)) }
-            case .createdAt: leaf(plan) { $0.string(DateFormatting.iso8601(contact.createdAt ?? Date(timeIntervalSince1970: 0))) }
-            case .modifiedAt: leaf(plan) { $0.string(DateFormatting.iso8601(contact.modifiedAt ?? Date(timeIntervalSince1970: 0))) }
+            case .createdAt:
+                leaf(plan) { $0.string(DateFormatting.iso8601(contact.createdAt ?? Date(timeIntervalSince1970: 0))) }
+            case .modifiedAt:
+                leaf(plan) { $0.string(DateFormatting.iso8601(contact.modifiedAt ?? Date(timeIntervalSince1970: 0))) }
             }
         }
         writer.endObject()
@@ -107,14 +115,17 @@ extension Executor {
     /// The name to show, in the requested order; organization, then nickname, when there is no personal name.
     func displayName(_ contact: Contact, _ plan: FieldPlan) -> String {
         let requested = args(plan).string("order") ?? "USER_DEFAULT"
-        let familyFirst = requested == "FAMILY_NAME_FIRST"
+        let familyFirst =
+            requested == "FAMILY_NAME_FIRST"
             || (requested == "USER_DEFAULT" && service.options.defaultDisplayNameOrder == .familyNameFirst)
-        let names = familyFirst
+        let names =
+            familyFirst
             ? [contact.familyName, contact.givenName, contact.middleName]
             : [contact.givenName, contact.middleName, contact.familyName]
         let personal = names.filter { !$0.isEmpty }
         if !personal.isEmpty {
-            return ([contact.namePrefix] + personal + [contact.nameSuffix]).filter { !$0.isEmpty }.joined(separator: " ")
+            return ([contact.namePrefix] + personal + [contact.nameSuffix]).filter { !$0.isEmpty }.joined(
+                separator: " ")
         }
         if !contact.organizationName.isEmpty { return contact.organizationName }
         return contact.nickname

@@ -13,18 +13,26 @@ extension Executor {
             case .id: leaf(plan) { $0.string(group.identifier) }
             case .name: leaf(plan) { $0.string(group.name) }
             case .container:
-                guard field(plan, { try writeContainer(containerID: group.containerIdentifier, plan) }) else { return false }
+                guard field(plan, { try writeContainer(containerID: group.containerIdentifier, plan) }) else {
+                    return false
+                }
             case .members:
                 let members = membersByPlan[plan.id]?[group.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Contact") ?? []
-                guard field(plan, {
-                    if let error = failedLoads[plan.id] { throw error }
-                    return list(members, plan) { writeContact($0, sub) }
-                }) else { return false }
+                guard
+                    field(
+                        plan,
+                        {
+                            if let error = failedLoads[plan.id] { throw error }
+                            return list(members, plan) { writeContact($0, sub) }
+                        })
+                else { return false }
             case .memberCount: leaf(plan) { $0.int(memberCounts[group.identifier] ?? 0) }
             case .revision: leaf(plan) { $0.string(String(group.revision)) }
-            case .createdAt: leaf(plan) { $0.string(DateFormatting.iso8601(group.createdAt ?? Date(timeIntervalSince1970: 0))) }
-            case .modifiedAt: leaf(plan) { $0.string(DateFormatting.iso8601(group.modifiedAt ?? Date(timeIntervalSince1970: 0))) }
+            case .createdAt:
+                leaf(plan) { $0.string(DateFormatting.iso8601(group.createdAt ?? Date(timeIntervalSince1970: 0))) }
+            case .modifiedAt:
+                leaf(plan) { $0.string(DateFormatting.iso8601(group.modifiedAt ?? Date(timeIntervalSince1970: 0))) }
             }
         }
         writer.endObject()

@@ -22,7 +22,9 @@ extension Executor {
             case .events?:
                 // Each kind's fields, looked up once per page rather than by type name for every event.
                 let byKind = ChangeEventKind.allCases.map { plan.selection?.fields(for: Self.eventTypeName($0)) ?? [] }
-                guard field(plan, { list(page.events, plan) { writeEvent($0, byKind[$0.kind.rawValue]) } }) else { return false }
+                guard field(plan, { list(page.events, plan) { writeEvent($0, byKind[$0.kind.rawValue]) } }) else {
+                    return false
+                }
             case .token?: leaf(plan) { $0.string(page.token) }
             case .hasMore?: leaf(plan) { $0.bool(page.hasMore) }
             case nil: _ = typename(plan, "ChangeHistoryPage")
@@ -52,16 +54,28 @@ extension Executor {
                 }
             case .contact?:
                 let sub = plan.selection?.fields(for: "Contact") ?? []
-                guard field(plan, {
-                    guard let contact = event.contact else { throw FieldError(message: "The contact is gone.", code: .internalServerError) }
-                    return writeContact(contact, sub)
-                }) else { return false }
+                guard
+                    field(
+                        plan,
+                        {
+                            guard let contact = event.contact else {
+                                throw FieldError(message: "The contact is gone.", code: .internalServerError)
+                            }
+                            return writeContact(contact, sub)
+                        })
+                else { return false }
             case .group?:
                 let sub = plan.selection?.fields(for: "Group") ?? []
-                guard field(plan, {
-                    guard let group = event.group else { throw FieldError(message: "The group is gone.", code: .internalServerError) }
-                    return writeGroup(group, sub)
-                }) else { return false }
+                guard
+                    field(
+                        plan,
+                        {
+                            guard let group = event.group else {
+                                throw FieldError(message: "The group is gone.", code: .internalServerError)
+                            }
+                            return writeGroup(group, sub)
+                        })
+                else { return false }
             case .reason?: leaf(plan) { $0.string(Self.reasonName(event.dropReason ?? .noToken)) }
             case nil: _ = typename(plan, typeName)
             }

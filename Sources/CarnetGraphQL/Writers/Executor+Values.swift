@@ -18,7 +18,8 @@ extension Executor {
                 writer.rawKey(sub.quotedKey)
                 switch LabeledField(rawValue: sub.code) {
                 case .identifier?: writer.string(item.identifier ?? "")
-                case .label?: if let label = Self.publicLabel(item.label) { writer.string(label) } else { writer.null() }
+                case .label?:
+                    if let label = Self.publicLabel(item.label) { writer.string(label) } else { writer.null() }
                 case .value?: writer.string(item.value)
                 case nil: writer.string("LabeledString")
                 }
@@ -30,7 +31,8 @@ extension Executor {
     }
 
     /// Writes a list of labeled values; `value` writes one value given its field plans.
-    func labeled<V>(_ values: [LabeledValue<V>], _ plan: FieldPlan, _ value: @escaping (V, [FieldPlan]) -> Bool) -> Bool {
+    func labeled<V>(_ values: [LabeledValue<V>], _ plan: FieldPlan, _ value: @escaping (V, [FieldPlan]) -> Bool) -> Bool
+    {
         let typeName = plan.type.namedType
         let fields = plan.selection?.fields(for: typeName) ?? []
         return field(plan) {
@@ -39,7 +41,8 @@ extension Executor {
                 for sub in fields {
                     switch LabeledField(rawValue: sub.code) {
                     case .identifier?: leaf(sub) { $0.string(item.identifier ?? "") }
-                    case .label?: leaf(sub) { writer in Self.publicLabel(item.label).map { writer.string($0) } ?? writer.null() }
+                    case .label?:
+                        leaf(sub) { writer in Self.publicLabel(item.label).map { writer.string($0) } ?? writer.null() }
                     case .value?:
                         guard field(sub, { value(item.value, sub.selection?.fields(for: sub.type.namedType) ?? []) })
                         else { return false }
@@ -93,7 +96,9 @@ extension Executor {
     func writeRelation(_ relation: ContactRelation, _ fields: [FieldPlan]) -> Bool {
         writer.beginObject()
         for plan in fields {
-            if RelationField(rawValue: plan.code) == .name { leaf(plan) { $0.string(relation.name) } } else {
+            if RelationField(rawValue: plan.code) == .name {
+                leaf(plan) { $0.string(relation.name) }
+            } else {
                 _ = typename(plan, "ContactRelation")
             }
         }

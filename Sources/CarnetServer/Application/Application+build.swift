@@ -23,11 +23,13 @@ public func buildApplication(
     additionalRoutes: (Router<CarnetRequestContext>) -> Void = { _ in }
 ) async throws -> CarnetApplication {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-    let store = try store ?? CarnetStore.open(path: configuration.databasePath, configuration: configuration.storeConfiguration)
+    let store =
+        try store ?? CarnetStore.open(path: configuration.databasePath, configuration: configuration.storeConfiguration)
     let metrics = ServerMetrics()
     let tokens = AccessTokens(store: store, cacheLifetime: configuration.tokenCacheLifetime)
-    let service = GraphQLService(store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions)
-    { error in
+    let service = GraphQLService(
+        store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions
+    ) { error in
         var metadata: Logger.Metadata = ["error.type": "\(String(reflecting: type(of: error)))"]
         // Carnet's own faults name fields and keys only, never data: their reason is safe to log.
         if let fault = error as? ExecutionFault { metadata["error.reason"] = "\(fault)" }
@@ -35,11 +37,13 @@ public func buildApplication(
     }
     let sessions = WebSocketSessions()
     let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
-    let router = buildRouter(configuration: configuration, service: service, tokens: tokens, limiter: limiter,
+    let router = buildRouter(
+        configuration: configuration, service: service, tokens: tokens, limiter: limiter,
         metrics: metrics)
     additionalRoutes(router)
     let endpoint = GraphQLWebSocketEndpoint(
-        dependencies: .init(service: service, tokens: tokens, metrics: metrics,
+        dependencies: .init(
+            service: service, tokens: tokens, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3), limiter: limiter),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
@@ -49,7 +53,8 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Carnet"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
-    return CarnetApplication(store: store, tokens: tokens, metrics: metrics, service: service,
+    return CarnetApplication(
+        store: store, tokens: tokens, metrics: metrics, service: service,
         certificates: certificates, configuration: configuration, server: app, sessions: sessions, logger: logger)
 }
 
@@ -61,10 +66,13 @@ struct ServerChannels {
     func builder() throws -> (HTTPServerBuilder, DevelopmentCertificates?) {
         let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
         let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
-        let deadlines = { @Sendable () -> [any RemovableChannelHandler] in [RequestBodyDeadlineHandler(timeout: bodyTimeout)] }
+        let deadlines = { @Sendable () -> [any RemovableChannelHandler] in
+            [RequestBodyDeadlineHandler(timeout: bodyTimeout)]
+        }
         let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle),
-            ws: .init(maxFrameSize: configuration.maxBodyBytes, autoPing: .enabled(timePeriod: .seconds(15)),
+            ws: .init(
+                maxFrameSize: configuration.maxBodyBytes, autoPing: .enabled(timePeriod: .seconds(15)),
                 closeTimeout: .seconds(5)))
         let endpoint = self.endpoint
         let shouldUpgrade = { @Sendable (head: HTTPRequest, channel: any Channel, logger: Logger) in
@@ -84,11 +92,14 @@ struct ServerChannels {
             chain: try NIOSSLCertificate.fromPEMFile(chainPath), key: try NIOSSLPrivateKey(file: keyPath, format: .pem),
             alpn: ["h2", "http/1.1"])
         let sslContext = try NIOSSLContext(configuration: tls)
-        let http2 = HTTP2ChannelConfiguration(idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
+        let http2 = HTTP2ChannelConfiguration(
+            idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle))
         let builder = HTTPServerBuilder { responder in
-            CarnetChannel(sslContext: sslContext,
-                http1: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),
+            CarnetChannel(
+                sslContext: sslContext,
+                http1: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),
                 http2: HTTP2Channel(responder: responder, configuration: http2))
         }
         return (builder, certificates)

@@ -34,7 +34,9 @@ struct CarnetChannel: ServerChildChannel {
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setup(channel: channel, logger: logger).map { .http1_1($0) }
                 case .negotiated:
-                    return channel.close().flatMap { channel.eventLoop.makeFailedFuture(NIOHTTP2Errors.invalidALPNToken()) }
+                    return channel.close().flatMap {
+                        channel.eventLoop.makeFailedFuture(NIOHTTP2Errors.invalidALPNToken())
+                    }
                 }
             }
             try channel.pipeline.syncOperations.addHandler(alpn)

@@ -18,7 +18,9 @@ func buildRouter(
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }
-    router.on("/graphql", method: .options) { _, _ in Response(status: .noContent, headers: [.allow: "GET, POST, OPTIONS"]) }
+    router.on("/graphql", method: .options) { _, _ in
+        Response(status: .noContent, headers: [.allow: "GET, POST, OPTIONS"])
+    }
     for method in [HTTPRequest.Method.put, .delete, .patch, .head] {
         router.on("/graphql", method: method) { _, _ in
             HTTPErrorResponse.methodNotAllowed("GET, POST, OPTIONS", "Use GET or POST.").response()
@@ -36,12 +38,15 @@ func buildRouter(
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
         } catch {
             context.logger.error("Readiness check failed", metadata: ["error.type": "\(type(of: error))"])
-            return HTTPErrorResponse(status: .serviceUnavailable, code: "NOT_READY", message: "The store is not available.")
-                .response()
+            return HTTPErrorResponse(
+                status: .serviceUnavailable, code: "NOT_READY", message: "The store is not available."
+            )
+            .response()
         }
     }
     router.get("/metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: await metrics.render(store: service.store))))
     }
     return router

@@ -48,11 +48,17 @@ public final class AccessTokens: Sendable {
         // Fixed layout: "carnet_" + 12-character id + "_" + 43-character secret (both URL-safe base64, which
         // may contain "_" themselves, so the text is cut by position, not split).
         var token = token
-        guard let (id, hash) = token.withUTF8({ bytes -> (String, SHA256.Digest)? in
-            guard bytes.count == 63, bytes.starts(with: "carnet_".utf8), bytes[19] == UInt8(ascii: "_") else { return nil }
-            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[7..<19]), as: UTF8.self),
-                SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[20...])))
-        }) else { return nil }
+        guard
+            let (id, hash) = token.withUTF8({ bytes -> (String, SHA256.Digest)? in
+                guard bytes.count == 63, bytes.starts(with: "carnet_".utf8), bytes[19] == UInt8(ascii: "_") else {
+                    return nil
+                }
+                return (
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[7..<19]), as: UTF8.self),
+                    SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[20...]))
+                )
+            })
+        else { return nil }
         guard let entry = try await entry(id: id), entry.record.revoked == nil else { return nil }
         guard hash.withUnsafeBytes({ Self.constantTimeEqual($0, entry.record.secretHash) }) else { return nil }
         return entry.identity
@@ -62,8 +68,11 @@ public final class AccessTokens: Sendable {
         let now = ContinuousClock.now
         if let cached = cache.withLock({ $0[id] }), now - cached.fetched < cacheLifetime { return cached.entry }
         let entry = try await store.accessToken(id: id).map { record in
-            Entry(record: record, identity: AccessIdentity(tokenID: record.id, name: record.name,
-                scopes: Set(record.scopes.compactMap(AccessScope.init(rawValue:))), authors: record.authors))
+            Entry(
+                record: record,
+                identity: AccessIdentity(
+                    tokenID: record.id, name: record.name,
+                    scopes: Set(record.scopes.compactMap(AccessScope.init(rawValue:))), authors: record.authors))
         }
         cache.withLock { entries in
             // Unknown ids are cached too (bounded), so guessing does not turn into database reads.

@@ -16,13 +16,15 @@ struct CORSMiddleware: RouterMiddleware {
         let allowed = allowedOrigins.contains("*") || allowedOrigins.contains(origin)
         if request.method == .options, request.headers.value(.accessControlRequestMethod) != nil {
             guard allowed else { return Response(status: .forbidden, headers: [.vary: "Origin"]) }
-            return Response(status: .noContent, headers: [
-                .accessControlAllowOrigin: origin,
-                .accessControlAllowMethods: "GET, POST, OPTIONS",
-                .accessControlAllowHeaders: Self.allowedHeaders,
-                .accessControlMaxAge: Self.maxAge,
-                .vary: "Origin",
-            ])
+            return Response(
+                status: .noContent,
+                headers: [
+                    .accessControlAllowOrigin: origin,
+                    .accessControlAllowMethods: "GET, POST, OPTIONS",
+                    .accessControlAllowHeaders: Self.allowedHeaders,
+                    .accessControlMaxAge: Self.maxAge,
+                    .vary: "Origin",
+                ])
         }
         var response = try await next(request, context)
         if allowed {

@@ -18,9 +18,11 @@ struct GraphQLHTTPHandler: Sendable {
             return HTTPErrorResponse.unauthorized("An access token is required.", invalidToken: false).response()
         }
         guard let mediaType = ResponseMediaType.negotiate(request.headers.value(.accept)) else {
-            return HTTPErrorResponse(status: .notAcceptable, code: "NOT_ACCEPTABLE",
+            return HTTPErrorResponse(
+                status: .notAcceptable, code: "NOT_ACCEPTABLE",
                 message: "Accept application/graphql-response+json or application/json.",
-                headers: [.accept: "application/graphql-response+json, application/json"]).response()
+                headers: [.accept: "application/graphql-response+json, application/json"]
+            ).response()
         }
         let body: GraphQLRequestBody
         do {
@@ -31,8 +33,10 @@ struct GraphQLHTTPHandler: Sendable {
             // Returned rather than thrown, like every refusal here, so the middleware (CORS) still sees it.
             return try refusal.response(from: request, context: context)
         } catch let error as GraphQLRequestError {
-            return HTTPErrorResponse(status: .badRequest, code: error.errors.first?.code.rawValue ?? "BAD_REQUEST",
-                message: error.errors.first?.message ?? "Bad request").response()
+            return HTTPErrorResponse(
+                status: .badRequest, code: error.errors.first?.code.rawValue ?? "BAD_REQUEST",
+                message: error.errors.first?.message ?? "Bad request"
+            ).response()
         }
         let operation: GraphQLService.Operation
         do {
@@ -41,8 +45,10 @@ struct GraphQLHTTPHandler: Sendable {
             return finish(GraphQLResponse(error), mediaType, start, context)
         }
         if request.method == .get, operation.kind != .query {
-            return HTTPErrorResponse.methodNotAllowed("POST", "\(operation.kind.rawValue.capitalized) operations need POST.")
-                .response()
+            return HTTPErrorResponse.methodNotAllowed(
+                "POST", "\(operation.kind.rawValue.capitalized) operations need POST."
+            )
+            .response()
         }
         var graphQLContext = identity.graphQLContext()
         // Hummingbird keeps running a handler whose client went away; the executor stops at its next check.
@@ -56,7 +62,8 @@ struct GraphQLHTTPHandler: Sendable {
     private func parameters(_ request: Request, _ context: CarnetRequestContext) async throws -> GraphQLRequestBody {
         if request.method == .get {
             guard (request.uri.query?.utf8.count ?? 0) <= maxBodyBytes else {
-                throw HTTPErrorResponse(status: .uriTooLong, code: "URI_TOO_LONG", message: "The query string is too long.")
+                throw HTTPErrorResponse(
+                    status: .uriTooLong, code: "URI_TOO_LONG", message: "The query string is too long.")
             }
             guard let items = decodeQueryString(request.uri.query) else {
                 throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "Malformed query string.")
@@ -64,7 +71,8 @@ struct GraphQLHTTPHandler: Sendable {
             return try GraphQLRequestBody(queryItems: items, maxJSONNesting: service.limits.maxJSONNesting)
         }
         guard isJSONContentType(request.headers.value(.contentType)) else {
-            throw HTTPErrorResponse(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
+            throw HTTPErrorResponse(
+                status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
                 message: "Send the request as Content-Type: application/json (UTF-8).")
         }
         let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes)
@@ -77,24 +85,30 @@ struct GraphQLHTTPHandler: Sendable {
         } catch let failure as JSONParser.Failure where failure.isTooDeep {
             throw GraphQLRequestError.jsonTooDeep("The request body", service.limits.maxJSONNesting)
         } catch {
-            throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is not valid JSON.")
+            throw HTTPErrorResponse(
+                status: .badRequest, code: "BAD_REQUEST", message: "The request body is not valid JSON.")
         }
         return try GraphQLRequestBody(json: json)
     }
 
-    private func finish(_ response: GraphQLResponse, _ mediaType: ResponseMediaType, _ start: ContinuousClock.Instant,
-        _ context: CarnetRequestContext) -> Response
-    {
+    private func finish(
+        _ response: GraphQLResponse, _ mediaType: ResponseMediaType, _ start: ContinuousClock.Instant,
+        _ context: CarnetRequestContext
+    ) -> Response {
         let status = Self.status(response, mediaType)
-        metrics.recordOperation(name: response.operationName, kind: response.operationKind?.rawValue ?? "unknown",
+        metrics.recordOperation(
+            name: response.operationName, kind: response.operationKind?.rawValue ?? "unknown",
             status: String(status.code), duration: ContinuousClock.now - start)
         if response.failure != nil {
-            context.logger.debug("GraphQL request refused", metadata: [
-                "graphql.failure": .string(response.failure.map { "\($0)" } ?? ""),
-                "graphql.operation": .string(response.operationName ?? ""),
-            ])
+            context.logger.debug(
+                "GraphQL request refused",
+                metadata: [
+                    "graphql.failure": .string(response.failure.map { "\($0)" } ?? ""),
+                    "graphql.operation": .string(response.operationName ?? ""),
+                ])
         }
-        return Response(status: status, headers: [.contentType: mediaType.contentType],
+        return Response(
+            status: status, headers: [.contentType: mediaType.contentType],
             body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
     }
 

@@ -33,13 +33,17 @@ struct HTTPErrorResponse: Error, Sendable {
     }
 
     static func unauthorized(_ message: String, invalidToken: Bool) -> HTTPErrorResponse {
-        HTTPErrorResponse(status: .unauthorized, code: "UNAUTHENTICATED", message: message, headers: [
-            .wwwAuthenticate: invalidToken ? #"Bearer realm="carnet", error="invalid_token""# : #"Bearer realm="carnet""#,
-        ])
+        HTTPErrorResponse(
+            status: .unauthorized, code: "UNAUTHENTICATED", message: message,
+            headers: [
+                .wwwAuthenticate: invalidToken
+                    ? #"Bearer realm="carnet", error="invalid_token""# : #"Bearer realm="carnet""#
+            ])
     }
 
     static func methodNotAllowed(_ allow: String, _ message: String) -> HTTPErrorResponse {
-        HTTPErrorResponse(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: message,
+        HTTPErrorResponse(
+            status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: message,
             headers: [.allow: allow])
     }
 }

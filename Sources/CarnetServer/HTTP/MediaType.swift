@@ -11,7 +11,8 @@ enum ResponseMediaType: String, Sendable {
         guard let accept, !accept.allSatisfy({ $0 == " " }) else { return .json }
         switch accept {  // the usual ones, without parsing
         case "*/*", "application/json": return .json
-        case "application/graphql-response+json", "application/graphql-response+json, application/json;q=0.9": return .graphQLResponse
+        case "application/graphql-response+json", "application/graphql-response+json, application/json;q=0.9":
+            return .graphQLResponse
         default: break
         }
         var best: (type: ResponseMediaType, quality: Double)?
@@ -20,11 +21,12 @@ enum ResponseMediaType: String, Sendable {
             guard let range = parameters.first else { continue }
             let quality = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             guard quality > 0 else { continue }
-            let type: ResponseMediaType? = switch range {
-            case "application/graphql-response+json": .graphQLResponse
-            case "application/json", "application/*", "*/*": .json
-            default: nil
-            }
+            let type: ResponseMediaType? =
+                switch range {
+                case "application/graphql-response+json": .graphQLResponse
+                case "application/json", "application/*", "*/*": .json
+                default: nil
+                }
             if let type, quality > (best?.quality ?? 0) { best = (type, quality) }
         }
         return best?.type
@@ -39,5 +41,7 @@ func isJSONContentType(_ value: String?) -> Bool {
     guard parameters.first == "application/json" || parameters.first == "application/graphql-response+json" else {
         return false
     }
-    return parameters.dropFirst().allSatisfy { !$0.hasPrefix("charset=") || $0 == "charset=utf-8" || $0 == "charset=\"utf-8\"" }
+    return parameters.dropFirst().allSatisfy {
+        !$0.hasPrefix("charset=") || $0 == "charset=utf-8" || $0 == "charset=\"utf-8\""
+    }
 }

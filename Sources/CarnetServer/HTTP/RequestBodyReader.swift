@@ -17,14 +17,16 @@ enum RequestBodyReader {
         let bytes = collected.map { Array($0.readableBytesView) } ?? []
         // The stream also ends when the connection closes mid-body: never act on part of a request.
         if let announced, bytes.count != announced {
-            throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST",
+            throw HTTPErrorResponse(
+                status: .badRequest, code: "BAD_REQUEST",
                 message: "The request body ended before its Content-Length.")
         }
         return bytes
     }
 
     private static func tooLarge(_ limit: Int) -> HTTPErrorResponse {
-        HTTPErrorResponse(status: .contentTooLarge, code: "REQUEST_TOO_LARGE",
+        HTTPErrorResponse(
+            status: .contentTooLarge, code: "REQUEST_TOO_LARGE",
             message: "The request body is larger than \(limit) bytes.")
     }
 }

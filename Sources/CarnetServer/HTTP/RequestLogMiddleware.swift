@@ -23,23 +23,28 @@ struct RequestLogMiddleware: RouterMiddleware {
         } catch {
             context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             log(request, path, .internalServerError, start, context)
-            return HTTPErrorResponse(status: .internalServerError, code: "INTERNAL_SERVER_ERROR",
-                message: "Internal server error").response()
+            return HTTPErrorResponse(
+                status: .internalServerError, code: "INTERNAL_SERVER_ERROR",
+                message: "Internal server error"
+            ).response()
         }
         log(request, path, response.status, start, context)
         return response
     }
 
-    private func log(_ request: Request, _ path: String, _ status: HTTPResponse.Status, _ start: ContinuousClock.Instant,
-        _ context: Context)
-    {
+    private func log(
+        _ request: Request, _ path: String, _ status: HTTPResponse.Status, _ start: ContinuousClock.Instant,
+        _ context: Context
+    ) {
         let elapsed = ContinuousClock.now - start
         let route = ServerMetrics.routeLabel(path)
         metrics.recordHTTP(route: route, method: request.method.rawValue, status: status.code, duration: elapsed)
-        context.logger.info("request", metadata: [
-            "http.method": .string(request.method.rawValue), "http.path": .string(route),
-            "http.status": .stringConvertible(status.code), "http.duration_ms": .string(elapsed.milliseconds),
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "http.method": .string(request.method.rawValue), "http.path": .string(route),
+                "http.status": .stringConvertible(status.code), "http.duration_ms": .string(elapsed.milliseconds),
+            ])
     }
 }
 

@@ -47,7 +47,9 @@ public final class ServerMetrics: Sendable {
     func recordOperation(name: String?, kind: String, status: String, duration: Duration) {
         let operation = operationLabel(name)
         record(SeriesKey(name: "carnet_graphql_operation", status: status, first: operation, second: kind), duration) {
-            Series(what: "GraphQL operations", by: "operation name and kind", labels: [("operation", operation), ("kind", kind)])
+            Series(
+                what: "GraphQL operations", by: "operation name and kind",
+                labels: [("operation", operation), ("kind", kind)])
         }
     }
 
@@ -72,12 +74,14 @@ public final class ServerMetrics: Sendable {
         if handles == nil {
             // The registry builds and looks up a key from the labels on every call: keep the handles.
             let series = describe()
-            handles = (registry.makeCounter(
+            handles = (
+                registry.makeCounter(
                     descriptor: Self.named(key.name + "s_total", "\(series.what) by \(series.by) and status"),
                     labels: series.labels + [("status", key.status)]),
                 registry.makeDurationHistogram(
                     descriptor: Self.named(key.name + "_duration_seconds", "\(series.what) latency by \(series.by)"),
-                    labels: series.labels, buckets: Self.buckets))
+                    labels: series.labels, buckets: Self.buckets)
+            )
             self.series.withLock { $0[key] = handles }
         }
         handles?.0.increment()

@@ -18,15 +18,19 @@ public struct DevelopmentCertificates: Sendable {
 
     /// The files in `directory`: `ca.pem`, `ca-key.pem`, `server.pem` (the server certificate then the CA) and
     /// `server-key.pem`. Missing ones, or a server certificate within 30 days of expiry, are made anew.
-    public static func ensure(in directory: String, hostnames: [String] = ["localhost"],
-        addresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]) throws -> DevelopmentCertificates
-    {
+    public static func ensure(
+        in directory: String, hostnames: [String] = ["localhost"],
+        addresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]
+    ) throws -> DevelopmentCertificates {
         let fm = FileManager.default
-        try fm.createDirectory(atPath: directory, withIntermediateDirectories: true,
+        try fm.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        let (caPath, caKeyPath, certPath, keyPath) = (path(caFileName), path("ca-key.pem"), path("server.pem"),
-            path("server-key.pem"))
+        let (caPath, caKeyPath, certPath, keyPath) = (
+            path(caFileName), path("ca-key.pem"), path("server.pem"),
+            path("server-key.pem")
+        )
 
         let caKey: P256.Signing.PrivateKey
         let ca: Certificate
@@ -44,14 +48,17 @@ public struct DevelopmentCertificates: Sendable {
         }
         if try !serverCertificateIsUsable(at: certPath, keyPath: keyPath) {
             let key = P256.Signing.PrivateKey()
-            let leaf = try makeServerCertificate(key: key, ca: ca, caKey: caKey, hostnames: hostnames,
+            let leaf = try makeServerCertificate(
+                key: key, ca: ca, caKey: caKey, hostnames: hostnames,
                 addresses: addresses)
             try write(key.pemRepresentation, to: keyPath, mode: 0o600)
-            try write(leaf.serializeAsPEM().pemString + "\n" + ca.serializeAsPEM().pemString, to: certPath,
+            try write(
+                leaf.serializeAsPEM().pemString + "\n" + ca.serializeAsPEM().pemString, to: certPath,
                 mode: 0o644)
             created = true
         }
-        return DevelopmentCertificates(caPath: caPath, certificatePath: certPath, privateKeyPath: keyPath,
+        return DevelopmentCertificates(
+            caPath: caPath, certificatePath: certPath, privateKeyPath: keyPath,
             created: created)
     }
 
@@ -63,7 +70,8 @@ public struct DevelopmentCertificates: Sendable {
         let publicKey = Certificate.PublicKey(key.publicKey)
         return try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(10 * 365 * 86400),
+            notValidBefore: Date().addingTimeInterval(-3600),
+            notValidAfter: Date().addingTimeInterval(10 * 365 * 86400),
             issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
@@ -79,13 +87,18 @@ public struct DevelopmentCertificates: Sendable {
     ) throws -> Certificate {
         let publicKey = Certificate.PublicKey(key.publicKey)
         let caIdentifier = try ca.extensions.subjectKeyIdentifier?.keyIdentifier
-        let names = hostnames.map { GeneralName.dnsName($0) }
+        let names =
+            hostnames.map { GeneralName.dnsName($0) }
             + addresses.map { GeneralName.ipAddress(ASN1OctetString(contentBytes: $0[...])) }
         return try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
             // 365 days and the hour before now: within the 366 days of Mozilla's intermediate TLS profile.
             notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(365 * 86400),
-            issuer: ca.subject, subject: try DistinguishedName { OrganizationName("Carnet"); CommonName("localhost") },
+            issuer: ca.subject,
+            subject: try DistinguishedName {
+                OrganizationName("Carnet")
+                CommonName("localhost")
+            },
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)

@@ -17,16 +17,18 @@ struct GraphQLWebSocketEndpoint: Sendable {
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             .contains(Self.subprotocol)
         // Browsers cannot set headers on a WebSocket; other clients may authenticate the upgrade itself.
-        let identity: AccessIdentity? = if let header = head.headerFields[.authorization], let token = bearerToken(header) {
-            try await dependencies.tokens.verify(token)
-        } else {
-            nil
-        }
+        let identity: AccessIdentity? =
+            if let header = head.headerFields[.authorization], let token = bearerToken(header) {
+                try await dependencies.tokens.verify(token)
+            } else {
+                nil
+            }
         var headers: HTTPFields = [:]
         if offered { headers[.secWebSocketProtocol] = Self.subprotocol }
         let (dependencies, sessions) = (self.dependencies, self.sessions)
         return .upgrade(headers) { inbound, outbound, context in
-            let session = GraphQLWebSocketSession(dependencies, outbound: outbound, logger: context.logger,
+            let session = GraphQLWebSocketSession(
+                dependencies, outbound: outbound, logger: context.logger,
                 upgradeIdentity: identity)
             guard offered else {
                 return await session.close(.subprotocolNotAcceptable, "Subprotocol not acceptable")

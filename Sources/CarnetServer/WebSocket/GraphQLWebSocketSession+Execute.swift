@@ -14,13 +14,15 @@ extension GraphQLWebSocketSession {
         do {
             operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
         } catch {
-            dependencies.metrics.recordOperation(name: nil, kind: "unknown", status: "error",
+            dependencies.metrics.recordOperation(
+                name: nil, kind: "unknown", status: "error",
                 duration: ContinuousClock.now - start)
             return await send(ServerMessage.error(id, error.errorsJSON), ifActive: id, generation)
         }
         switch await service.run(operation, context: identity.graphQLContext()) {
         case .single(let response):
-            dependencies.metrics.recordOperation(name: response.operationName, kind: operation.kind.rawValue,
+            dependencies.metrics.recordOperation(
+                name: response.operationName, kind: operation.kind.rawValue,
                 status: response.hasErrors ? "error" : "ok", duration: ContinuousClock.now - start)
             if let errors = response.requestErrors {
                 return await send(ServerMessage.error(id, errors), ifActive: id, generation)
@@ -34,7 +36,8 @@ extension GraphQLWebSocketSession {
                 guard !Task.isCancelled else { break }
                 await send(ServerMessage.next(id, response.body), ifActive: id, generation)
             }
-            dependencies.metrics.recordOperation(name: operation.name, kind: "subscription", status: "ok",
+            dependencies.metrics.recordOperation(
+                name: operation.name, kind: "subscription", status: "ok",
                 duration: ContinuousClock.now - start)
         }
         if !Task.isCancelled { await send(ServerMessage.complete(id), ifActive: id, generation) }

@@ -4,11 +4,12 @@ extension GraphQLWebSocketSession {
     /// The caller: a token in `connection_init`'s payload (`authorization: "Bearer …"` or `token`), else the
     /// upgrade request's `Authorization` header.
     func authenticate(_ payload: [String: JSONValue]) async -> AccessIdentity? {
-        let offered: String? = switch (payload["authorization"] ?? payload["Authorization"], payload["token"]) {
-        case (.string(let header)?, _): bearerToken(header) ?? header
-        case (_, .string(let token)?): token
-        default: nil
-        }
+        let offered: String? =
+            switch (payload["authorization"] ?? payload["Authorization"], payload["token"]) {
+            case (.string(let header)?, _): bearerToken(header) ?? header
+            case (_, .string(let token)?): token
+            default: nil
+            }
         guard let offered else { return upgradeIdentity }
         do {
             return try await dependencies.tokens.verify(offered)

@@ -39,7 +39,10 @@ final class GraphQLWebSocketSession: Sendable {
     let upgradeIdentity: AccessIdentity?
     private let state = Mutex(State())
 
-    init(_ dependencies: Dependencies, outbound: WebSocketOutboundWriter, logger: Logger, upgradeIdentity: AccessIdentity?) {
+    init(
+        _ dependencies: Dependencies, outbound: WebSocketOutboundWriter, logger: Logger,
+        upgradeIdentity: AccessIdentity?
+    ) {
         self.dependencies = dependencies
         self.outbound = outbound
         self.logger = logger
@@ -105,7 +108,11 @@ final class GraphQLWebSocketSession: Sendable {
     }
 
     private func subscribe(_ id: String, _ payload: [String: JSONValue]) async -> Bool {
-        enum Verdict { case start(AccessIdentity, Int), unauthorized, duplicate, draining, limited(Int) }
+        enum Verdict {
+            case start(AccessIdentity, Int)
+            case unauthorized, duplicate, draining
+            case limited(Int)
+        }
         let verdict: Verdict = state.withLock { state in
             guard let identity = state.identity else { return .unauthorized }
             guard state.operations[id] == nil else { return .duplicate }
@@ -123,13 +130,22 @@ final class GraphQLWebSocketSession: Sendable {
             await close(.subscriberAlreadyExists, "Subscriber for \(id) already exists")
             return false
         case .draining:
-            let error = GraphQLRequestError(.operationNotAllowed, [ResponseError(
-                message: "The server is shutting down.", code: ErrorCode(rawValue: "SHUTTING_DOWN"))])
+            let error = GraphQLRequestError(
+                .operationNotAllowed,
+                [
+                    ResponseError(
+                        message: "The server is shutting down.", code: ErrorCode(rawValue: "SHUTTING_DOWN"))
+                ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .limited(let wait):
-            let error = GraphQLRequestError(.operationNotAllowed, [ResponseError(
-                message: "Too many requests for this token; retry after \(wait) s.", code: ErrorCode(rawValue: "RATE_LIMITED"),
-                extensions: ["retryAfter": .int(wait)])])
+            let error = GraphQLRequestError(
+                .operationNotAllowed,
+                [
+                    ResponseError(
+                        message: "Too many requests for this token; retry after \(wait) s.",
+                        code: ErrorCode(rawValue: "RATE_LIMITED"),
+                        extensions: ["retryAfter": .int(wait)])
+                ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .start(let identity, let generation):
             let task = Task { await self.execute(id, generation, payload, identity) }
@@ -163,7 +179,9 @@ extension GraphQLWebSocketSession {
     func markDraining() -> [(Task<Void, Never>, Bool)] {
         state.withLock { state in
             state.draining = true
-            return state.operations.values.compactMap { operation in operation.task.map { ($0, operation.isSubscription) } }
+            return state.operations.values.compactMap { operation in
+                operation.task.map { ($0, operation.isSubscription) }
+            }
         }
     }
 

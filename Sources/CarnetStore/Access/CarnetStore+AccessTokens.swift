@@ -7,7 +7,8 @@ extension CarnetStore {
         let authors = String(decoding: try JSONEncoder().encode(token.authors), as: UTF8.self)
         try await databaseWrite { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM accessToken WHERE id = ?", arguments: [token.id]) == true {
-                throw StoreError(.insertedRecordAlreadyExists, "Access token \(token.id) already exists",
+                throw StoreError(
+                    .insertedRecordAlreadyExists, "Access token \(token.id) already exists",
                     affected: [token.id])
             }
             try db.execute(
@@ -15,8 +16,10 @@ extension CarnetStore {
                     INSERT INTO accessToken (id, name, secretHash, scopes, authors, createdAt, revokedAt)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [token.id, token.name, Data(token.secretHash), token.scopes.joined(separator: " "), authors,
-                    token.created.timeIntervalSince1970, token.revoked?.timeIntervalSince1970])
+                arguments: [
+                    token.id, token.name, Data(token.secretHash), token.scopes.joined(separator: " "), authors,
+                    token.created.timeIntervalSince1970, token.revoked?.timeIntervalSince1970,
+                ])
         }
     }
 

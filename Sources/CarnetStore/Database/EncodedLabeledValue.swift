@@ -43,7 +43,8 @@ extension Contact {
         case .dates: return map(values.dates) { $0.storageString }
         case .contactRelations: return map(values.contactRelations) { $0.name }
         case .socialProfiles: return map(values.socialProfiles) { EncodedLabeledValue.join($0.fields) }
-        case .instantMessageAddresses: return map(values.instantMessageAddresses) { EncodedLabeledValue.join($0.fields) }
+        case .instantMessageAddresses:
+            return map(values.instantMessageAddresses) { EncodedLabeledValue.join($0.fields) }
         case .vCardProperties: return map(values.vCardProperties) { $0 }
         }
     }
@@ -66,7 +67,9 @@ extension Contact {
         case .socialProfiles:
             values.socialProfiles = map { SocialProfile(fields: EncodedLabeledValue.split($0, count: 4)) }
         case .instantMessageAddresses:
-            values.instantMessageAddresses = map { InstantMessageAddress(fields: EncodedLabeledValue.split($0, count: 2)) }
+            values.instantMessageAddresses = map {
+                InstantMessageAddress(fields: EncodedLabeledValue.split($0, count: 2))
+            }
         case .vCardProperties: values.vCardProperties = map { $0 }
         }
         availableKeys.insert(kind.key)
@@ -76,24 +79,31 @@ extension Contact {
     mutating func appendEncoded(_ kind: MultiValueKind, identifier: String?, label: String?, value: String) {
         switch kind {
         case .phoneNumbers: values.phoneNumbers.append(LabeledValue(identifier: identifier, label: label, value: value))
-        case .emailAddresses: values.emailAddresses.append(LabeledValue(identifier: identifier, label: label, value: value))
+        case .emailAddresses:
+            values.emailAddresses.append(LabeledValue(identifier: identifier, label: label, value: value))
         case .urlAddresses: values.urlAddresses.append(LabeledValue(identifier: identifier, label: label, value: value))
         case .postalAddresses:
-            values.postalAddresses.append(LabeledValue(
-                identifier: identifier, label: label, value: PostalAddress(fields: EncodedLabeledValue.split(value, count: 8))))
+            values.postalAddresses.append(
+                LabeledValue(
+                    identifier: identifier, label: label,
+                    value: PostalAddress(fields: EncodedLabeledValue.split(value, count: 8))))
         case .dates:
             if let date = ContactDate(storageString: value) {
                 values.dates.append(LabeledValue(identifier: identifier, label: label, value: date))
             }
         case .contactRelations:
-            values.contactRelations.append(LabeledValue(identifier: identifier, label: label, value: ContactRelation(name: value)))
+            values.contactRelations.append(
+                LabeledValue(identifier: identifier, label: label, value: ContactRelation(name: value)))
         case .socialProfiles:
-            values.socialProfiles.append(LabeledValue(
-                identifier: identifier, label: label, value: SocialProfile(fields: EncodedLabeledValue.split(value, count: 4))))
+            values.socialProfiles.append(
+                LabeledValue(
+                    identifier: identifier, label: label,
+                    value: SocialProfile(fields: EncodedLabeledValue.split(value, count: 4))))
         case .instantMessageAddresses:
-            values.instantMessageAddresses.append(LabeledValue(
-                identifier: identifier, label: label,
-                value: InstantMessageAddress(fields: EncodedLabeledValue.split(value, count: 2))))
+            values.instantMessageAddresses.append(
+                LabeledValue(
+                    identifier: identifier, label: label,
+                    value: InstantMessageAddress(fields: EncodedLabeledValue.split(value, count: 2))))
         case .vCardProperties:
             values.vCardProperties.append(LabeledValue(identifier: identifier, label: label, value: value))
         }

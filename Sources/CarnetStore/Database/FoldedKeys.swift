@@ -21,10 +21,11 @@ enum FoldedKeys {
     /// Sort keys and name-index rowids, in one pass over the contacts; a row is written only if a key changed.
     private static func recomputeContactKeys(_ db: Database) throws {
         let keys = ContactIndexing.sourceKeys
-        let select = try db.makeStatement(sql: """
-            SELECT rowid, sortGiven, sortFamily, ftsGiven, ftsFamily, id, \(keys.map(\.rawValue).joined(separator: ", "))
-            FROM contact WHERE rowid > ? ORDER BY rowid LIMIT \(batchSize)
-            """)
+        let select = try db.makeStatement(
+            sql: """
+                SELECT rowid, sortGiven, sortFamily, ftsGiven, ftsFamily, id, \(keys.map(\.rawValue).joined(separator: ", "))
+                FROM contact WHERE rowid > ? ORDER BY rowid LIMIT \(batchSize)
+                """)
         let update = try db.makeStatement(
             sql: "UPDATE contact SET sortGiven = ?, sortFamily = ?, ftsGiven = ?, ftsFamily = ? WHERE rowid = ?")
         struct Stored {
@@ -41,17 +42,19 @@ enum FoldedKeys {
             batch.removeAll(keepingCapacity: true)
             let rows = try SQLiteRows(select, arguments: [after])
             while let columns = try rows.next() {
-                batch.append(Stored(
-                    rowid: columns.int64(0), sortGiven: columns.string(1), sortFamily: columns.string(2),
-                    ftsGiven: columns.int64(3), ftsFamily: columns.int64(4), contact: indexable(columns, from: 5)))
+                batch.append(
+                    Stored(
+                        rowid: columns.int64(0), sortGiven: columns.string(1), sortFamily: columns.string(2),
+                        ftsGiven: columns.int64(3), ftsFamily: columns.int64(4), contact: indexable(columns, from: 5)))
             }
             for stored in batch {
                 let sortGiven = ContactIndexing.sortKey(stored.contact, .givenName)
                 let sortFamily = ContactIndexing.sortKey(stored.contact, .familyName)
                 let ftsGiven = try NameIndex.rowid(sortKey: sortGiven, contactRowid: stored.rowid)
                 let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: stored.rowid)
-                guard sortGiven != stored.sortGiven || sortFamily != stored.sortFamily || ftsGiven != stored.ftsGiven
-                    || ftsFamily != stored.ftsFamily
+                guard
+                    sortGiven != stored.sortGiven || sortFamily != stored.sortFamily || ftsGiven != stored.ftsGiven
+                        || ftsFamily != stored.ftsFamily
                 else { continue }
                 var bind = SQLiteBinder(update)
                 bind.text(sortGiven)

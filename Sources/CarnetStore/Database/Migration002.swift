@@ -4,9 +4,10 @@ import GRDB
 /// prefixes: FTS5 merges a prefix's doclists eagerly, but reads an OR of terms lazily, in rowid order.
 enum Migration002 {
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row);
-            CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row);
-            """)
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row);
+                CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row);
+                """)
     }
 }

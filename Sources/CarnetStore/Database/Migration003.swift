@@ -4,16 +4,17 @@ import GRDB
 /// of the transaction authors the token may write as (empty: any).
 enum Migration003 {
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE accessToken (
-                id TEXT PRIMARY KEY NOT NULL,
-                name TEXT NOT NULL,
-                secretHash BLOB NOT NULL,
-                scopes TEXT NOT NULL,
-                authors TEXT NOT NULL,
-                createdAt REAL NOT NULL,
-                revokedAt REAL
-            ) WITHOUT ROWID;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE accessToken (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    secretHash BLOB NOT NULL,
+                    scopes TEXT NOT NULL,
+                    authors TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    revokedAt REAL
+                ) WITHOUT ROWID;
+                """)
     }
 }

@@ -14,23 +14,24 @@ import GRDB
 /// read every table of a large store again.
 enum Migration005 {
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            DROP TABLE contactNameFamily_terms;
-            DROP TABLE contactNameGiven_terms;
-            DROP TABLE contactNameFamily;
-            DROP TABLE contactNameGiven;
+        try db.execute(
+            sql: """
+                DROP TABLE contactNameFamily_terms;
+                DROP TABLE contactNameGiven_terms;
+                DROP TABLE contactNameFamily;
+                DROP TABLE contactNameGiven;
 
-            CREATE VIRTUAL TABLE contactNameFamily USING fts5(
-                names, content = '', columnsize = 0, detail = none, prefix = '1 2 3 4',
-                tokenize = 'unicode61 remove_diacritics 2'
-            );
-            CREATE VIRTUAL TABLE contactNameGiven USING fts5(
-                names, content = '', columnsize = 0, detail = none, prefix = '1 2 3 4',
-                tokenize = 'unicode61 remove_diacritics 2'
-            );
-            CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row);
-            CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row);
-            """)
+                CREATE VIRTUAL TABLE contactNameFamily USING fts5(
+                    names, content = '', columnsize = 0, detail = none, prefix = '1 2 3 4',
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE VIRTUAL TABLE contactNameGiven USING fts5(
+                    names, content = '', columnsize = 0, detail = none, prefix = '1 2 3 4',
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE VIRTUAL TABLE contactNameFamily_terms USING fts5vocab(contactNameFamily, row);
+                CREATE VIRTUAL TABLE contactNameGiven_terms USING fts5vocab(contactNameGiven, row);
+                """)
         try FoldedKeys.rebuildNameIndex(db)
     }
 }

@@ -21,10 +21,11 @@ enum Migration006 {
     /// `ftsGiven` and `ftsFamily` in the new layout, contacts read `FoldedKeys.batchSize` at a time in rowid order
     /// so none is written while a read of the table is open.
     static func recomputeIndexRowids(_ db: Database) throws {
-        let select = try db.makeStatement(sql: """
-            SELECT rowid, sortGiven, sortFamily, ftsGiven, ftsFamily FROM contact
-            WHERE rowid > ? ORDER BY rowid LIMIT \(FoldedKeys.batchSize)
-            """)
+        let select = try db.makeStatement(
+            sql: """
+                SELECT rowid, sortGiven, sortFamily, ftsGiven, ftsFamily FROM contact
+                WHERE rowid > ? ORDER BY rowid LIMIT \(FoldedKeys.batchSize)
+                """)
         let update = try db.makeStatement(sql: "UPDATE contact SET ftsGiven = ?, ftsFamily = ? WHERE rowid = ?")
         var after: Int64 = 0
         var read = 0

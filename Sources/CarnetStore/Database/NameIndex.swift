@@ -124,10 +124,15 @@ package enum NameIndex {
                 continue
             }
             let terms = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT term FROM \(order.table)_terms WHERE term >= ? AND term < ? LIMIT \(maxExpandedTerms + 1)"),
+                db.cachedStatement(
+                    sql:
+                        "SELECT term FROM \(order.table)_terms WHERE term >= ? AND term < ? LIMIT \(maxExpandedTerms + 1)"
+                ),
                 arguments: [word, word + "\u{10FFFF}"])
             if terms.isEmpty { return nil }
-            parts.append(terms.count > maxExpandedTerms ? "\"\(word)\"*" : "(" + terms.map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
+            parts.append(
+                terms.count > maxExpandedTerms
+                    ? "\"\(word)\"*" : "(" + terms.map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
         }
         return parts.joined(separator: " AND ")
     }

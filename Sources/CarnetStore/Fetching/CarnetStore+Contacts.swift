@@ -15,7 +15,8 @@ extension CarnetStore {
         return try await read { db in
             guard let filter = try ContactQuery.filter(predicate, db) else { return 0 }
             let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(filter.from) \(conditions)",
+            return try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM \(filter.from) \(conditions)",
                 arguments: filter.arguments) ?? 0
         }
     }
@@ -57,7 +58,8 @@ extension CarnetStore {
     /// Sets the order ``ContactSortOrder/userDefault`` stands for.
     public func setUserDefaultSortOrder(_ order: ContactSortOrder) async throws {
         guard order != .userDefault else {
-            throw StoreError(.validationFailed, "The default sort order must be a concrete order", keyPaths: ["sortOrder"])
+            throw StoreError(
+                .validationFailed, "The default sort order must be a concrete order", keyPaths: ["sortOrder"])
         }
         try await databaseWrite { db in
             try db.execute(

@@ -36,16 +36,21 @@ extension CarnetStore {
 
     /// The container of a contact (`predicateForContainerOfContact`). - Throws: `recordDoesNotExist`.
     public func container(ofContact identifier: String) async throws -> Container {
-        guard let container = try await fetchContainers(
-            "SELECT k.* FROM container k JOIN contact c ON c.containerRowid = k.rowid WHERE c.id = ?", [identifier]).first
+        guard
+            let container = try await fetchContainers(
+                "SELECT k.* FROM container k JOIN contact c ON c.containerRowid = k.rowid WHERE c.id = ?", [identifier]
+            ).first
         else { throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier]) }
         return container
     }
 
     /// The container of a group. - Throws: `recordDoesNotExist`.
     public func container(ofGroup identifier: String) async throws -> Container {
-        guard let container = try await fetchContainers(
-            "SELECT k.* FROM container k JOIN \"group\" g ON g.containerRowid = k.rowid WHERE g.id = ?", [identifier]).first
+        guard
+            let container = try await fetchContainers(
+                "SELECT k.* FROM container k JOIN \"group\" g ON g.containerRowid = k.rowid WHERE g.id = ?",
+                [identifier]
+            ).first
         else { throw StoreError(.recordDoesNotExist, "No such group", affected: [identifier]) }
         return container
     }
@@ -64,8 +69,10 @@ extension CarnetStore {
                     INSERT INTO container (id, name, type, isDefault, revision, createdAt, modifiedAt)
                     VALUES (?, ?, ?, 0, ?, ?, ?)
                     """,
-                arguments: [container.identifier, container.name, container.type.rawValue, transaction.seq,
-                    transaction.now, transaction.now])
+                arguments: [
+                    container.identifier, container.name, container.type.rawValue, transaction.seq,
+                    transaction.now, transaction.now,
+                ])
         }
         return try await containers(withIdentifiers: [container.identifier])[0]
     }

@@ -34,7 +34,8 @@ extension CarnetStore {
             let rows = try Row.fetchAll(
                 db, sql: "\(Self.groupSelect) WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))",
                 arguments: StatementArguments(identifiers))
-            let byID = Dictionary(rows.map(Self.decodeGroup).map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+            let byID = Dictionary(
+                rows.map(Self.decodeGroup).map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
             return identifiers.compactMap { byID[$0] }
         }
     }
@@ -52,7 +53,9 @@ extension CarnetStore {
         try await read { db in
             if let container {
                 return try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM \"group\" WHERE containerRowid = (SELECT rowid FROM container WHERE id = ?)",
+                    db,
+                    sql:
+                        "SELECT count(*) FROM \"group\" WHERE containerRowid = (SELECT rowid FROM container WHERE id = ?)",
                     arguments: [container]) ?? 0
             }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \"group\"") ?? 0
@@ -66,7 +69,8 @@ extension CarnetStore {
             var result: [String: [Group]] = [:]
             for chunk in identifiers.chunked(500) {
                 let rows = try Row.fetchAll(
-                    db, sql: """
+                    db,
+                    sql: """
                         SELECT g.id, g.name, k.id, g.revision, g.createdAt, g.modifiedAt, c.id
                         FROM contact c JOIN groupMember m ON m.contactRowid = c.rowid
                         JOIN "group" g ON g.rowid = m.groupRowid JOIN container k ON k.rowid = g.containerRowid
@@ -93,7 +97,8 @@ extension CarnetStore {
             let orderBy = ContactQuery.sortColumn(order) + (order == .none ? "" : ", c.id")
             // A window numbers each group's members in order, so one query serves every group's first page.
             let pairs = try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT groupId, contactRowid FROM (
                         SELECT g.id AS groupId, c.rowid AS contactRowid,
                                row_number() OVER (PARTITION BY g.rowid ORDER BY \(orderBy)) AS position
@@ -118,7 +123,8 @@ extension CarnetStore {
         guard !identifiers.isEmpty else { return [:] }
         return try await read { db in
             let rows = try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT g.id, (SELECT count(*) FROM groupMember m WHERE m.groupRowid = g.rowid) FROM "group" g
                     WHERE g.id IN (\(databaseQuestionMarks(count: identifiers.count)))
                     """, arguments: StatementArguments(identifiers))

@@ -10,7 +10,8 @@ extension CarnetStore {
             for chunk in uids.chunked(500) {
                 let keys = chunk.map { "UID:\($0)" }
                 let rows = try Row.fetchAll(
-                    db, sql: """
+                    db,
+                    sql: """
                         SELECT v.searchKey, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
                         WHERE v.kind = ? AND v.searchKey IN (\(databaseQuestionMarks(count: keys.count)))
                         """, arguments: [MultiValueKind.vCardProperties.rawValue] + StatementArguments(keys))

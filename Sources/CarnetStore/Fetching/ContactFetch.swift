@@ -23,7 +23,8 @@ struct ContactFetch {
             return page
         }
         guard let filter = try ContactQuery.filter(request.predicate, db) else {
-            return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
+            return ContactPage(
+                contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
                 totalCount: request.includeTotalCount ? 0 : nil)
         }
         let loader = ContactLoader(keys: request.keysToFetch)
@@ -60,8 +61,10 @@ struct ContactFetch {
             let (rowid, contact) = loader.decode(columns)
             rowids.append(rowid)
             contacts.append(contact)
-            positions.append(ContactCursor(order: order, rowid: rowid, identifier: contact.identifier,
-                sortKey: sorted ? columns.string(sortKeyIndex) : ""))
+            positions.append(
+                ContactCursor(
+                    order: order, rowid: rowid, identifier: contact.identifier,
+                    sortKey: sorted ? columns.string(sortKeyIndex) : ""))
         }
         let hasMore = contacts.count > count
         if hasMore {
@@ -77,9 +80,11 @@ struct ContactFetch {
         try loader.loadRelated(db, rowids: rowids, into: &contacts)
         var total: Int?
         if request.includeTotalCount {
-            let countConditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
+            let countConditions =
+                filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
             total = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(countConditions)"), arguments: filter.arguments)
+                db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(countConditions)"),
+                arguments: filter.arguments)
         }
         return ContactPage(
             contacts: contacts, positions: positions,

@@ -44,7 +44,8 @@ extension ContactLoader {
         private static func singleSQL(_ keys: ContactKeySet, _ selectSQL: String) -> String {
             let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }.map(\.rawValue)
             let valueColumns = kinds.isEmpty ? "NULL, NULL, NULL, NULL" : "lv.kind, lv.id, lv.label, lv.value"
-            var sql = "SELECT \(selectSQL), co.id, \(valueColumns) FROM contact c JOIN container co ON co.rowid = c.containerRowid"
+            var sql =
+                "SELECT \(selectSQL), co.id, \(valueColumns) FROM contact c JOIN container co ON co.rowid = c.containerRowid"
             if let first = kinds.min(), let last = kinds.max() {
                 // A range, not `IN (...)`: SQLite builds a temporary b-tree for an IN list on every run of the
                 // statement, which costs a point read more than the rows of the kinds in between, skipped by the

@@ -1,9 +1,10 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 extension ContactLoader {
     /// Whether ``loadOne(_:identifier:)`` can serve these keys: everything but images, which live in a table of
@@ -29,7 +30,8 @@ extension ContactLoader {
             if !columns.isNull(container + 1), let kind = MultiValueKind(rawValue: columns.int(container + 1)),
                 keys.contains(kind.key)
             {
-                contact.appendEncoded(kind, identifier: columns.string(container + 2),
+                contact.appendEncoded(
+                    kind, identifier: columns.string(container + 2),
                     label: columns.optionalString(container + 3), value: columns.string(container + 4))
             }
             next = try rows.next()

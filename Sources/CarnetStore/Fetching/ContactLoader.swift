@@ -33,9 +33,11 @@ struct ContactLoader {
             let index = Int32(Self.metadataCount + offset)
             switch entry.key {
             case .contactType: contact.values.contactType = ContactType(rawValue: row.int(index)) ?? .person
-            case .birthday: contact.values.birthday = row.optionalString(index).flatMap(ContactDate.init(storageString:))
+            case .birthday:
+                contact.values.birthday = row.optionalString(index).flatMap(ContactDate.init(storageString:))
             case .nonGregorianBirthday:
-                contact.values.nonGregorianBirthday = row.optionalString(index).flatMap(ContactDate.init(storageString:))
+                contact.values.nonGregorianBirthday = row.optionalString(index).flatMap(
+                    ContactDate.init(storageString:))
             case .imageDataAvailable: contact.values.imageDataAvailable = row.int64(index) != 0
             default: contact.values.strings[entry.key.stringSlot!] = row.string(index)
             }
@@ -67,11 +69,12 @@ struct ContactLoader {
             let list = InList(chunk)
             let marks = list.placeholders
             if !kinds.isEmpty {
-                let statement = try db.cachedStatement(sql: """
-                    SELECT contactRowid, kind, id, label, value FROM labeledValue
-                    WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
-                    ORDER BY contactRowid, kind, position
-                    """)
+                let statement = try db.cachedStatement(
+                    sql: """
+                        SELECT contactRowid, kind, id, label, value FROM labeledValue
+                        WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
+                        ORDER BY contactRowid, kind, position
+                        """)
                 let rows = try SQLiteRows(statement, arguments: list.arguments)
                 // Rows come grouped by contact: remember the last one to skip most dictionary lookups.
                 var lastRowid: Int64 = -1
@@ -88,11 +91,14 @@ struct ContactLoader {
                         kind, identifier: columns.string(2), label: columns.optionalString(3), value: columns.string(4))
                 }
             }
-            let wantsImage = keys.contains(.imageData), wantsThumbnail = keys.contains(.thumbnailImageData)
+            let wantsImage = keys.contains(.imageData)
+            let wantsThumbnail = keys.contains(.thumbnailImageData)
             if wantsImage || wantsThumbnail {
                 let columns = [wantsImage ? "imageData" : "NULL", wantsThumbnail ? "thumbnailImageData" : "NULL"]
                 let statement = try db.cachedStatement(
-                    sql: "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid IN (\(marks))")
+                    sql:
+                        "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid IN (\(marks))"
+                )
                 let rows = try Row.fetchCursor(statement, arguments: list.arguments)
                 while let row = try rows.next() {
                     guard let index = indexByRowid[row[0]] else { continue }
@@ -145,10 +151,11 @@ struct ContactLoader {
         indexByValue.reserveCapacity(values.count)
         let valueIndex = Self.metadataCount + columns.count
         for chunk in values.chunked(StoreLimits.pageSize) {
-            let statement = try db.cachedStatement(sql: """
-                SELECT \(selectSQL), c.\(column) FROM contact c
-                WHERE c.\(column) IN (\(InList.placeholders(InList.paddedCount(chunk.count))))
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(selectSQL), c.\(column) FROM contact c
+                    WHERE c.\(column) IN (\(InList.placeholders(InList.paddedCount(chunk.count))))
+                    """)
             // Bound and stepped straight through SQLite: GRDB's arguments and row cursor cost more than the read.
             var binder = SQLiteBinder(statement)
             InList.bind(chunk, to: &binder)

@@ -20,9 +20,11 @@ struct ContactQuery {
 
     /// Refuses predicates no client needs and a database should not be asked: huge strings and identifier lists.
     static func validate(_ predicate: ContactPredicate) throws {
-        for (name, text) in [("matchingName", predicate.matchingName), ("matchingEmailAddress", predicate.matchingEmailAddress),
+        for (name, text) in [
+            ("matchingName", predicate.matchingName), ("matchingEmailAddress", predicate.matchingEmailAddress),
             ("matchingPhoneNumber", predicate.matchingPhoneNumber), ("groupIdentifier", predicate.groupIdentifier),
-            ("containerIdentifier", predicate.containerIdentifier)]
+            ("containerIdentifier", predicate.containerIdentifier),
+        ]
         where (text?.utf8.count ?? 0) > StoreLimits.singleLineBytes {
             throw StoreError(.predicateInvalid, "\(name) is longer than \(StoreLimits.singleLineBytes) bytes")
         }
@@ -42,20 +44,27 @@ struct ContactQuery {
             let words = TextFolding.words(name)
             guard !words.isEmpty else { return nil }
             guard let match = try NameIndex.match(db, .family, words) else { return nil }
-            drivers.append((
-                "SELECT rowid & \(NameIndex.contactMask) AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?", [match]))
+            drivers.append(
+                (
+                    "SELECT rowid & \(NameIndex.contactMask) AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?",
+                    [match]
+                ))
         }
         if let email = predicate.matchingEmailAddress {
             guard let key = TextFolding.emailKey(email) else { return nil }
-            drivers.append((
-                "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
-                [MultiValueKind.emailAddresses.rawValue, key]))
+            drivers.append(
+                (
+                    "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
+                    [MultiValueKind.emailAddresses.rawValue, key]
+                ))
         }
         if let phone = predicate.matchingPhoneNumber {
             guard let key = TextFolding.phoneKey(phone) else { return nil }
-            drivers.append((
-                "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
-                [MultiValueKind.phoneNumbers.rawValue, key]))
+            drivers.append(
+                (
+                    "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
+                    [MultiValueKind.phoneNumbers.rawValue, key]
+                ))
         }
         if let identifiers = predicate.identifiers {
             guard !identifiers.isEmpty else { return nil }
@@ -63,9 +72,11 @@ struct ContactQuery {
             drivers.append(("SELECT rowid AS r FROM contact WHERE id IN (\(list.placeholders))", list.arguments))
         }
         if let group = predicate.groupIdentifier {
-            drivers.append((
-                "SELECT m.contactRowid AS r FROM groupMember m JOIN \"group\" g ON g.rowid = m.groupRowid WHERE g.id = ?",
-                [group]))
+            drivers.append(
+                (
+                    "SELECT m.contactRowid AS r FROM groupMember m JOIN \"group\" g ON g.rowid = m.groupRowid WHERE g.id = ?",
+                    [group]
+                ))
         }
         if let container = predicate.containerIdentifier {
             conditions.append("c.containerRowid = (SELECT rowid FROM container WHERE id = ?)")

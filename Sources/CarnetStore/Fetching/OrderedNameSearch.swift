@@ -40,17 +40,24 @@ struct OrderedNameSearch {
         let index: NameIndex.Order = order == .givenName ? .given : .family
         var containerRowid: Int64?
         if let container = request.predicate.containerIdentifier {
-            guard let found = try Int64.fetchOne(db, sql: "SELECT rowid FROM container WHERE id = ?", arguments: [container])
-            else { return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false, totalCount: 0) }
+            guard
+                let found = try Int64.fetchOne(
+                    db, sql: "SELECT rowid FROM container WHERE id = ?", arguments: [container])
+            else {
+                return ContactPage(
+                    contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false, totalCount: 0)
+            }
             containerRowid = found
         }
         guard let match = try NameIndex.match(db, index, words) else {
-            return ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
+            return ContactPage(
+                contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
                 totalCount: request.includeTotalCount ? 0 : nil)
         }
         let bucketSize: Int64 = 1 << NameIndex.counterBits
         let cursorBucket = cursor.map { NameIndex.bucket($0.sortKey) >> NameIndex.counterBits }
-        var bound: Int64 = cursor.map { NameIndex.bucket($0.sortKey) + (backward ? bucketSize - 1 : 0) } ?? (backward ? .max : 0)
+        var bound: Int64 =
+            cursor.map { NameIndex.bucket($0.sortKey) + (backward ? bucketSize - 1 : 0) } ?? (backward ? .max : 0)
         var inclusive = true
         // The scan reads index rowids only (the contact is the rowid's low bits); names and identifiers are read
         // afterwards, for the few rows kept. Rows of the cursor's own bucket are kept but not counted: which of them
@@ -63,14 +70,17 @@ struct OrderedNameSearch {
         // its setup again.
         let batch = max(count + 33, 1024)
         var scanned = 0
-        let join = containerRowid == nil
-            ? "" : "JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask) AND c.containerRowid = \(containerRowid!)"
+        let join =
+            containerRowid == nil
+            ? ""
+            : "JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask) AND c.containerRowid = \(containerRowid!)"
         scan: while true {
             let op = backward ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
-            let statement = try db.cachedStatement(sql: """
-                SELECT f.rowid FROM \(index.table) f \(join)
-                WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT f.rowid FROM \(index.table) f \(join)
+                    WHERE \(index.table) MATCH ? AND f.rowid \(op) ? ORDER BY f.rowid \(backward ? "DESC" : "ASC") LIMIT ?
+                    """)
             let rows = try SQLiteRows(statement, arguments: [match, bound, batch])
             var fetched = 0
             while let columns = try rows.next() {
@@ -90,7 +100,9 @@ struct OrderedNameSearch {
             if fetched < batch { break }
             if scanned > 20_000 && boundaryBucket == nil { return nil }
         }
-        let anchor = cursor.map { Candidate(ftsRowid: 0, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) }
+        let anchor = cursor.map {
+            Candidate(ftsRowid: 0, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey)
+        }
         var candidates: [Candidate] = []
         candidates.reserveCapacity(min(kept.count, 4 * count + 64))
         // A bucket is put in exact order by reading its rows' keys. A large one (a common family name of six
@@ -119,7 +131,10 @@ struct OrderedNameSearch {
                 sql: "SELECT rowid, id, \(index.sortColumn) FROM contact WHERE rowid IN (\(list.placeholders))")
             let rows = try SQLiteRows(statement, arguments: list.arguments)
             while let columns = try rows.next() {
-                candidates.append(Candidate(ftsRowid: 0, rowid: columns.int64(0), identifier: columns.string(1), sortKey: columns.string(2)))
+                candidates.append(
+                    Candidate(
+                        ftsRowid: 0, rowid: columns.int64(0), identifier: columns.string(1), sortKey: columns.string(2))
+                )
             }
         }
         if let anchor {
@@ -130,20 +145,24 @@ struct OrderedNameSearch {
         var page = Array(candidates.prefix(count))
         if backward { page.reverse() }
         // In the page's order, without the contacts deleted since the index was read.
-        let loaded = try ContactLoader(keys: request.keysToFetch).loadOrdered(db, column: "rowid", values: page.map(\.rowid))
+        let loaded = try ContactLoader(keys: request.keysToFetch).loadOrdered(
+            db, column: "rowid", values: page.map(\.rowid))
         let found = Set(loaded.rowids)
         let present = loaded.rowids.count == page.count ? page : page.filter { found.contains($0.rowid) }
         var total: Int?
         if request.includeTotalCount {
             total = try Int.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT count(*) FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
-                    WHERE \(index.table) MATCH ? AND (? IS NULL OR c.containerRowid = ?)
-                    """), arguments: [match, containerRowid, containerRowid])
+                db.cachedStatement(
+                    sql: """
+                        SELECT count(*) FROM \(index.table) f JOIN contact c ON c.rowid = f.rowid & \(NameIndex.contactMask)
+                        WHERE \(index.table) MATCH ? AND (? IS NULL OR c.containerRowid = ?)
+                        """), arguments: [match, containerRowid, containerRowid])
         }
         return ContactPage(
             contacts: loaded.contacts,
-            positions: present.map { ContactCursor(order: order, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey) },
+            positions: present.map {
+                ContactCursor(order: order, rowid: $0.rowid, identifier: $0.identifier, sortKey: $0.sortKey)
+            },
             hasNextPage: backward ? cursor != nil : hasMore, hasPreviousPage: backward ? hasMore : cursor != nil,
             totalCount: total)
     }
@@ -155,12 +174,14 @@ struct OrderedNameSearch {
     /// read from the contacts' index on the order's sort key, from the bucket's lowest possible key (or the
     /// anchor's) until the bucket ends or enough are found.
     private func walk(
-        _ db: Database, _ index: NameIndex.Order, bucket: Int64, rowids: Set<Int64>, after anchor: Candidate?, needed: Int
+        _ db: Database, _ index: NameIndex.Order, bucket: Int64, rowids: Set<Int64>, after anchor: Candidate?,
+        needed: Int
     ) throws -> [Candidate] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT rowid, id, \(index.sortColumn) FROM contact WHERE \(index.sortColumn) >= ?
-            ORDER BY \(index.sortColumn), id
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT rowid, id, \(index.sortColumn) FROM contact WHERE \(index.sortColumn) >= ?
+                ORDER BY \(index.sortColumn), id
+                """)
         let rows = try SQLiteRows(statement, arguments: [anchor?.sortKey ?? NameIndex.lowestKey(bucket: bucket)])
         var found: [Candidate] = []
         while let columns = try rows.next() {

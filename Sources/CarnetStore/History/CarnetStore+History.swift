@@ -41,9 +41,10 @@ extension CarnetStore {
         let cutoff = (cutoff ?? Date().addingTimeInterval(-configuration.historyRetention)).timeIntervalSince1970
         return try await databaseWrite { db in
             // Both look-ups walk an index from its end: compaction with nothing to do costs two seeks.
-            guard let lastSeq = try Int64.fetchOne(
-                db, sql: "SELECT seq FROM saveTransaction WHERE timestamp < ? ORDER BY timestamp DESC LIMIT 1",
-                arguments: [cutoff]),
+            guard
+                let lastSeq = try Int64.fetchOne(
+                    db, sql: "SELECT seq FROM saveTransaction WHERE timestamp < ? ORDER BY timestamp DESC LIMIT 1",
+                    arguments: [cutoff]),
                 let last = try Int64.fetchOne(
                     db, sql: "SELECT position FROM changeEvent WHERE seq <= ? ORDER BY seq DESC, position DESC LIMIT 1",
                     arguments: [lastSeq]),

@@ -44,9 +44,10 @@ public struct ChangeHistoryEvent: Sendable {
     /// For `dropEverything`: why the client's token could not continue its replica.
     public var dropReason: DropEverythingReason?
 
-    init(kind: ChangeEventKind, contact: String? = nil, group: String? = nil, container: String? = nil,
-        changedKeys: [ContactKey] = [], author: String? = nil)
-    {
+    init(
+        kind: ChangeEventKind, contact: String? = nil, group: String? = nil, container: String? = nil,
+        changedKeys: [ContactKey] = [], author: String? = nil
+    ) {
         self.kind = kind
         self.contactIdentifier = contact
         self.groupIdentifier = group

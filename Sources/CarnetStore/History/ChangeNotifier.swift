@@ -53,7 +53,8 @@ actor ChangeNotifier {
             let newest = try Self.newestSeq(db)
             guard newest > since else { return nil }
             let authors = try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT author FROM saveTransaction WHERE seq > ? AND seq <= ?
                     AND EXISTS (SELECT 1 FROM changeEvent e WHERE e.seq = saveTransaction.seq) ORDER BY seq
                     """, arguments: [since, newest]

@@ -61,7 +61,8 @@ struct HistoryCoalescer {
         }
         guard entries.count < limit else { return false }
         index[key] = entries.count
-        entries.append(Entry(key: key, kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author, container: raw.otherId))
+        entries.append(
+            Entry(key: key, kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author, container: raw.otherId))
         return true
     }
 

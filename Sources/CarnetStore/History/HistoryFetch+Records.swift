@@ -11,7 +11,8 @@ extension HistoryFetch {
         let contactIDs = Set(events.compactMap { $0.kind == .deleteContact ? nil : $0.contactIdentifier })
         let groupIDs = Set(events.compactMap { $0.kind == .deleteGroup ? nil : $0.groupIdentifier })
         // Each contact goes to one event at most (one event per record): taken out of the array, not copied again.
-        let loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(db, column: "id", values: Array(contactIDs))
+        let loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(
+            db, column: "id", values: Array(contactIDs))
         var contacts = loaded.contacts.map(Optional.some)
         let contactIndex = loaded.indexByValue
         var groupsByID: [String: Group] = [:]
@@ -25,7 +26,9 @@ extension HistoryFetch {
         // In place: an event holds five strings and its record, and a copy of each costs as many retains.
         var gone = RangeSet<Int>()
         for index in events.indices
-        where !attach(&events[index], contacts: &contacts, contactIndex: contactIndex, groups: groupsByID, members: members) {
+        where !attach(
+            &events[index], contacts: &contacts, contactIndex: contactIndex, groups: groupsByID, members: members)
+        {
             gone.insert(index, within: events)
         }
         events.removeSubranges(gone)
@@ -74,7 +77,8 @@ extension HistoryFetch {
         for chunk in pairs.chunked(400) {
             let placeholders = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
             let rows = try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     WITH wanted(groupId, contactId) AS (VALUES \(placeholders))
                     SELECT w.groupId, w.contactId FROM wanted w
                     JOIN "group" g ON g.id = w.groupId JOIN contact c ON c.id = w.contactId

@@ -54,11 +54,12 @@ struct HistoryFetch {
         var position = start
         var scanned = 0
         let maxScanned = max(request.limit * 50, 50_000)
-        let statement = try db.cachedStatement(sql: """
-            SELECT e.position, e.kind, e.recordId, e.otherId, e.changedKeys, t.author, e.seq
-            FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
-            WHERE e.position > ? ORDER BY e.position LIMIT ?
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT e.position, e.kind, e.recordId, e.otherId, e.changedKeys, t.author, e.seq
+                FROM changeEvent e JOIN saveTransaction t ON t.seq = e.seq
+                WHERE e.position > ? ORDER BY e.position LIMIT ?
+                """)
         var lastSeq: Int64 = -1
         var author: String?
         var excluded = false
@@ -77,9 +78,11 @@ struct HistoryFetch {
                 let kind = ChangeEventKind(rawValue: row.int(1)) ?? .updateContact
                 let included = !excluded && (request.includeGroupChanges || !kind.isGroupChange)
                 if included {
-                    let keys = kind == .updateContact
+                    let keys =
+                        kind == .updateContact
                         ? row.string(4).split(separator: ",").compactMap { ContactKey(rawValue: String($0)) } : []
-                    let raw = HistoryCoalescer.Raw(kind: kind, recordId: row.string(2), otherId: row.optionalString(3),
+                    let raw = HistoryCoalescer.Raw(
+                        kind: kind, recordId: row.string(2), otherId: row.optionalString(3),
                         changedKeys: keys, author: author)
                     guard coalescer.add(raw) else { break scan }
                 }
@@ -102,7 +105,8 @@ struct HistoryFetch {
         for phase in phases where phase.rawValue >= start.phase.rawValue {
             if phase != cursor.phase { cursor = .init(phase: phase, afterFirst: 0, afterSecond: 0) }
             let remaining = budget - events.count
-            let rows = try SQLiteRows(db.cachedStatement(sql: Self.snapshotSQL(phase)),
+            let rows = try SQLiteRows(
+                db.cachedStatement(sql: Self.snapshotSQL(phase)),
                 arguments: [cursor.afterFirst, cursor.afterFirst, cursor.afterSecond, remaining + 1])
             var read = 0
             while let row = try rows.next() {
@@ -113,11 +117,13 @@ struct HistoryFetch {
                 cursor.afterSecond = row.int64(1)
                 switch phase {
                 case .contacts:
-                    events.append(ChangeHistoryEvent(kind: .addContact, contact: row.string(2), container: row.string(3)))
+                    events.append(
+                        ChangeHistoryEvent(kind: .addContact, contact: row.string(2), container: row.string(3)))
                 case .groups:
                     events.append(ChangeHistoryEvent(kind: .addGroup, group: row.string(2), container: row.string(3)))
                 case .members:
-                    events.append(ChangeHistoryEvent(kind: .addMemberToGroup, contact: row.string(3), group: row.string(2)))
+                    events.append(
+                        ChangeHistoryEvent(kind: .addMemberToGroup, contact: row.string(3), group: row.string(2)))
                 }
             }
             if read > remaining {
@@ -130,15 +136,18 @@ struct HistoryFetch {
     /// Each phase's query; arguments are (after first, after first, after second, limit).
     static func snapshotSQL(_ phase: HistoryToken.Phase) -> String {
         switch phase {
-        case .contacts: """
+        case .contacts:
+            """
             SELECT c.rowid, 0, c.id, k.id FROM contact c JOIN container k ON k.rowid = c.containerRowid
             WHERE c.rowid > ?1 ORDER BY c.rowid LIMIT ?4
             """
-        case .groups: """
+        case .groups:
+            """
             SELECT g.rowid, 0, g.id, k.id FROM "group" g JOIN container k ON k.rowid = g.containerRowid
             WHERE g.rowid > ?1 ORDER BY g.rowid LIMIT ?4
             """
-        case .members: """
+        case .members:
+            """
             SELECT m.groupRowid, m.contactRowid, g.id, c.id FROM groupMember m
             JOIN "group" g ON g.rowid = m.groupRowid JOIN contact c ON c.rowid = m.contactRowid
             WHERE m.groupRowid >= ?1 AND (m.groupRowid, m.contactRowid) > (?2, ?3)

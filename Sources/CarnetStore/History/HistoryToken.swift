@@ -5,7 +5,11 @@ import Foundation
 /// An incremental token says "every event up to `position` has been seen". A snapshot token continues a full
 /// sync: it carries the history position the snapshot started at and where the enumeration stopped.
 struct HistoryToken: Hashable, Sendable {
-    enum Phase: Int, Sendable { case contacts = 0, groups = 1, members = 2 }
+    enum Phase: Int, Sendable {
+        case contacts = 0
+        case groups = 1
+        case members = 2
+    }
 
     struct Snapshot: Hashable, Sendable {
         var phase: Phase

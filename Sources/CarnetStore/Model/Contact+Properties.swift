@@ -4,151 +4,325 @@ import Foundation
 // each setter makes the key available and modified.
 extension Contact {
     public var contactType: ContactType {
-        get { checked(.contactType); return values.contactType }
-        set { values.contactType = newValue; didSet(.contactType) }
+        get {
+            checked(.contactType)
+            return values.contactType
+        }
+        set {
+            values.contactType = newValue
+            didSet(.contactType)
+        }
     }
 
     public var namePrefix: String {
-        get { checked(.namePrefix); return values.strings[0] }
-        set { values.strings[0] = newValue; didSet(.namePrefix) }
+        get {
+            checked(.namePrefix)
+            return values.strings[0]
+        }
+        set {
+            values.strings[0] = newValue
+            didSet(.namePrefix)
+        }
     }
 
     public var givenName: String {
-        get { checked(.givenName); return values.strings[1] }
-        set { values.strings[1] = newValue; didSet(.givenName) }
+        get {
+            checked(.givenName)
+            return values.strings[1]
+        }
+        set {
+            values.strings[1] = newValue
+            didSet(.givenName)
+        }
     }
 
     public var middleName: String {
-        get { checked(.middleName); return values.strings[2] }
-        set { values.strings[2] = newValue; didSet(.middleName) }
+        get {
+            checked(.middleName)
+            return values.strings[2]
+        }
+        set {
+            values.strings[2] = newValue
+            didSet(.middleName)
+        }
     }
 
     public var familyName: String {
-        get { checked(.familyName); return values.strings[3] }
-        set { values.strings[3] = newValue; didSet(.familyName) }
+        get {
+            checked(.familyName)
+            return values.strings[3]
+        }
+        set {
+            values.strings[3] = newValue
+            didSet(.familyName)
+        }
     }
 
     public var previousFamilyName: String {
-        get { checked(.previousFamilyName); return values.strings[4] }
-        set { values.strings[4] = newValue; didSet(.previousFamilyName) }
+        get {
+            checked(.previousFamilyName)
+            return values.strings[4]
+        }
+        set {
+            values.strings[4] = newValue
+            didSet(.previousFamilyName)
+        }
     }
 
     public var nameSuffix: String {
-        get { checked(.nameSuffix); return values.strings[5] }
-        set { values.strings[5] = newValue; didSet(.nameSuffix) }
+        get {
+            checked(.nameSuffix)
+            return values.strings[5]
+        }
+        set {
+            values.strings[5] = newValue
+            didSet(.nameSuffix)
+        }
     }
 
     public var nickname: String {
-        get { checked(.nickname); return values.strings[6] }
-        set { values.strings[6] = newValue; didSet(.nickname) }
+        get {
+            checked(.nickname)
+            return values.strings[6]
+        }
+        set {
+            values.strings[6] = newValue
+            didSet(.nickname)
+        }
     }
 
     public var phoneticGivenName: String {
-        get { checked(.phoneticGivenName); return values.strings[7] }
-        set { values.strings[7] = newValue; didSet(.phoneticGivenName) }
+        get {
+            checked(.phoneticGivenName)
+            return values.strings[7]
+        }
+        set {
+            values.strings[7] = newValue
+            didSet(.phoneticGivenName)
+        }
     }
 
     public var phoneticMiddleName: String {
-        get { checked(.phoneticMiddleName); return values.strings[8] }
-        set { values.strings[8] = newValue; didSet(.phoneticMiddleName) }
+        get {
+            checked(.phoneticMiddleName)
+            return values.strings[8]
+        }
+        set {
+            values.strings[8] = newValue
+            didSet(.phoneticMiddleName)
+        }
     }
 
     public var phoneticFamilyName: String {
-        get { checked(.phoneticFamilyName); return values.strings[9] }
-        set { values.strings[9] = newValue; didSet(.phoneticFamilyName) }
+        get {
+            checked(.phoneticFamilyName)
+            return values.strings[9]
+        }
+        set {
+            values.strings[9] = newValue
+            didSet(.phoneticFamilyName)
+        }
     }
 
     public var phoneticOrganizationName: String {
-        get { checked(.phoneticOrganizationName); return values.strings[10] }
-        set { values.strings[10] = newValue; didSet(.phoneticOrganizationName) }
+        get {
+            checked(.phoneticOrganizationName)
+            return values.strings[10]
+        }
+        set {
+            values.strings[10] = newValue
+            didSet(.phoneticOrganizationName)
+        }
     }
 
     public var organizationName: String {
-        get { checked(.organizationName); return values.strings[11] }
-        set { values.strings[11] = newValue; didSet(.organizationName) }
+        get {
+            checked(.organizationName)
+            return values.strings[11]
+        }
+        set {
+            values.strings[11] = newValue
+            didSet(.organizationName)
+        }
     }
 
     public var departmentName: String {
-        get { checked(.departmentName); return values.strings[12] }
-        set { values.strings[12] = newValue; didSet(.departmentName) }
+        get {
+            checked(.departmentName)
+            return values.strings[12]
+        }
+        set {
+            values.strings[12] = newValue
+            didSet(.departmentName)
+        }
     }
 
     public var jobTitle: String {
-        get { checked(.jobTitle); return values.strings[13] }
-        set { values.strings[13] = newValue; didSet(.jobTitle) }
+        get {
+            checked(.jobTitle)
+            return values.strings[13]
+        }
+        set {
+            values.strings[13] = newValue
+            didSet(.jobTitle)
+        }
     }
 
     public var note: String {
-        get { checked(.note); return values.strings[14] }
-        set { values.strings[14] = newValue; didSet(.note) }
+        get {
+            checked(.note)
+            return values.strings[14]
+        }
+        set {
+            values.strings[14] = newValue
+            didSet(.note)
+        }
     }
 
     public var birthday: ContactDate? {
-        get { checked(.birthday); return values.birthday }
-        set { values.birthday = newValue; didSet(.birthday) }
+        get {
+            checked(.birthday)
+            return values.birthday
+        }
+        set {
+            values.birthday = newValue
+            didSet(.birthday)
+        }
     }
 
     public var nonGregorianBirthday: ContactDate? {
-        get { checked(.nonGregorianBirthday); return values.nonGregorianBirthday }
-        set { values.nonGregorianBirthday = newValue; didSet(.nonGregorianBirthday) }
+        get {
+            checked(.nonGregorianBirthday)
+            return values.nonGregorianBirthday
+        }
+        set {
+            values.nonGregorianBirthday = newValue
+            didSet(.nonGregorianBirthday)
+        }
     }
 
     public var phoneNumbers: [LabeledValue<String>] {
-        get { checked(.phoneNumbers); return values.phoneNumbers }
-        set { values.phoneNumbers = newValue; didSet(.phoneNumbers) }
+        get {
+            checked(.phoneNumbers)
+            return values.phoneNumbers
+        }
+        set {
+            values.phoneNumbers = newValue
+            didSet(.phoneNumbers)
+        }
     }
 
     public var emailAddresses: [LabeledValue<String>] {
-        get { checked(.emailAddresses); return values.emailAddresses }
-        set { values.emailAddresses = newValue; didSet(.emailAddresses) }
+        get {
+            checked(.emailAddresses)
+            return values.emailAddresses
+        }
+        set {
+            values.emailAddresses = newValue
+            didSet(.emailAddresses)
+        }
     }
 
     public var postalAddresses: [LabeledValue<PostalAddress>] {
-        get { checked(.postalAddresses); return values.postalAddresses }
-        set { values.postalAddresses = newValue; didSet(.postalAddresses) }
+        get {
+            checked(.postalAddresses)
+            return values.postalAddresses
+        }
+        set {
+            values.postalAddresses = newValue
+            didSet(.postalAddresses)
+        }
     }
 
     public var urlAddresses: [LabeledValue<String>] {
-        get { checked(.urlAddresses); return values.urlAddresses }
-        set { values.urlAddresses = newValue; didSet(.urlAddresses) }
+        get {
+            checked(.urlAddresses)
+            return values.urlAddresses
+        }
+        set {
+            values.urlAddresses = newValue
+            didSet(.urlAddresses)
+        }
     }
 
     public var dates: [LabeledValue<ContactDate>] {
-        get { checked(.dates); return values.dates }
-        set { values.dates = newValue; didSet(.dates) }
+        get {
+            checked(.dates)
+            return values.dates
+        }
+        set {
+            values.dates = newValue
+            didSet(.dates)
+        }
     }
 
     public var contactRelations: [LabeledValue<ContactRelation>] {
-        get { checked(.contactRelations); return values.contactRelations }
-        set { values.contactRelations = newValue; didSet(.contactRelations) }
+        get {
+            checked(.contactRelations)
+            return values.contactRelations
+        }
+        set {
+            values.contactRelations = newValue
+            didSet(.contactRelations)
+        }
     }
 
     public var socialProfiles: [LabeledValue<SocialProfile>] {
-        get { checked(.socialProfiles); return values.socialProfiles }
-        set { values.socialProfiles = newValue; didSet(.socialProfiles) }
+        get {
+            checked(.socialProfiles)
+            return values.socialProfiles
+        }
+        set {
+            values.socialProfiles = newValue
+            didSet(.socialProfiles)
+        }
     }
 
     public var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] {
-        get { checked(.instantMessageAddresses); return values.instantMessageAddresses }
-        set { values.instantMessageAddresses = newValue; didSet(.instantMessageAddresses) }
+        get {
+            checked(.instantMessageAddresses)
+            return values.instantMessageAddresses
+        }
+        set {
+            values.instantMessageAddresses = newValue
+            didSet(.instantMessageAddresses)
+        }
     }
 
     /// vCard properties with no Carnet key (raw, unfolded lines), written back when the contact is exported.
     public var vCardProperties: [LabeledValue<String>] {
-        get { checked(.vCardProperties); return values.vCardProperties }
-        set { values.vCardProperties = newValue; didSet(.vCardProperties) }
+        get {
+            checked(.vCardProperties)
+            return values.vCardProperties
+        }
+        set {
+            values.vCardProperties = newValue
+            didSet(.vCardProperties)
+        }
     }
 
     /// The full-size image; at most ``StoreLimits/imageDataBytes``.
     public var imageData: Data? {
-        get { checked(.imageData); return values.imageData }
-        set { values.imageData = newValue; didSet(.imageData) }
+        get {
+            checked(.imageData)
+            return values.imageData
+        }
+        set {
+            values.imageData = newValue
+            didSet(.imageData)
+        }
     }
 
     /// The thumbnail image; at most ``StoreLimits/thumbnailImageDataBytes``.
     public var thumbnailImageData: Data? {
-        get { checked(.thumbnailImageData); return values.thumbnailImageData }
-        set { values.thumbnailImageData = newValue; didSet(.thumbnailImageData) }
+        get {
+            checked(.thumbnailImageData)
+            return values.thumbnailImageData
+        }
+        set {
+            values.thumbnailImageData = newValue
+            didSet(.thumbnailImageData)
+        }
     }
 
     /// Whether the contact has an image; read-only, fetched without reading the image itself.

@@ -10,7 +10,8 @@ import Foundation
 /// so a contact fetched with ten keys and given a new `givenName` changes `givenName` only.
 public struct Contact: Sendable, Hashable, Identifiable {
     public static func == (lhs: Contact, rhs: Contact) -> Bool {
-        lhs.identifier == rhs.identifier && lhs.availableKeys == rhs.availableKeys && lhs.modifiedKeys == rhs.modifiedKeys
+        lhs.identifier == rhs.identifier && lhs.availableKeys == rhs.availableKeys
+            && lhs.modifiedKeys == rhs.modifiedKeys
             && lhs.containerIdentifier == rhs.containerIdentifier && lhs.revision == rhs.revision
             && lhs.createdAt == rhs.createdAt && lhs.modifiedAt == rhs.modifiedAt
             && (lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values)

@@ -53,7 +53,9 @@ public struct ContactDate: Sendable, Hashable, Codable {
             maxDay = Self.thirtyDayMonthCalendars.contains(calendar) ? 30 : 32
         }
         if !(1...maxDay).contains(day) { bad.append("day") }
-        if isLeapMonth && !["chinese", "dangi", "vietnamese", "hebrew"].contains(calendar) { bad.append("isLeapMonth") }
+        if isLeapMonth && !["chinese", "dangi", "vietnamese", "hebrew"].contains(calendar) {
+            bad.append("isLeapMonth")
+        }
         return bad
     }
 

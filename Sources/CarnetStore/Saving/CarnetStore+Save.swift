@@ -9,30 +9,34 @@ extension CarnetStore {
     public func execute(_ request: SaveRequest) async throws -> SaveResult {
         try Self.validate(request)
         let storeID = self.storeID
-        let result = try await mappingDatabaseErrors { try await writer.writeWithoutTransaction { db in
-            var result: SaveResult?
-            try db.inTransaction(.immediate) {
-                var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
-                var identifiers: [String] = []
-                for (index, operation) in request.operations.enumerated() {
-                    do {
-                        identifiers.append(try transaction.apply(operation))
-                    } catch let error as StoreError {
-                        throw error.at(operation: index)
+        let result = try await mappingDatabaseErrors {
+            try await writer.writeWithoutTransaction { db in
+                var result: SaveResult?
+                try db.inTransaction(.immediate) {
+                    var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
+                    var identifiers: [String] = []
+                    for (index, operation) in request.operations.enumerated() {
+                        do {
+                            identifiers.append(try transaction.apply(operation))
+                        } catch let error as StoreError {
+                            throw error.at(operation: index)
+                        }
                     }
+                    let position = try HistoryStore.currentPosition(db)
+                    result = SaveResult(
+                        revision: transaction.changed ? transaction.seq : nil,
+                        historyToken: HistoryToken(storeID: storeID, position: position).encoded,
+                        recordIdentifiers: identifiers)
+                    // A save that changed nothing leaves no trace, not even a used-up revision.
+                    return transaction.changed ? .commit : .rollback
                 }
-                let position = try HistoryStore.currentPosition(db)
-                result = SaveResult(
-                    revision: transaction.changed ? transaction.seq : nil,
-                    historyToken: HistoryToken(storeID: storeID, position: position).encoded,
-                    recordIdentifiers: identifiers)
-                // A save that changed nothing leaves no trace, not even a used-up revision.
-                return transaction.changed ? .commit : .rollback
+                // inTransaction returns only after its closure ran, so this holds; a typed error, never a trap.
+                guard let result else {
+                    throw StoreError(.storageFailure, "The save's transaction ended without a result")
+                }
+                return result
             }
-            // inTransaction returns only after its closure ran, so this holds; a typed error, never a trap.
-            guard let result else { throw StoreError(.storageFailure, "The save's transaction ended without a result") }
-            return result
-        } }
+        }
         if result.revision != nil {
             await notifier.check()
             await maintenance.compactIfDue(self)

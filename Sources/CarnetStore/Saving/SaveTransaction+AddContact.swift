@@ -4,7 +4,11 @@ extension SaveTransaction {
     mutating func addContact(_ contact: Contact, containerIdentifier: String?) throws {
         // A UUID made in this process cannot name a group, container or value; it can still come back after a
         // delete, or twice, which the retired check and the UNIQUE constraint catch.
-        if contact.hasFreshIdentifier { try ensureNotRetired(contact.identifier) } else { try ensureUnused(contact.identifier) }
+        if contact.hasFreshIdentifier {
+            try ensureNotRetired(contact.identifier)
+        } else {
+            try ensureUnused(contact.identifier)
+        }
         let container = try containerRowid(containerIdentifier)
         let v = contact.values
         let sortGiven = ContactIndexing.sortKey(contact, .givenName)
@@ -37,7 +41,8 @@ extension SaveTransaction {
         do {
             try bind.execute()
         } catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE {
-            throw StoreError(.insertedRecordAlreadyExists, "The identifier is already in use", affected: [contact.identifier])
+            throw StoreError(
+                .insertedRecordAlreadyExists, "The identifier is already in use", affected: [contact.identifier])
         }
         for kind in MultiValueKind.allCases {
             for (position, item) in contact.encodedValues(kind).enumerated() {
@@ -53,11 +58,13 @@ extension SaveTransaction {
     }
 
     static let insertContactSQL: String = {
-        let columns = ["rowid", "id", "containerRowid", "contactType"] + ContactKey.stringKeys.map(\.rawValue) + [
-            "birthday", "nonGregorianBirthday", "hasImage", "sortGiven", "sortFamily", "ftsGiven", "ftsFamily",
-            "createdRevision", "revision", "createdAt", "modifiedAt",
-        ]
-        return "INSERT INTO contact (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
+        let columns =
+            ["rowid", "id", "containerRowid", "contactType"] + ContactKey.stringKeys.map(\.rawValue) + [
+                "birthday", "nonGregorianBirthday", "hasImage", "sortGiven", "sortFamily", "ftsGiven", "ftsFamily",
+                "createdRevision", "revision", "createdAt", "modifiedAt",
+            ]
+        return
+            "INSERT INTO contact (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
     }()
 
     /// Inserts a labeled value under a fresh identifier.
@@ -100,6 +107,7 @@ enum ContactIndexing {
     /// "ł" or "ø" alone.
     static func names(_ contact: Contact) -> String {
         TextFolding.fold(
-            ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " "))
+            ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " ")
+        )
     }
 }

@@ -14,7 +14,9 @@ extension SaveTransaction {
             db.cachedStatement(
                 sql: "SELECT rowid, containerRowid, name, createdRevision, nameRevision FROM \"group\" WHERE id = ?"),
             arguments: [identifier]
-        ).map { GroupRow(rowid: $0[0], containerRowid: $0[1], name: $0[2], createdRevision: $0[3], nameRevision: $0[4]) }
+        ).map {
+            GroupRow(rowid: $0[0], containerRowid: $0[1], name: $0[2], createdRevision: $0[3], nameRevision: $0[4])
+        }
     }
 
     mutating func addGroup(_ group: Group, containerIdentifier: String?) throws {
@@ -43,7 +45,8 @@ extension SaveTransaction {
                 keyPaths: ["name"])
         }
         try db.cachedStatement(
-            sql: "UPDATE \"group\" SET name = ?, sortName = ?, nameRevision = ?, revision = ?, modifiedAt = ? WHERE rowid = ?"
+            sql:
+                "UPDATE \"group\" SET name = ?, sortName = ?, nameRevision = ?, revision = ?, modifiedAt = ? WHERE rowid = ?"
         ).execute(arguments: [group.name, GroupIndexing.sortName(group.name), seq, seq, now, stored.rowid])
         try record(.updateGroup, group.identifier)
     }
@@ -53,8 +56,9 @@ extension SaveTransaction {
         guard let groupRow = try groupRow(group) else {
             throw StoreError(.recordDoesNotExist, "No such group", affected: [group])
         }
-        guard let member = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT rowid, containerRowid FROM contact WHERE id = ?"), arguments: [contact])
+        guard
+            let member = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT rowid, containerRowid FROM contact WHERE id = ?"), arguments: [contact])
         else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
         }

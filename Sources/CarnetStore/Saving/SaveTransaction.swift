@@ -76,15 +76,16 @@ struct SaveTransaction {
         guard Identifiers.isValid(identifier) else {
             throw StoreError(.recordIdentifierInvalid, "Malformed identifier", affected: [identifier])
         }
-        let used = try Bool.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM contact WHERE id = ?1)
-                        OR EXISTS (SELECT 1 FROM "group" WHERE id = ?1)
-                        OR EXISTS (SELECT 1 FROM container WHERE id = ?1)
-                        OR EXISTS (SELECT 1 FROM labeledValue WHERE id = ?1)
-                        OR EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?1)
-                    """), arguments: [identifier]) ?? false
+        let used =
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM contact WHERE id = ?1)
+                            OR EXISTS (SELECT 1 FROM "group" WHERE id = ?1)
+                            OR EXISTS (SELECT 1 FROM container WHERE id = ?1)
+                            OR EXISTS (SELECT 1 FROM labeledValue WHERE id = ?1)
+                            OR EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?1)
+                        """), arguments: [identifier]) ?? false
         if used {
             throw StoreError(
                 .insertedRecordAlreadyExists, "The identifier is or was already in use", affected: [identifier])
@@ -93,7 +94,8 @@ struct SaveTransaction {
 
     func ensureNotRetired(_ identifier: String) throws {
         let retired = try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?)"), arguments: [identifier])
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?)"),
+            arguments: [identifier])
         if retired == true {
             throw StoreError(.insertedRecordAlreadyExists, "The identifier was used before", affected: [identifier])
         }

@@ -11,9 +11,10 @@ struct StoredContact {
     let ftsFamily: Int64
     var contact: Contact
 
-    static let singleValueKeys: ContactKeySet = ContactKeySet(ContactKey.stringKeys + [
-        .contactType, .birthday, .nonGregorianBirthday,
-    ])
+    static let singleValueKeys: ContactKeySet = ContactKeySet(
+        ContactKey.stringKeys + [
+            .contactType, .birthday, .nonGregorianBirthday,
+        ])
 
     static func load(_ db: Database, identifier: String) throws -> StoredContact? {
         let strings = ContactKey.stringKeys.map(\.rawValue).joined(separator: ", ")
@@ -31,7 +32,8 @@ struct StoredContact {
         contact.values.birthday = (row[5] as String?).flatMap(ContactDate.init(storageString:))
         contact.values.nonGregorianBirthday = (row[6] as String?).flatMap(ContactDate.init(storageString:))
         for slot in ContactKey.stringKeys.indices { contact.values.strings[slot] = row[9 + slot] }
-        return StoredContact(rowid: row[0], containerRowid: row[1], createdRevision: row[2], revision: row[3],
+        return StoredContact(
+            rowid: row[0], containerRowid: row[1], createdRevision: row[2], revision: row[3],
             ftsGiven: row[7], ftsFamily: row[8], contact: contact)
     }
 
@@ -57,7 +59,8 @@ struct StoredContact {
                     WHERE contactRowid = ? AND kind = ? ORDER BY position
                     """), arguments: [rowid, kind.rawValue]
         ).map {
-            StoredLabeledValue(rowid: $0[0], identifier: $0[1], label: $0[2], value: $0[3], position: $0[4],
+            StoredLabeledValue(
+                rowid: $0[0], identifier: $0[1], label: $0[2], value: $0[3], position: $0[4],
                 createdRevision: $0[5], revision: $0[6])
         }
     }

@@ -17,10 +17,12 @@ extension CarnetStore {
     /// Sizes for monitoring: record counts and the database file's size (0 in memory).
     public func statistics() async throws -> StoreStatistics {
         let (contacts, groups, pages, pageSize) = try await read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM \"group\"") ?? 0,
-             try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
-             try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \"group\"") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            )
         }
         return StoreStatistics(contacts: contacts, groups: groups, databaseBytes: path == nil ? 0 : pages * pageSize)
     }

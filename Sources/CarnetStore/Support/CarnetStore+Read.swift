@@ -1,9 +1,10 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 extension CarnetStore {
     /// Runs a bounded read (a record, a page of at most 1,000, the groups, the containers) on the calling task.
@@ -15,11 +16,12 @@ extension CarnetStore {
         try Task.checkCancellation()
         do {
             guard let pointReaders else { return try writer.read(body) }
-            return try pointReaders.read({ db in
-                try db.beginTransaction(.deferred)
-                defer { try? db.rollback() }
-                return try body(db)
-            }, otherwise: { try writer.read(body) })
+            return try pointReaders.read(
+                { db in
+                    try db.beginTransaction(.deferred)
+                    defer { try? db.rollback() }
+                    return try body(db)
+                }, otherwise: { try writer.read(body) })
         } catch {
             throw StoreError.mapped(error)
         }

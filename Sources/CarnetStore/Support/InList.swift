@@ -8,7 +8,9 @@ struct InList {
 
     init<Value: DatabaseValueConvertible>(_ values: some Collection<Value>) {
         var padded = Array(values)
-        if let last = padded.last { padded += repeatElement(last, count: Self.paddedCount(padded.count) - padded.count) }
+        if let last = padded.last {
+            padded += repeatElement(last, count: Self.paddedCount(padded.count) - padded.count)
+        }
         placeholders = Self.placeholders(padded.count)
         arguments = StatementArguments(padded)
     }

@@ -1,10 +1,11 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import GRDB
 import Synchronization
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 /// Identifies one SQL text among the statements a process prepares, so a connection finds its prepared statement
 /// by an integer rather than by hashing the text. Never reused: a key made for a text that is dropped from its

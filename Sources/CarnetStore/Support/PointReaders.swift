@@ -1,11 +1,12 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import Foundation
 import GRDB
 import Synchronization
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 /// Read-only connections of the store's own, for the bounded reads that run on the calling task (a contact by
 /// id, a page, a name search).
@@ -46,19 +47,23 @@ final class PointReaders: Sendable {
     /// twice the read: a contact by id is the request a server gets most.
     /// - Parameter key: identifies `sql` among the statements this process prepares (``StatementKey``).
     func read<T>(
-        statement key: StatementKey, sql: String, _ body: (SQLiteStatement) throws -> T, otherwise fallback: () throws -> T
+        statement key: StatementKey, sql: String, _ body: (SQLiteStatement) throws -> T,
+        otherwise fallback: () throws -> T
     ) throws -> T {
         guard direct else { return try fallback() }
-        return try withFreeConnection({ connection in
-            let statement = try connection.statement(key, sql: sql)
-            // Reset even if `body` stopped early: a statement not run to its end keeps its read (and its snapshot) open.
-            defer { sqlite3_reset(statement) }
-            return try body(statement)
-        }, otherwise: fallback)
+        return try withFreeConnection(
+            { connection in
+                let statement = try connection.statement(key, sql: sql)
+                // Reset even if `body` stopped early: a statement not run to its end keeps its read (and its snapshot) open.
+                defer { sqlite3_reset(statement) }
+                return try body(statement)
+            }, otherwise: fallback)
     }
 
     /// Runs `body` with a connection taken from the free list and put back after, or `fallback` when none is free.
-    private func withFreeConnection<T>(_ body: (PointConnection) throws -> T, otherwise fallback: () throws -> T) throws -> T {
+    private func withFreeConnection<T>(_ body: (PointConnection) throws -> T, otherwise fallback: () throws -> T) throws
+        -> T
+    {
         guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
         defer { free.withLock { $0.append(index) } }
         return try body(connections[index])

@@ -1,9 +1,10 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 /// Binds a statement's parameters in order, straight through SQLite: an import binds millions of values, and
 /// building GRDB's argument arrays cost more than the inserts. ``execute()`` steps the statement itself.
@@ -59,7 +60,9 @@ struct SQLiteBinder {
     }
 
     mutating func optionalText(_ value: String?) {
-        if let value { text(value) } else {
+        if let value {
+            text(value)
+        } else {
             sqlite3_bind_null(statement, index)
             index += 1
         }
@@ -70,7 +73,8 @@ extension DatabaseError {
     /// The connection's last error, with SQLite's extended code (so `catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE`
     /// works as with GRDB's own execution), for statements run straight through SQLite.
     static func last(on connection: SQLiteConnection?) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+        DatabaseError(
+            resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
             message: String(cString: sqlite3_errmsg(connection)))
     }
 }

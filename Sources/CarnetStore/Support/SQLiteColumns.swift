@@ -1,9 +1,10 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 /// Reads columns of the current row straight from the SQLite statement: the page and history paths read
 /// thousands of rows, and going through GRDB's generic row decoding cost more than the query.

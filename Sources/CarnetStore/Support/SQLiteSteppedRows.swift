@@ -1,9 +1,10 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
 
 /// The rows of a statement bound with ``SQLiteBinder``, stepped straight through SQLite: `while let columns = try
 /// rows.next() { ... }`. The statement is reset when the rows go away, also when the reader stops early, so a

@@ -14,7 +14,9 @@ enum ContactDiff {
             update.nonGregorianBirthday = imported.nonGregorianBirthday
         }
         if current.imageData != imported.imageData { update.imageData = imported.imageData }
-        if current.thumbnailImageData != imported.thumbnailImageData { update.thumbnailImageData = imported.thumbnailImageData }
+        if current.thumbnailImageData != imported.thumbnailImageData {
+            update.thumbnailImageData = imported.thumbnailImageData
+        }
         if let list = reconcile(current.phoneNumbers, imported.phoneNumbers) { update.phoneNumbers = list }
         if let list = reconcile(current.emailAddresses, imported.emailAddresses) { update.emailAddresses = list }
         if let list = reconcile(current.postalAddresses, imported.postalAddresses) { update.postalAddresses = list }
@@ -31,7 +33,8 @@ enum ContactDiff {
 
     /// The imported list with stored identifiers for values equal to stored ones; `nil` when nothing differs.
     static func reconcile<V>(_ stored: [LabeledValue<V>], _ imported: [LabeledValue<V>]) -> [LabeledValue<V>]? {
-        let same = stored.count == imported.count
+        let same =
+            stored.count == imported.count
             && zip(stored, imported).allSatisfy { $0.label == $1.label && $0.value == $1.value }
         if same { return nil }
         var unused = stored

@@ -13,8 +13,10 @@ enum ContentIdentifier {
         hash.addList(contact.emailAddresses) { $0.add($1) }
         hash.addList(contact.urlAddresses) { $0.add($1) }
         hash.addList(contact.postalAddresses) { hash, a in
-            for field in [a.street, a.subLocality, a.city, a.subAdministrativeArea, a.state, a.postalCode, a.country,
-                a.isoCountryCode] { hash.add(field) }
+            for field in [
+                a.street, a.subLocality, a.city, a.subAdministrativeArea, a.state, a.postalCode, a.country,
+                a.isoCountryCode,
+            ] { hash.add(field) }
         }
         hash.addList(contact.dates) { $0.add($1) }
         hash.addList(contact.contactRelations) { $0.add($1.name) }

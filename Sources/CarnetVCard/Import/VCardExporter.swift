@@ -20,9 +20,10 @@ public struct VCardExporter: Sendable {
         var cursor: String?
         var count = 0
         repeat {
-            let page = try await store.contacts(ContactFetchRequest(
-                predicate: ContactPredicate(groupIdentifier: groupIdentifier), keysToFetch: .all, sortOrder: .none,
-                page: .first(1000, after: cursor)))
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: ContactPredicate(groupIdentifier: groupIdentifier), keysToFetch: .all, sortOrder: .none,
+                    page: .first(1000, after: cursor)))
             let groups = try await store.groups(ofContacts: page.contacts.map(\.identifier))
             var chunk = ""
             for contact in page.contacts {
@@ -37,7 +38,8 @@ public struct VCardExporter: Sendable {
 
     /// One contact's card: kept properties go back out, except a kept UID (the contact's identifier is its UID).
     public static func card(_ contact: Contact, groups: [Group], writer: VCardWriter) -> String {
-        let kept = contact.isKeyAvailable(.vCardProperties)
+        let kept =
+            contact.isKeyAvailable(.vCardProperties)
             ? contact.vCardProperties.map(\.value).filter { !$0.uppercased().hasPrefix("UID:") } : []
         return writer.write(contact, categories: groups.map(\.name), unmappedProperties: kept)
     }

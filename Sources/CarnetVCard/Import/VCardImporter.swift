@@ -32,7 +32,9 @@ public struct VCardImporter: Sendable {
     /// Cards per transaction.
     public var batchSize = 1000
 
-    public init(store: CarnetStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil, strict: Bool = false) {
+    public init(
+        store: CarnetStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil, strict: Bool = false
+    ) {
         self.store = store
         self.containerIdentifier = containerIdentifier
         self.transactionAuthor = transactionAuthor
@@ -71,7 +73,8 @@ public struct VCardImporter: Sendable {
                     if problems.isEmpty {
                         batch.append(card)
                     } else {
-                        summary.skipped.append(VCardIssue(line: card.line, message: "invalid values: \(problems.joined(separator: ", "))"))
+                        summary.skipped.append(
+                            VCardIssue(line: card.line, message: "invalid values: \(problems.joined(separator: ", "))"))
                     }
                 case .failure(let issue):
                     summary.skipped.append(issue)

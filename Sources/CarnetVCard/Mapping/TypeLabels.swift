@@ -53,9 +53,10 @@ enum TypeLabels {
             "father", "mother", "parent", "brother", "sister", "child", "son", "daughter", "friend", "spouse",
             "partner", "assistant", "manager", "teacher", "colleague",
         ]
-        var table = Dictionary(uniqueKeysWithValues: names.compactMap { name in
-            ContactLabel.wellKnown[name].map { (name, $0) }
-        })
+        var table = Dictionary(
+            uniqueKeysWithValues: names.compactMap { name in
+                ContactLabel.wellKnown[name].map { (name, $0) }
+            })
         table["co-worker"] = ContactLabel.colleague
         return table
     }()

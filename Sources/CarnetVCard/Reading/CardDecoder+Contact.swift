@@ -22,9 +22,11 @@ extension CardDecoder {
         if !dates.isEmpty { contact.dates = dates }
         if !contactRelations.isEmpty { contact.contactRelations = contactRelations }
         if !socialProfiles.isEmpty { contact.socialProfiles = socialProfiles }
-        let instantMessages = instantMessageAddresses + legacyInstantMessageAddresses.filter { legacy in
-            !instantMessageAddresses.contains { $0.value == legacy.value }
-        }
+        let instantMessages =
+            instantMessageAddresses
+            + legacyInstantMessageAddresses.filter { legacy in
+                !instantMessageAddresses.contains { $0.value == legacy.value }
+            }
         if !instantMessages.isEmpty { contact.instantMessageAddresses = instantMessages }
         return contact
     }

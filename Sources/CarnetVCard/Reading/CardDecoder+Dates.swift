@@ -42,8 +42,9 @@ extension CardDecoder {
             guard let known = DateValues.calendar(named: name) else { return nil }
             calendar = known
         }
-        guard var date = DateValues.parse(
-            try values.text(line), calendar: calendar, omitYear: line.parameter("X-APPLE-OMIT-YEAR"))
+        guard
+            var date = DateValues.parse(
+                try values.text(line), calendar: calendar, omitYear: line.parameter("X-APPLE-OMIT-YEAR"))
         else { return nil }
         if let leap = line.parameter("X-LEAP-MONTH"), leap == "1" || leap.lowercased() == "true" {
             date.isLeapMonth = true

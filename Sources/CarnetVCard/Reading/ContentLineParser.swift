@@ -114,7 +114,9 @@ enum ContentLineParser {
                 case "n", "N": result.append("\n")
                 case "'": result.append("\"")
                 case "^": result.append("^")
-                default: result.append("^"); result.append(character)
+                default:
+                    result.append("^")
+                    result.append(character)
                 }
                 pending = false
             } else if character == "^" {

@@ -2,8 +2,11 @@
 enum Escaping {
     /// A text value: backslash, comma and semicolon get a backslash; a line break becomes `\n`.
     static func text(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == Byte.backslash || $0 == Byte.comma || $0 == Byte.semicolon
-            || $0 == Byte.lf || $0 == Byte.cr })
+        guard
+            value.utf8.contains(where: {
+                $0 == Byte.backslash || $0 == Byte.comma || $0 == Byte.semicolon
+                    || $0 == Byte.lf || $0 == Byte.cr
+            })
         else { return value }
         var result = ""
         result.reserveCapacity(value.utf8.count + 8)

@@ -17,7 +17,8 @@ struct ReplicaState: Equatable, CustomStringConvertible {
 
     /// Applies one event as the client contract says (Sources/CarnetStore/README.md).
     mutating func apply(event: JSONValue) {
-        let contactId = event["contactId"]?.stringValue, groupId = event["groupId"]?.stringValue
+        let contactId = event["contactId"]?.stringValue
+        let groupId = event["groupId"]?.stringValue
         switch event["__typename"]?.stringValue {
         case "DropEverythingEvent":
             self = ReplicaState()

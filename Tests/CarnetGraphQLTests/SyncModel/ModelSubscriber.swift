@@ -13,7 +13,12 @@ final class ReadGate: Sendable {
 
     func allow(_ count: Int) { release { $0.permits += count } }
     func openFully() { release { $0.open = true } }
-    func close() { state.withLock { $0.open = false; $0.permits = 0 } }
+    func close() {
+        state.withLock {
+            $0.open = false
+            $0.permits = 0
+        }
+    }
 
     private func release(_ change: (inout State) -> Void) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -70,12 +75,16 @@ final class SubscriberClient: Sendable {
     /// (Re)subscribes from the last token it applied, as a client does after its stream ended.
     func start(_ service: GraphQLService) async throws {
         gate.close()
-        let token = progress.withLock { $0.ended = false; return $0.token }
+        let token = progress.withLock {
+            $0.ended = false
+            return $0.token
+        }
         let variables: [String: JSONValue] = [
             "since": token.map(JSONValue.string) ?? .null, "groups": .bool(groupChanges),
             "excluded": .array(excludeOwn ? [.string(author)] : []),
         ]
-        let operation = try service.operation(for: GraphQLRequestBody(query: SyncDocuments.subscribe, variables: variables))
+        let operation = try service.operation(
+            for: GraphQLRequestBody(query: SyncDocuments.subscribe, variables: variables))
         guard case .stream(let stream) = await service.run(operation) else { throw ModelFailure("not a stream") }
         let task = Task { [self] in
             var iterator = stream.makeAsyncIterator()

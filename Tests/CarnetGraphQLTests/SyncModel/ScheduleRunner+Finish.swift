@@ -4,9 +4,11 @@ extension ScheduleRunner {
     /// Ends the schedule: a last commit every subscriber hears of, every client catches up, and each must hold
     /// exactly what the server holds.
     mutating func finish() async throws {
-        let fence = try await world.run(SyncDocuments.save, [
-            "request": ["transactionAuthor": "fence", "operations": [["addContact": ["givenName": "Fence"]]]],
-        ])
+        let fence = try await world.run(
+            SyncDocuments.save,
+            [
+                "request": ["transactionAuthor": "fence", "operations": [["addContact": ["givenName": "Fence"]]]]
+            ])
         guard let fenceId = fence["data"]?["save"]?["contacts"]?[0]?["id"]?.stringValue else {
             throw ModelFailure("fence: \(fence.json)")
         }
@@ -16,7 +18,9 @@ extension ScheduleRunner {
         for client in pullers {
             let expected = client.groupChanges ? server : server.contactsOnly
             if client.state != expected {
-                problems.append("\(client.name) (author \(client.author), excludes own \(client.excludeOwn), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)")
+                problems.append(
+                    "\(client.name) (author \(client.author), excludes own \(client.excludeOwn), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)"
+                )
             }
         }
         for subscriber in subscribers {
@@ -24,7 +28,9 @@ extension ScheduleRunner {
             let progress = await waitForFence(subscriber, fenceId)
             let expected = subscriber.groupChanges ? server : server.contactsOnly
             if progress.state != expected || !progress.errors.isEmpty {
-                problems.append("\(subscriber.name) (groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)")
+                problems.append(
+                    "\(subscriber.name) (groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
+                )
             }
         }
         guard problems.isEmpty else {

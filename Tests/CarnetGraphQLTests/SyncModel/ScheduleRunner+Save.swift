@@ -29,7 +29,8 @@ extension ScheduleRunner {
             if let id = group["id"]?.stringValue, !groupIds.contains(id) { groupIds.append(id) }
         }
         for index in pullers.indices where pullers[index].excludeOwn && pullers[index].author == author {
-            pullers[index].state.apply(ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
+            pullers[index].state.apply(
+                ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
         }
     }
 
@@ -41,9 +42,11 @@ extension ScheduleRunner {
         case 31...60 where contact != nil: return ["updateContact": updateContact(contact!.stringValue!)]
         case 61...68 where contact != nil: return ["deleteContact": contact!]
         case 69...78: return ["addGroup": ["name": .string("G\(random.int(1...99))")]]
-        case 79...83 where group != nil: return ["updateGroup": ["id": group!, "name": .string("R\(random.int(1...99))")]]
+        case 79...83 where group != nil:
+            return ["updateGroup": ["id": group!, "name": .string("R\(random.int(1...99))")]]
         case 84...86 where group != nil: return ["deleteGroup": group!]
-        case 87...95 where contact != nil && group != nil: return ["addMember": ["contactId": contact!, "groupId": group!]]
+        case 87...95 where contact != nil && group != nil:
+            return ["addMember": ["contactId": contact!, "groupId": group!]]
         case 96...100 where contact != nil && group != nil:
             return ["removeMember": ["contactId": contact!, "groupId": group!]]
         default: return ["addContact": addContact()]
@@ -58,7 +61,10 @@ extension ScheduleRunner {
     }
 
     private mutating func newPhone() -> JSONValue {
-        ["label": .string(random.pick(["mobile", "home", "work"])!), "value": .string("+1 555 \(random.int(1000...9999))")]
+        [
+            "label": .string(random.pick(["mobile", "home", "work"])!),
+            "value": .string("+1 555 \(random.int(1000...9999))"),
+        ]
     }
 
     /// A partial update of one to three keys; phones keep, edit or drop the values the writer last read.

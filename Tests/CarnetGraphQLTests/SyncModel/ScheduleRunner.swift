@@ -23,14 +23,16 @@ struct ScheduleRunner {
         var random = SeededRandom(seed: seed)
         world = try SyncWorld(onDisk: random.chance(25))
         for index in 0..<random.int(1...3) {
-            pullers.append(PullClient(
-                name: "pull\(index)", author: random.pick(Self.authors)!, excludeOwn: random.chance(50),
-                groupChanges: random.chance(70), pageSize: random.int(1...5)))
+            pullers.append(
+                PullClient(
+                    name: "pull\(index)", author: random.pick(Self.authors)!, excludeOwn: random.chance(50),
+                    groupChanges: random.chance(70), pageSize: random.int(1...5)))
         }
         for index in 0..<random.int(0...2) {
-            subscribers.append(SubscriberClient(
-                name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: false,
-                groupChanges: random.chance(70)))
+            subscribers.append(
+                SubscriberClient(
+                    name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: false,
+                    groupChanges: random.chance(70)))
         }
         self.random = random
     }

@@ -10,7 +10,8 @@ final class SyncWorld {
 
     init(onDisk: Bool) throws {
         if onDisk {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-sync-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "carnet-sync-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             self.directory = directory
             store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
@@ -46,7 +47,9 @@ final class SyncWorld {
         var after: JSONValue = .null
         while true {
             let result = try await run(SyncDocuments.state, ["after": after])
-            guard let data = result["data"], result["errors"] == nil else { throw ModelFailure("state: \(result.json)") }
+            guard let data = result["data"], result["errors"] == nil else {
+                throw ModelFailure("state: \(result.json)")
+            }
             for node in data["contacts"]?["nodes"]?.arrayValue ?? [] {
                 if let id = node["id"]?.stringValue { state.contacts[id] = node }
             }

@@ -17,14 +17,17 @@ struct TestClient {
 
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
         var errorCodes: [String] {
-            (json["errors"] as? [[String: Any]] ?? []).compactMap { ($0["extensions"] as? [String: Any])?["code"] as? String }
+            (json["errors"] as? [[String: Any]] ?? []).compactMap {
+                ($0["extensions"] as? [String: Any])?["code"] as? String
+            }
         }
         func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
-    static func with<T>(_ server: TestServer, http2: Bool = false, trustCA: Bool = true,
-        _ body: (TestClient) async throws -> T) async throws -> T
-    {
+    static func with<T>(
+        _ server: TestServer, http2: Bool = false, trustCA: Bool = true,
+        _ body: (TestClient) async throws -> T
+    ) async throws -> T {
         var tls = TLSConfiguration.makeClientConfiguration()
         if trustCA { tls.trustRoots = .file(server.caPath) }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
@@ -40,21 +43,25 @@ struct TestClient {
         }
     }
 
-    func send(_ method: HTTPMethod = .POST, path: String = "/graphql", query: String? = nil, headers: [(String, String)] = [],
-        body: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> Reply
-    {
+    func send(
+        _ method: HTTPMethod = .POST, path: String = "/graphql", query: String? = nil, headers: [(String, String)] = [],
+        body: String? = nil, timeout: TimeAmount = .seconds(30)
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: server.baseURL + path + (query.map { "?" + $0 } ?? ""))
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await client.execute(request, timeout: timeout)
         let bytes = try await response.body.collect(upTo: 16 << 20)
-        return Reply(status: response.status.code, headers: response.headers, body: String(buffer: bytes),
+        return Reply(
+            status: response.status.code, headers: response.headers, body: String(buffer: bytes),
             version: response.version)
     }
 
     /// POSTs a GraphQL request as JSON with a bearer token.
-    func graphql(_ query: String, variables: [String: Any]? = nil, token: String?, accept: String? = nil) async throws -> Reply {
+    func graphql(_ query: String, variables: [String: Any]? = nil, token: String?, accept: String? = nil) async throws
+        -> Reply
+    {
         var object: [String: Any] = ["query": query]
         if let variables { object["variables"] = variables }
         let body = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)

@@ -24,7 +24,8 @@ final class TestServer: Sendable {
         _ configure: (inout ServerConfiguration) -> Void = { _ in },
         routes: (Router<CarnetRequestContext>) -> Void = { _ in }
     ) async throws -> TestServer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-server-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "carnet-server-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory.path
         configuration.port = 0
