@@ -35,6 +35,14 @@ public final class ChildProcess: Sendable {
         process.currentDirectoryURL = Self.repositoryRoot
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let (out, err) = (Pipe(), Pipe())
+        // Tests run in parallel and spawn processes of their own: without close-on-exec, a child another test
+        // starts at this moment would inherit these pipes and hold them open, and end of output would come only
+        // when it exits. The child here still gets them: spawning makes its standard output and error anew.
+        for pipe in [out, err] {
+            for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+                _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+            }
+        }
         process.standardOutput = out
         process.standardError = err
         (lines, lineSink) = AsyncStream<String>.makeStream()
@@ -123,10 +131,13 @@ public final class ChildProcess: Sendable {
         try await drain(until: ContinuousClock.now + .seconds(60))
     }
 
-    /// Waits until standard output reached its end (the pipe closes when the process and its children are gone).
+    /// Waits until standard output reached its end, for at most 10 s more: what the process wrote before it exited
+    /// is in the pipe and read within milliseconds, but the end comes only once every copy of the pipe is closed,
+    /// and a process spawned elsewhere in the same instant may hold one (a race close-on-exec narrows but cannot
+    /// close). A hang bound, not a latency goal.
     private func drain(until deadline: ContinuousClock.Instant) async throws {
-        while !output.text.withLock({ $0.stdoutClosed }) {
-            if ContinuousClock.now > deadline { throw ChildProcessError.timedOut }
+        let bound = min(deadline, ContinuousClock.now + .seconds(10))
+        while !output.text.withLock({ $0.stdoutClosed }), ContinuousClock.now < bound {
             try await Task.sleep(for: .milliseconds(10))
         }
     }
