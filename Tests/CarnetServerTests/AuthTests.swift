@@ -10,26 +10,24 @@ struct AuthTests {
 
     @Test("No token or a bad one: 401 with WWW-Authenticate: Bearer")
     func unauthenticated() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let good = try await server.token()
-            try await TestClient.with(server) { client in
-                let none = try await client.graphql("{ __typename }", token: nil)
-                #expect(none.status == 401)
-                #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-                #expect(none.errorCodes == ["UNAUTHENTICATED"])
-                let tampered = String(good.dropLast()) + (good.last == "A" ? "B" : "A")
-                for token in ["nonsense", tampered] {
-                    let bad = try await client.graphql("{ __typename }", token: token)
-                    #expect(bad.status == 401)
-                    #expect(bad.header("WWW-Authenticate")?.contains("invalid_token") == true)
-                }
+            let none = try await client.graphql("{ __typename }", token: nil)
+            #expect(none.status == 401)
+            #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            #expect(none.errorCodes == ["UNAUTHENTICATED"])
+            let tampered = String(good.dropLast()) + (good.last == "A" ? "B" : "A")
+            for token in ["nonsense", tampered] {
+                let bad = try await client.graphql("{ __typename }", token: token)
+                #expect(bad.status == 401)
+                #expect(bad.header("WWW-Authenticate")?.contains("invalid_token") == true)
             }
         }
     }
 
     @Test("Tokens are stored as SHA-256 hashes only, and revoked tokens stop working")
     func storageAndRevocation() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let (token, record) = try await server.app.tokens.create(name: "app", scopes: [.read])
             let stored = try #require(try await server.store.accessToken(id: record.id))
             #expect(stored.secretHash.count == 32)
@@ -38,41 +36,35 @@ struct AuthTests {
                     && !token.contains(stored.secretHash.map { String(format: "%02x", $0) }.joined()))
             let data = try Data(contentsOf: URL(fileURLWithPath: server.app.configuration.databasePath))
             #expect(data.range(of: Data(token.suffix(43).utf8)) == nil)
-            try await TestClient.with(server) { client in
-                #expect(try await client.graphql("{ __typename }", token: token).status == 200)
-                try await server.store.revokeAccessToken(id: record.id)
-                #expect(try await client.graphql("{ __typename }", token: token).status == 401)
-            }
+            #expect(try await client.graphql("{ __typename }", token: token).status == 200)
+            try await server.store.revokeAccessToken(id: record.id)
+            #expect(try await client.graphql("{ __typename }", token: token).status == 401)
         }
     }
 
     @Test("A read-only token cannot run mutations: 403 FORBIDDEN, nothing written")
     func wrongScope() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let reader = try await server.token([.read])
-            try await TestClient.with(server) { client in
-                let reply = try await client.graphql(Self.addAnna, token: reader)
-                #expect(reply.status == 403)
-                #expect(reply.errorCodes == ["FORBIDDEN"])
-                #expect(try await server.store.contactCount() == 0)
-                let writer = try await server.token([.write])
-                #expect(try await client.graphql("{ __typename }", token: writer).status == 403)
-            }
+            let reply = try await client.graphql(Self.addAnna, token: reader)
+            #expect(reply.status == 403)
+            #expect(reply.errorCodes == ["FORBIDDEN"])
+            #expect(try await server.store.contactCount() == 0)
+            let writer = try await server.token([.write])
+            #expect(try await client.graphql("{ __typename }", token: writer).status == 403)
         }
     }
 
     @Test("A token bound to authors: its own author by default, others refused with FORBIDDEN and nothing written")
     func boundAuthors() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let token = try await server.token(authors: ["app-a", "app-a-import"])
             let start = try await server.store.currentHistoryToken()
-            try await TestClient.with(server) { client in
-                let spoofed = try await client.graphql(Self.addAnna, variables: ["author": "app-b"], token: token)
-                #expect(spoofed.errorCodes == ["FORBIDDEN"])
-                #expect(try await server.store.contactCount() == 0)
-                _ = try #require(try await client.graphql(Self.addAnna, token: token).status == 200)
-                _ = try await client.graphql(Self.addAnna, variables: ["author": "app-a-import"], token: token)
-            }
+            let spoofed = try await client.graphql(Self.addAnna, variables: ["author": "app-b"], token: token)
+            #expect(spoofed.errorCodes == ["FORBIDDEN"])
+            #expect(try await server.store.contactCount() == 0)
+            _ = try #require(try await client.graphql(Self.addAnna, token: token).status == 200)
+            _ = try await client.graphql(Self.addAnna, variables: ["author": "app-a-import"], token: token)
             let page = try await server.store.changeHistory(ChangeHistoryFetchRequest(startingToken: start))
             #expect(page.events.map(\.author) == ["app-a", "app-a-import"])
         }
@@ -80,24 +72,22 @@ struct AuthTests {
 
     @Test("Over the per-token rate: 429 with Retry-After; other tokens are unaffected")
     func rateLimit() async throws {
-        try await withServer({
+        try await withRouter({
             $0.rateLimitPerSecond = 0.01
             $0.rateLimitBurst = 3
-        }) { server in
+        }) { server, client in
             let busy = try await server.token()
             let calm = try await server.token()
-            try await TestClient.with(server) { client in
-                var statuses: [UInt] = []
-                var retryAfter: String?
-                for _ in 0..<5 {
-                    let reply = try await client.graphql("{ __typename }", token: busy)
-                    statuses.append(reply.status)
-                    if reply.status == 429 { retryAfter = reply.header("Retry-After") }
-                }
-                #expect(statuses == [200, 200, 200, 429, 429])
-                #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
-                #expect(try await client.graphql("{ __typename }", token: calm).status == 200)
+            var statuses: [UInt] = []
+            var retryAfter: String?
+            for _ in 0..<5 {
+                let reply = try await client.graphql("{ __typename }", token: busy)
+                statuses.append(reply.status)
+                if reply.status == 429 { retryAfter = reply.header("Retry-After") }
             }
+            #expect(statuses == [200, 200, 200, 429, 429])
+            #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
+            #expect(try await client.graphql("{ __typename }", token: calm).status == 200)
         }
     }
 }

@@ -60,7 +60,7 @@ struct GeneratedRequestTests {
     static func send(_ body: [UInt8], _ headers: [(String, String)], _ client: TestClient) async throws
         -> TestClient.Reply
     {
-        var request = HTTPClientRequest(url: client.server.url)
+        var request = HTTPClientRequest(url: client.baseURL + "/graphql")
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))

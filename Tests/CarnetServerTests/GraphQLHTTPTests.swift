@@ -2,51 +2,48 @@ import CarnetServer
 import Foundation
 import Testing
 
-/// The GraphQL-over-HTTP status-code profile (the graphql-http audit suite's), over real TLS.
+/// The GraphQL-over-HTTP status-code profile (the graphql-http audit suite's) at the router level, in process: the
+/// transport does not change it (`HostileRequestTests`, `TLSTests` and the audit suite itself run over real TLS).
 @Suite("GraphQL over HTTP")
 struct GraphQLHTTPTests {
     static let graphQLResponse = "application/graphql-response+json"
 
     @Test("Bearer in any case, with spaces; an Accept list over two header lines is read whole")
     func headerForms() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let token = try await server.token()
-            try await TestClient.with(server) { client in
-                let body = #"{"query":"{ __typename }"}"#
-                let json = ("Content-Type", "application/json")
-                let lower = try await client.send(body: body, headers: [json, ("Authorization", "bearer   \(token)")])
-                #expect(lower.status == 200)
-                let basic = try await client.send(body: body, headers: [json, ("Authorization", "Basic \(token)")])
-                #expect(basic.status == 401)
-                // Read alone, the first line would be a 406.
-                let split = try await client.send(
-                    body: body,
-                    headers: [
-                        json, ("Authorization", "Bearer \(token)"),
-                        ("Accept", "text/html"), ("Accept", Self.graphQLResponse),
-                    ])
-                #expect(split.status == 200)
-                #expect(split.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
-            }
+            let body = #"{"query":"{ __typename }"}"#
+            let json = ("Content-Type", "application/json")
+            let lower = try await client.send(body: body, headers: [json, ("Authorization", "bearer   \(token)")])
+            #expect(lower.status == 200)
+            let basic = try await client.send(body: body, headers: [json, ("Authorization", "Basic \(token)")])
+            #expect(basic.status == 401)
+            // Read alone, the first line would be a 406.
+            let split = try await client.send(
+                body: body,
+                headers: [
+                    json, ("Authorization", "Bearer \(token)"),
+                    ("Accept", "text/html"), ("Accept", Self.graphQLResponse),
+                ])
+            #expect(split.status == 200)
+            #expect(split.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
         }
     }
 
     @Test("GET runs queries; a mutation over GET is 405 with Allow: POST and writes nothing")
     func getRequests() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let token = try await server.token()
-            try await TestClient.with(server) { client in
-                let auth = [("Authorization", "Bearer \(token)")]
-                let query = try await client.send(.GET, query: "query=%7B+__typename+%7D", headers: auth)
-                #expect(query.status == 200)
-                #expect(query.body == #"{"data":{"__typename":"Query"}}"#)
-                let mutation = "mutation{save(request:{operations:[{addContact:{givenName:\"X\"}}]}){__typename}}"
-                let encoded = mutation.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                let refused = try await client.send(.GET, query: "query=\(encoded)", headers: auth)
-                #expect(refused.status == 405)
-                #expect(refused.header("Allow") == "POST")
-                #expect(try await server.store.contactCount() == 0)
-            }
+            let auth = [("Authorization", "Bearer \(token)")]
+            let query = try await client.send(.GET, query: "query=%7B+__typename+%7D", headers: auth)
+            #expect(query.status == 200)
+            #expect(query.body == #"{"data":{"__typename":"Query"}}"#)
+            let mutation = "mutation{save(request:{operations:[{addContact:{givenName:\"X\"}}]}){__typename}}"
+            let encoded = mutation.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let refused = try await client.send(.GET, query: "query=\(encoded)", headers: auth)
+            #expect(refused.status == 405)
+            #expect(refused.header("Allow") == "POST")
+            #expect(try await server.store.contactCount() == 0)
         }
     }
 
@@ -54,118 +51,110 @@ struct GraphQLHTTPTests {
         "Accept picks the media type; request errors are 200 under application/json and 400 under graphql-response+json"
     )
     func negotiation() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let token = try await server.token()
-            try await TestClient.with(server) { client in
-                let modern = try await client.graphql("{ __typename }", token: token, accept: Self.graphQLResponse)
-                #expect(modern.status == 200)
-                #expect(modern.header("Content-Type") == "\(Self.graphQLResponse); charset=utf-8")
-                let legacy = try await client.graphql("{ __typename }", token: token, accept: "application/json")
-                #expect(legacy.header("Content-Type") == "application/json; charset=utf-8")
-                let preferred = try await client.graphql(
-                    "{ __typename }", token: token,
-                    accept: "application/json;q=0.5, \(Self.graphQLResponse)")
-                #expect(preferred.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
+            let modern = try await client.graphql("{ __typename }", token: token, accept: Self.graphQLResponse)
+            #expect(modern.status == 200)
+            #expect(modern.header("Content-Type") == "\(Self.graphQLResponse); charset=utf-8")
+            let legacy = try await client.graphql("{ __typename }", token: token, accept: "application/json")
+            #expect(legacy.header("Content-Type") == "application/json; charset=utf-8")
+            let preferred = try await client.graphql(
+                "{ __typename }", token: token,
+                accept: "application/json;q=0.5, \(Self.graphQLResponse)")
+            #expect(preferred.header("Content-Type")?.hasPrefix(Self.graphQLResponse) == true)
 
-                for (query, code) in [("{", "GRAPHQL_PARSE_FAILED"), ("{ nope }", "GRAPHQL_VALIDATION_FAILED")] {
-                    let strict = try await client.graphql(query, token: token, accept: Self.graphQLResponse)
-                    #expect(strict.status == 400)
-                    #expect(strict.errorCodes == [code])
-                    #expect(strict.json["data"] == nil)
-                    let lenient = try await client.graphql(query, token: token, accept: "application/json")
-                    #expect(lenient.status == 200)
-                    #expect(lenient.errorCodes == [code])
-                }
-                let coercion = try await client.graphql(
-                    "query($id: ID!) { contact(id: $id) { id } }",
-                    variables: ["id": NSNull()], token: token, accept: Self.graphQLResponse)
-                #expect(coercion.status == 400)
-                #expect(coercion.errorCodes == ["BAD_USER_INPUT"])
-                let html = try await client.graphql("{ __typename }", token: token, accept: "text/html")
-                #expect(html.status == 406)
+            for (query, code) in [("{", "GRAPHQL_PARSE_FAILED"), ("{ nope }", "GRAPHQL_VALIDATION_FAILED")] {
+                let strict = try await client.graphql(query, token: token, accept: Self.graphQLResponse)
+                #expect(strict.status == 400)
+                #expect(strict.errorCodes == [code])
+                #expect(strict.json["data"] == nil)
+                let lenient = try await client.graphql(query, token: token, accept: "application/json")
+                #expect(lenient.status == 200)
+                #expect(lenient.errorCodes == [code])
             }
+            let coercion = try await client.graphql(
+                "query($id: ID!) { contact(id: $id) { id } }",
+                variables: ["id": NSNull()], token: token, accept: Self.graphQLResponse)
+            #expect(coercion.status == 400)
+            #expect(coercion.errorCodes == ["BAD_USER_INPUT"])
+            let html = try await client.graphql("{ __typename }", token: token, accept: "text/html")
+            #expect(html.status == 406)
         }
     }
 
     @Test("Malformed requests: 415 without JSON, 400 for bad JSON or parameter types, 413 over the size limit")
     func malformed() async throws {
-        try await withServer({ $0.maxBodyBytes = 4096 }) { server in
+        try await withRouter({ $0.maxBodyBytes = 4096 }) { server, client in
             let token = try await server.token()
-            try await TestClient.with(server) { client in
-                let auth = ("Authorization", "Bearer \(token)")
-                let plain = try await client.send(
-                    body: #"{"query":"{ __typename }"}"#, headers: [auth, ("Content-Type", "text/plain")])
-                #expect(plain.status == 415)
-                let none = try await client.send(body: #"{"query":"{ __typename }"}"#, headers: [auth])
-                #expect(none.status == 415)
-                let json = [auth, ("Content-Type", "application/json")]
-                #expect(try await client.send(body: #"{ "not a JSON"#, headers: json).status == 400)
-                #expect(try await client.send(body: #"{"query": 0}"#, headers: json).status == 400)
-                #expect(
-                    try await client.send(body: #"{"query":"{ __typename }","variables":"x"}"#, headers: json).status
-                        == 400)
-                #expect(try await client.send(body: "", headers: json).status == 400)
-                let unknownMember = try await client.send(body: #"{"query":"{ __typename }","other":1}"#, headers: json)
-                #expect(unknownMember.status == 200)
-                let big =
-                    #"{"query":"{ __typename }","extensions":{"pad":""# + String(repeating: "x", count: 5000) + "\"}}"
-                let tooLarge = try await client.send(body: big, headers: json)
-                #expect(tooLarge.status == 413)
-                #expect(tooLarge.errorCodes == ["REQUEST_TOO_LARGE"])
-                #expect(try await client.send(.PUT, headers: json, body: "{}").status == 405)
-            }
+            let auth = ("Authorization", "Bearer \(token)")
+            let plain = try await client.send(
+                body: #"{"query":"{ __typename }"}"#, headers: [auth, ("Content-Type", "text/plain")])
+            #expect(plain.status == 415)
+            let none = try await client.send(body: #"{"query":"{ __typename }"}"#, headers: [auth])
+            #expect(none.status == 415)
+            let json = [auth, ("Content-Type", "application/json")]
+            #expect(try await client.send(body: #"{ "not a JSON"#, headers: json).status == 400)
+            #expect(try await client.send(body: #"{"query": 0}"#, headers: json).status == 400)
+            #expect(
+                try await client.send(body: #"{"query":"{ __typename }","variables":"x"}"#, headers: json).status
+                    == 400)
+            #expect(try await client.send(body: "", headers: json).status == 400)
+            let unknownMember = try await client.send(body: #"{"query":"{ __typename }","other":1}"#, headers: json)
+            #expect(unknownMember.status == 200)
+            let big =
+                #"{"query":"{ __typename }","extensions":{"pad":""# + String(repeating: "x", count: 5000) + "\"}}"
+            let tooLarge = try await client.send(body: big, headers: json)
+            #expect(tooLarge.status == 413)
+            #expect(tooLarge.errorCodes == ["REQUEST_TOO_LARGE"])
+            #expect(try await client.send(.PUT, headers: json, body: "{}").status == 405)
         }
     }
 
     @Test("Field errors keep status 200 with data; health, readiness and metrics answer")
     func operations() async throws {
-        try await withServer { server in
+        try await withRouter { server, client in
             let token = try await server.token()
-            try await TestClient.with(server) { client in
-                let missing = try await client.graphql(
-                    #"mutation { save(request: {operations: [{deleteContact: "nope"}]}) { __typename } }"#,
-                    token: token)
-                #expect(missing.status == 200)
-                #expect(!missing.errorCodes.isEmpty)
-                #expect(try await client.send(.GET, path: "/healthz").status == 200)
-                #expect(try await client.send(.GET, path: "/readyz").status == 200)
-                _ = try await client.graphql("query Named { __typename }", token: token)
-                let metrics = try await client.send(.GET, path: "/metrics")
-                #expect(metrics.status == 200)
-                #expect(
-                    metrics.body.contains(
-                        #"carnet_graphql_operations_total{operation="Named",kind="query",status="200"} 1"#))
-                #expect(metrics.body.contains("carnet_http_requests_total"))
-                #expect(metrics.body.contains("carnet_subscriptions_open 0"))
-                #expect(metrics.body.contains("carnet_store_contacts 0"))
-            }
+            let missing = try await client.graphql(
+                #"mutation { save(request: {operations: [{deleteContact: "nope"}]}) { __typename } }"#,
+                token: token)
+            #expect(missing.status == 200)
+            #expect(!missing.errorCodes.isEmpty)
+            #expect(try await client.send(.GET, path: "/healthz").status == 200)
+            #expect(try await client.send(.GET, path: "/readyz").status == 200)
+            _ = try await client.graphql("query Named { __typename }", token: token)
+            let metrics = try await client.send(.GET, path: "/metrics")
+            #expect(metrics.status == 200)
+            #expect(
+                metrics.body.contains(
+                    #"carnet_graphql_operations_total{operation="Named",kind="query",status="200"} 1"#))
+            #expect(metrics.body.contains("carnet_http_requests_total"))
+            #expect(metrics.body.contains("carnet_subscriptions_open 0"))
+            #expect(metrics.body.contains("carnet_store_contacts 0"))
         }
     }
 
     @Test("CORS: preflights from allowed origins pass without a token; other origins get no CORS headers")
     func cors() async throws {
-        try await withServer({ $0.allowedOrigins = ["https://app.example"] }) { server in
-            try await TestClient.with(server) { client in
-                let preflight = try await client.send(
-                    .OPTIONS,
-                    headers: [
-                        ("Origin", "https://app.example"),
-                        ("Access-Control-Request-Method", "POST"),
-                        ("Access-Control-Request-Headers", "authorization, content-type"),
-                    ])
-                #expect(preflight.status == 204)
-                #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example")
-                #expect(preflight.header("Access-Control-Allow-Headers")?.contains("authorization") == true)
-                let foreign = try await client.send(
-                    .OPTIONS,
-                    headers: [
-                        ("Origin", "https://evil.example"),
-                        ("Access-Control-Request-Method", "POST"),
-                    ])
-                #expect(foreign.header("Access-Control-Allow-Origin") == nil)
-                let simple = try await client.send(.GET, path: "/healthz", headers: [("Origin", "https://app.example")])
-                #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example")
-            }
+        try await withRouter({ $0.allowedOrigins = ["https://app.example"] }) { server, client in
+            let preflight = try await client.send(
+                .OPTIONS,
+                headers: [
+                    ("Origin", "https://app.example"),
+                    ("Access-Control-Request-Method", "POST"),
+                    ("Access-Control-Request-Headers", "authorization, content-type"),
+                ])
+            #expect(preflight.status == 204)
+            #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example")
+            #expect(preflight.header("Access-Control-Allow-Headers")?.contains("authorization") == true)
+            let foreign = try await client.send(
+                .OPTIONS,
+                headers: [
+                    ("Origin", "https://evil.example"),
+                    ("Access-Control-Request-Method", "POST"),
+                ])
+            #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+            let simple = try await client.send(.GET, path: "/healthz", headers: [("Origin", "https://app.example")])
+            #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example")
         }
     }
 }

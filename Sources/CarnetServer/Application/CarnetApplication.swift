@@ -1,5 +1,6 @@
 import CarnetGraphQL
 import CarnetStore
+import Hummingbird
 import Logging
 import ServiceLifecycle
 
@@ -18,7 +19,8 @@ public struct CarnetApplication: Service {
     /// The development certificates, when the transport uses them.
     public let certificates: DevelopmentCertificates?
     public let configuration: ServerConfiguration
-    let server: any Service
+    /// Hummingbird's application: the listener and the router (tests drive the router in process with it).
+    let server: Application<RouterResponder<CarnetRequestContext>>
     let sessions: WebSocketSessions
     let logger: Logger
 

@@ -51,9 +51,11 @@ struct GraphQLHTTPHandler: Sendable {
             .response()
         }
         var graphQLContext = identity.graphQLContext()
-        // Hummingbird keeps running a handler whose client went away; the executor stops at its next check.
+        // Hummingbird keeps running a handler whose client went away; the executor stops at its next check. A
+        // connection counts as gone once it closes; one that was never open (HummingbirdTesting's in-process
+        // router) has no client to lose.
         let channel = context.channel
-        graphQLContext.isAbandoned = { !channel.isActive }
+        if channel.isActive { graphQLContext.isAbandoned = { !channel.isActive } }
         let response = await service.execute(operation, context: graphQLContext)
         return finish(response, mediaType, start, context)
     }

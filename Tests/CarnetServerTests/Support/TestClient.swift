@@ -1,13 +1,36 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// An HTTPS client that trusts only the server's development CA, with full certificate verification.
-struct TestClient {
-    let client: HTTPClient
-    let server: TestServer
+/// A client of the service: over HTTPS, trusting only the server's development CA with full certificate
+/// verification, or straight to its router in process (``withRouter``).
+struct TestClient: Sendable {
+    private enum Transport: Sendable {
+        case live(HTTPClient, baseURL: String)
+        case router(any TestClientProtocol)
+    }
+
+    private let transport: Transport
+
+    /// The HTTPS client (live tests only).
+    var client: HTTPClient {
+        guard case .live(let client, _) = transport else { preconditionFailure("a router test has no HTTP client") }
+        return client
+    }
+
+    /// The server's base URL (live tests only).
+    var baseURL: String {
+        guard case .live(_, let baseURL) = transport else { preconditionFailure("a router test has no URL") }
+        return baseURL
+    }
+
+    init(client: HTTPClient, server: TestServer) { transport = .live(client, baseURL: server.baseURL) }
+
+    init(router: any TestClientProtocol) { transport = .router(router) }
 
     struct Reply {
         var status: UInt
@@ -47,7 +70,11 @@ struct TestClient {
         _ method: HTTPMethod = .POST, path: String = "/graphql", query: String? = nil, headers: [(String, String)] = [],
         body: String? = nil, timeout: TimeAmount = .seconds(30)
     ) async throws -> Reply {
-        var request = HTTPClientRequest(url: server.baseURL + path + (query.map { "?" + $0 } ?? ""))
+        let target = path + (query.map { "?" + $0 } ?? "")
+        guard case .live(let client, let baseURL) = transport else {
+            return try await sendToRouter(method, target, headers, body)
+        }
+        var request = HTTPClientRequest(url: baseURL + target)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
@@ -56,6 +83,26 @@ struct TestClient {
         return Reply(
             status: response.status.code, headers: response.headers, body: String(buffer: bytes),
             version: response.version)
+    }
+
+    private func sendToRouter(_ method: HTTPMethod, _ target: String, _ headers: [(String, String)], _ body: String?)
+        async throws -> Reply
+    {
+        guard case .router(let router) = transport, let method = HTTPRequest.Method(method.rawValue) else {
+            throw TestClientError.unsupported
+        }
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            guard let name = HTTPField.Name(name) else { throw TestClientError.unsupported }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let response = try await router.executeRequest(
+            uri: target, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) })
+        var replyHeaders = HTTPHeaders()
+        for field in response.headers { replyHeaders.add(name: field.name.rawName, value: field.value) }
+        return Reply(
+            status: UInt(response.status.code), headers: replyHeaders, body: String(buffer: response.body),
+            version: .http1_1)
     }
 
     /// POSTs a GraphQL request as JSON with a bearer token.
@@ -76,4 +123,8 @@ extension TestClient {
     func send(body: String, headers: [(String, String)]) async throws -> Reply {
         try await send(.POST, headers: headers, body: body)
     }
+}
+
+enum TestClientError: Error {
+    case unsupported
 }

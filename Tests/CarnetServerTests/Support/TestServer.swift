@@ -1,19 +1,21 @@
-import CarnetServer
 import CarnetStore
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// A real Carnet server for a test: a temporary data folder (SQLite file, generated development CA), listening
-/// on a free loopback port, built by the same `buildApplication` as `carnet serve`.
+@testable import CarnetServer
+
+/// A real Carnet service for a test: a temporary data folder (SQLite file, generated development CA), built by the
+/// same `buildApplication` as `carnet serve`. Started, it listens on a free loopback port (for what needs the
+/// transport: TLS, HTTP/2, WebSocket, slow clients); built only, its router is driven in process (``withRouter``).
 final class TestServer: Sendable {
     let app: CarnetApplication
     let port: Int
     let directory: URL
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let running: (group: ServiceGroup, task: Task<Void, any Error>)?
 
     var store: CarnetStore { app.store }
     var caPath: String { app.certificates?.caPath ?? "" }
@@ -24,6 +26,28 @@ final class TestServer: Sendable {
         _ configure: (inout ServerConfiguration) -> Void = { _ in },
         routes: (Router<CarnetRequestContext>) -> Void = { _ in }
     ) async throws -> TestServer {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let (app, directory, logger) = try await build(configure, routes: routes) { port in
+            continuation.yield(port)
+            continuation.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestServerError.didNotStart }
+        return TestServer(app: app, port: port, directory: directory, running: (group, task))
+    }
+
+    /// The service built but not listening: its router runs in process, with no socket and no TLS.
+    static func built(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let (app, directory, _) = try await build(configure, routes: { _ in }, onServerRunning: { _ in })
+        return TestServer(app: app, port: 0, directory: directory, running: nil)
+    }
+
+    private static func build(
+        _ configure: (inout ServerConfiguration) -> Void, routes: (Router<CarnetRequestContext>) -> Void,
+        onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws -> (CarnetApplication, URL, Logger) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "carnet-server-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
@@ -36,26 +60,18 @@ final class TestServer: Sendable {
         configure(&configuration)
         var logger = Logger(label: "carnet-test")
         logger.logLevel = .warning
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = try await buildApplication(
-            configuration: configuration, logger: logger,
-            onServerRunning: { port in
-                continuation.yield(port)
-                continuation.finish()
-            }, additionalRoutes: routes)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TestServerError.didNotStart }
-        return TestServer(app: app, port: port, directory: directory, group: group, task: task)
+            configuration: configuration, logger: logger, onServerRunning: onServerRunning, additionalRoutes: routes)
+        return (app, directory, logger)
     }
 
-    private init(app: CarnetApplication, port: Int, directory: URL, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(
+        app: CarnetApplication, port: Int, directory: URL, running: (group: ServiceGroup, task: Task<Void, any Error>)?
+    ) {
         self.app = app
         self.port = port
         self.directory = directory
-        self.group = group
-        self.task = task
+        self.running = running
     }
 
     /// A new token's text.
@@ -67,8 +83,10 @@ final class TestServer: Sendable {
 
     /// Graceful shutdown, as on SIGTERM; returns when the service has stopped.
     func stop() async throws {
-        await group.triggerGracefulShutdown()
-        try await task.value
+        if let running {
+            await running.group.triggerGracefulShutdown()
+            try await running.task.value
+        }
         try? await app.store.close()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -86,6 +104,26 @@ func withServer<T>(
     let server = try await TestServer.start(configure, routes: routes)
     do {
         let result = try await body(server)
+        try await server.stop()
+        return result
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+}
+
+/// Runs `body` with the service's router driven in process by HummingbirdTesting (`.router`: the same router,
+/// middleware and handlers, no socket and no TLS), for HTTP behaviour that does not depend on the transport. No
+/// timer, port or handshake is involved, so these tests hold on a loaded machine.
+func withRouter<T: Sendable>(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @escaping @Sendable (TestServer, TestClient) async throws -> T
+) async throws -> T {
+    let server = try await TestServer.built(configure)
+    do {
+        let result = try await server.app.server.test(.router) { client in
+            try await body(server, TestClient(router: client))
+        }
         try await server.stop()
         return result
     } catch {
