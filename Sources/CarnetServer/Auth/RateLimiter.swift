@@ -31,7 +31,9 @@ final class RateLimiter: Sendable {
                 bucket.tokens -= 1
                 return nil
             }
-            return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
+            // A very small configured rate makes the wait astronomically long: clamped, never an overflow trap.
+            let wait = ((1 - bucket.tokens) / rate).rounded(.up)
+            return wait.isFinite && wait < Double(Int32.max) ? max(1, Int(wait)) : Int(Int32.max)
         }
     }
 }

@@ -110,10 +110,11 @@ extension Contact {
     }
 
     /// The value of a string key, whether or not it is available (callers check).
-    func storedString(_ key: ContactKey) -> String { values.strings[key.stringSlot!] }
+    func storedString(_ key: ContactKey) -> String { key.stringSlot.map { values.strings[$0] } ?? "" }
 
     mutating func setStoredString(_ key: ContactKey, _ value: String) {
-        values.strings[key.stringSlot!] = value
+        guard let slot = key.stringSlot else { return }
+        values.strings[slot] = value
         availableKeys.insert(key)
     }
 }

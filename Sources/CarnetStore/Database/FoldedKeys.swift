@@ -102,7 +102,8 @@ enum FoldedKeys {
     private static func indexable(_ columns: SQLiteColumns, from first: Int32) -> Contact {
         var contact = Contact(fetched: columns.string(first), keys: sourceKeySet)
         for (offset, key) in ContactIndexing.sourceKeys.enumerated() {
-            contact.values.strings[key.stringSlot!] = columns.string(first + 1 + Int32(offset))
+            guard let slot = key.stringSlot else { continue }
+            contact.values.strings[slot] = columns.string(first + 1 + Int32(offset))
         }
         return contact
     }

@@ -31,7 +31,11 @@ extension CarnetStore {
 
     /// The container where contacts and groups go when a save names none.
     public func defaultContainer() async throws -> Container {
-        try await fetchContainers("SELECT * FROM container WHERE isDefault")[0]
+        // The first migration makes one and nothing removes it; a damaged file is a storage failure, not a trap.
+        guard let container = try await fetchContainers("SELECT * FROM container WHERE isDefault").first else {
+            throw StoreError(.storageFailure, "The store has no default container")
+        }
+        return container
     }
 
     /// The container of a contact (`predicateForContainerOfContact`). - Throws: `recordDoesNotExist`.

@@ -110,7 +110,8 @@ extension CarnetStore {
             let rowids = Array(Set(pairs.map { $0[1] as Int64 }))
             let contacts = try ContactLoader(keys: keys).load(db, rowids: rowids)
             let byRowid = Dictionary(uniqueKeysWithValues: contacts.map { ($0.rowid, $0.contact) })
-            var result: [String: [Contact]] = Dictionary(uniqueKeysWithValues: identifiers.map { ($0, []) })
+            // A caller may name a group twice: one entry, never a trap.
+            var result: [String: [Contact]] = Dictionary(identifiers.map { ($0, []) }, uniquingKeysWith: { a, _ in a })
             for pair in pairs {
                 if let contact = byRowid[pair[1]] { result[pair[0], default: []].append(contact) }
             }

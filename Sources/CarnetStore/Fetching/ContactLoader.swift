@@ -39,7 +39,9 @@ struct ContactLoader {
                 contact.values.nonGregorianBirthday = row.optionalString(index).flatMap(
                     ContactDate.init(storageString:))
             case .imageDataAvailable: contact.values.imageDataAvailable = row.int64(index) != 0
-            default: contact.values.strings[entry.key.stringSlot!] = row.string(index)
+            default:
+                // Every other single-value column is a string key's.
+                if let slot = entry.key.stringSlot { contact.values.strings[slot] = row.string(index) }
             }
         }
         return (row.int64(0), contact)
