@@ -2,7 +2,8 @@
 """HTTP benchmark of a running-from-scratch Carnet server over TLS on loopback.
 
 Seeds a fresh data folder with N generated contacts (examples/generate_sample_data.py --vcf, then
-`carnet import`), starts `carnet serve` (release build) with the rate limit off and logging at warning, and loads
+`carnet import`), starts Benchmarks/carnet-server-bench (release build: `carnet serve`'s application with the rate
+limit off and logging at warning), and loads
 it with wrk (HTTP/1.1) and h2load (HTTP/2): a contact by id, a page of 50 sorted by family name, a name search,
 a single-contact save (and `{ __typename }`, GraphQL without a store read), each beside GET /healthz, a static response from the same server (the ceiling).
 The server is Benchmarks/carnet-server-bench: `carnet serve` with the rate limit off and POST /bench/static beside

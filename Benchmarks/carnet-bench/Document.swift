@@ -31,8 +31,8 @@ enum Document {
             Run it with:
 
             ```sh
-            CARNET_BENCHMARKS=1 swift build -c release --scratch-path .build-bench --product carnet-bench
-            .build-bench/release/carnet-bench --sizes 10000,100000,1000000 --report store-report.md
+            CARNET_BENCHMARKS=1 swift build -c release --product carnet-bench
+            .build/release/carnet-bench --sizes 10000,100000,1000000 --report store-report.md
             ```
 
             Databases and per-size results are kept in `--directory` (default `/tmp/carnet-bench`) and reused when \

@@ -29,9 +29,12 @@ let body = ByteBuffer(string: #"{"data":{"contact":{"note":""# + String(repeatin
 let maxBodyBytes = configuration.maxBodyBytes
 let app = try await buildApplication(
     configuration: configuration, logger: logger,
-    onServerRunning: { port in print("carnet-server-bench is listening on \(port)") },
+    // Written at once: `print` to a pipe is buffered, and bench_server.py waits for this line.
+    onServerRunning: { port in
+        FileHandle.standardOutput.write(Data("carnet-server-bench is listening on \(port)\n".utf8))
+    },
     additionalRoutes: { router in
-        router.post("/bench/static") { request, _ in
+        router.post("/bench/static") { [body, maxBodyBytes] request, _ in
             _ = try await request.body.collect(upTo: maxBodyBytes)
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
         }

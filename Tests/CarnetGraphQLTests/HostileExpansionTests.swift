@@ -22,7 +22,8 @@ struct HostileExpansionTests {
         let response = try await fixture.run(query)
         #expect(!codes(response).isEmpty)
         #expect(!codes(response).contains("INTERNAL_SERVER_ERROR"))
-        // A backslash before a line break does not carry a string onto the next line either.
+        // A backslash before a line break does not carry a string onto the next line either (GraphQLSwift's lexer
+        // already stops there; this keeps the scanner and the rewriter in step with it).
         let carried = try await fixture.run("{ a(b: \"x\\\n" + String(repeating: "[", count: 3_000) + "\") }")
         #expect(!codes(carried).isEmpty)
         #expect(try await fixture.data("{ __typename }")["__typename"] == .string("Query"))
@@ -60,7 +61,8 @@ struct HostileExpansionTests {
                 + HostileDocumentTests.nested("... on Query { ", next, " }", 10) + " }\n"
         }
         #expect(codes(try await fixture.run("{ ...G0 }\n" + inline)) == ["MAX_NESTING_EXCEEDED"])
-        // The introspection query, fragments and all, stays well within.
+        // Fragments within the limit pass (`IntrospectionTests` send the standard introspection query, fragments and
+        // all, through the same check).
         let shallow = try await fixture.run(
             "{ ...A }\nfragment A on Query { contacts { nodes { ...B } } }\nfragment B on Contact { groups { id } }")
         #expect(codes(shallow).isEmpty)

@@ -13,7 +13,9 @@ struct UnfetchedKeyTests {
     func unfetchedKeyFailsTheField() async throws {
         let store = try CarnetStore.inMemory()
         let reported = Mutex<[String]>([])
-        let service = GraphQLService(store: store) { error in reported.withLock { $0.append("\(error)") } }
+        let service = GraphQLService(store: store, limits: .unhurried) { error in
+            reported.withLock { $0.append("\(error)") }
+        }
         var contact = Contact()
         contact.givenName = "Ann"
         contact.birthday = ContactDate(year: 1990, month: 4, day: 2)
@@ -41,7 +43,7 @@ struct UnfetchedKeyTests {
     @Test("A non-null field whose keys were not fetched nulls its parent, as any failing non-null field does")
     func unfetchedNonNullKey() async throws {
         let store = try CarnetStore.inMemory()
-        let service = GraphQLService(store: store)
+        let service = GraphQLService(store: store, limits: .unhurried)
         var contact = Contact()
         contact.givenName = "Ann"
         var request = SaveRequest(transactionAuthor: "test")

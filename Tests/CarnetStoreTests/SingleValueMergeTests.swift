@@ -38,11 +38,4 @@ struct SingleValueMergeTests {
         #expect(merge.conflicts.isEmpty)
         #expect(merge.changedKeys == [.familyName])
     }
-
-    @Test("An update that changes nothing has nothing to write and nothing to conflict")
-    func noChange() {
-        let merge = SingleValueMerge(changing: [], baseRevision: 1, createdRevision: 1, keyRevisions: [.note: 9])
-        #expect(merge == SingleValueMerge(changing: [], baseRevision: nil, createdRevision: 1, keyRevisions: [:]))
-        #expect(merge.changedKeys.isEmpty && merge.conflicts.isEmpty)
-    }
 }

@@ -51,7 +51,13 @@ public final class ChildProcess: Sendable {
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
-                output.text.withLock { $0.stdoutClosed = true }
+                // A last line without its line break is a line too.
+                let last = output.text.withLock { text -> String in
+                    text.stdoutClosed = true
+                    defer { text.pending = "" }
+                    return text.pending
+                }
+                if !last.isEmpty { sink.yield(last) }
                 sink.finish()
                 handle.readabilityHandler = nil
                 return
@@ -70,6 +76,7 @@ public final class ChildProcess: Sendable {
         err.fileHandleForReading.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
             if text.isEmpty {
+                output.text.withLock { $0.stderrClosed = true }
                 handle.readabilityHandler = nil
                 return
             }
@@ -131,13 +138,13 @@ public final class ChildProcess: Sendable {
         try await drain(until: ContinuousClock.now + .seconds(60))
     }
 
-    /// Waits until standard output reached its end, for at most 10 s more: what the process wrote before it exited
+    /// Waits until standard output and error reached their end, for at most 10 s more: what the process wrote before it exited
     /// is in the pipe and read within milliseconds, but the end comes only once every copy of the pipe is closed,
     /// and a process spawned elsewhere in the same instant may hold one (a race close-on-exec narrows but cannot
     /// close). A hang bound, not a latency goal.
     private func drain(until deadline: ContinuousClock.Instant) async throws {
         let bound = min(deadline, ContinuousClock.now + .seconds(10))
-        while !output.text.withLock({ $0.stdoutClosed }), ContinuousClock.now < bound {
+        while !output.text.withLock({ $0.stdoutClosed && $0.stderrClosed }), ContinuousClock.now < bound {
             try await Task.sleep(for: .milliseconds(10))
         }
     }
@@ -168,5 +175,6 @@ public enum ChildProcessError: Error {
 }
 
 final class OutputBuffer: Sendable {
-    let text = Mutex<(stdout: String, pending: String, stderr: String, stdoutClosed: Bool)>(("", "", "", false))
+    let text = Mutex<(stdout: String, pending: String, stderr: String, stdoutClosed: Bool, stderrClosed: Bool)>(
+        ("", "", "", false, false))
 }

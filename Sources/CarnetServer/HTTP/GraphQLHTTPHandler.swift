@@ -14,6 +14,8 @@ struct GraphQLHTTPHandler: Sendable {
 
     func handle(_ request: Request, context: CarnetRequestContext) async throws -> Response {
         let start = ContinuousClock.now
+        // Read before the body: a client that leaves during the body or validation is still a client that left.
+        let hasConnection = context.channel.isActive
         guard let identity = context.identity else {
             return HTTPErrorResponse.unauthorized("An access token is required.", invalidToken: false).response()
         }
@@ -52,10 +54,10 @@ struct GraphQLHTTPHandler: Sendable {
         }
         var graphQLContext = identity.graphQLContext()
         // Hummingbird keeps running a handler whose client went away; the executor stops at its next check. A
-        // connection counts as gone once it closes; one that was never open (HummingbirdTesting's in-process
-        // router) has no client to lose.
+        // connection counts as gone once it closes; a request that had none when it arrived (HummingbirdTesting's
+        // in-process router) has no client to lose.
         let channel = context.channel
-        if channel.isActive { graphQLContext.isAbandoned = { !channel.isActive } }
+        if hasConnection { graphQLContext.isAbandoned = { !channel.isActive } }
         let response = await service.execute(operation, context: graphQLContext)
         return finish(response, mediaType, start, context)
     }

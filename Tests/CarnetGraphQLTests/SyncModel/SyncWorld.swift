@@ -19,7 +19,7 @@ final class SyncWorld {
             directory = nil
             store = try CarnetStore.inMemory()
         }
-        service = GraphQLService(store: store)
+        service = GraphQLService(store: store, limits: .unhurried)
     }
 
     /// Closes the store (ending every subscription) and opens it again, as a server restart does.
@@ -27,7 +27,7 @@ final class SyncWorld {
         guard let directory else { return }
         try await store.close()
         store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
-        service = GraphQLService(store: store)
+        service = GraphQLService(store: store, limits: .unhurried)
     }
 
     func close() async {
