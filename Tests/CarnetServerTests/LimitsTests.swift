@@ -115,17 +115,17 @@ struct LimitsTests {
         try await withServer({ $0.transport = .plainHTTP }) { server in
             let token = try await server.token()
             #expect(server.app.certificates == nil)
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/graphql")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             request.body = .bytes(ByteBuffer(string: #"{"query":"{ __typename }"}"#))
-            let response = try await client.execute(request, timeout: .seconds(10))
-            let body = try await response.body.collect(upTo: 1 << 16)
-            #expect(response.status.code == 200)
-            #expect(String(buffer: body) == #"{"data":{"__typename":"Query"}}"#)
-            try await client.shutdown()
+            try await withHTTPClient { client in
+                let response = try await client.execute(request, timeout: .seconds(60))
+                let body = try await response.body.collect(upTo: 1 << 16)
+                #expect(response.status.code == 200)
+                #expect(String(buffer: body) == #"{"data":{"__typename":"Query"}}"#)
+            }
         }
     }
 }

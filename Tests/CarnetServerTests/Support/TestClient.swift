@@ -128,3 +128,19 @@ extension TestClient {
 enum TestClientError: Error {
     case unsupported
 }
+
+/// Runs `body` with an HTTP client that is shut down afterwards, also when `body` throws: AsyncHTTPClient traps in a
+/// debug build when a client is released without its shutdown, which takes the whole test process down.
+func withHTTPClient<T>(
+    _ configuration: HTTPClient.Configuration = HTTPClient.Configuration(), _ body: (HTTPClient) async throws -> T
+) async throws -> T {
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    do {
+        let result = try await body(client)
+        try await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
