@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         // The GraphQL schema, planner and executor onto the store.
@@ -57,6 +58,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
+            exclude: ["README.md"],
             resources: [.embedInCode("Schema/carnet.graphql")],
             swiftSettings: swiftSettings
         ),
@@ -100,7 +102,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "CarnetVCard", dependencies: ["CarnetStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "CarnetVCard", dependencies: ["CarnetStore"], exclude: ["README.md"], swiftSettings: swiftSettings),
         // The CLI; the only place that bootstraps logging.
         .executableTarget(
             name: "carnet",
@@ -157,6 +160,8 @@ let package = Package(
     ]
 )
 
+// `Benchmarks/CarnetBenchmarks` is ordo-one/benchmark's (its plugin runs every executable directly under
+// `Benchmarks/`); the comparison tools sit in `Benchmarks/Tools/` so the plugin leaves them alone.
 // The benchmarks build only when asked (`CARNET_BENCHMARKS=1`), as Hummingbird's do: they are 16% of the code and
 // need release builds to mean anything, so an ordinary `swift build` or `swift test` skips them. BENCHMARKS.md
 // gives the command for each goal.
@@ -180,7 +185,7 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
                 "CarnetStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Benchmarks/carnet-bench", swiftSettings: swiftSettings),
+            path: "Benchmarks/Tools/carnet-bench", swiftSettings: swiftSettings),
         // Carnet's executor against GraphQLSwift's and a hand-written baseline, with profiles for perf.
         .executableTarget(
             name: "carnet-graphql-bench",
@@ -189,7 +194,7 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Benchmarks/carnet-graphql-bench", swiftSettings: swiftSettings),
+            path: "Benchmarks/Tools/carnet-graphql-bench", swiftSettings: swiftSettings),
         // The server with a static route beside /graphql, for scripts/bench_server.py.
         .executableTarget(
             name: "carnet-server-bench",
@@ -198,6 +203,6 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Benchmarks/carnet-server-bench", swiftSettings: swiftSettings),
+            path: "Benchmarks/Tools/carnet-server-bench", swiftSettings: swiftSettings),
     ]
 }

@@ -2,11 +2,11 @@
 """HTTP benchmark of a running-from-scratch Carnet server over TLS on loopback.
 
 Seeds a fresh data folder with N generated contacts (examples/generate_sample_data.py --vcf, then
-`carnet import`), starts Benchmarks/carnet-server-bench (release build: `carnet serve`'s application with the rate
+`carnet import`), starts Benchmarks/Tools/carnet-server-bench (release build: `carnet serve`'s application with the rate
 limit off and logging at warning), and loads
 it with wrk (HTTP/1.1) and h2load (HTTP/2): a contact by id, a page of 50 sorted by family name, a name search,
 a single-contact save (and `{ __typename }`, GraphQL without a store read), each beside GET /healthz, a static response from the same server (the ceiling).
-The server is Benchmarks/carnet-server-bench: `carnet serve` with the rate limit off and POST /bench/static beside
+The server is Benchmarks/Tools/carnet-server-bench: `carnet serve` with the rate limit off and POST /bench/static beside
 /graphql (a route only the benchmark has). It also loads that route with the contact-by-id request: the same request
 answered with a fixed body of the same size, so its gap to the query is Carnet's own work (auth, GraphQL, store, JSON).
 

@@ -15,7 +15,7 @@ enum Document {
         var text = """
             # Benchmarks
 
-            The store benchmark (`Benchmarks/carnet-bench`): a generated contact list (names in many languages with \
+            The store benchmark (`Benchmarks/Tools/carnet-bench`): a generated contact list (names in many languages with \
             diacritics, 1–3 phones in US, UK, French and German formats, 1–3 emails, 0–2 postal addresses, \
             organizations, birthdays, groups with members), imported through the store API, then each operation \
             timed through Carnet and as the same query written by hand in SQL on the same database file.
