@@ -11,26 +11,11 @@ import Testing
 struct UnfetchedKeyTests {
     @Test("A field whose keys were not fetched is null with INTERNAL_SERVER_ERROR; the others are written")
     func unfetchedKeyFailsTheField() async throws {
-        let store = try CarnetStore.inMemory()
         let reported = Mutex<[String]>([])
-        let service = GraphQLService(store: store, limits: .unhurried) { error in
+        let (executor, fields, partial) = try await Self.prepare("givenName birthday { year }") { error in
             reported.withLock { $0.append("\(error)") }
         }
-        var contact = Contact()
-        contact.givenName = "Ann"
-        contact.birthday = ContactDate(year: 1990, month: 4, day: 2)
-        var request = SaveRequest(transactionAuthor: "test")
-        request.add(contact)
-        try await store.execute(request)
-
-        let operation = try service.operation(
-            for: GraphQLRequestBody(
-                query: "{ contact(id: \"\(contact.identifier)\") { givenName birthday { year } } }"))
-        let executor = service.makeExecutor(operation, GraphQLRequestContext())
-        let root = try executor.planRoot()
-        let fields = try #require(root.first?.selection?.fields(for: "Contact"))
         // As a planner that forgot `birthday` would have fetched it.
-        let partial = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.givenName])
         #expect(!partial.isKeyAvailable(.birthday))
 
         #expect(executor.writeContact(partial, fields))
@@ -42,20 +27,29 @@ struct UnfetchedKeyTests {
 
     @Test("A non-null field whose keys were not fetched nulls its parent, as any failing non-null field does")
     func unfetchedNonNullKey() async throws {
+        let (executor, fields, partial) = try await Self.prepare("givenName note")
+        #expect(!executor.writeContact(partial, fields))
+        #expect(executor.errors.map(\.code) == [.internalServerError])
+    }
+
+    /// A stored contact with a birthday, an executor for `{ contact(id:) { selection } }` and its `Contact` field
+    /// plans, and the contact fetched with its given name only.
+    static func prepare(
+        _ selection: String, onUnexpectedError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) async throws -> (Executor, [FieldPlan], Contact) {
         let store = try CarnetStore.inMemory()
-        let service = GraphQLService(store: store, limits: .unhurried)
+        let service = GraphQLService(store: store, limits: .unhurried, onUnexpectedError: onUnexpectedError)
         var contact = Contact()
         contact.givenName = "Ann"
+        contact.birthday = ContactDate(year: 1990, month: 4, day: 2)
         var request = SaveRequest(transactionAuthor: "test")
         request.add(contact)
         try await store.execute(request)
         let operation = try service.operation(
-            for: GraphQLRequestBody(
-                query: "{ contact(id: \"\(contact.identifier)\") { givenName note } }"))
+            for: GraphQLRequestBody(query: "{ contact(id: \"\(contact.identifier)\") { \(selection) } }"))
         let executor = service.makeExecutor(operation, GraphQLRequestContext())
         let fields = try #require(try executor.planRoot().first?.selection?.fields(for: "Contact"))
         let partial = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.givenName])
-        #expect(!executor.writeContact(partial, fields))
-        #expect(executor.errors.map(\.code) == [.internalServerError])
+        return (executor, fields, partial)
     }
 }

@@ -7,35 +7,34 @@ import Testing
 struct SingleValueMergeTests {
     @Test("Without a base revision the update wins: nothing conflicts")
     func lastWriterWins() {
-        let merge = SingleValueMerge(
+        let conflicts = SingleValueMerge.conflicts(
             changing: [.givenName, .note], baseRevision: nil, createdRevision: 1,
             keyRevisions: [.givenName: 9, .note: 9])
-        #expect(merge.changedKeys == [.givenName, .note])
-        #expect(merge.conflicts.isEmpty)
+        #expect(conflicts.isEmpty)
     }
 
     @Test("With a base, a key changed after it conflicts; keys changed at or before it, or never, do not")
     func conflictsAfterBase() {
-        let merge = SingleValueMerge(
+        let conflicts = SingleValueMerge.conflicts(
             changing: [.givenName, .familyName, .note, .jobTitle], baseRevision: 5, createdRevision: 2,
             keyRevisions: [.givenName: 6, .familyName: 5, .note: 4])
-        #expect(merge.changedKeys == [.givenName, .familyName, .note, .jobTitle])
-        #expect(merge.conflicts == [.givenName])
+        #expect(conflicts == [.givenName])
     }
 
     @Test("A key never changed since the contact was added conflicts only if the contact is newer than the base")
     func creationCounts() {
-        let older = SingleValueMerge(changing: [.note], baseRevision: 5, createdRevision: 3, keyRevisions: [:])
-        #expect(older.conflicts.isEmpty)
-        let newer = SingleValueMerge(changing: [.note], baseRevision: 5, createdRevision: 7, keyRevisions: [:])
-        #expect(newer.conflicts == [.note])
+        let older = SingleValueMerge.conflicts(
+            changing: [.note], baseRevision: 5, createdRevision: 3, keyRevisions: [:])
+        #expect(older.isEmpty)
+        let newer = SingleValueMerge.conflicts(
+            changing: [.note], baseRevision: 5, createdRevision: 7, keyRevisions: [:])
+        #expect(newer == [.note])
     }
 
     @Test("Keys changed since the base that the update leaves alone merge: only the update's keys are judged")
     func untouchedKeysMerge() {
-        let merge = SingleValueMerge(
+        let conflicts = SingleValueMerge.conflicts(
             changing: [.familyName], baseRevision: 5, createdRevision: 1, keyRevisions: [.givenName: 8, .note: 9])
-        #expect(merge.conflicts.isEmpty)
-        #expect(merge.changedKeys == [.familyName])
+        #expect(conflicts.isEmpty)
     }
 }

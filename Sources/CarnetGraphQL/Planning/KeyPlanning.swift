@@ -6,18 +6,15 @@ enum KeyPlanning {
         .namePrefix, .givenName, .middleName, .familyName, .nameSuffix, .organizationName, .nickname,
     ]
 
-    /// The store key of each `Contact` field that is one, by field code. Built once: naming an enum case in a
-    /// string goes through reflection, too slow for every request.
-    static let storeKeys: [ContactKey?] = ContactField.allCases.map { ContactKey(rawValue: String(describing: $0)) }
-
     /// The keys each `Contact` field reads, by field code: what the planner fetches and what the writer checks
-    /// before it reads.
+    /// before it reads. Built once: naming an enum case in a string goes through reflection, too slow for every
+    /// request.
     static let fieldKeys: [ContactKeySet] = ContactField.allCases.map { code in
         switch code {
         case .id, .groups, .container, .revision, .createdAt, .modifiedAt: []
         case .displayName: displayNameKeys
         case .vCard: .all
-        default: storeKeys[code.rawValue].map { [$0] } ?? []
+        default: ContactKey(rawValue: String(describing: code)).map { [$0] } ?? []
         }
     }
 

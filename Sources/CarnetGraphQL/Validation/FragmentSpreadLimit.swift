@@ -36,7 +36,6 @@ struct FragmentSpreadLimit {
         for case let fragment as FragmentDefinition in document.definitions {
             outlines[fragment.name.value] = Self.outline(of: fragment.selectionSet)
         }
-        let spreads = outlines.mapValues { $0.spreads.map(\.name) }
         var memo: [String: Int] = [:]
         var nestingMemo: [String: Int] = [:]
         var errors: [GraphQLError] = []
@@ -44,7 +43,7 @@ struct FragmentSpreadLimit {
             var visiting = Set<String>()
             let outline = Self.outline(of: operation.selectionSet)
             let count = outline.spreads.reduce(0) {
-                Self.add($0, expanded($1.name, spreads, &memo, &visiting))
+                Self.add($0, expanded($1.name, outlines, &memo, &visiting))
             }
             let name = operation.name.map { "Operation \"\($0.value)\"" } ?? "The operation"
             if count > limit {
@@ -54,12 +53,7 @@ struct FragmentSpreadLimit {
                         code: .tooManyFragmentSpreads))
                 continue
             }
-            var nesting = outline.depth
-            for spread in outline.spreads where nesting <= maxNesting {
-                nesting = max(
-                    nesting, spread.level - 1 + expandedNesting(spread.name, outlines, &nestingMemo, &visiting))
-            }
-            if nesting > maxNesting {
+            if nesting(of: outline, outlines, &nestingMemo, &visiting) > maxNesting {
                 errors.append(
                     .validation(
                         "\(name) nests selections more than \(maxNesting) deep with its fragments expanded.",
@@ -77,26 +71,36 @@ struct FragmentSpreadLimit {
     ) -> Int {
         if let known = memo[name] { return known }
         guard let outline = outlines[name], visiting.insert(name).inserted else { return 0 }
+        let nesting = nesting(of: outline, outlines, &memo, &visiting)
+        visiting.remove(name)
+        memo[name] = nesting
+        return nesting
+    }
+
+    /// The nesting of a selection set from its outline: its own depth, or a spread's level plus the nesting of
+    /// the fragment it expands, whichever is deeper. Stops once past ``maxNesting``.
+    private func nesting(
+        of outline: Outline, _ outlines: [String: Outline], _ memo: inout [String: Int],
+        _ visiting: inout Set<String>
+    ) -> Int {
         var nesting = outline.depth
         for spread in outline.spreads where nesting <= maxNesting {
             nesting = max(nesting, spread.level - 1 + expandedNesting(spread.name, outlines, &memo, &visiting))
         }
-        visiting.remove(name)
-        memo[name] = nesting
         return nesting
     }
 
     /// 1 for the spread itself, plus what the fragment spreads in turn. Cycles and unknown fragments count once
     /// (other rules report them).
     private func expanded(
-        _ name: String, _ spreads: [String: [String]], _ memo: inout [String: Int],
+        _ name: String, _ outlines: [String: Outline], _ memo: inout [String: Int],
         _ visiting: inout Set<String>
     ) -> Int {
         if let known = memo[name] { return known }
-        guard let inner = spreads[name], visiting.insert(name).inserted else { return 1 }
+        guard let outline = outlines[name], visiting.insert(name).inserted else { return 1 }
         var total = 1
-        for next in inner {
-            total = Self.add(total, expanded(next, spreads, &memo, &visiting))
+        for next in outline.spreads {
+            total = Self.add(total, expanded(next.name, outlines, &memo, &visiting))
             // Past the limit the exact count does not matter; stopping keeps this linear even so.
             if total > limit { break }
         }

@@ -9,13 +9,13 @@ extension SaveTransaction {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
         }
         let keys = update.modifiedKeys
-        let single = SingleValueMerge(
-            changing: try keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
-                .filter { try stored.differs($0, from: update, db: db) },
-            baseRevision: baseRevision, createdRevision: stored.createdRevision,
-            keyRevisions: try stored.keyRevisions(db, since: baseRevision))
-        var changedKeys = single.changedKeys
-        var conflicts = single.conflicts.map(\.rawValue)
+        let singleValueKeys = try keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
+            .filter { try stored.differs($0, from: update, db: db) }
+        var changedKeys = singleValueKeys
+        var conflicts = SingleValueMerge.conflicts(
+            changing: singleValueKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
+            keyRevisions: try stored.keyRevisions(db, since: baseRevision)
+        ).map(\.rawValue)
 
         var merges: [(MultiValueKind, LabeledValueMerge)] = []
         var invalid: [String] = []
@@ -47,7 +47,7 @@ extension SaveTransaction {
         var columns: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         var merged = stored.contact
-        for key in single.changedKeys {
+        for key in singleValueKeys {
             if let column = try stored.write(key, from: update, db: db) {
                 columns.append(column.name)
                 arguments.append(column.value)

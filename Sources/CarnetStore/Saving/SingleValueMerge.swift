@@ -7,21 +7,16 @@
 /// - With a base revision, a changed key conflicts when another save changed it after the base: its last change
 ///   (or the contact's creation, when it has not changed since) is later than the base. Keys changed since the base
 ///   that the update leaves alone merge: the update writes only its own keys.
-struct SingleValueMerge: Equatable {
-    /// The keys the update changes, in its order.
-    var changedKeys: [ContactKey]
-    /// The changed keys that conflict.
-    var conflicts: [ContactKey]
-
+enum SingleValueMerge {
+    /// The keys of `changing` that conflict, in its order.
+    ///
     /// - Parameters:
     ///   - changing: the keys whose value the update changes.
     ///   - keyRevisions: the revision of each key's last change, for keys changed after the contact was added.
-    init(changing: [ContactKey], baseRevision: Int64?, createdRevision: Int64, keyRevisions: [ContactKey: Int64]) {
-        changedKeys = changing
-        guard let baseRevision else {
-            conflicts = []
-            return
-        }
-        conflicts = changing.filter { (keyRevisions[$0] ?? createdRevision) > baseRevision }
+    static func conflicts(
+        changing: [ContactKey], baseRevision: Int64?, createdRevision: Int64, keyRevisions: [ContactKey: Int64]
+    ) -> [ContactKey] {
+        guard let baseRevision else { return [] }
+        return changing.filter { (keyRevisions[$0] ?? createdRevision) > baseRevision }
     }
 }
