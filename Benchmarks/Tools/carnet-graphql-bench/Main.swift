@@ -14,7 +14,7 @@ struct GraphQLBench: AsyncParsableCommand {
     @Option(help: "Where the database goes.") var directory = "/tmp/carnet-graphql-bench"
     @Option(
         help:
-            "Run only the Carnet side of one operation this many times (for profilers): contact, id, typename, search, page1000, history, storehistory, basehistory, historyratio, fullsync, split."
+            "Run only the Carnet side of one operation this many times (for profilers): contact, id, typename, search, page1000, history, storehistory, basehistory, historyratio, fullsync, basefullsync, fullsyncratio, split."
     )
     var profile: String?
 

@@ -93,26 +93,45 @@ struct Workloads {
         }
     }
 
+    /// Carnet against its hand-written baseline in five alternating rounds, so load drift hits both alike.
+    func ratio(
+        _ name: String, iterations: Int, carnet: () async throws -> Void, baseline: () throws -> Void
+    ) async throws {
+        var ratios: [Double] = []
+        for _ in 0..<5 {
+            let carnetRun = try await Stopwatch.measure(iterations: iterations, warmup: min(10, iterations)) { _ in
+                try await carnet()
+            }
+            let baseRun = try await Stopwatch.measure(iterations: iterations, warmup: min(10, iterations)) { _ in
+                try baseline()
+            }
+            ratios.append(Double(carnetRun.p50) / Double(baseRun.p50))
+            print("\(name): Carnet \(carnetRun.p50) µs, baseline \(baseRun.p50) µs")
+        }
+        print("ratio median \(ratios.sorted()[2])")
+    }
+
     /// Runs one operation's Carnet side in a loop, for `perf record`.
     func profile(_ name: String) async throws {
         if name == "historyratio" {
-            // The history page against its hand-written baseline, alternating, so load drift hits both alike.
             let start = try await raw.read { db in
                 try Int64.fetchOne(db, sql: "SELECT max(position) FROM changeEvent WHERE seq <= 2") ?? 0
             }
             let base = Baseline(raw: raw)
-            var ratios: [Double] = []
-            for _ in 0..<5 {
-                let carnetRun = try await Stopwatch.measure(iterations: iterations) { _ in
-                    _ = await carnet(Self.historyQuery, ["since": .string(seeded.historyToken)])
-                }
-                let baseRun = try await Stopwatch.measure(iterations: iterations) { _ in
-                    _ = try base.history(after: start)
-                }
-                ratios.append(Double(carnetRun.p50) / Double(baseRun.p50))
-                print("history page: Carnet \(carnetRun.p50) µs, baseline \(baseRun.p50) µs")
+            try await ratio("history page", iterations: iterations) {
+                _ = await carnet(Self.historyQuery, ["since": .string(seeded.historyToken)])
+            } baseline: {
+                _ = try base.history(after: start)
             }
-            print("ratio median \(ratios.sorted()[2])")
+            return
+        }
+        if name == "fullsyncratio" {
+            let base = Baseline(raw: raw)
+            try await ratio("full-sync page", iterations: max(5, iterations / 50)) {
+                _ = await carnet(Self.fullSyncQuery, [:])
+            } baseline: {
+                _ = try base.fullSync(limit: 9_999)
+            }
             return
         }
         if name == "split" {
@@ -189,6 +208,7 @@ struct Workloads {
                     ChangeHistoryFetchRequest(
                         startingToken: seeded.historyToken, contactKeys: [.givenName, .familyName], limit: 1000))
             case "basehistory": _ = try Baseline(raw: raw).history(after: historyStart)
+            case "basefullsync": _ = try Baseline(raw: raw).fullSync(limit: 9_999)
             case "fullsync": _ = await carnet(Self.fullSyncQuery, [:])
             case "search":
                 _ = await carnet(

@@ -12,7 +12,21 @@ struct EncodedLabeledValue: Hashable, Sendable {
     static func join(_ fields: [String]) -> String { fields.joined(separator: String(fieldSeparator)) }
 
     static func split(_ value: String, count: Int) -> [String] {
-        var fields = value.split(separator: fieldSeparator, omittingEmptySubsequences: false).map(String.init)
+        // By bytes: the separator is one ASCII byte that no other character's encoding contains, and splitting
+        // by Characters would run grapheme breaking over every address read.
+        var fields: [String] = []
+        fields.reserveCapacity(count)
+        var start = value.utf8.startIndex
+        var index = start
+        let end = value.utf8.endIndex
+        while index != end {
+            if value.utf8[index] == 0x1F {
+                fields.append(String(value[start..<index]))
+                start = value.utf8.index(after: index)
+            }
+            index = value.utf8.index(after: index)
+        }
+        fields.append(String(value[start..<end]))
         while fields.count < count { fields.append("") }
         return fields
     }

@@ -57,8 +57,9 @@ struct ContactFetch {
         var positions: [ContactCursor] = []
         contacts.reserveCapacity(count + 1)
         let sortKeyIndex = Int32(ContactLoader.metadataCount + loader.columns.count)
+        let containers = try ContactLoader.containerNames(db)
         while let columns = try rows.next() {
-            let (rowid, contact) = loader.decode(columns)
+            let (rowid, contact) = loader.decode(columns, containers: containers)
             rowids.append(rowid)
             contacts.append(contact)
             positions.append(

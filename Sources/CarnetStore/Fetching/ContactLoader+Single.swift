@@ -23,7 +23,8 @@ extension ContactLoader {
         let rows = SQLiteTextQuery(statement, argument: identifier)
         guard let first = try rows.next() else { return nil }
         // The first row's contact columns, then every row's labeled value (one per row, none for a contact without).
-        var contact = decode(first).contact
+        // The container's identifier comes from the join, so no map of containers is needed.
+        var contact = decode(first, containers: [:]).contact
         contact.containerIdentifier = first.string(container)
         var next: SQLiteColumns? = first
         while let columns = next {

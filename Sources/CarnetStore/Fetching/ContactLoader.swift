@@ -21,14 +21,14 @@ struct ContactLoader {
 
     var selectSQL: String { shape.selectSQL }
 
-    /// Decodes the current row of a statement selected with ``selectSQL`` (trailing columns are ignored).
-    func decode(_ row: SQLiteColumns) -> (rowid: Int64, contact: Contact) {
+    /// Decodes the current row of a statement selected with ``selectSQL`` (trailing columns are ignored);
+    /// `containers` is ``containerNames(_:)`` read in the same transaction.
+    func decode(_ row: SQLiteColumns, containers: [Int64: String]) -> (rowid: Int64, contact: Contact) {
         var contact = Contact(fetched: row.string(1), keys: keys)
         contact.revision = row.int64(2)
         contact.createdAt = Date(timeIntervalSince1970: row.double(3))
         contact.modifiedAt = Date(timeIntervalSince1970: row.double(4))
-        // The container's rowid for now; ``resolveContainers(_:_:)`` swaps in its identifier.
-        contact.containerIdentifier = String(row.int64(5))
+        contact.containerIdentifier = containers[row.int64(5)]
         for (offset, entry) in columns.enumerated() {
             let index = Int32(Self.metadataCount + offset)
             switch entry.key {
@@ -47,23 +47,22 @@ struct ContactLoader {
         return (row.int64(0), contact)
     }
 
-    /// Replaces the container rowids ``decode(_:)`` left with container identifiers: one query for the (few)
-    /// containers instead of a lookup per contact.
-    static func resolveContainers(_ db: Database, _ contacts: inout [Contact]) throws {
-        guard !contacts.isEmpty else { return }
-        var names: [String: String] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, id FROM container"))
-        while let row = try rows.next() { names[String(row[0] as Int64)] = row[1] }
-        for index in contacts.indices {
-            if let rowid = contacts[index].containerIdentifier { contacts[index].containerIdentifier = names[rowid] }
-        }
+    /// Every container's identifier by rowid: one query for the (few) containers, read before a page is decoded,
+    /// so each contact shares its container's string instead of a join or a conversion per row.
+    static func containerNames(_ db: Database) throws -> [Int64: String] {
+        var names: [Int64: String] = [:]
+        let rows = try SQLiteRows(db.cachedStatement(sql: "SELECT rowid, id FROM container"), arguments: [])
+        while let row = try rows.next() { names[row.int64(0)] = row.string(1) }
+        return names
     }
 
     /// Fills in labeled values and images for contacts already decoded, with one query per kind of data.
     func loadRelated(_ db: Database, rowids: [Int64], into contacts: inout [Contact]) throws {
-        guard !rowids.isEmpty else { return }
-        try Self.resolveContainers(db, &contacts)
         let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }
+        let wantsImage = keys.contains(.imageData)
+        let wantsThumbnail = keys.contains(.thumbnailImageData)
+        // Names only, the usual history and list selection: nothing to read, and no rowid map to build.
+        guard !rowids.isEmpty, !kinds.isEmpty || wantsImage || wantsThumbnail else { return }
         var indexByRowid: [Int64: Int] = [:]
         indexByRowid.reserveCapacity(rowids.count)
         for (index, rowid) in rowids.enumerated() { indexByRowid[rowid] = index }
@@ -93,8 +92,6 @@ struct ContactLoader {
                         kind, identifier: columns.string(2), label: columns.optionalString(3), value: columns.string(4))
                 }
             }
-            let wantsImage = keys.contains(.imageData)
-            let wantsThumbnail = keys.contains(.thumbnailImageData)
             if wantsImage || wantsThumbnail {
                 let columns = [wantsImage ? "imageData" : "NULL", wantsThumbnail ? "thumbnailImageData" : "NULL"]
                 let statement = try db.cachedStatement(
@@ -152,6 +149,7 @@ struct ContactLoader {
         var indexByValue: [Value: Int] = [:]
         indexByValue.reserveCapacity(values.count)
         let valueIndex = Self.metadataCount + columns.count
+        let containers = try Self.containerNames(db)
         for chunk in values.chunked(StoreLimits.pageSize) {
             let statement = try db.cachedStatement(
                 sql: """
@@ -166,7 +164,7 @@ struct ContactLoader {
                 // A value repeated in two chunks brings its row twice: keep the first.
                 let value = Value.read(columns, Int32(valueIndex))
                 guard indexByValue[value] == nil else { continue }
-                let (rowid, contact) = decode(columns)
+                let (rowid, contact) = decode(columns, containers: containers)
                 indexByValue[value] = contacts.count
                 rowids.append(rowid)
                 contacts.append(contact)

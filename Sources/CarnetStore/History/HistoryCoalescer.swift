@@ -44,7 +44,13 @@ struct HistoryCoalescer {
     /// The most entries the output may hold.
     let limit: Int
 
-    init(limit: Int = .max) { self.limit = limit }
+    init(limit: Int = .max) {
+        self.limit = limit
+        // A page fills to its limit more often than not: grow the table once, not by doubling.
+        let expected = min(limit, 1024)
+        entries.reserveCapacity(expected)
+        index.reserveCapacity(expected)
+    }
 
     /// How many events the output holds.
     var count: Int { entries.count }
@@ -53,18 +59,26 @@ struct HistoryCoalescer {
     @discardableResult
     mutating func add(_ raw: Raw) -> Bool {
         let key = raw.key
-        if let position = index[key] {
+        // One hash per event: reading through the default subscript's modify accessor inserts the next position
+        // when the record is new.
+        let fresh = entries.count
+        let position = Self.read(&index[key, default: fresh])
+        if position != fresh {
             entries[position].author = raw.author
             entries[position].kind = Self.fold(entries[position].kind, raw.kind)
             if entries[position].kind == .updateContact { entries[position].keys.formUnion(raw.changedKeys) }
             return true
         }
-        guard entries.count < limit else { return false }
-        index[key] = entries.count
+        guard entries.count < limit else {
+            index[key] = nil
+            return false
+        }
         entries.append(
             Entry(key: key, kind: raw.kind, keys: Set(raw.changedKeys), author: raw.author, container: raw.otherId))
         return true
     }
+
+    private static func read(_ slot: inout Int) -> Int { slot }
 
     /// The kind of one record's entry after a later event: pure, so the rules are tested on their own.
     static func fold(_ earlier: ChangeEventKind, _ later: ChangeEventKind) -> ChangeEventKind {

@@ -8,15 +8,27 @@ extension HistoryFetch {
     /// Membership events carry no record, so a replayed add could undo a client's own later remove: stating the
     /// current membership instead makes the event safe to apply whatever the client did meanwhile.
     func attachRecords(_ db: Database, to events: inout [ChangeHistoryEvent]) throws {
-        let contactIDs = Set(events.compactMap { $0.kind == .deleteContact ? nil : $0.contactIdentifier })
-        let groupIDs = Set(events.compactMap { $0.kind == .deleteGroup ? nil : $0.groupIdentifier })
-        // Each contact goes to one event at most (one event per record): taken out of the array, not copied again.
-        let loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(
-            db, column: "id", values: Array(contactIDs))
-        var contacts = loaded.contacts.map(Optional.some)
+        // A record named twice (its own event and a membership's) is read once: the loader keeps the first row.
+        var contactIDs: [String] = []
+        var groupIDs: [String] = []
+        contactIDs.reserveCapacity(events.count)
+        for event in events {
+            // A snapshot's contacts come with their events already.
+            if event.kind != .deleteContact, event.contact == nil, let id = event.contactIdentifier {
+                contactIDs.append(id)
+            }
+            if event.kind != .deleteGroup, let id = event.groupIdentifier { groupIDs.append(id) }
+        }
+        var loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(db, column: "id", values: contactIDs)
+        // Each contact goes to one event at most (one event per record): moved out of the array, never copied, as
+        // a copy costs a retain per reference it holds.
+        var contacts: [Contact?] = []
+        contacts.reserveCapacity(loaded.contacts.count)
+        while let contact = loaded.contacts.popLast() { contacts.append(contact) }
+        contacts.reverse()
         let contactIndex = loaded.indexByValue
         var groupsByID: [String: Group] = [:]
-        for chunk in Array(groupIDs).chunked(500) {
+        for chunk in groupIDs.chunked(500) {
             let rows = try Row.fetchAll(
                 db, sql: "\(CarnetStore.groupSelect) WHERE g.id IN (\(databaseQuestionMarks(count: chunk.count)))",
                 arguments: StatementArguments(chunk))
@@ -41,6 +53,7 @@ extension HistoryFetch {
     ) -> Bool {
         switch event.kind {
         case .addContact, .updateContact:
+            if event.contact != nil { return true }
             guard let index = contactIndex[event.contactIdentifier ?? ""], let contact = contacts[index].take()
             else { return false }
             event.contact = contact
