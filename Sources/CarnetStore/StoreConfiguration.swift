@@ -27,6 +27,12 @@ public struct StoreConfiguration: Sendable {
     /// times as much, for inserts into name-ordered indexes. Default: 8 MiB.
     public var pageCacheBytes: Int = 8 << 20
 
+    /// The most address books a principal may own. Default: 100.
+    public var booksPerPrincipal: Int = 100
+
+    /// The most contacts one address book may hold; a save past it fails with `QUOTA_EXCEEDED`. Default: 1,000,000.
+    public var contactsPerBook: Int = 1_000_000
+
     /// Called with every SQL statement executed, arguments included: for tests and debugging only, since
     /// arguments are contact data.
     public var statementTrace: (@Sendable (String) -> Void)?

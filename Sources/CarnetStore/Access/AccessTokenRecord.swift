@@ -18,11 +18,17 @@ public struct AccessTokenRecord: Sendable, Hashable {
     public var created: Date
     /// When the token was revoked; a revoked token authenticates nothing.
     public var revoked: Date?
+    /// The principal the token acts for (in a ``Catalog``); empty in a single store's own token table.
+    public var principalID: String
+    /// The books the token may open, among those its principal may; `nil` means all of them.
+    public var bookIDs: [String]?
 
     public init(
         id: String, name: String, secretHash: [UInt8], scopes: [String], authors: [String], created: Date = Date(),
-        revoked: Date? = nil
+        revoked: Date? = nil, principalID: String = "", bookIDs: [String]? = nil
     ) {
+        self.principalID = principalID
+        self.bookIDs = bookIDs
         self.id = id
         self.name = name
         self.secretHash = secretHash

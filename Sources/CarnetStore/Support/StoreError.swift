@@ -25,6 +25,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case storageFull = "STORAGE_FULL"
         /// The database cannot be read or written: an I/O error, a damaged or read-only file (2).
         case storageFailure = "STORAGE_FAILURE"
+        /// A principal's quota (address books, contacts per book) is reached: nothing was written.
+        case quotaExceeded = "QUOTA_EXCEEDED"
+        /// The principal may see the record but not do this to it (a reader saving, a grantee sharing).
+        case forbidden = "FORBIDDEN"
 
         /// The closest `CNErrorCode` value; conflicts have no Apple counterpart and use 1001.
         public var numericValue: Int {
@@ -36,6 +40,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case .validationFailed: 300
             case .predicateInvalid: 400
             case .conflict: 1001
+            case .quotaExceeded: 1002
+            case .forbidden: 100
             case .unavailable: 1
             case .storageFull, .storageFailure: 2
             }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A Carnet data folder: the catalog (`catalog.sqlite`) and the address books' databases beside it.
+///
+/// The admin principal's default book is `carnet.sqlite`, the single store of earlier versions: a folder of that
+/// layout is upgraded in place on first open (its tokens become the admin's, its identifiers and history tokens
+/// stay valid), and a new folder gets the same layout.
+public struct DataFolder: Sendable {
+    public let directory: String
+    public let catalog: Catalog
+    public let books: BookStores
+
+    /// The admin principal's default book, relative to the folder.
+    public static let adminBookFileName = "carnet.sqlite"
+    public static let catalogFileName = "catalog.sqlite"
+
+    /// Opens the folder, creating it, its catalog and the admin principal when missing.
+    public static func open(
+        directory: String, configuration: StoreConfiguration = StoreConfiguration(), openBooks: Int = 64
+    ) async throws -> DataFolder {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let catalog = try Catalog.open(
+            path: (directory as NSString).appendingPathComponent(catalogFileName), configuration: configuration)
+        let folder = DataFolder(
+            directory: directory, catalog: catalog,
+            books: BookStores(directory: directory, configuration: configuration, capacity: openBooks))
+        try await folder.bootstrap()
+        return folder
+    }
+
+    /// The admin principal (there is one from the first open on).
+    public func admin() async throws -> Principal {
+        guard let admin = try await catalog.principals().first(where: \.isAdmin) else {
+            throw StoreError(.storageFailure, "The catalog has no admin principal.")
+        }
+        return admin
+    }
+
+    /// Creates the admin principal on first open, adopting a single-book store's tokens.
+    private func bootstrap() async throws {
+        guard try await catalog.principals().first(where: \.isAdmin) == nil else { return }
+        let admin = try await catalog.write { db in
+            try Catalog.insertPrincipal(
+                db, name: "admin", kind: .user, isAdmin: true, defaultBookFile: Self.adminBookFileName)
+        }
+        guard let bookID = admin.defaultBookID, let book = try await catalog.book(id: bookID) else { return }
+        let tokens = try await books.withStore(book) { store in try await store.accessTokens() }
+        for var token in tokens {
+            token.principalID = admin.id
+            try await catalog.insertAccessToken(token)
+        }
+    }
+
+    /// Releases the catalog and every open book.
+    public func close() async throws {
+        await books.closeAll()
+        try catalog.close()
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// Principals, books, grants, quotas and tokens in the catalog, on a real SQLite file.
+@Suite("Catalog")
+struct CatalogTests {
+    static func withCatalog(
+        configure: (inout StoreConfiguration) -> Void = { _ in }, _ body: (Catalog) async throws -> Void
+    ) async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = StoreConfiguration()
+        configure(&configuration)
+        let catalog = try Catalog.open(
+            path: directory.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+        defer { try? catalog.close() }
+        try await body(catalog)
+    }
+
+    static func code(_ body: () async throws -> some Any) async -> StoreError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as StoreError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
+    @Test("A new principal has a default book of its own; names are unique and checked")
+    func principals() async throws {
+        try await Self.withCatalog { catalog in
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let books = try await catalog.books(visibleTo: alice.id)
+            #expect(books.map(\.book.id) == [alice.defaultBookID])
+            #expect(books.first?.access == .owner && books.first?.sharedBy == nil)
+            #expect(
+                await Self.code { try await catalog.createPrincipal(name: "alice") } == .insertedRecordAlreadyExists)
+            #expect(await Self.code { try await catalog.createPrincipal(name: " ") } == .validationFailed)
+            #expect(await Self.code { try await catalog.createPrincipal(name: "a\u{7}b") } == .validationFailed)
+            #expect(try await catalog.principal(named: "alice")?.id == alice.id)
+        }
+    }
+
+    @Test("A book is invisible to others until shared, then read or readWrite, until unshared")
+    func sharing() async throws {
+        try await Self.withCatalog { catalog in
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
+            #expect(try await catalog.access(principalID: bob.id, bookID: family.id) == nil)
+            #expect(try await catalog.books(visibleTo: bob.id).count == 1)
+            // Bob cannot learn whether the book exists: the same answer as for an unknown id.
+            #expect(
+                await Self.code { try await catalog.renameBook(id: family.id, to: "x", by: bob.id) }
+                    == .recordDoesNotExist)
+            #expect(
+                await Self.code { try await catalog.renameBook(id: "nope", to: "x", by: bob.id) } == .recordDoesNotExist
+            )
+
+            try await catalog.share(bookID: family.id, with: bob.id, access: .read, by: alice.id)
+            #expect(try await catalog.access(principalID: bob.id, bookID: family.id)?.access == .read)
+            let shared = try await catalog.books(visibleTo: bob.id).first { $0.book.id == family.id }
+            #expect(shared?.access == .read && shared?.sharedBy?.id == alice.id)
+            // A grantee may use the book but not manage it.
+            #expect(await Self.code { try await catalog.renameBook(id: family.id, to: "x", by: bob.id) } == .forbidden)
+            #expect(
+                await Self.code {
+                    try await catalog.share(bookID: family.id, with: bob.id, access: .readWrite, by: bob.id)
+                } == .forbidden)
+
+            try await catalog.share(bookID: family.id, with: bob.id, access: .readWrite, by: alice.id)
+            #expect(try await catalog.access(principalID: bob.id, bookID: family.id)?.access == .readWrite)
+            #expect(try await catalog.grants(bookID: family.id, by: alice.id).map(\.principal.id) == [bob.id])
+            #expect(try await catalog.unshare(bookID: family.id, with: bob.id, by: alice.id))
+            #expect(try await catalog.access(principalID: bob.id, bookID: family.id) == nil)
+        }
+    }
+
+    @Test("Books per principal are limited; a default book cannot be deleted; deleted ids never come back")
+    func quotasAndDeletion() async throws {
+        try await Self.withCatalog(configure: { $0.booksPerPrincipal = 2 }) { catalog in
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let second = try await catalog.createBook(name: "Work", ownerID: alice.id)
+            #expect(
+                await Self.code { try await catalog.createBook(name: "Third", ownerID: alice.id) } == .quotaExceeded)
+            let defaultBook = try #require(alice.defaultBookID)
+            #expect(await Self.code { try await catalog.deleteBook(id: defaultBook, by: alice.id) } == .forbidden)
+            let deleted = try await catalog.deleteBook(id: second.id, by: alice.id)
+            #expect(deleted.fileName == "books/\(second.id).sqlite")
+            #expect(try await catalog.book(id: second.id) == nil)
+            let retired = try await catalog.read { db in
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM retiredIdentifier WHERE id = ?", arguments: [second.id])
+            }
+            #expect(retired == true)
+            _ = try await catalog.createBook(name: "Again", ownerID: alice.id)
+        }
+    }
+
+    @Test("Deleting a principal takes its books, grants and tokens")
+    func deletePrincipal() async throws {
+        try await Self.withCatalog { catalog in
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let book = try await catalog.createBook(name: "Shared", ownerID: alice.id)
+            try await catalog.share(bookID: book.id, with: bob.id, access: .read, by: alice.id)
+            try await catalog.insertAccessToken(
+                AccessTokenRecord(
+                    id: "tok", name: "t", secretHash: [1], scopes: ["read"], authors: [], principalID: alice.id))
+            let gone = try await catalog.deletePrincipal(id: alice.id)
+            #expect(Set(gone.map(\.id)) == [book.id, alice.defaultBookID])
+            #expect(try await catalog.books(visibleTo: bob.id).count == 1)
+            #expect(try await catalog.accessToken(id: "tok") == nil)
+            #expect(await Self.code { try await catalog.deletePrincipal(id: alice.id) } == .recordDoesNotExist)
+        }
+    }
+
+    @Test("Tokens belong to a principal and may be limited to books it can open")
+    func tokens() async throws {
+        try await Self.withCatalog { catalog in
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let bobsBook = try #require(bob.defaultBookID)
+            let scoped = AccessTokenRecord(
+                id: "a1", name: "sync", secretHash: [9, 9], scopes: ["read", "write"], authors: ["app"],
+                principalID: alice.id, bookIDs: [try #require(alice.defaultBookID)])
+            try await catalog.insertAccessToken(scoped)
+            let (found, principal) = try #require(try await catalog.accessToken(id: "a1"))
+            #expect(found == scoped && principal.id == alice.id)
+            var foreign = scoped
+            foreign.id = "a2"
+            foreign.bookIDs = [bobsBook]
+            #expect(await Self.code { try await catalog.insertAccessToken(foreign) } == .recordDoesNotExist)
+            #expect(try await catalog.revokeAccessToken(id: "a1", principalID: bob.id) == false)
+            #expect(try await catalog.revokeAccessToken(id: "a1", principalID: alice.id))
+            #expect(try await catalog.accessTokens(principalID: alice.id).first?.revoked != nil)
+        }
+    }
+}
