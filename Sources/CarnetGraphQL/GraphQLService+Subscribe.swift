@@ -43,7 +43,8 @@ extension GraphQLService {
         }
         // Subscribe before the first read, so no commit falls between the catch-up and the live stream.
         let feed = SubscriptionFeed(
-            service: self, field: field, operation: operation, context: context, changes: await store.changes())
+            service: self, field: field, operation: operation, context: context,
+            changes: await (context.store ?? store).changes())
         // Demand-driven: the next payload is produced only when the transport asks for it, that is after it wrote
         // the previous one. A reader that falls behind gets later pages that cover what piled up (the token
         // carries it), never a buffer that drops the oldest.

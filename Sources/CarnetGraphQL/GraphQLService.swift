@@ -113,7 +113,7 @@ public final class GraphQLService: Sendable {
 
     func makeExecutor(_ operation: Operation, _ context: GraphQLRequestContext) -> Executor {
         Executor(
-            store: store, service: core, prepared: operation.prepared, operation: operation.definition,
+            store: context.store ?? store, service: core, prepared: operation.prepared, operation: operation.definition,
             variables: operation.variables, context: context)
     }
 }

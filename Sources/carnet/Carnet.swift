@@ -10,8 +10,8 @@ struct Carnet: AsyncParsableCommand {
         commandName: "carnet",
         abstract: "Carnet: a contacts record store served as GraphQL over TLS.",
         subcommands: [
-            Serve.self, QueryCommand.self, TokenCommand.self, BackupCommand.self, Status.self, SchemaCommand.self,
-            ImportCommand.self, ExportCommand.self,
+            Serve.self, QueryCommand.self, TokenCommand.self, PrincipalCommand.self, BookCommand.self,
+            BackupCommand.self, Status.self, SchemaCommand.self, ImportCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -30,6 +30,22 @@ struct DataOptions: ParsableArguments {
     }
 
     var databasePath: String { layout.databasePath }
+
+    /// Opens (creating, or upgrading in place) the data folder: the catalog and its books.
+    func openFolder() async throws -> DataFolder { try await DataFolder.open(directory: data) }
+
+    /// Runs `body` with the data folder open, and closes it afterwards, also when `body` throws.
+    func withFolder<T>(_ body: (DataFolder) async throws -> T) async throws -> T {
+        let folder = try await openFolder()
+        do {
+            let result = try await body(folder)
+            try await folder.close()
+            return result
+        } catch {
+            try? await folder.close()
+            throw error
+        }
+    }
 
     /// Opens (creating if needed) the local database.
     func openStore() throws -> CarnetStore {

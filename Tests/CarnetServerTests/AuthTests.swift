@@ -29,15 +29,20 @@ struct AuthTests {
     func storageAndRevocation() async throws {
         try await withRouter { server, client in
             let (token, record) = try await server.app.tokens.create(name: "app", scopes: [.read])
-            let stored = try #require(try await server.store.accessToken(id: record.id))
+            let stored = try #require(try await server.app.folder.catalog.accessToken(id: record.id)?.token)
             #expect(stored.secretHash.count == 32)
             #expect(
                 !stored.secretHash.isEmpty
                     && !token.contains(stored.secretHash.map { String(format: "%02x", $0) }.joined()))
-            let data = try Data(contentsOf: URL(fileURLWithPath: server.app.configuration.databasePath))
-            #expect(data.range(of: Data(token.suffix(43).utf8)) == nil)
+            for file in [DataFolder.catalogFileName, DataFolder.adminBookFileName] {
+                let path = (server.app.configuration.dataDirectory as NSString).appendingPathComponent(file)
+                for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+                    #expect(data.range(of: Data(token.suffix(43).utf8)) == nil)
+                }
+            }
             #expect(try await client.graphql("{ __typename }", token: token).status == 200)
-            try await server.store.revokeAccessToken(id: record.id)
+            try await server.app.folder.catalog.revokeAccessToken(id: record.id)
             #expect(try await client.graphql("{ __typename }", token: token).status == 401)
         }
     }

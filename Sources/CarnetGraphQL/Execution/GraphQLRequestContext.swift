@@ -1,3 +1,5 @@
+import CarnetStore
+
 /// What the caller (the HTTP or WebSocket layer) allows one request to do.
 public struct GraphQLRequestContext: Sendable {
     /// The operation kinds this request may run; others fail with `OPERATION_NOT_ALLOWED` (a mutation over GET)
@@ -11,6 +13,9 @@ public struct GraphQLRequestContext: Sendable {
     /// Whether the client has gone away (its connection or stream closed): the executor checks this with its
     /// time budget and stops, as it does when its task is cancelled. Must be cheap and safe from any thread.
     public var isAbandoned: @Sendable () -> Bool = { false }
+    /// The address book the request's root fields read and write: the caller's default book on a server of many
+    /// books. `nil` means the service's own store (a single-store service, tests, tools).
+    public var store: CarnetStore?
 
     public init() {}
 }

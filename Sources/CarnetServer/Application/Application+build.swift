@@ -9,24 +9,31 @@ import Logging
 import NIOCore
 import NIOSSL
 
-/// Builds the service: opens (creating) the data folder and its store, makes or loads the TLS material, and
-/// wires routes, authentication, WebSocket and metrics. `carnet serve` and the tests both call this.
+/// Builds the service: opens (creating, or upgrading in place) the data folder with its catalog and books, makes
+/// or loads the TLS material, and wires routes, authentication, WebSocket and metrics. `carnet serve` and the
+/// tests both call this.
 ///
 /// - Parameters:
-///   - store: the store to serve; by default the SQLite file in the configuration's data folder.
 ///   - onServerRunning: called with the bound port once the listener accepts connections.
 ///   - additionalRoutes: adds routes beside Carnet's own (the server benchmark's static answer, a test's probe);
 ///     they get the same middleware (request log, CORS) and no authentication.
 public func buildApplication(
-    configuration: ServerConfiguration, store: CarnetStore? = nil, logger: Logger,
+    configuration: ServerConfiguration, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     additionalRoutes: (Router<CarnetRequestContext>) -> Void = { _ in }
 ) async throws -> CarnetApplication {
-    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-    let store =
-        try store ?? CarnetStore.open(path: configuration.databasePath, configuration: configuration.storeConfiguration)
+    let folder = try await DataFolder.open(
+        directory: configuration.dataDirectory, configuration: configuration.storeConfiguration,
+        openBooks: configuration.openBooks)
+    let admin = try await folder.admin()
+    guard let adminBookID = admin.defaultBookID, let adminBook = try await folder.catalog.book(id: adminBookID) else {
+        throw StoreError(.storageFailure, "The admin principal has no default address book.")
+    }
+    // The admin's default book stays open for the service's lifetime: health checks and metrics read it.
+    let store = try await folder.books.acquire(adminBook)
     let metrics = ServerMetrics()
-    let tokens = AccessTokens(store: store, cacheLifetime: configuration.tokenCacheLifetime)
+    let tokens = AccessTokens(
+        catalog: folder.catalog, defaultPrincipalID: admin.id, cacheLifetime: configuration.tokenCacheLifetime)
     let service = GraphQLService(
         store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions
     ) { error in
@@ -38,12 +45,12 @@ public func buildApplication(
     let sessions = WebSocketSessions()
     let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
     let router = buildRouter(
-        configuration: configuration, service: service, tokens: tokens, limiter: limiter,
+        configuration: configuration, service: service, books: folder.books, tokens: tokens, limiter: limiter,
         metrics: metrics)
     additionalRoutes(router)
     let endpoint = GraphQLWebSocketEndpoint(
         dependencies: .init(
-            service: service, tokens: tokens, metrics: metrics,
+            service: service, tokens: tokens, books: folder.books, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3), limiter: limiter),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
@@ -54,7 +61,7 @@ public func buildApplication(
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
     return CarnetApplication(
-        store: store, tokens: tokens, metrics: metrics, service: service,
+        folder: folder, store: store, tokens: tokens, metrics: metrics, service: service,
         certificates: certificates, configuration: configuration, server: app, sessions: sessions, logger: logger)
 }
 

@@ -12,6 +12,9 @@ import ServiceLifecycle
 /// shutdown would close sockets with 1000 at once, which is why sessions are drained by a service of their own
 /// that the group stops before the server.
 public struct CarnetApplication: Service {
+    /// The data folder: catalog and books.
+    public let folder: DataFolder
+    /// The admin principal's default book, open for the service's lifetime.
     public let store: CarnetStore
     public let tokens: AccessTokens
     public let metrics: ServerMetrics
@@ -31,11 +34,12 @@ public struct CarnetApplication: Service {
         try await group.run()
     }
 
-    /// On a store without tokens (the first start), creates an all-powerful `admin` token and returns its text,
-    /// which is never stored and cannot be shown again.
+    /// When the admin principal has no token (the first start), creates an `admin` token for it and returns its
+    /// text, which is never stored and cannot be shown again.
     public func createAdminTokenIfFirstStart() async throws -> String? {
-        guard try await store.accessTokens().isEmpty else { return nil }
-        return try await tokens.create(name: "admin", scopes: [.read, .write]).token
+        let admin = try await folder.admin()
+        guard try await folder.catalog.accessTokens(principalID: admin.id).isEmpty else { return nil }
+        return try await tokens.create(name: "admin", scopes: [.read, .write], principalID: admin.id).token
     }
 }
 

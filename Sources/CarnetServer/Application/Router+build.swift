@@ -1,12 +1,13 @@
 import CarnetGraphQL
+import CarnetStore
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// The routes: `/graphql` (authenticated), `/healthz`, `/readyz`, `/metrics`.
 func buildRouter(
-    configuration: ServerConfiguration, service: GraphQLService, tokens: AccessTokens, limiter: RateLimiter,
-    metrics: ServerMetrics
+    configuration: ServerConfiguration, service: GraphQLService, books: BookStores, tokens: AccessTokens,
+    limiter: RateLimiter, metrics: ServerMetrics
 ) -> Router<CarnetRequestContext> {
     let router = Router(context: CarnetRequestContext.self)
     router.addMiddleware {
@@ -14,7 +15,8 @@ func buildRouter(
         CORSMiddleware(allowedOrigins: Set(configuration.allowedOrigins))
     }
     // `/graphql` first: the router tries top-level paths in the order they were added, and this is the busy one.
-    let handler = GraphQLHTTPHandler(service: service, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
+    let handler = GraphQLHTTPHandler(
+        service: service, books: books, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes)
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }

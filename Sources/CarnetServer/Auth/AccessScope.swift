@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 
 /// What a token may do: `read` runs queries and subscriptions, `write` runs mutations.
 public enum AccessScope: String, Sendable, Hashable, CaseIterable, Codable {
@@ -27,6 +28,11 @@ public struct AccessIdentity: Sendable, Hashable {
     public var scopes: Set<AccessScope>
     /// The transaction authors this caller may save as; empty means any. The first is the default.
     public var authors: [String]
+    /// The principal the token belongs to.
+    public var principalID: String
+    /// The book the root GraphQL fields mean: the principal's default book, or the token's first book when the
+    /// token is limited to others.
+    public var book: AddressBook
 
     /// Picks the transaction author of a save: the requested one if allowed, else the token's own.
     func authorize(_ requested: String?) throws(AuthorRejected) -> String? {
@@ -38,9 +44,10 @@ public struct AccessIdentity: Sendable, Hashable {
         return requested
     }
 
-    /// The GraphQL layer's view of what this caller may do.
-    func graphQLContext() -> GraphQLRequestContext {
+    /// The GraphQL layer's view of what this caller may do, on its book's store (held open by the caller).
+    func graphQLContext(store: CarnetStore) -> GraphQLRequestContext {
         var context = GraphQLRequestContext()
+        context.store = store
         context.allowedOperations = AccessScope.operations(scopes)
         context.disallowedCode = .forbidden
         let identity = self

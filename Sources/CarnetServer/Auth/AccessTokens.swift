@@ -3,13 +3,15 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// Creates and checks bearer tokens.
+/// Creates and checks bearer tokens, kept in the data folder's ``Catalog``.
 ///
 /// A token reads `carnet_<id>_<secret>`: the id finds the record, the secret is 256 random bits of which only a
 /// SHA-256 hash is stored, compared in constant time. Checked tokens are cached for ``cacheLifetime`` so a request
 /// costs no database read; a revocation (also by another process) takes effect within that time.
 public final class AccessTokens: Sendable {
-    let store: CarnetStore
+    let catalog: Catalog
+    /// Whom tokens created without a principal belong to: the admin.
+    let defaultPrincipalID: String
     let cacheLifetime: Duration
     /// Per token id: its record and the identity it grants (built once, not per request), or `nil` when unknown.
     private let cache = Mutex<[String: (entry: Entry?, fetched: ContinuousClock.Instant)]>([:])
@@ -25,21 +27,27 @@ public final class AccessTokens: Sendable {
         }
     }
 
-    public init(store: CarnetStore, cacheLifetime: Duration = .seconds(2)) {
-        self.store = store
+    public init(catalog: Catalog, defaultPrincipalID: String, cacheLifetime: Duration = .seconds(2)) {
+        self.catalog = catalog
+        self.defaultPrincipalID = defaultPrincipalID
         self.cacheLifetime = cacheLifetime
     }
 
     /// A new token: the text (shown once, never stored) and its record.
-    public func create(name: String, scopes: Set<AccessScope>, authors: [String] = []) async throws
-        -> (token: String, record: AccessTokenRecord)
-    {
+    /// - Parameters:
+    ///   - principalID: whose token it is; the admin's by default.
+    ///   - bookIDs: the books it may open, among its principal's; `nil` for all of them.
+    public func create(
+        name: String, scopes: Set<AccessScope>, authors: [String] = [], principalID: String? = nil,
+        bookIDs: [String]? = nil
+    ) async throws -> (token: String, record: AccessTokenRecord) {
         let id = Self.randomText(bytes: 9)
         let secret = Self.randomText(bytes: 32)
         let record = AccessTokenRecord(
             id: id, name: name, secretHash: Array(SHA256.hash(data: Data(secret.utf8))),
-            scopes: AccessScope.allCases.filter(scopes.contains).map(\.rawValue), authors: authors)
-        try await store.insertAccessToken(record)
+            scopes: AccessScope.allCases.filter(scopes.contains).map(\.rawValue), authors: authors,
+            principalID: principalID ?? defaultPrincipalID, bookIDs: bookIDs)
+        try await catalog.insertAccessToken(record)
         return ("carnet_\(id)_\(secret)", record)
     }
 
@@ -67,19 +75,36 @@ public final class AccessTokens: Sendable {
     private func entry(id: String) async throws -> Entry? {
         let now = ContinuousClock.now
         if let cached = cache.withLock({ $0[id] }), now - cached.fetched < cacheLifetime { return cached.entry }
-        let entry = try await store.accessToken(id: id).map { record in
-            Entry(
-                record: record,
-                identity: AccessIdentity(
-                    tokenID: record.id, name: record.name,
-                    scopes: Set(record.scopes.compactMap(AccessScope.init(rawValue:))), authors: record.authors))
-        }
+        let entry = try await identity(id: id)
         cache.withLock { entries in
             // Unknown ids are cached too (bounded), so guessing does not turn into database reads.
             if entries.count > 10_000 { entries.removeAll(keepingCapacity: true) }
             entries[id] = (entry, now)
         }
         return entry
+    }
+
+    /// The token's record and the identity it grants now: `nil` for an unknown token, a disabled principal, or a
+    /// default book the principal may no longer open (a grant revoked since the token was made).
+    private func identity(id: String) async throws -> Entry? {
+        guard let (record, principal) = try await catalog.accessToken(id: id), principal.disabled == nil else {
+            return nil
+        }
+        let candidates = record.bookIDs ?? []
+        let preferred =
+            principal.defaultBookID.flatMap { book in record.bookIDs.map { $0.contains(book) } ?? true ? book : nil }
+            ?? candidates.first
+        guard let bookID = preferred,
+            let (book, access) = try await catalog.access(principalID: principal.id, bookID: bookID)
+        else { return nil }
+        var scopes = Set(record.scopes.compactMap(AccessScope.init(rawValue:)))
+        // A book shared read-only is read-only whatever the token's scopes.
+        if !access.canWrite { scopes.remove(.write) }
+        return Entry(
+            record: record,
+            identity: AccessIdentity(
+                tokenID: record.id, name: record.name, scopes: scopes, authors: record.authors,
+                principalID: principal.id, book: book))
     }
 
     /// Equal length and bytes, taking the same time wherever the first difference is.

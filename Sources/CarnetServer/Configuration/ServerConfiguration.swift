@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var graphQLOptions: GraphQLOptions = GraphQLOptions()
     /// How the store behind the service is opened (history retention, busy timeout, caches).
     public var storeConfiguration: StoreConfiguration = StoreConfiguration()
+    /// How many address books stay open when idle; more are opened while in use. Default: 64.
+    public var openBooks: Int = 64
 
     /// How the listener secures connections.
     public enum Transport: Sendable, Hashable {
@@ -46,7 +48,7 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     /// The SQLite file inside the data folder.
-    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("carnet.sqlite") }
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent(DataFolder.adminBookFileName) }
     /// The folder of the generated development certificates.
     public var certificateDirectory: String { (dataDirectory as NSString).appendingPathComponent("tls") }
     /// The development CA clients verify the server with, once `carnet serve` has made it.

@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -9,6 +10,8 @@ import NIOCore
 /// `application/graphql-response+json`; 400 malformed requests, 405 mutations over GET, 406, 413, 414, 415.
 struct GraphQLHTTPHandler: Sendable {
     let service: GraphQLService
+    /// Where the caller's book is opened.
+    let books: BookStores
     let metrics: ServerMetrics
     let maxBodyBytes: Int
 
@@ -52,13 +55,27 @@ struct GraphQLHTTPHandler: Sendable {
             )
             .response()
         }
-        var graphQLContext = identity.graphQLContext()
+        // The caller's book stays open while the operation runs.
+        let store: CarnetStore
+        do {
+            store = try await books.acquire(identity.book)
+        } catch {
+            context.logger.error(
+                "An address book could not be opened",
+                metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            return HTTPErrorResponse(
+                status: .serviceUnavailable, code: StoreError.Code.storageFailure.rawValue,
+                message: "The address book cannot be opened now."
+            ).response()
+        }
+        var graphQLContext = identity.graphQLContext(store: store)
         // Hummingbird keeps running a handler whose client went away; the executor stops at its next check. A
         // connection counts as gone once it closes; a request that had none when it arrived (HummingbirdTesting's
         // in-process router) has no client to lose.
         let channel = context.channel
         if hasConnection { graphQLContext.isAbandoned = { !channel.isActive } }
         let response = await service.execute(operation, context: graphQLContext)
+        await books.release(identity.book.id)
         return finish(response, mediaType, start, context)
     }
 

@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 import HummingbirdWebSocket
 import Logging
 import NIOWebSocket
@@ -19,7 +20,17 @@ extension GraphQLWebSocketSession {
                 duration: ContinuousClock.now - start)
             return await send(ServerMessage.error(id, error.errorsJSON), ifActive: id, generation)
         }
-        switch await service.run(operation, context: identity.graphQLContext()) {
+        let store: CarnetStore
+        do {
+            store = try await dependencies.books.acquire(identity.book)
+        } catch {
+            let refusal = GraphQLRequestError(
+                .operationNotAllowed,
+                [ResponseError(message: "The address book cannot be opened now.", code: .internalServerError)])
+            return await send(ServerMessage.error(id, refusal.errorsJSON), ifActive: id, generation)
+        }
+        defer { Task { await dependencies.books.release(identity.book.id) } }
+        switch await service.run(operation, context: identity.graphQLContext(store: store)) {
         case .single(let response):
             dependencies.metrics.recordOperation(
                 name: response.operationName, kind: operation.kind.rawValue,

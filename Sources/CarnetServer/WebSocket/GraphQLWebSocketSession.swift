@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 import HummingbirdWebSocket
 import Logging
 import NIOWebSocket
@@ -10,6 +11,8 @@ final class GraphQLWebSocketSession: Sendable {
     struct Dependencies: Sendable {
         let service: GraphQLService
         let tokens: AccessTokens
+        /// Where callers' books are opened; a subscription holds its book open for its lifetime.
+        let books: BookStores
         let metrics: ServerMetrics
         let maxMessageBytes: Int
         let initTimeout: Duration

@@ -87,7 +87,7 @@ final class TestServer: Sendable {
             await running.group.triggerGracefulShutdown()
             try await running.task.value
         }
-        try? await app.store.close()
+        try? await app.folder.close()
         try? FileManager.default.removeItem(at: directory)
     }
 }
