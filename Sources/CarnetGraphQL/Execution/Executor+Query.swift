@@ -58,6 +58,19 @@ extension Executor {
         case .currentHistoryToken:
             writer.string(try await store.currentHistoryToken())
             return true
+        case .viewer:
+            let viewer = try requireViewer()
+            guard let principal = try await viewer.catalog.principal(id: viewer.principalID) else {
+                throw FieldError(message: "The principal is gone.", code: .forbidden)
+            }
+            return nested(plan) { writePrincipal(principal, selection?.fields(for: "Principal") ?? []) }
+        case .addressBooks:
+            let viewer = try requireViewer()
+            let books = try await viewer.books()
+            let fields = selection?.fields(for: "AddressBook") ?? []
+            return nested(plan) {
+                list(books, plan) { writeAddressBook($0, isDefault: $0.book.id == viewer.defaultBookID, fields) }
+            }
         case .changeHistoryRetention:
             let oldest = try await store.oldestValidHistoryToken()
             let seconds = store.configuration.historyRetentionSeconds

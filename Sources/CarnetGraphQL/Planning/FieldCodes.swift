@@ -3,8 +3,12 @@ protocol FieldEnum: CaseIterable, RawRepresentable where RawValue == Int {}
 
 enum QueryField: Int, FieldEnum {
     case node, contact, contacts, group, groups, container, containers, defaultContainer, changeHistory,
-        currentHistoryToken, changeHistoryRetention
+        currentHistoryToken, changeHistoryRetention, viewer, addressBooks
 }
+
+enum PrincipalField: Int, FieldEnum { case id, name, kind, isAdmin, createdAt }
+
+enum AddressBookField: Int, FieldEnum { case id, name, access, isDefault, sharedBy, createdAt }
 
 enum MutationField: Int, FieldEnum { case save, importVCards }
 
@@ -74,6 +78,7 @@ enum FieldCodes {
             "Query": table(QueryField.self), "Mutation": table(MutationField.self),
             "Subscription": table(SubscriptionField.self), "Contact": table(ContactField.self),
             "Group": table(GroupField.self), "Container": table(ContainerField.self),
+            "Principal": table(PrincipalField.self), "AddressBook": table(AddressBookField.self),
             "ContactConnection": table(ConnectionField.self), "ContactEdge": table(EdgeField.self),
             "PageInfo": table(PageInfoField.self), "PostalAddress": table(PostalAddressField.self),
             "SocialProfile": table(SocialProfileField.self),

@@ -33,6 +33,8 @@ public struct AccessIdentity: Sendable, Hashable {
     /// The book the root GraphQL fields mean: the principal's default book, or the token's first book when the
     /// token is limited to others.
     public var book: AddressBook
+    /// The books the token may open, among its principal's; `nil` for all of them.
+    public var bookIDs: [String]?
 
     /// Picks the transaction author of a save: the requested one if allowed, else the token's own.
     func authorize(_ requested: String?) throws(AuthorRejected) -> String? {
@@ -45,9 +47,11 @@ public struct AccessIdentity: Sendable, Hashable {
     }
 
     /// The GraphQL layer's view of what this caller may do, on its book's store (held open by the caller).
-    func graphQLContext(store: CarnetStore) -> GraphQLRequestContext {
+    func graphQLContext(store: CarnetStore, catalog: Catalog) -> GraphQLRequestContext {
         var context = GraphQLRequestContext()
         context.store = store
+        context.viewer = GraphQLViewer(
+            principalID: principalID, catalog: catalog, bookIDs: bookIDs, defaultBookID: book.id)
         context.allowedOperations = AccessScope.operations(scopes)
         context.disallowedCode = .forbidden
         let identity = self

@@ -91,8 +91,9 @@ public final class AccessTokens: Sendable {
             return nil
         }
         let candidates = record.bookIDs ?? []
+        // The principal's default book, unless the token is limited to other books: then the first of those.
         let preferred =
-            principal.defaultBookID.flatMap { book in record.bookIDs.map { $0.contains(book) } ?? true ? book : nil }
+            principal.defaultBookID.flatMap { book in (record.bookIDs?.contains(book) ?? true) ? book : nil }
             ?? candidates.first
         guard let bookID = preferred,
             let (book, access) = try await catalog.access(principalID: principal.id, bookID: bookID)
@@ -104,7 +105,7 @@ public final class AccessTokens: Sendable {
             record: record,
             identity: AccessIdentity(
                 tokenID: record.id, name: record.name, scopes: scopes, authors: record.authors,
-                principalID: principal.id, book: book))
+                principalID: principal.id, book: book, bookIDs: record.bookIDs))
     }
 
     /// Equal length and bytes, taking the same time wherever the first difference is.

@@ -30,7 +30,9 @@ extension GraphQLWebSocketSession {
             return await send(ServerMessage.error(id, refusal.errorsJSON), ifActive: id, generation)
         }
         defer { Task { await dependencies.books.release(identity.book.id) } }
-        switch await service.run(operation, context: identity.graphQLContext(store: store)) {
+        switch await service.run(
+            operation, context: identity.graphQLContext(store: store, catalog: dependencies.tokens.catalog))
+        {
         case .single(let response):
             dependencies.metrics.recordOperation(
                 name: response.operationName, kind: operation.kind.rawValue,

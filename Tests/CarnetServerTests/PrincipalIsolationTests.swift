@@ -1,0 +1,112 @@
+import CarnetServer
+import CarnetStore
+import Foundation
+import Testing
+
+/// Many principals on one server: each token's root fields mean its own book, other books stay invisible, grants
+/// and their revocation, disabled principals. Over the real router, through `buildApplication`.
+@Suite("Principals and address books over HTTP")
+struct PrincipalIsolationTests {
+    static let save = """
+        mutation Save($request: SaveRequestInput!) { save(request: $request) { contacts { id } } }
+        """
+
+    static func add(_ name: String, _ client: TestClient, token: String) async throws -> (status: UInt, id: String?) {
+        let reply = try await client.graphql(
+            save,
+            variables: [
+                "request": ["transactionAuthor": "t", "operations": [["addContact": ["givenName": name]]]]
+            ], token: token)
+        let save = (reply.json["data"] as? [String: Any])?["save"] as? [String: Any]
+        let id = (save?["contacts"] as? [[String: Any]])?.first?["id"] as? String
+        return (reply.status, id)
+    }
+
+    static func names(_ client: TestClient, token: String) async throws -> [String] {
+        let reply = try await client.graphql("{ contacts(first: 50) { nodes { givenName } } }", token: token)
+        let nodes = ((reply.json["data"] as? [String: Any])?["contacts"] as? [String: Any])?["nodes"]
+        return (nodes as? [[String: Any]] ?? []).compactMap { $0["givenName"] as? String }
+    }
+
+    static func data(_ reply: TestClient.Reply) -> [String: Any] { reply.json["data"] as? [String: Any] ?? [:] }
+
+    @Test("Each principal's token works on its own book; another principal's records and history do not resolve")
+    func isolation() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.folder.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let aliceToken = try await server.app.tokens.create(
+                name: "a", scopes: [.read, .write], principalID: alice.id
+            ).token
+            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
+                .token
+            let (status, id) = try await Self.add("Ada", client, token: aliceToken)
+            #expect(status == 200)
+            let adaID = try #require(id)
+            #expect(try await Self.names(client, token: aliceToken) == ["Ada"])
+            #expect(try await Self.names(client, token: bobToken).isEmpty)
+            // The admin's book (carnet.sqlite) is a third book: empty too.
+            #expect(try await Self.names(client, token: try await server.token()).isEmpty)
+            let lookup = try await client.graphql(
+                "query($id: ID!) { contact(id: $id) { id } node(id: $id) { id } }", variables: ["id": adaID],
+                token: bobToken)
+            #expect(Self.data(lookup)["contact"] is NSNull && Self.data(lookup)["node"] is NSNull)
+            let aliceHistory = Self.data(try await client.graphql("{ currentHistoryToken }", token: aliceToken))
+            let foreign = try await client.graphql(
+                "query($t: String) { changeHistory(since: $t) { events { __typename ... on DropEverythingEvent { reason } } } }",
+                variables: ["t": aliceHistory["currentHistoryToken"] ?? ""], token: bobToken)
+            let events = (Self.data(foreign)["changeHistory"] as? [String: Any])?["events"] as? [[String: Any]]
+            #expect(events?.first?["reason"] as? String == "OTHER_STORE")
+            #expect(events?.count == 1)
+
+            let me = Self.data(
+                try await client.graphql(
+                    "{ viewer { name kind isAdmin } addressBooks { id name access isDefault sharedBy { name } } }",
+                    token: aliceToken))
+            #expect((me["viewer"] as? [String: Any])?["name"] as? String == "alice")
+            let books = me["addressBooks"] as? [[String: Any]] ?? []
+            #expect(books.count == 1 && books.first?["id"] as? String == alice.defaultBookID)
+            #expect(books.first?["access"] as? String == "OWNER" && books.first?["isDefault"] as? Bool == true)
+        }
+    }
+
+    @Test("A read grant reads but cannot write; its revocation and a disabled principal stop the token")
+    func grants() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.folder.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let aliceBook = try #require(alice.defaultBookID)
+            let aliceToken = try await server.app.tokens.create(
+                name: "a", scopes: [.read, .write], principalID: alice.id
+            ).token
+            _ = try await Self.add("Ada", client, token: aliceToken)
+            // Bob cannot make a token for a book he has no grant on.
+            await #expect(throws: StoreError.self) {
+                _ = try await server.app.tokens.create(
+                    name: "b", scopes: [.read], principalID: bob.id, bookIDs: [aliceBook])
+            }
+            try await catalog.share(bookID: aliceBook, with: bob.id, access: .read, by: alice.id)
+            let bobToken = try await server.app.tokens.create(
+                name: "b", scopes: [.read, .write], principalID: bob.id, bookIDs: [aliceBook]
+            ).token
+            #expect(try await Self.names(client, token: bobToken) == ["Ada"])
+            let refused = try await Self.add("Eve", client, token: bobToken)
+            #expect(refused.status == 403 && refused.id == nil)
+            #expect(try await Self.names(client, token: aliceToken) == ["Ada"])
+            let listed = Self.data(
+                try await client.graphql("{ addressBooks { id access sharedBy { name } } }", token: bobToken))
+            let books = listed["addressBooks"] as? [[String: Any]] ?? []
+            #expect(books.count == 1 && books.first?["access"] as? String == "READ")
+            #expect((books.first?["sharedBy"] as? [String: Any])?["name"] as? String == "alice")
+
+            try await catalog.unshare(bookID: aliceBook, with: bob.id, by: alice.id)
+            #expect(try await client.graphql("{ __typename }", token: bobToken).status == 401)
+            try await catalog.setDisabled(true, principal: alice.id)
+            #expect(try await client.graphql("{ __typename }", token: aliceToken).status == 401)
+            try await catalog.setDisabled(false, principal: alice.id)
+            #expect(try await Self.names(client, token: aliceToken) == ["Ada"])
+        }
+    }
+}
