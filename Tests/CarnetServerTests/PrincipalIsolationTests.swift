@@ -109,4 +109,105 @@ struct PrincipalIsolationTests {
             #expect(try await Self.names(client, token: aliceToken) == ["Ada"])
         }
     }
+
+    @Test("addressBook(id:) and addressBooks read each book's own records; a book without a grant is null")
+    func addressBookFields() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.folder.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
+            try await server.app.folder.books.withStore(family) { store in
+                var request = SaveRequest(transactionAuthor: "t")
+                var contact = Contact()
+                contact.givenName = "Fam"
+                request.add(contact)
+                try await store.execute(request)
+            }
+            let aliceToken = try await server.app.tokens.create(
+                name: "a", scopes: [.read, .write], principalID: alice.id
+            ).token
+            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read], principalID: bob.id).token
+            _ = try await Self.add("Ada", client, token: aliceToken)
+            let query = """
+                query($id: ID!) { contacts { nodes { givenName } }
+                  addressBook(id: $id) { name access isDefault contacts { nodes { givenName } } defaultContainer { id } } }
+                """
+            let reply = Self.data(try await client.graphql(query, variables: ["id": family.id], token: aliceToken))
+            #expect(Self.givenNames(reply["contacts"]) == ["Ada"])
+            let book = reply["addressBook"] as? [String: Any]
+            #expect(book?["name"] as? String == "Family" && book?["access"] as? String == "OWNER")
+            #expect(book?["isDefault"] as? Bool == false && Self.givenNames(book?["contacts"]) == ["Fam"])
+
+            let hidden = Self.data(try await client.graphql(query, variables: ["id": family.id], token: bobToken))
+            #expect(hidden["addressBook"] is NSNull && Self.givenNames(hidden["contacts"]).isEmpty)
+            try await catalog.share(bookID: family.id, with: bob.id, access: .read, by: alice.id)
+            let shared = Self.data(try await client.graphql(query, variables: ["id": family.id], token: bobToken))
+            #expect(Self.givenNames((shared["addressBook"] as? [String: Any])?["contacts"]) == ["Fam"])
+
+            let all = Self.data(
+                try await client.graphql(
+                    "{ addressBooks { name contacts { nodes { givenName } } } }", token: aliceToken))
+            let books = all["addressBooks"] as? [[String: Any]] ?? []
+            #expect(books.map { $0["name"] as? String } == ["Contacts", "Family"])
+            #expect(books.map { Self.givenNames($0["contacts"]) } == [["Ada"], ["Fam"]])
+        }
+    }
+
+    @Test("save and importVCards into another book need a write grant; without one the book does not exist")
+    func writesToOtherBooks() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.folder.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
+            let aliceToken = try await server.app.tokens.create(
+                name: "a", scopes: [.read, .write], principalID: alice.id
+            ).token
+            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
+                .token
+            let save = """
+                mutation($book: ID, $r: SaveRequestInput!) { save(request: $r, addressBookId: $book) { contacts { id } } }
+                """
+            func request(_ name: String) -> [String: Any] {
+                ["transactionAuthor": "t", "operations": [["addContact": ["givenName": name]]]]
+            }
+            let saved = try await client.graphql(
+                save, variables: ["book": family.id, "r": request("Fam")], token: aliceToken)
+            #expect(saved.status == 200 && saved.errorCodes.isEmpty)
+            let imported = try await client.graphql(
+                "mutation($book: ID, $d: String!) { importVCards(data: $d, addressBookId: $book) { added } }",
+                variables: [
+                    "book": family.id, "d": "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Vic\r\nN:;Vic;;;\r\nEND:VCARD\r\n",
+                ],
+                token: aliceToken)
+            #expect(imported.errorCodes.isEmpty)
+            let read = "query($id: ID!) { addressBook(id: $id) { contacts { nodes { givenName } } } }"
+            let names = Self.data(try await client.graphql(read, variables: ["id": family.id], token: aliceToken))
+            #expect(Set(Self.givenNames((names["addressBook"] as? [String: Any])?["contacts"])) == ["Fam", "Vic"])
+            #expect(try await Self.names(client, token: aliceToken).isEmpty)
+
+            let unknown = try await client.graphql(
+                save, variables: ["book": "no-such-book", "r": request("Eve")], token: bobToken)
+            let noGrant = try await client.graphql(
+                save, variables: ["book": family.id, "r": request("Eve")], token: bobToken)
+            #expect(unknown.errorCodes == ["RECORD_DOES_NOT_EXIST"] && noGrant.errorCodes == unknown.errorCodes)
+            try await catalog.share(bookID: family.id, with: bob.id, access: .read, by: alice.id)
+            let readOnly = try await client.graphql(
+                save, variables: ["book": family.id, "r": request("Eve")], token: bobToken)
+            #expect(readOnly.errorCodes == ["FORBIDDEN"])
+            try await catalog.share(bookID: family.id, with: bob.id, access: .readWrite, by: alice.id)
+            let granted = try await client.graphql(
+                save, variables: ["book": family.id, "r": request("Bo")], token: bobToken)
+            #expect(granted.errorCodes.isEmpty)
+            let after = Self.data(try await client.graphql(read, variables: ["id": family.id], token: aliceToken))
+            #expect(
+                Set(Self.givenNames((after["addressBook"] as? [String: Any])?["contacts"])) == ["Fam", "Vic", "Bo"])
+        }
+    }
+
+    static func givenNames(_ connection: Any?) -> [String] {
+        let nodes = (connection as? [String: Any])?["nodes"] as? [[String: Any]] ?? []
+        return nodes.compactMap { $0["givenName"] as? String }
+    }
 }

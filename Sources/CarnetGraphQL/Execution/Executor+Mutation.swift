@@ -3,6 +3,20 @@ import CarnetStore
 extension Executor {
     /// Resolves a root field of `Mutation` (run one at a time, in order).
     func mutationField(_ plan: FieldPlan) async throws -> Bool {
+        guard let bookID = args(plan).string("addressBookId") else { return try await mutationOnBook(plan) }
+        let viewer = try requireViewer()
+        // A book without a grant gets the answer an unknown id gets.
+        guard let visible = try await viewer.book(id: bookID) else {
+            throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID])
+        }
+        guard visible.access.canWrite else {
+            throw FieldError(message: "This address book is shared read-only.", code: .forbidden)
+        }
+        return try await inBook(visible, viewer) { try await mutationOnBook(plan) }
+    }
+
+    /// A mutation on the book in ``store``.
+    private func mutationOnBook(_ plan: FieldPlan) async throws -> Bool {
         if MutationField(rawValue: plan.code) == .importVCards { return try await importVCards(plan) }
         guard MutationField(rawValue: plan.code) == .save else {
             throw FieldError(message: "Unknown mutation \(plan.name).", code: .badUserInput)
@@ -32,11 +46,12 @@ extension Executor {
         let fields = plan.selection?.fields(for: "SaveResult") ?? []
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")
+        let (goneContacts, goneGroups) = (Set(deletedContacts), Set(deletedGroups))
         let contacts = try await store.contacts(
-            withIdentifiers: Self.unique(contactIDs.filter { !deletedContacts.contains($0) }),
+            withIdentifiers: Self.unique(contactIDs.filter { !goneContacts.contains($0) }),
             keysToFetch: KeyPlanning.keys(contactFields))
         let groups = try await store.groups(
-            withIdentifiers: Self.unique(groupIDs.filter { !deletedGroups.contains($0) }))
+            withIdentifiers: Self.unique(groupIDs.filter { !goneGroups.contains($0) }))
         try await prepareContacts(contacts, contactFields)
         try await prepareGroups(groups, groupFields)
 

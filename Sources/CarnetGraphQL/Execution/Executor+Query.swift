@@ -7,6 +7,11 @@ extension Executor {
             try await writeIntrospection(plan)
             return true
         }
+        return try await resolve(code, plan)
+    }
+
+    /// Resolves a `Query` field (or an address book's field of the same name, on the book's store).
+    func resolve(_ code: QueryField, _ plan: FieldPlan) async throws -> Bool {
         let selection = plan.selection
         switch code {
         case .contact:
@@ -66,11 +71,11 @@ extension Executor {
             return nested(plan) { writePrincipal(principal, selection?.fields(for: "Principal") ?? []) }
         case .addressBooks:
             let viewer = try requireViewer()
-            let books = try await viewer.books()
-            let fields = selection?.fields(for: "AddressBook") ?? []
-            return nested(plan) {
-                list(books, plan) { writeAddressBook($0, isDefault: $0.book.id == viewer.defaultBookID, fields) }
-            }
+            return try await writeBooks(try await viewer.visibleBooks(), viewer, plan)
+        case .addressBook:
+            let viewer = try requireViewer()
+            guard let visible = try await viewer.book(id: args(plan).string("id") ?? "") else { return nullValue() }
+            return try await inBook(visible, viewer) { try await writeBook(visible, viewer, plan) }
         case .changeHistoryRetention:
             let oldest = try await store.oldestValidHistoryToken()
             let seconds = store.configuration.historyRetentionSeconds

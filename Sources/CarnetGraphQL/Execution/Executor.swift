@@ -8,7 +8,8 @@ import GraphQL
 /// of relation and level, whatever the page size), then writes synchronously. A field error nulls the field; a
 /// null in a non-null field rolls the output back to the nearest nullable parent.
 final class Executor {
-    let store: CarnetStore
+    /// The book being read or written: the request's, or another one inside `addressBook(id:)`.
+    var store: CarnetStore
     let service: GraphQLServiceCore
     let prepared: PreparedDocument
     let operation: OperationDefinition

@@ -4,22 +4,36 @@ import CarnetStore
 public struct GraphQLViewer: Sendable {
     public var principalID: String
     public var catalog: Catalog
+    /// Where books' stores are opened.
+    public var books: BookStores
     /// The books the token may open, among its principal's; `nil` for all of them.
     public var bookIDs: [String]?
     /// The book the root fields mean.
     public var defaultBookID: String
 
-    public init(principalID: String, catalog: Catalog, bookIDs: [String]?, defaultBookID: String) {
+    public init(
+        principalID: String, catalog: Catalog, books: BookStores, bookIDs: [String]?, defaultBookID: String
+    ) {
         self.principalID = principalID
         self.catalog = catalog
+        self.books = books
         self.bookIDs = bookIDs
         self.defaultBookID = defaultBookID
     }
 
     /// The books this token may open now, as its principal sees them.
-    func books() async throws -> [VisibleBook] {
+    func visibleBooks() async throws -> [VisibleBook] {
         let visible = try await catalog.books(visibleTo: principalID)
         guard let bookIDs else { return visible }
         return visible.filter { bookIDs.contains($0.book.id) }
+    }
+
+    /// A book this token may open, as its principal sees it; `nil` when there is none or the principal may not
+    /// know of it.
+    func book(id: String) async throws -> VisibleBook? {
+        if let bookIDs, !bookIDs.contains(id) { return nil }
+        guard let (book, access) = try await catalog.access(principalID: principalID, bookID: id) else { return nil }
+        let sharer = access == .owner ? nil : try await catalog.principal(id: book.ownerID)
+        return VisibleBook(book: book, access: access, sharedBy: sharer)
     }
 }

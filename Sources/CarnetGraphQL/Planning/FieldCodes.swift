@@ -3,12 +3,23 @@ protocol FieldEnum: CaseIterable, RawRepresentable where RawValue == Int {}
 
 enum QueryField: Int, FieldEnum {
     case node, contact, contacts, group, groups, container, containers, defaultContainer, changeHistory,
-        currentHistoryToken, changeHistoryRetention, viewer, addressBooks
+        currentHistoryToken, changeHistoryRetention, viewer, addressBooks, addressBook
 }
 
 enum PrincipalField: Int, FieldEnum { case id, name, kind, isAdmin, createdAt }
 
-enum AddressBookField: Int, FieldEnum { case id, name, access, isDefault, sharedBy, createdAt }
+/// An address book's own fields, then those it shares with `Query` (``QueryField``'s, under the same names).
+enum AddressBookField: Int, FieldEnum {
+    case id, name, access, isDefault, sharedBy, createdAt, node, contact, contacts, group, groups, container,
+        containers, defaultContainer, changeHistory, currentHistoryToken, changeHistoryRetention
+
+    /// The root field this one mirrors, for the book's store.
+    var rootField: QueryField? { Self.rootFields[rawValue] }
+
+    private static let rootFields: [QueryField?] = allCases.map { field in
+        QueryField.allCases.first { "\($0)" == "\(field)" }
+    }
+}
 
 enum MutationField: Int, FieldEnum { case save, importVCards }
 

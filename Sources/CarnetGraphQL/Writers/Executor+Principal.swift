@@ -27,26 +27,23 @@ extension Executor {
         return true
     }
 
-    func writeAddressBook(_ visible: VisibleBook, isDefault: Bool, _ fields: [FieldPlan]) -> Bool {
-        writer.beginObject()
-        for plan in fields {
-            switch AddressBookField(rawValue: plan.code) {
-            case .id?: leaf(plan) { $0.string(visible.book.id) }
-            case .name?: leaf(plan) { $0.string(visible.book.name) }
-            case .access?: leaf(plan) { $0.string(Self.accessName(visible.access)) }
-            case .isDefault?: leaf(plan) { $0.bool(isDefault) }
-            case .sharedBy?:
-                if let sharer = visible.sharedBy {
-                    guard field(plan, { writePrincipal(sharer, plan.selection?.fields(for: "Principal") ?? []) })
-                    else { return false }
-                } else {
-                    leaf(plan) { $0.null() }
-                }
-            case .createdAt?: leaf(plan) { $0.string(DateFormatting.iso8601(visible.book.created)) }
-            case nil: _ = typename(plan, "AddressBook")
+    /// One of an address book's own fields (not those it shares with `Query`).
+    func writeBookField(_ visible: VisibleBook, isDefault: Bool, _ plan: FieldPlan) -> Bool {
+        switch AddressBookField(rawValue: plan.code) {
+        case .id?: leaf(plan) { $0.string(visible.book.id) }
+        case .name?: leaf(plan) { $0.string(visible.book.name) }
+        case .access?: leaf(plan) { $0.string(Self.accessName(visible.access)) }
+        case .isDefault?: leaf(plan) { $0.bool(isDefault) }
+        case .sharedBy?:
+            guard let sharer = visible.sharedBy else {
+                leaf(plan) { $0.null() }
+                return true
             }
+            return field(plan) { writePrincipal(sharer, plan.selection?.fields(for: "Principal") ?? []) }
+        case .createdAt?: leaf(plan) { $0.string(DateFormatting.iso8601(visible.book.created)) }
+        case nil: _ = typename(plan, "AddressBook")
+        default: break
         }
-        writer.endObject()
         return true
     }
 

@@ -47,11 +47,11 @@ public struct AccessIdentity: Sendable, Hashable {
     }
 
     /// The GraphQL layer's view of what this caller may do, on its book's store (held open by the caller).
-    func graphQLContext(store: CarnetStore, catalog: Catalog) -> GraphQLRequestContext {
+    func graphQLContext(store: CarnetStore, catalog: Catalog, books: BookStores) -> GraphQLRequestContext {
         var context = GraphQLRequestContext()
         context.store = store
         context.viewer = GraphQLViewer(
-            principalID: principalID, catalog: catalog, bookIDs: bookIDs, defaultBookID: book.id)
+            principalID: principalID, catalog: catalog, books: books, bookIDs: bookIDs, defaultBookID: book.id)
         context.allowedOperations = AccessScope.operations(scopes)
         context.disallowedCode = .forbidden
         let identity = self

@@ -69,7 +69,7 @@ struct GraphQLHTTPHandler: Sendable {
                 message: "The address book cannot be opened now."
             ).response()
         }
-        var graphQLContext = identity.graphQLContext(store: store, catalog: catalog)
+        var graphQLContext = identity.graphQLContext(store: store, catalog: catalog, books: books)
         // Hummingbird keeps running a handler whose client went away; the executor stops at its next check. A
         // connection counts as gone once it closes; a request that had none when it arrived (HummingbirdTesting's
         // in-process router) has no client to lose.
