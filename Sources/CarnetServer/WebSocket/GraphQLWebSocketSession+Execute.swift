@@ -31,7 +31,8 @@ extension GraphQLWebSocketSession {
         }
         defer { Task { await dependencies.books.release(identity.book.id) } }
         switch await service.run(
-            operation, context: identity.graphQLContext(
+            operation,
+            context: identity.graphQLContext(
                 store: store, catalog: dependencies.tokens.catalog, books: dependencies.books))
         {
         case .single(let response):
