@@ -3,6 +3,9 @@ import CarnetStore
 extension Executor {
     /// Resolves a root field of `Mutation` (run one at a time, in order).
     func mutationField(_ plan: FieldPlan) async throws -> Bool {
+        if let code = MutationField(rawValue: plan.code), code != .save, code != .importVCards {
+            return try await managementField(code, plan)
+        }
         guard let bookID = args(plan).string("addressBookId") else { return try await mutationOnBook(plan) }
         let viewer = try requireViewer()
         // A book without a grant gets the answer an unknown id gets.

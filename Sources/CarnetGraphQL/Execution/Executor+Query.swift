@@ -76,6 +76,8 @@ extension Executor {
             let viewer = try requireViewer()
             guard let visible = try await viewer.book(id: args(plan).string("id") ?? "") else { return nullValue() }
             return try await inBook(visible, viewer) { try await writeBook(visible, viewer, plan) }
+        case .principals:
+            return try await writePrincipals(plan)
         case .changeHistoryRetention:
             let oldest = try await store.oldestValidHistoryToken()
             let seconds = store.configuration.historyRetentionSeconds

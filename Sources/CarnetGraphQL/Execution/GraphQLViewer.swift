@@ -10,10 +10,22 @@ public struct GraphQLViewer: Sendable {
     public var bookIDs: [String]?
     /// The book the root fields mean.
     public var defaultBookID: String
+    /// The token's scope names (`read`, `write`): a token it creates gets no more.
+    public var scopes: Set<String>
+    /// Makes a token for this principal (the transport owns the secrets): name, scopes, authors, books.
+    public var createToken:
+        @Sendable (String, Set<String>, [String], [String]?) async throws -> (String, AccessTokenRecord)
 
     public init(
-        principalID: String, catalog: Catalog, books: BookStores, bookIDs: [String]?, defaultBookID: String
+        principalID: String, catalog: Catalog, books: BookStores, bookIDs: [String]?, defaultBookID: String,
+        scopes: Set<String>,
+        createToken:
+            @escaping @Sendable (String, Set<String>, [String], [String]?) async throws -> (
+                String, AccessTokenRecord
+            )
     ) {
+        self.scopes = scopes
+        self.createToken = createToken
         self.principalID = principalID
         self.catalog = catalog
         self.books = books

@@ -3,7 +3,7 @@ protocol FieldEnum: CaseIterable, RawRepresentable where RawValue == Int {}
 
 enum QueryField: Int, FieldEnum {
     case node, contact, contacts, group, groups, container, containers, defaultContainer, changeHistory,
-        currentHistoryToken, changeHistoryRetention, viewer, addressBooks, addressBook
+        currentHistoryToken, changeHistoryRetention, viewer, addressBooks, addressBook, principals
 }
 
 enum PrincipalField: Int, FieldEnum { case id, name, kind, isAdmin, createdAt }
@@ -21,7 +21,13 @@ enum AddressBookField: Int, FieldEnum {
     }
 }
 
-enum MutationField: Int, FieldEnum { case save, importVCards }
+enum MutationField: Int, FieldEnum {
+    case save, importVCards, createAddressBook, renameAddressBook, deleteAddressBook, shareAddressBook,
+        unshareAddressBook, createAccessToken, revokeAccessToken, createPrincipal, setPrincipalDisabled,
+        deletePrincipal
+}
+
+enum CreatedAccessTokenField: Int, FieldEnum { case token, id, name, scopes }
 
 enum VCardImportResultField: Int, FieldEnum { case added, updated, unchanged, groupsCreated, skipped, historyToken }
 
@@ -90,6 +96,7 @@ enum FieldCodes {
             "Subscription": table(SubscriptionField.self), "Contact": table(ContactField.self),
             "Group": table(GroupField.self), "Container": table(ContainerField.self),
             "Principal": table(PrincipalField.self), "AddressBook": table(AddressBookField.self),
+            "CreatedAccessToken": table(CreatedAccessTokenField.self),
             "ContactConnection": table(ConnectionField.self), "ContactEdge": table(EdgeField.self),
             "PageInfo": table(PageInfoField.self), "PostalAddress": table(PostalAddressField.self),
             "SocialProfile": table(SocialProfileField.self),

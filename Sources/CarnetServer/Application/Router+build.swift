@@ -16,7 +16,7 @@ func buildRouter(
     }
     // `/graphql` first: the router tries top-level paths in the order they were added, and this is the busy one.
     let handler = GraphQLHTTPHandler(
-        service: service, books: books, catalog: tokens.catalog, metrics: metrics,
+        service: service, books: books, tokens: tokens, metrics: metrics,
         maxBodyBytes: configuration.maxBodyBytes)
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }

@@ -47,11 +47,19 @@ public struct AccessIdentity: Sendable, Hashable {
     }
 
     /// The GraphQL layer's view of what this caller may do, on its book's store (held open by the caller).
-    func graphQLContext(store: CarnetStore, catalog: Catalog, books: BookStores) -> GraphQLRequestContext {
+    func graphQLContext(store: CarnetStore, tokens: AccessTokens, books: BookStores) -> GraphQLRequestContext {
         var context = GraphQLRequestContext()
         context.store = store
+        let principalID = principalID
         context.viewer = GraphQLViewer(
-            principalID: principalID, catalog: catalog, books: books, bookIDs: bookIDs, defaultBookID: book.id)
+            principalID: principalID, catalog: tokens.catalog, books: books, bookIDs: bookIDs, defaultBookID: book.id,
+            scopes: Set(scopes.map(\.rawValue))
+        ) { name, scopes, authors, books in
+            let made = try await tokens.create(
+                name: name, scopes: Set(scopes.compactMap(AccessScope.init(rawValue:))), authors: authors,
+                principalID: principalID, bookIDs: books)
+            return (made.token, made.record)
+        }
         context.allowedOperations = AccessScope.operations(scopes)
         context.disallowedCode = .forbidden
         let identity = self

@@ -12,7 +12,7 @@ struct GraphQLHTTPHandler: Sendable {
     let service: GraphQLService
     /// Where the caller's book is opened.
     let books: BookStores
-    let catalog: Catalog
+    let tokens: AccessTokens
     let metrics: ServerMetrics
     let maxBodyBytes: Int
 
@@ -69,7 +69,7 @@ struct GraphQLHTTPHandler: Sendable {
                 message: "The address book cannot be opened now."
             ).response()
         }
-        var graphQLContext = identity.graphQLContext(store: store, catalog: catalog, books: books)
+        var graphQLContext = identity.graphQLContext(store: store, tokens: tokens, books: books)
         // Hummingbird keeps running a handler whose client went away; the executor stops at its next check. A
         // connection counts as gone once it closes; a request that had none when it arrived (HummingbirdTesting's
         // in-process router) has no client to lose.

@@ -33,7 +33,7 @@ extension GraphQLWebSocketSession {
         switch await service.run(
             operation,
             context: identity.graphQLContext(
-                store: store, catalog: dependencies.tokens.catalog, books: dependencies.books))
+                store: store, tokens: dependencies.tokens, books: dependencies.books))
         {
         case .single(let response):
             dependencies.metrics.recordOperation(

@@ -1,0 +1,147 @@
+import CarnetStore
+
+extension Executor {
+    /// The mutations that manage books, grants, tokens and principals (everything but `save` and `importVCards`).
+    func managementField(_ code: MutationField, _ plan: FieldPlan) async throws -> Bool {
+        let viewer = try requireViewer()
+        let arguments = args(plan)
+        let id = arguments.string("id") ?? ""
+        let catalog = viewer.catalog
+        switch code {
+        case .createAddressBook:
+            try requireWholeToken(viewer)
+            let book = try await catalog.createBook(name: arguments.string("name") ?? "", ownerID: viewer.principalID)
+            return try await writeVisibleBook(VisibleBook(book: book, access: .owner, sharedBy: nil), viewer, plan)
+        case .renameAddressBook:
+            try requireWholeToken(viewer)
+            let book = try await catalog.renameBook(
+                id: id, to: arguments.string("name") ?? "", by: viewer.principalID)
+            return try await writeVisibleBook(VisibleBook(book: book, access: .owner, sharedBy: nil), viewer, plan)
+        case .deleteAddressBook:
+            try requireWholeToken(viewer)
+            let book = try await catalog.deleteBook(id: id, by: viewer.principalID)
+            try await viewer.books.delete(book)
+            writer.string(book.id)
+            return true
+        case .shareAddressBook:
+            try requireWholeToken(viewer)
+            let access: BookAccess = arguments.string("access") == "READ_WRITE" ? .readWrite : .read
+            try await catalog.share(
+                bookID: id, with: arguments.string("principalId") ?? "", access: access, by: viewer.principalID)
+            guard let visible = try await viewer.book(id: id) else {
+                throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [id])
+            }
+            return try await writeVisibleBook(visible, viewer, plan)
+        case .unshareAddressBook:
+            try requireWholeToken(viewer)
+            writer.bool(
+                try await catalog.unshare(
+                    bookID: id, with: arguments.string("principalId") ?? "", by: viewer.principalID))
+            return true
+        case .createAccessToken:
+            return try await createToken(viewer, arguments, plan)
+        case .revokeAccessToken:
+            writer.bool(try await catalog.revokeAccessToken(id: id, principalID: viewer.principalID))
+            return true
+        case .createPrincipal:
+            try await requireAdmin(viewer)
+            let kind: Principal.Kind = arguments.string("kind") == "SERVICE" ? .service : .user
+            let principal = try await catalog.createPrincipal(
+                name: arguments.string("name") ?? "", kind: kind, isAdmin: arguments.bool("isAdmin") ?? false)
+            return writePrincipal(principal, plan.selection?.fields(for: "Principal") ?? [])
+        case .setPrincipalDisabled:
+            try await requireAdmin(viewer)
+            guard id != viewer.principalID else {
+                throw FieldError(message: "An admin cannot disable itself.", code: .forbidden)
+            }
+            try await catalog.setDisabled(arguments.bool("disabled") ?? true, principal: id)
+            guard let principal = try await catalog.principal(id: id) else {
+                throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [id])
+            }
+            return writePrincipal(principal, plan.selection?.fields(for: "Principal") ?? [])
+        case .deletePrincipal:
+            try await requireAdmin(viewer)
+            guard id != viewer.principalID else {
+                throw FieldError(message: "An admin cannot delete itself.", code: .forbidden)
+            }
+            for book in try await catalog.deletePrincipal(id: id) { try await viewer.books.delete(book) }
+            writer.string(id)
+            return true
+        case .save, .importVCards:
+            throw FieldError(message: "Not a management mutation.", code: .internalServerError)
+        }
+    }
+
+    /// A token's text for the viewer, with no scope and no book beyond the creating token's.
+    private func createToken(_ viewer: GraphQLViewer, _ arguments: ArgumentValues, _ plan: FieldPlan) async throws
+        -> Bool
+    {
+        let scopes = Set((arguments["scopes"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() })
+        guard scopes.isSubset(of: viewer.scopes) else {
+            throw FieldError(message: "A token cannot create a token with scopes it lacks.", code: .forbidden)
+        }
+        let books = arguments["addressBookIds"]?.arrayValue?.compactMap(\.stringValue)
+        if let limit = viewer.bookIDs {
+            guard let books, Set(books).isSubset(of: Set(limit)) else {
+                throw FieldError(
+                    message: "A token limited to some books can only create tokens limited to those.",
+                    code: .forbidden)
+            }
+        }
+        let authors = (arguments["transactionAuthors"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let (token, record) = try await viewer.createToken(arguments.string("name") ?? "", scopes, authors, books)
+        writer.beginObject()
+        for sub in plan.selection?.fields(for: "CreatedAccessToken") ?? [] {
+            switch CreatedAccessTokenField(rawValue: sub.code) {
+            case .token?: leaf(sub) { $0.string(token) }
+            case .id?: leaf(sub) { $0.string(record.id) }
+            case .name?: leaf(sub) { $0.string(record.name) }
+            case .scopes?:
+                leaf(sub) { writer in
+                    writer.beginArray()
+                    for scope in record.scopes {
+                        writer.comma()
+                        writer.string(scope.uppercased())
+                    }
+                    writer.endArray()
+                }
+            case nil: _ = typename(sub, "CreatedAccessToken")
+            }
+        }
+        writer.endObject()
+        return true
+    }
+
+    /// Managing books needs a token that may open all of its principal's books: a token limited to one book (a
+    /// sync service's) must not reach the others.
+    private func requireWholeToken(_ viewer: GraphQLViewer) throws {
+        guard viewer.bookIDs == nil else {
+            throw FieldError(message: "A token limited to some books cannot manage books.", code: .forbidden)
+        }
+    }
+
+    /// Principal management: an admin, with a token not limited to some books.
+    private func requireAdmin(_ viewer: GraphQLViewer) async throws {
+        try requireWholeToken(viewer)
+        guard try await viewer.catalog.principal(id: viewer.principalID)?.isAdmin == true else {
+            throw FieldError(message: "Only an admin may manage principals.", code: .forbidden)
+        }
+    }
+
+    /// An address book, opened when its selection reads records.
+    func writeVisibleBook(_ visible: VisibleBook, _ viewer: GraphQLViewer, _ plan: FieldPlan) async throws -> Bool {
+        guard Self.readsRecords(plan.selection?.fields(for: "AddressBook") ?? []) else {
+            return try await writeBook(visible, viewer, plan)
+        }
+        return try await inBook(visible, viewer) { try await writeBook(visible, viewer, plan) }
+    }
+
+    /// `principals`: admins only.
+    func writePrincipals(_ plan: FieldPlan) async throws -> Bool {
+        let viewer = try requireViewer()
+        try await requireAdmin(viewer)
+        let principals = try await viewer.catalog.principals()
+        let fields = plan.selection?.fields(for: "Principal") ?? []
+        return list(principals, plan) { writePrincipal($0, fields) }
+    }
+}

@@ -1,0 +1,152 @@
+import CarnetServer
+import CarnetStore
+import Foundation
+import Testing
+
+/// The management mutations over the real router: books, grants, tokens, principals, and who may use them.
+@Suite("Managing books, tokens and principals over GraphQL")
+struct BookManagementTests {
+    typealias Reply = TestClient.Reply
+
+    static func value(_ reply: Reply, _ key: String) -> Any? { (reply.json["data"] as? [String: Any])?[key] }
+
+    @Test("An owner creates, renames, shares, unshares and deletes a book; a default book stays")
+    func books() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.folder.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let aliceToken = try await server.app.tokens.create(
+                name: "a", scopes: [.read, .write], principalID: alice.id
+            ).token
+            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read], principalID: bob.id).token
+            let created = try await client.graphql(
+                #"mutation { createAddressBook(name: "Work") { id name access contacts { totalCount } } }"#,
+                token: aliceToken)
+            let book = try #require(Self.value(created, "createAddressBook") as? [String: Any])
+            let id = try #require(book["id"] as? String)
+            #expect(book["access"] as? String == "OWNER")
+            let renamed = try await client.graphql(
+                "mutation($id: ID!) { renameAddressBook(id: $id, name: \"Office\") { name } }", variables: ["id": id],
+                token: aliceToken)
+            #expect((Self.value(renamed, "renameAddressBook") as? [String: Any])?["name"] as? String == "Office")
+            // Bob may not rename what he cannot see: the book does not exist for him.
+            let bobWriter = try await server.app.tokens.create(
+                name: "bw", scopes: [.read, .write], principalID: bob.id
+            ).token
+            let rename = "mutation($id: ID!) { renameAddressBook(id: $id, name: \"Mine\") { name } }"
+            let foreign = try await client.graphql(rename, variables: ["id": id], token: bobWriter)
+            let unknown = try await client.graphql(rename, variables: ["id": "no-such-book"], token: bobWriter)
+            #expect(foreign.errorCodes == ["RECORD_DOES_NOT_EXIST"] && unknown.errorCodes == foreign.errorCodes)
+            #expect(
+                foreign.json["data"] is NSNull
+                    && "\(foreign.json)" == "\(unknown.json)".replacingOccurrences(of: "no-such-book", with: id))
+            let shared = try await client.graphql(
+                "mutation($id: ID!, $p: ID!) { shareAddressBook(id: $id, principalId: $p, access: READ) { id } }",
+                variables: ["id": id, "p": bob.id], token: aliceToken)
+            #expect(shared.errorCodes.isEmpty)
+            let seen = try await client.graphql(
+                "query($id: ID!) { addressBook(id: $id) { name access sharedBy { name } } }", variables: ["id": id],
+                token: bobToken)
+            let bobView = Self.value(seen, "addressBook") as? [String: Any]
+            #expect(bobView?["access"] as? String == "READ")
+            #expect((bobView?["sharedBy"] as? [String: Any])?["name"] as? String == "alice")
+            let unshared = try await client.graphql(
+                "mutation($id: ID!, $p: ID!) { unshareAddressBook(id: $id, principalId: $p) }",
+                variables: ["id": id, "p": bob.id], token: aliceToken)
+            #expect(Self.value(unshared, "unshareAddressBook") as? Bool == true)
+            let gone = try await client.graphql(
+                "query($id: ID!) { addressBook(id: $id) { name } }", variables: ["id": id], token: bobToken)
+            #expect(Self.value(gone, "addressBook") is NSNull)
+
+            let path = server.app.folder.books.path(of: try #require(try await catalog.book(id: id)))
+            #expect(FileManager.default.fileExists(atPath: path))
+            let deleted = try await client.graphql(
+                "mutation($id: ID!) { deleteAddressBook(id: $id) }", variables: ["id": id], token: aliceToken)
+            #expect(Self.value(deleted, "deleteAddressBook") as? String == id)
+            #expect(!FileManager.default.fileExists(atPath: path))
+            let keep = try await client.graphql(
+                "mutation($id: ID!) { deleteAddressBook(id: $id) }",
+                variables: ["id": try #require(alice.defaultBookID)], token: aliceToken)
+            #expect(keep.errorCodes == ["FORBIDDEN"])
+        }
+    }
+
+    @Test("A token makes tokens with no more scopes or books than its own, and revokes only its principal's")
+    func tokens() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.folder.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let aliceBook = try #require(alice.defaultBookID)
+            let whole = try await server.app.tokens.create(name: "a", scopes: [.read, .write], principalID: alice.id)
+            let create = """
+                mutation($s: [AccessScope!]!, $b: [ID!]) { createAccessToken(name: "new", scopes: $s, addressBookIds: $b) { token id scopes } }
+                """
+            let made = try await client.graphql(
+                create, variables: ["s": ["READ"], "b": [aliceBook]], token: whole.token)
+            let created = try #require(Self.value(made, "createAccessToken") as? [String: Any])
+            let newToken = try #require(created["token"] as? String)
+            #expect(created["scopes"] as? [String] == ["READ"])
+            #expect(try await client.graphql("{ viewer { name } }", token: newToken).status == 200)
+            // The read-only, book-limited token cannot widen itself or manage books.
+            let wider = try await client.graphql(create, variables: ["s": ["READ", "WRITE"]], token: newToken)
+            #expect(wider.status == 403 || wider.errorCodes == ["FORBIDDEN"])
+            let limitedWriter = try await server.app.tokens.create(
+                name: "l", scopes: [.read, .write], principalID: alice.id, bookIDs: [aliceBook]
+            ).token
+            let unlimited = try await client.graphql(create, variables: ["s": ["READ"]], token: limitedWriter)
+            #expect(unlimited.errorCodes == ["FORBIDDEN"])
+            let manage = try await client.graphql(
+                #"mutation { createAddressBook(name: "X") { id } }"#, token: limitedWriter)
+            #expect(manage.errorCodes == ["FORBIDDEN"])
+
+            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
+                .token
+            let id = try #require(created["id"] as? String)
+            let revoke = "mutation($id: ID!) { revokeAccessToken(id: $id) }"
+            let byBob = try await client.graphql(revoke, variables: ["id": id], token: bobToken)
+            #expect(Self.value(byBob, "revokeAccessToken") as? Bool == false)
+            #expect(try await client.graphql("{ viewer { name } }", token: newToken).status == 200)
+            let byAlice = try await client.graphql(revoke, variables: ["id": id], token: whole.token)
+            #expect(Self.value(byAlice, "revokeAccessToken") as? Bool == true)
+            #expect(try await client.graphql("{ viewer { name } }", token: newToken).status == 401)
+        }
+    }
+
+    @Test("Only an admin manages principals; a disabled principal's tokens stop; deleting one deletes its books")
+    func principals() async throws {
+        try await withRouter { server, client in
+            let admin = try await server.token()
+            let alice = try await server.app.folder.catalog.createPrincipal(name: "alice")
+            let aliceToken = try await server.app.tokens.create(
+                name: "a", scopes: [.read, .write], principalID: alice.id
+            ).token
+            let create = #"mutation { createPrincipal(name: "carol", kind: SERVICE) { id name kind isAdmin } }"#
+            #expect(try await client.graphql(create, token: aliceToken).errorCodes == ["FORBIDDEN"])
+            #expect(try await client.graphql("{ principals { name } }", token: aliceToken).errorCodes == ["FORBIDDEN"])
+            let carol = try #require(
+                Self.value(try await client.graphql(create, token: admin), "createPrincipal") as? [String: Any])
+            #expect(carol["kind"] as? String == "SERVICE" && carol["isAdmin"] as? Bool == false)
+            let names = Self.value(try await client.graphql("{ principals { name } }", token: admin), "principals")
+            #expect((names as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["admin", "alice", "carol"])
+
+            let disable = "mutation($id: ID!, $d: Boolean!) { setPrincipalDisabled(id: $id, disabled: $d) { name } }"
+            _ = try await client.graphql(disable, variables: ["id": alice.id, "d": true], token: admin)
+            #expect(try await client.graphql("{ viewer { name } }", token: aliceToken).status == 401)
+            _ = try await client.graphql(disable, variables: ["id": alice.id, "d": false], token: admin)
+            #expect(try await client.graphql("{ viewer { name } }", token: aliceToken).status == 200)
+
+            let bookID = try #require(alice.defaultBookID)
+            let book = try #require(try await server.app.folder.catalog.book(id: bookID))
+            _ = try await client.graphql("{ contacts { totalCount } }", token: aliceToken)
+            let path = server.app.folder.books.path(of: book)
+            #expect(FileManager.default.fileExists(atPath: path))
+            let deleted = try await client.graphql(
+                "mutation($id: ID!) { deletePrincipal(id: $id) }", variables: ["id": alice.id], token: admin)
+            #expect(Self.value(deleted, "deletePrincipal") as? String == alice.id)
+            #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(try await client.graphql("{ viewer { name } }", token: aliceToken).status == 401)
+        }
+    }
+}
