@@ -41,14 +41,44 @@ extension GraphQLService {
                                 message: error.message, code: error.code)
                         ]), operation: operation))
         }
+        var context = context
+        var lease: BookLease?
+        if let bookID = executor.args(field).string("addressBookId") {
+            do {
+                let viewer = try executor.requireViewer()
+                guard let visible = try await viewer.book(id: bookID) else {
+                    throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID])
+                }
+                context.store = try await viewer.books.acquire(visible.book)
+                lease = BookLease(books: viewer.books, bookID: bookID)
+            } catch {
+                executor.path = [.key(field.responseKey)]
+                executor.record(error, at: field)
+                return .single(
+                    GraphQLResponse(GraphQLRequestError(.operationNotAllowed, executor.errors), operation: operation))
+            }
+        }
         // Subscribe before the first read, so no commit falls between the catch-up and the live stream.
         let feed = SubscriptionFeed(
             service: self, field: field, operation: operation, context: context,
             changes: await (context.store ?? store).changes())
         // Demand-driven: the next payload is produced only when the transport asks for it, that is after it wrote
         // the previous one. A reader that falls behind gets later pages that cover what piled up (the token
-        // carries it), never a buffer that drops the oldest.
-        return .stream(AsyncStream(unfolding: { await feed.next() }))
+        // carries it), never a buffer that drops the oldest. The book stays open while the stream exists.
+        return .stream(
+            AsyncStream(unfolding: {
+                withExtendedLifetime(lease) {}
+                return await feed.next()
+            }))
+    }
+
+    /// The address book a subscription names with `addressBookId`; `nil` for the token's default book.
+    public func subscriptionBookID(_ operation: Operation, context: GraphQLRequestContext) -> String? {
+        guard operation.kind == .subscription,
+            let fields = try? makeExecutor(operation, context).planRoot(),
+            let field = fields.first(where: { !$0.isTypename })
+        else { return nil }
+        return makeExecutor(operation, context).args(field).string("addressBookId")
     }
 }
 
@@ -80,5 +110,21 @@ extension Executor {
         }
         writer.endObject()
         return true
+    }
+}
+
+/// Holds a book open from the pool for as long as a subscription's stream exists.
+final class BookLease: Sendable {
+    let books: BookStores
+    let bookID: String
+
+    init(books: BookStores, bookID: String) {
+        self.books = books
+        self.bookID = bookID
+    }
+
+    deinit {
+        let (books, bookID) = (books, bookID)
+        Task { await books.release(bookID) }
     }
 }

@@ -72,9 +72,20 @@ public final class AccessTokens: Sendable {
         return entry.identity
     }
 
-    private func entry(id: String) async throws -> Entry? {
+    /// What an identity authenticated earlier (an open socket's) grants now, read at most `maxAge` ago: `nil`
+    /// once its token is revoked, its principal disabled or its default book's grant withdrawn.
+    public func recheck(_ identity: AccessIdentity, maxAge: Duration) async throws -> AccessIdentity? {
+        guard let entry = try await entry(id: identity.tokenID, maxAge: min(maxAge, cacheLifetime)),
+            entry.record.revoked == nil
+        else { return nil }
+        return entry.identity
+    }
+
+    private func entry(id: String, maxAge: Duration? = nil) async throws -> Entry? {
         let now = ContinuousClock.now
-        if let cached = cache.withLock({ $0[id] }), now - cached.fetched < cacheLifetime { return cached.entry }
+        if let cached = cache.withLock({ $0[id] }), now - cached.fetched < (maxAge ?? cacheLifetime) {
+            return cached.entry
+        }
         let entry = try await identity(id: id)
         cache.withLock { entries in
             // Unknown ids are cached too (bounded), so guessing does not turn into database reads.

@@ -30,11 +30,8 @@ extension GraphQLWebSocketSession {
             return await send(ServerMessage.error(id, refusal.errorsJSON), ifActive: id, generation)
         }
         defer { Task { await dependencies.books.release(identity.book.id) } }
-        switch await service.run(
-            operation,
-            context: identity.graphQLContext(
-                store: store, tokens: dependencies.tokens, books: dependencies.books))
-        {
+        let context = identity.graphQLContext(store: store, tokens: dependencies.tokens, books: dependencies.books)
+        switch await service.run(operation, context: context) {
         case .single(let response):
             dependencies.metrics.recordOperation(
                 name: response.operationName, kind: operation.kind.rawValue,
@@ -45,6 +42,9 @@ extension GraphQLWebSocketSession {
             await send(ServerMessage.next(id, response.body), ifActive: id, generation)
         case .stream(let stream):
             markSubscription(id, generation)
+            let book = service.subscriptionBookID(operation, context: context)
+            let watch = Task { await watchAccess(id, generation, identity, book: book) }
+            defer { watch.cancel() }
             dependencies.metrics.subscriptionsOpen.increment()
             defer { dependencies.metrics.subscriptionsOpen.decrement() }
             for await response in stream {

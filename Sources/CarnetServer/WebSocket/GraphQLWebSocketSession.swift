@@ -172,6 +172,14 @@ extension GraphQLWebSocketSession {
         }
     }
 
+    /// Removes an operation (later messages for it are dropped) and returns its task to cancel.
+    func stopOperation(_ id: String, _ generation: Int) -> Task<Void, Never>? {
+        state.withLock { state in
+            guard state.operations[id]?.generation == generation else { return nil }
+            return state.operations.removeValue(forKey: id)?.task
+        }
+    }
+
     func markSubscription(_ id: String, _ generation: Int) {
         state.withLock { state in
             if state.operations[id]?.generation == generation { state.operations[id]?.isSubscription = true }
