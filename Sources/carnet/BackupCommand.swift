@@ -9,13 +9,14 @@ extension Carnet {
             abstract: "Write a consistent copy of the database to PATH, also while the server is running.")
 
         @OptionGroup var options: DataOptions
+        @OptionGroup var book: BookOption
         @Argument(help: "The new file (must not exist).") var path: String
 
         func run() async throws {
-            let store = try options.openStore()
+            let store = try await book.openStore(options)
             try await store.backup(to: path)
             try await store.close()
-            print("Backed up \(options.databasePath) to \(path).")
+            print("Backed up \(store.path ?? options.databasePath) to \(path).")
         }
     }
 }

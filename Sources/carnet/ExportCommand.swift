@@ -10,6 +10,7 @@ extension Carnet {
             commandName: "export", abstract: "Export contacts (all, or one group's) as vCards.")
 
         @OptionGroup var options: DataOptions
+        @OptionGroup var book: BookOption
 
         @Option(help: "vCard version: 3.0 (read best by Apple, Google and CardDAV clients) or 4.0.")
         var format = "3.0"
@@ -23,7 +24,7 @@ extension Carnet {
         }
 
         func run() async throws {
-            let store = try CarnetStore.open(path: options.databasePath)
+            let store = try await book.openStore(options)
             let exporter = VCardExporter(store: store, version: format == "4.0" ? .v4 : .v3)
             let output: FileHandle
             if let file {

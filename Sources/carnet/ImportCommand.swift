@@ -13,6 +13,7 @@ extension Carnet {
         )
 
         @OptionGroup var options: DataOptions
+        @OptionGroup var book: BookOption
 
         @Argument(help: "The vCard files.") var files: [String]
 
@@ -23,7 +24,7 @@ extension Carnet {
         @Flag(help: "Refuse a whole file at its first bad card instead of skipping the card.") var strict = false
 
         func run() async throws {
-            let store = try options.openStore()
+            let store = try await book.openStore(options)
             var failed = false
             for file in files {
                 let data: Data

@@ -15,6 +15,7 @@ extension Carnet {
                 """)
 
         @OptionGroup var options: DataOptions
+        @OptionGroup var book: BookOption
         @Argument(help: "The GraphQL document; read from --file or standard input when absent.") var document: String?
         @Option(help: "Read the document from this file.") var file: String?
         @Option(help: "Variables as a JSON object.") var variables: String?
@@ -66,7 +67,7 @@ extension Carnet {
         }
 
         private func local(_ body: GraphQLRequestBody) async throws -> ([UInt8], Bool) {
-            let store = try options.openStore()
+            let store = try await book.openStore(options)
             let service = GraphQLService(store: store)
             var context = GraphQLRequestContext()
             let author = self.author

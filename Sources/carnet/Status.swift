@@ -9,11 +9,12 @@ extension Carnet {
             abstract: "Create or open the local database and print a summary.")
 
         @OptionGroup var options: DataOptions
+        @OptionGroup var book: BookOption
 
         func run() async throws {
-            let store = try options.openStore()
+            let store = try await book.openStore(options)
             let containers = try await store.containers()
-            print("database:         \(options.databasePath)")
+            print("database:         \(store.path ?? options.databasePath)")
             print("contacts:         \(try await store.contactCount())")
             print("groups:           \(try await store.groupCount())")
             print("containers:       \(containers.map { "\($0.name) (\($0.type))" }.joined(separator: ", "))")

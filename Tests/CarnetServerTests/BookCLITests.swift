@@ -1,0 +1,55 @@
+import CarnetStore
+import CarnetTestSupport
+import Foundation
+import Testing
+
+/// `carnet principal`, `carnet book`, `carnet token --principal --book` and `--book` on the local commands.
+@Suite("carnet CLI: principals and books")
+struct BookCLITests {
+    @Test("Principals and books from the CLI; import, export, status and query work on the book named by --book")
+    func principalsAndBooks() async throws {
+        let carnet = try ChildProcess.carnetExecutable()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        func run(_ arguments: [String]) async throws -> String {
+            let result = try await ChildProcess.run(carnet, arguments + ["--data", data])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try await run(["principal", "create", "alice"])
+        _ = try await run(["principal", "create", "sync-bot", "--service"])
+        #expect(try await run(["principal", "list"]).contains("sync-bot"))
+        let created = try await run(["book", "create", "Family", "--owner", "alice"])
+        let bookID = try #require(created.split(separator: "(").last?.split(separator: ")").first.map(String.init))
+        #expect(try await run(["book", "list", "--principal", "alice"]).contains("Family"))
+        _ = try await run(["book", "share", bookID, "sync-bot", "--access", "readWrite"])
+        #expect(try await run(["book", "list", "--principal", "sync-bot"]).contains("alice"))
+
+        let cards = data + "/cards.vcf"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Fam Ily\r\nN:Ily;Fam;;;\r\nEND:VCARD\r\n".write(
+            toFile: cards, atomically: true, encoding: .utf8)
+        _ = try await run(["import", cards, "--book", bookID])
+        #expect(try await run(["status", "--book", bookID]).contains("contacts:         1"))
+        #expect(try await run(["status"]).contains("contacts:         0"))
+        #expect(try await run(["export", "--book", bookID]).contains("FN:Fam Ily"))
+        #expect(try await run(["query", "--book", bookID, "{ contacts { totalCount } }"]).contains(#""totalCount":1"#))
+
+        let token = try await run([
+            "token", "create", "--name", "bot", "--principal", "sync-bot", "--book", bookID, "--scope", "read",
+            "--json",
+        ])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(token.utf8)) as? [String: Any])
+        #expect(json["principal"] as? String == "sync-bot" && json["books"] as? [String] == [bookID])
+        let foreign = try await ChildProcess.run(
+            carnet, ["token", "create", "--name", "x", "--principal", "alice", "--book", "nope", "--data", data])
+        #expect(foreign.status != 0)
+
+        let unknown = try await ChildProcess.run(carnet, ["status", "--book", "nope", "--data", data])
+        #expect(unknown.status != 0)
+        _ = try await run(["principal", "delete", "alice", "--yes"])
+        let after = try await ChildProcess.run(carnet, ["status", "--book", bookID, "--data", data])
+        #expect(after.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: data + "/books/\(bookID).sqlite"))
+    }
+}
