@@ -53,6 +53,15 @@ struct ServeOptions: ParsableArguments {
     )
     var historyRetentionDays: Double = environment("CARNET_HISTORY_RETENTION_DAYS").flatMap(Double.init) ?? 30
 
+    @Option(help: "The most address books a principal may own. Env: CARNET_BOOKS_PER_PRINCIPAL.")
+    var booksPerPrincipal: Int = environment("CARNET_BOOKS_PER_PRINCIPAL").flatMap(Int.init) ?? 100
+
+    @Option(help: "The most contacts an address book may hold. Env: CARNET_CONTACTS_PER_BOOK.")
+    var contactsPerBook: Int = environment("CARNET_CONTACTS_PER_BOOK").flatMap(Int.init) ?? 1_000_000
+
+    @Option(help: "Address books kept open when idle (more open while in use). Env: CARNET_OPEN_BOOKS.")
+    var openBooks: Int = environment("CARNET_OPEN_BOOKS").flatMap(Int.init) ?? 64
+
     var certificateChain: String? { tlsCert ?? environment("CARNET_TLS_CERT") }
     var privateKey: String? { tlsKey ?? environment("CARNET_TLS_KEY") }
 
@@ -73,6 +82,9 @@ struct ServeOptions: ParsableArguments {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         // At least an hour (a sync client needs time to come back), at most ten years (fits a GraphQL Int).
+        guard booksPerPrincipal >= 1, contactsPerBook >= 1, openBooks >= 1 else {
+            throw ValidationError("--books-per-principal, --contacts-per-book and --open-books must be at least 1.")
+        }
         guard historyRetentionDays.isFinite, (1.0 / 24...3650).contains(historyRetentionDays) else {
             throw ValidationError("--history-retention-days must be from 0.0417 (an hour) to 3650.")
         }
@@ -94,6 +106,9 @@ struct ServeOptions: ParsableArguments {
         configuration.rateLimitBurst = rateBurst
         configuration.graphQLLimits.introspectionEnabled = introspection
         configuration.storeConfiguration.historyRetention = historyRetentionDays * 24 * 3600
+        configuration.storeConfiguration.booksPerPrincipal = booksPerPrincipal
+        configuration.storeConfiguration.contactsPerBook = contactsPerBook
+        configuration.openBooks = openBooks
         return configuration
     }
 }

@@ -140,3 +140,37 @@ struct CatalogTests {
         }
     }
 }
+
+/// The contacts-per-book quota.
+@Suite("Contact quota")
+struct ContactQuotaTests {
+    @Test("A save past the book's contact quota writes nothing and says QUOTA_EXCEEDED; deletes make room")
+    func quota() async throws {
+        let fixture = try StoreFixture(.onDiskWAL) { $0.contactsPerBook = 3 }
+        let store = fixture.store
+        var first = SaveRequest(transactionAuthor: "t")
+        var kept: [Contact] = []
+        for name in ["A", "B", "C"] {
+            var contact = Contact()
+            contact.givenName = name
+            kept.append(contact)
+            first.add(contact)
+        }
+        try await store.execute(first)
+        var over = SaveRequest(transactionAuthor: "t")
+        over.add(Contact())
+        await #expect(throws: StoreError.self) { try await store.execute(over) }
+        do {
+            try await store.execute(over)
+        } catch let error as StoreError {
+            #expect(error.code == .quotaExceeded)
+        }
+        #expect(try await store.contactCount() == 3)
+        // Replacing one contact by another in one save stays within the quota.
+        var swap = SaveRequest(transactionAuthor: "t")
+        swap.delete(contactWithIdentifier: kept[0].identifier)
+        swap.add(Contact())
+        try await store.execute(swap)
+        #expect(try await store.contactCount() == 3)
+    }
+}

@@ -9,6 +9,10 @@ extension CarnetStore {
     public func execute(_ request: SaveRequest) async throws -> SaveResult {
         try Self.validate(request)
         let storeID = self.storeID
+        let contactLimit = configuration.contactsPerBook
+        let addsContacts = request.operations.contains {
+            if case .addContact = $0 { true } else { false }
+        }
         let result = try await mappingDatabaseErrors {
             try await writer.writeWithoutTransaction { db in
                 var result: SaveResult?
@@ -22,6 +26,7 @@ extension CarnetStore {
                             throw error.at(operation: index)
                         }
                     }
+                    if addsContacts { try Self.checkContactQuota(db, limit: contactLimit) }
                     let position = try HistoryStore.currentPosition(db)
                     result = SaveResult(
                         revision: transaction.changed ? transaction.seq : nil,
@@ -42,6 +47,15 @@ extension CarnetStore {
             await maintenance.compactIfDue(self)
         }
         return result
+    }
+
+    /// Refuses a save that leaves more contacts than the book may hold (the transaction then rolls back). The
+    /// highest rowid bounds the count, so a book well under its quota is not counted.
+    static func checkContactQuota(_ db: Database, limit: Int) throws {
+        guard (try Int.fetchOne(db, sql: "SELECT max(rowid) FROM contact") ?? 0) > limit else { return }
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
+        guard count > limit else { return }
+        throw StoreError(.quotaExceeded, "An address book holds at most \(limit) contacts; nothing was saved.")
     }
 
     /// The checks that need no database: shapes, limits and well-formed values.
