@@ -19,7 +19,7 @@ struct SyncModelTests {
             ?? (0..<Self.total).filter { $0 % 4 == batch }.map { Self.baseSeed &+ UInt64($0) }
         var steps = 0
         for seed in seeds {
-            var runner = try ScheduleRunner(seed: seed)
+            var runner = try await ScheduleRunner(seed: seed)
             do {
                 try await runner.run()
                 steps += runner.steps

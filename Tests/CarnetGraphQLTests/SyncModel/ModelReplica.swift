@@ -87,6 +87,8 @@ struct PullClient {
     var excludeOwn: Bool
     var groupChanges: Bool
     var pageSize: Int
+    /// The book it follows (0: the default one, through the root fields).
+    var book = 0
     var token: String?
     var state = ReplicaState()
 

@@ -61,11 +61,14 @@ final class SubscriberClient: Sendable {
     let author: String
     let excludeOwn: Bool
     let groupChanges: Bool
+    /// The book it follows (0: the default one).
+    let book: Int
     let gate = ReadGate()
     let progress = Mutex(Progress())
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
-    init(name: String, author: String, excludeOwn: Bool, groupChanges: Bool) {
+    init(name: String, author: String, excludeOwn: Bool, groupChanges: Bool, book: Int = 0) {
+        self.book = book
         self.name = name
         self.author = author
         self.excludeOwn = excludeOwn
@@ -73,7 +76,8 @@ final class SubscriberClient: Sendable {
     }
 
     /// (Re)subscribes from the last token it applied, as a client does after its stream ended.
-    func start(_ service: GraphQLService) async throws {
+    func start(_ world: SyncWorld) async throws {
+        let service = world.service
         gate.close()
         let token = progress.withLock {
             $0.ended = false
@@ -81,11 +85,13 @@ final class SubscriberClient: Sendable {
         }
         let variables: [String: JSONValue] = [
             "since": token.map(JSONValue.string) ?? .null, "groups": .bool(groupChanges),
-            "excluded": .array(excludeOwn ? [.string(author)] : []),
+            "excluded": .array(excludeOwn ? [.string(author)] : []), "book": world.bookVariable(book),
         ]
         let operation = try service.operation(
             for: GraphQLRequestBody(query: SyncDocuments.subscribe, variables: variables))
-        guard case .stream(let stream) = await service.run(operation) else { throw ModelFailure("not a stream") }
+        guard case .stream(let stream) = await service.run(operation, context: world.context) else {
+            throw ModelFailure("not a stream")
+        }
         let task = Task { [self] in
             var iterator = stream.makeAsyncIterator()
             while true {

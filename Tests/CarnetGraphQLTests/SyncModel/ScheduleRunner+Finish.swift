@@ -4,37 +4,45 @@ extension ScheduleRunner {
     /// Ends the schedule: a last commit every subscriber hears of, every client catches up, and each must hold
     /// exactly what the server holds.
     mutating func finish() async throws {
-        let fence = try await world.run(
-            SyncDocuments.save,
-            [
-                "request": ["transactionAuthor": "fence", "operations": [["addContact": ["givenName": "Fence"]]]]
-            ])
-        guard let fenceId = fence["data"]?["save"]?["contacts"]?[0]?["id"]?.stringValue else {
-            throw ModelFailure("fence: \(fence.json)")
+        var fences: [String] = []
+        var servers: [ReplicaState] = []
+        for book in 0..<world.booksCount {
+            let fence = try await world.run(
+                SyncDocuments.save,
+                [
+                    "request": ["transactionAuthor": "fence", "operations": [["addContact": ["givenName": "Fence"]]]],
+                    "book": world.bookVariable(book),
+                ])
+            guard let fenceId = fence["data"]?["save"]?["contacts"]?[0]?["id"]?.stringValue else {
+                throw ModelFailure("fence: \(fence.json)")
+            }
+            fences.append(fenceId)
         }
         for index in pullers.indices { try await sync(index) }
-        let server = try await world.state()
+        for book in 0..<world.booksCount { servers.append(try await world.state(book: book)) }
         var problems: [String] = []
         for client in pullers {
+            let server = servers[client.book]
             let expected = client.groupChanges ? server : server.contactsOnly
             if client.state != expected {
                 problems.append(
-                    "\(client.name) (author \(client.author), excludes own \(client.excludeOwn), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)"
+                    "\(client.name) (book \(client.book), author \(client.author), excludes own \(client.excludeOwn), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)"
                 )
             }
         }
         for subscriber in subscribers {
             subscriber.gate.openFully()
-            let progress = await waitForFence(subscriber, fenceId)
+            let progress = await waitForFence(subscriber, fences[subscriber.book])
+            let server = servers[subscriber.book]
             let expected = subscriber.groupChanges ? server : server.contactsOnly
             if progress.state != expected || !progress.errors.isEmpty {
                 problems.append(
-                    "\(subscriber.name) (groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
+                    "\(subscriber.name) (book \(subscriber.book), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
                 )
             }
         }
         guard problems.isEmpty else {
-            throw ModelFailure("server holds \(server)\n" + problems.joined(separator: "\n"))
+            throw ModelFailure("server holds \(servers)\n" + problems.joined(separator: "\n"))
         }
     }
 

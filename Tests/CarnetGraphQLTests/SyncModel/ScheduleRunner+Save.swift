@@ -7,11 +7,13 @@ extension ScheduleRunner {
     /// saves do so from the result, as the contract allows.
     mutating func save() async throws {
         let author = random.pick(Self.authors)!
+        let book = random.int(0...world.booksCount - 1)
         var operations: [JSONValue] = []
         for _ in 0..<random.int(1...3) { operations.append(operation()) }
         let request: JSONValue = .object(["transactionAuthor": .string(author), "operations": .array(operations)])
-        let result = try await world.run(SyncDocuments.save, ["request": request])
-        let summary = operations.map { $0.objectValue?.keys.first ?? "?" }.joined(separator: ",")
+        let result = try await world.run(SyncDocuments.save, ["request": request, "book": world.bookVariable(book)])
+        // Records of one book named in a save to another are refused as records that do not exist.
+        let summary = "book \(book): " + operations.map { $0.objectValue?.keys.first ?? "?" }.joined(separator: ",")
         guard result["errors"] == nil, let saved = result["data"]?["save"] else {
             // A refused save (a deleted record, a conflict, a duplicate membership) must write nothing.
             let code = result["errors"]?[0]?["extensions"]?["code"]?.stringValue ?? "?"
@@ -28,7 +30,8 @@ extension ScheduleRunner {
         for group in saved["groups"]?.arrayValue ?? [] {
             if let id = group["id"]?.stringValue, !groupIds.contains(id) { groupIds.append(id) }
         }
-        for index in pullers.indices where pullers[index].excludeOwn && pullers[index].author == author {
+        for index in pullers.indices
+        where pullers[index].excludeOwn && pullers[index].author == author && pullers[index].book == book {
             pullers[index].state.apply(
                 ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
         }

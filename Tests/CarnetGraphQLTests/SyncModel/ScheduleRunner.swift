@@ -18,28 +18,32 @@ struct ScheduleRunner {
     var log: [String] = []
     var steps = 0
 
-    init(seed: UInt64) throws {
+    init(seed: UInt64) async throws {
         self.seed = seed
         var random = SeededRandom(seed: seed)
-        world = try SyncWorld(onDisk: random.chance(25))
+        // A third of the schedules run over three books: the owner's two and one shared with it.
+        let books = random.chance(33)
+        world = try await SyncWorld(onDisk: random.chance(25), books: books)
+        let lastBook = world.booksCount - 1
         for index in 0..<random.int(1...3) {
-            pullers.append(
-                PullClient(
-                    name: "pull\(index)", author: random.pick(Self.authors)!, excludeOwn: random.chance(50),
-                    groupChanges: random.chance(70), pageSize: random.int(1...5)))
+            var client = PullClient(
+                name: "pull\(index)", author: random.pick(Self.authors)!, excludeOwn: random.chance(50),
+                groupChanges: random.chance(70), pageSize: random.int(1...5))
+            client.book = random.int(0...lastBook)
+            pullers.append(client)
         }
         for index in 0..<random.int(0...2) {
             subscribers.append(
                 SubscriberClient(
                     name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: false,
-                    groupChanges: random.chance(70)))
+                    groupChanges: random.chance(70), book: random.int(0...lastBook)))
         }
         self.random = random
     }
 
     mutating func run() async throws {
         defer { for subscriber in subscribers { subscriber.stop() } }
-        for subscriber in subscribers { try await subscriber.start(world.service) }
+        for subscriber in subscribers { try await subscriber.start(world) }
         for _ in 0..<random.int(15...40) {
             steps += 1
             try await step()
@@ -71,15 +75,20 @@ struct ScheduleRunner {
             log.append("restart")
             try await restart()
         default:
-            log.append("expire history")
-            try await world.store.compactHistory(olderThan: Date().addingTimeInterval(3600))
+            let book = random.int(0...world.booksCount - 1)
+            log.append("expire history of book \(book)")
+            try await world.store(of: book).compactHistory(olderThan: Date().addingTimeInterval(3600))
         }
     }
 
     /// Pulls one page; whether more are waiting.
     mutating func pull(_ index: Int) async throws -> Bool {
-        let result = try await world.run(SyncDocuments.pull, pullers[index].variables)
-        guard result["errors"] == nil, let page = result["data"]?["changeHistory"] else {
+        let book = pullers[index].book
+        var variables = pullers[index].variables
+        if book != 0 { variables["book"] = world.bookVariable(book) }
+        let result = try await world.run(book == 0 ? SyncDocuments.pull : SyncDocuments.bookPull, variables)
+        let data = book == 0 ? result["data"] : result["data"]?["addressBook"]
+        guard result["errors"] == nil, let page = data?["changeHistory"] else {
             throw ModelFailure("pull: \(result.json)")
         }
         pullers[index].state.apply(page: page)
@@ -102,7 +111,7 @@ struct ScheduleRunner {
             await subscriber.waitUntilEnded()
             // A payload cut short by the shutdown is an error the client answers by resubscribing.
             subscriber.progress.withLock { $0.errors = [] }
-            try await subscriber.start(world.service)
+            try await subscriber.start(world)
         }
     }
 

@@ -25,17 +25,28 @@ enum SyncDocuments {
         }
         """
 
+    /// ``pull`` on a book named by id.
+    static let bookPull = """
+        query Pull($since: String, $groups: Boolean!, $excluded: [String!], $first: Int!, $book: ID!) {
+          addressBook(id: $book) {
+            changeHistory(since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, first: $first) {
+              token hasMore \(events)
+            }
+          }
+        }
+        """
+
     static let subscribe = """
-        subscription Feed($since: String, $groups: Boolean!, $excluded: [String!]) {
-          changeHistory(since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded) {
+        subscription Feed($since: String, $groups: Boolean!, $excluded: [String!], $book: ID) {
+          changeHistory(since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, addressBookId: $book) {
             token hasMore \(events)
           }
         }
         """
 
     static let save = """
-        mutation Save($request: SaveRequestInput!) {
-          save(request: $request) {
+        mutation Save($request: SaveRequestInput!, $book: ID) {
+          save(request: $request, addressBookId: $book) {
             contacts { \(contactFields) } groups { id name } deletedContactIds deletedGroupIds
           }
         }
@@ -47,6 +58,18 @@ enum SyncDocuments {
             nodes { \(contactFields) } pageInfo { hasNextPage endCursor }
           }
           groups { id name members(first: 1000, sortOrder: NONE) { id } }
+        }
+        """
+
+    /// ``state`` of a book named by id.
+    static let bookState = """
+        query State($after: String, $book: ID!) {
+          addressBook(id: $book) {
+            contacts(first: 1000, after: $after, sortOrder: NONE) {
+              nodes { \(contactFields) } pageInfo { hasNextPage endCursor }
+            }
+            groups { id name members(first: 1000, sortOrder: NONE) { id } }
+          }
         }
         """
 }

@@ -2,14 +2,22 @@ import CarnetGraphQL
 import CarnetStore
 import Foundation
 
-/// The server side of a schedule: a store (on disk when the schedule restarts it) and the GraphQL service.
+/// The server side of a schedule: a store (on disk when the schedule restarts it) and the GraphQL service; or, for
+/// schedules over several books, a data folder whose principal `owner` reaches three books (its default, a second
+/// of its own, and one `other` shares with it), each client following one of them.
 final class SyncWorld {
     let directory: URL?
+    let booksCount: Int
     var store: CarnetStore
     var service: GraphQLService
+    private var folder: DataFolder?
+    /// In a data folder: the books clients reach (the first is the owner's default) and their open stores.
+    private(set) var books: [AddressBook] = []
+    private(set) var stores: [CarnetStore] = []
+    private var ownerID = ""
 
-    init(onDisk: Bool) throws {
-        if onDisk {
+    init(onDisk: Bool, books: Bool = false) async throws {
+        if onDisk || books {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "carnet-sync-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -19,37 +27,89 @@ final class SyncWorld {
             directory = nil
             store = try CarnetStore.inMemory()
         }
+        booksCount = books ? 3 : 1
+        service = GraphQLService(store: store, limits: .unhurried)
+        if books, let directory {
+            try await store.close()
+            let folder = try await DataFolder.open(directory: directory.path)
+            let owner = try await folder.catalog.createPrincipal(name: "owner")
+            let other = try await folder.catalog.createPrincipal(name: "other")
+            let second = try await folder.catalog.createBook(name: "Second", ownerID: owner.id)
+            guard let ownerBook = owner.defaultBookID, let otherBook = other.defaultBookID,
+                let first = try await folder.catalog.book(id: ownerBook),
+                let shared = try await folder.catalog.book(id: otherBook)
+            else { throw ModelFailure("the books were not made") }
+            try await folder.catalog.share(bookID: otherBook, with: owner.id, access: .readWrite, by: other.id)
+            self.books = [first, second, shared]
+            ownerID = owner.id
+            self.folder = folder
+            try await openBooks()
+        }
+    }
+
+    private func openBooks() async throws {
+        guard let folder else { return }
+        stores = []
+        for book in books { stores.append(try await folder.books.acquire(book)) }
+        store = stores[0]
         service = GraphQLService(store: store, limits: .unhurried)
     }
+
+    /// The request context of the owner's requests, on its default book.
+    var context: GraphQLRequestContext {
+        var context = GraphQLRequestContext()
+        guard let folder else { return context }
+        context.store = stores[0]
+        context.viewer = GraphQLViewer(
+            principalID: ownerID, catalog: folder.catalog, books: folder.books, bookIDs: nil,
+            defaultBookID: books[0].id, scopes: ["read", "write"]
+        ) { _, _, _, _ in throw ModelFailure("no tokens in the model") }
+        return context
+    }
+
+    /// The `addressBookId` of book `index`: `null` for the default one.
+    func bookVariable(_ index: Int) -> JSONValue { index == 0 ? .null : .string(books[index].id) }
+
+    /// The store of book `index`.
+    func store(of index: Int) -> CarnetStore { stores.isEmpty ? store : stores[index] }
 
     /// Closes the store (ending every subscription) and opens it again, as a server restart does.
     func restart() async throws {
         guard let directory else { return }
+        if let folder {
+            try await folder.close()
+            self.folder = try await DataFolder.open(directory: directory.path)
+            try await openBooks()
+            return
+        }
         try await store.close()
         store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
         service = GraphQLService(store: store, limits: .unhurried)
     }
 
     func close() async {
-        try? await store.close()
+        if let folder { try? await folder.close() } else { try? await store.close() }
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// Runs a document; `errors` come back in the result.
     func run(_ query: String, _ variables: [String: JSONValue] = [:]) async throws -> JSONValue {
-        let response = await service.execute(GraphQLRequestBody(query: query, variables: variables))
+        let response = await service.execute(GraphQLRequestBody(query: query, variables: variables), context: context)
         return try JSONParser.parse(response.body)
     }
 
-    /// What the server holds.
-    func state() async throws -> ReplicaState {
+    /// What the server holds in book `index`.
+    func state(book index: Int = 0) async throws -> ReplicaState {
         var state = ReplicaState()
         var after: JSONValue = .null
         while true {
-            let result = try await run(SyncDocuments.state, ["after": after])
-            guard let data = result["data"], result["errors"] == nil else {
+            let result = try await run(
+                index == 0 ? SyncDocuments.state : SyncDocuments.bookState,
+                ["after": after, "book": bookVariable(index)].filter { index != 0 || $0.key != "book" })
+            guard var data = result["data"], result["errors"] == nil else {
                 throw ModelFailure("state: \(result.json)")
             }
+            if index != 0, let book = data["addressBook"] { data = book }
             for node in data["contacts"]?["nodes"]?.arrayValue ?? [] {
                 if let id = node["id"]?.stringValue { state.contacts[id] = node }
             }
