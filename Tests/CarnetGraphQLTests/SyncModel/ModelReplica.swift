@@ -89,6 +89,8 @@ struct PullClient {
     var pageSize: Int
     /// The book it follows (0: the default one, through the root fields).
     var book = 0
+    /// Whether it syncs as the book's owner `other` (book 2, its default, through the root fields).
+    var asOther = false
     var token: String?
     var state = ReplicaState()
 

@@ -15,6 +15,7 @@ final class SyncWorld {
     private(set) var books: [AddressBook] = []
     private(set) var stores: [CarnetStore] = []
     private var ownerID = ""
+    private var otherID = ""
 
     init(onDisk: Bool, books: Bool = false) async throws {
         if onDisk || books {
@@ -42,6 +43,7 @@ final class SyncWorld {
             try await folder.catalog.share(bookID: otherBook, with: owner.id, access: .readWrite, by: other.id)
             self.books = [first, second, shared]
             ownerID = owner.id
+            otherID = other.id
             self.folder = folder
             try await openBooks()
         }
@@ -55,19 +57,23 @@ final class SyncWorld {
         service = GraphQLService(store: store, limits: .unhurried)
     }
 
-    /// The request context of the owner's requests, on its default book.
-    var context: GraphQLRequestContext {
+    /// The request context of the owner's requests (on its default book, the first), or of `other`'s (on its
+    /// own default book, the third, which it shares with the owner).
+    func context(asOther: Bool = false) -> GraphQLRequestContext {
         var context = GraphQLRequestContext()
         guard let folder else { return context }
-        context.store = stores[0]
+        let home = asOther ? 2 : 0
+        context.store = stores[home]
         context.viewer = GraphQLViewer(
-            principalID: ownerID, catalog: folder.catalog, books: folder.books, bookIDs: nil,
-            defaultBookID: books[0].id, scopes: ["read", "write"]
+            principalID: asOther ? otherID : ownerID, catalog: folder.catalog, books: folder.books, bookIDs: nil,
+            defaultBookID: books[home].id, scopes: ["read", "write"]
         ) { _, _, _, _ in throw ModelFailure("no tokens in the model") }
         return context
     }
 
-    /// The `addressBookId` of book `index`: `null` for the default one.
+    var context: GraphQLRequestContext { context() }
+
+    /// The `addressBookId` of book `index` for the owner: `null` for its default one.
     func bookVariable(_ index: Int) -> JSONValue { index == 0 ? .null : .string(books[index].id) }
 
     /// The store of book `index`.
@@ -93,8 +99,11 @@ final class SyncWorld {
     }
 
     /// Runs a document; `errors` come back in the result.
-    func run(_ query: String, _ variables: [String: JSONValue] = [:]) async throws -> JSONValue {
-        let response = await service.execute(GraphQLRequestBody(query: query, variables: variables), context: context)
+    func run(_ query: String, _ variables: [String: JSONValue] = [:], asOther: Bool = false) async throws
+        -> JSONValue
+    {
+        let response = await service.execute(
+            GraphQLRequestBody(query: query, variables: variables), context: context(asOther: asOther))
         return try JSONParser.parse(response.body)
     }
 
