@@ -17,21 +17,35 @@ import Synchronization
 /// pool has threads, because only those run bounded reads; when all are busy (a synchronous caller on another
 /// thread), the read goes to the pool as before. Migrations finish before the connections open, and SQLite
 /// re-prepares statements itself if another process changes the schema later.
+///
+/// Only the first connection opens with the store; the others open on their first read: a server of many address
+/// books opens a book for one request, and most books never need more than one reader.
 final class PointReaders: Sendable {
-    private let connections: [PointConnection]
+    /// A connection, once opened. A slot is used only by whoever took its index from the free list.
+    private final class Slot: Sendable {
+        let connection = Mutex<PointConnection?>(nil)
+    }
+
+    private let slots: [Slot]
     private let free: Mutex<[Int]>
     /// Whether single-statement reads may run through SQLite's API directly; not when statements are traced,
     /// since only GRDB reports them.
     private let direct: Bool
+    private let path: String
+    private let configuration: Configuration
 
     init(path: String, count: Int, configuration: Configuration, direct: Bool) throws {
         var configuration = configuration
         configuration.readonly = true
         configuration.label = "carnet.point-reader"
-        connections = try (0..<count).map { _ in
-            try PointConnection(DatabaseQueue(path: path, configuration: configuration))
+        self.configuration = configuration
+        self.path = path
+        slots = (0..<max(1, count)).map { _ in Slot() }
+        try slots[0].connection.withLock {
+            $0 = try PointConnection(DatabaseQueue(path: path, configuration: configuration))
         }
-        free = Mutex(Array(connections.indices))
+        // The first (open) connection is taken first: a book read by one request at a time needs no other.
+        free = Mutex(Array(slots.indices.reversed()))
         self.direct = direct
     }
 
@@ -66,12 +80,20 @@ final class PointReaders: Sendable {
     {
         guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
         defer { free.withLock { $0.append(index) } }
-        return try body(connections[index])
+        let (path, configuration) = (self.path, self.configuration)
+        let connection = slots[index].connection.withLock { slot -> PointConnection? in
+            if let open = slot { return open }
+            slot = try? PointConnection(DatabaseQueue(path: path, configuration: configuration))
+            return slot
+        }
+        // A connection that cannot open now (the file moved under a running store) leaves the read to the pool.
+        guard let connection else { return try fallback() }
+        return try body(connection)
     }
 
-    /// Closes the connections; reads must have ended.
+    /// Closes the connections that opened; reads must have ended.
     func close() throws {
-        for connection in connections { try connection.close() }
+        for slot in slots { try slot.connection.withLock { try $0?.close() } }
     }
 
     /// One per thread of the cooperative pool, which is where bounded reads run.
