@@ -204,5 +204,16 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Benchmarks/Tools/carnet-server-bench", swiftSettings: swiftSettings),
+        // Many address books on one server: random books against one, cold books, memory, saves beside an import.
+        .executableTarget(
+            name: "carnet-books-bench",
+            dependencies: [
+                "CarnetServer", "CarnetStore", "CarnetVCard",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/Tools/carnet-books-bench", swiftSettings: swiftSettings),
     ]
 }

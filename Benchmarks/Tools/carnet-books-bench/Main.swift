@@ -1,0 +1,165 @@
+import ArgumentParser
+import CarnetServer
+import CarnetStore
+import CarnetVCard
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Many address books on one server (issue "Accounts and address books"): contact by id on random books against
+/// one book, the first request to a closed book, memory and open files while clients walk every book, and a save
+/// to one book while a large import runs into another. Seeds its data folder once (minutes), then reuses it.
+@main
+struct BooksBench: AsyncParsableCommand {
+    @Option(help: "Small books.") var small = 10_000
+    @Option(help: "Contacts per small book.") var smallSize = 100
+    @Option(help: "Large books.") var large = 10
+    @Option(help: "Contacts per large book.") var largeSize = 100_000
+    @Option(help: "Where the data folder goes (seeded once).") var directory = "/tmp/carnet-books-bench"
+    @Option(help: "Requests per throughput round.") var requests = 20_000
+    @Option(help: "Requests in flight.") var concurrency = 16
+    @Option(help: "Books kept open when idle.") var openBooks = 64
+
+    static let contactQuery = """
+        query($b: ID!, $id: ID!) { addressBook(id: $b) { contact(id: $id) { id givenName familyName emailAddresses { value } } } }
+        """
+
+    func run() async throws {
+        var store = StoreConfiguration()
+        store.booksPerPrincipal = small + large + 10
+        store.contactsPerBook = max(largeSize * 2, 1_000_000)
+        let manifest =
+            try await Manifest.load(directory)
+            ?? Manifest.seed(
+                directory: directory, configuration: store, small: small, smallSize: smallSize, large: large,
+                largeSize: largeSize)
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = directory
+        configuration.port = 0
+        configuration.rateLimitPerSecond = 0
+        configuration.openBooks = openBooks
+        configuration.storeConfiguration = store
+        var logger = Logger(label: "carnet-books-bench")
+        logger.logLevel = .warning
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+            portSink.yield(port)
+            portSink.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let server = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), let ca = app.certificates?.caPath else {
+            throw BenchError("the server did not start")
+        }
+        let token = try await app.tokens.create(
+            name: "bench", scopes: [.read, .write], principalID: manifest.principalID
+        ).token
+        let client = Client(url: "https://localhost:\(port)/graphql", caPath: ca, token: token)
+        defer { server.cancel() }
+        try await measure(client, app, manifest)
+        try await client.shutdown()
+        await group.triggerGracefulShutdown()
+        _ = try? await server.value
+    }
+
+    private func measure(_ client: Client, _ app: CarnetApplication, _ manifest: Manifest) async throws {
+        let books = manifest.small
+        // The last thousand small books stay untouched until the cold-book measurement.
+        let warmable = books.dropLast(min(1_000, books.count / 10))
+        let home = books[0]
+        let query = Self.contactQuery
+        func contact(in book: Manifest.Book, _ index: Int) -> (String, [String: String]) {
+            (query, ["b": book.id, "id": book.contacts[(index &* 7_919) % book.contacts.count]])
+        }
+        _ = try await client.load(requests: 500, concurrency: concurrency) { contact(in: home, $0) }
+        var ratios: [Double] = []
+        for round in 0..<3 {
+            let one = try await client.load(requests: requests, concurrency: concurrency) { contact(in: home, $0) }
+            let many = try await client.load(requests: requests, concurrency: concurrency) { index in
+                contact(in: warmable[warmable.startIndex + (index &* 104_729 &+ round) % warmable.count], index)
+            }
+            ratios.append(many.perSecond / one.perSecond)
+            print("round \(round): one book \(one.summary); random books \(many.summary)")
+        }
+        print(
+            String(format: "contact by id on random books: %.0f%% of one book (median of 3)", ratios.sorted()[1] * 100))
+
+        var cold: [Double] = []
+        for (index, book) in books.suffix(min(1_000, books.count / 10)).enumerated() {
+            cold.append(try await client.post(query, ["b": book.id, "id": book.contacts[index % book.contacts.count]]))
+        }
+        let coldRun = Run(samples: cold.sorted(), seconds: 1)
+        print(
+            String(
+                format: "first request to a closed book: p50 %.0f µs, p99 %.0f µs", coldRun.percentile(0.5),
+                coldRun.percentile(0.99)))
+
+        var peak = (rss: ProcessStats.residentBytes(), files: ProcessStats.openFiles())
+        print("before the walk: RSS \(peak.rss >> 20) MiB, \(peak.files) open files")
+        for start in stride(from: 0, to: books.count, by: 500) {
+            let slice = Array(books[start..<min(start + 500, books.count)])
+            _ = try await client.load(requests: slice.count, concurrency: concurrency) { contact(in: slice[$0], $0) }
+            peak = (max(peak.rss, ProcessStats.residentBytes()), max(peak.files, ProcessStats.openFiles()))
+        }
+        print("walking all \(books.count) books: peak RSS \(peak.rss >> 20) MiB, peak \(peak.files) open files")
+
+        try await saveBesideImport(client, app, manifest)
+    }
+
+    /// Single-contact saves into one book, idle and while 100,000 cards are imported into another.
+    private func saveBesideImport(_ client: Client, _ app: CarnetApplication, _ manifest: Manifest) async throws {
+        let save = """
+            mutation($b: ID) { save(request: {transactionAuthor: "bench", operations: [{addContact: {givenName: "Saved"}}]}, addressBookId: $b) { revision } }
+            """
+        let target = manifest.small[1].id
+        var idle: [Double] = []
+        for _ in 0..<300 { idle.append(try await client.post(save, ["b": target])) }
+        let book = try await app.folder.catalog.createBook(
+            name: "Import \(UUID().uuidString.prefix(8))", ownerID: manifest.principalID)
+        var cards = ""
+        cards.reserveCapacity(largeSize * 120)
+        for number in 0..<largeSize {
+            cards += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Imported \(number)\r\nN:\(number);Imported;;;\r\n"
+            cards += "EMAIL;TYPE=HOME:i\(number)@example.com\r\nEND:VCARD\r\n"
+        }
+        let data = Data(cards.utf8)
+        let folder = app.folder
+        let importing = Task {
+            let start = ContinuousClock.now
+            _ = try await folder.books.withStore(book) { store in
+                try await VCardImporter(store: store, transactionAuthor: "import").importCards(data)
+            }
+            return ContinuousClock.now - start
+        }
+        var busy: [Double] = []
+        // Saves while the import runs (at least 300 of them).
+        while busy.count < 300 || !importing.isFinished {
+            busy.append(try await client.post(save, ["b": target]))
+            if busy.count > 100_000 { break }
+        }
+        let took = try await importing.value
+        let (idleRun, busyRun) = (Run(samples: idle.sorted(), seconds: 1), Run(samples: busy.sorted(), seconds: 1))
+        print(
+            String(
+                format: "save beside a %d-card import (%@): idle p99 %.0f µs, during p99 %.0f µs (%.2f×)", largeSize,
+                "\(took)", idleRun.percentile(0.99), busyRun.percentile(0.99),
+                busyRun.percentile(0.99) / idleRun.percentile(0.99)))
+        try await folder.books.delete(try await folder.catalog.deleteBook(id: book.id, by: manifest.principalID))
+    }
+}
+
+/// This process's memory and open files, from /proc.
+enum ProcessStats {
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    static func openFiles() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+}
