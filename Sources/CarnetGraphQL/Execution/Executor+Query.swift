@@ -165,7 +165,14 @@ extension Executor {
         try await prepareContacts(page.events.lazy.compactMap(\.contact), eventFields)
         let groupFields = KeyPlanning.fields(
             under: plan.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
-        try await prepareGroups(page.events.compactMap(\.group), groupFields)
+        if !groupFields.isEmpty {
+            // By index: mapping over the events would copy every one of them, a retain per reference it holds.
+            var groups: [Group] = []
+            for index in page.events.indices {
+                if let group = page.events[index].group { groups.append(group) }
+            }
+            try await prepareGroups(groups, groupFields)
+        }
         return page
     }
 }

@@ -22,7 +22,18 @@ extension Executor {
             case .events?:
                 // Each kind's fields, looked up once per page rather than by type name for every event.
                 let byKind = ChangeEventKind.allCases.map { plan.selection?.fields(for: Self.eventTypeName($0)) ?? [] }
-                guard field(plan, { list(page.events, plan) { writeEvent($0, byKind[$0.kind.rawValue]) } }) else {
+                // By index: an event passed through the generic list would be copied, a retain per reference in it
+                // and in its contact, for every event of a page.
+                let events = page.events
+                guard
+                    field(
+                        plan,
+                        {
+                            list(count: events.count, plan) { index in
+                                writeEvent(events[index], byKind[events[index].kind.rawValue])
+                            }
+                        })
+                else {
                     return false
                 }
             case .token?: leaf(plan) { $0.string(page.token) }

@@ -12,20 +12,22 @@ extension HistoryFetch {
         var contactIDs: [String] = []
         var groupIDs: [String] = []
         contactIDs.reserveCapacity(events.count)
-        for event in events {
+        // By index: `for event in events` copies each event, a retain per reference it holds.
+        for index in events.indices {
+            let kind = events[index].kind
             // A snapshot's contacts come with their events already.
-            if event.kind != .deleteContact, event.contact == nil, let id = event.contactIdentifier {
+            if kind != .deleteContact, case .none = events[index].contact, let id = events[index].contactIdentifier {
                 contactIDs.append(id)
             }
-            if event.kind != .deleteGroup, let id = event.groupIdentifier { groupIDs.append(id) }
+            if kind != .deleteGroup, let id = events[index].groupIdentifier { groupIDs.append(id) }
         }
         var loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(db, column: "id", values: contactIDs)
         // Each contact goes to one event at most (one event per record): moved out of the array, never copied, as
         // a copy costs a retain per reference it holds.
         var contacts: [Contact?] = []
         contacts.reserveCapacity(loaded.contacts.count)
+        loaded.contacts.reverse()
         while let contact = loaded.contacts.popLast() { contacts.append(contact) }
-        contacts.reverse()
         let contactIndex = loaded.indexByValue
         var groupsByID: [String: Group] = [:]
         for chunk in groupIDs.chunked(500) {
@@ -80,11 +82,13 @@ extension HistoryFetch {
 
     /// Which of the events' memberships exist now.
     private func currentMemberships(_ db: Database, of events: [ChangeHistoryEvent]) throws -> Set<MemberPair> {
-        let pairs = events.compactMap { event -> MemberPair? in
-            guard event.kind == .addMemberToGroup || event.kind == .removeMemberFromGroup,
-                let group = event.groupIdentifier, let contact = event.contactIdentifier
-            else { return nil }
-            return MemberPair(group: group, contact: contact)
+        var pairs: [MemberPair] = []
+        for index in events.indices
+        where events[index].kind == .addMemberToGroup || events[index].kind == .removeMemberFromGroup {
+            guard let group = events[index].groupIdentifier, let contact = events[index].contactIdentifier else {
+                continue
+            }
+            pairs.append(MemberPair(group: group, contact: contact))
         }
         var found = Set<MemberPair>()
         for chunk in pairs.chunked(400) {

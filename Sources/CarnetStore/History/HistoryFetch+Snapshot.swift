@@ -78,14 +78,14 @@ extension HistoryFetch {
         cursor.afterFirst = loaded.rowids.last ?? cursor.afterFirst
         events.reserveCapacity(events.count + loaded.contacts.count)
         // Moved into their events, never copied (a copy costs a retain per reference a contact holds).
-        let first = events.count
+        // Reversed in place (swaps, no copies), then popped from the end: in rowid order, each contact moved.
+        loaded.contacts.reverse()
         while let contact = loaded.contacts.popLast() {
             var event = ChangeHistoryEvent(
                 kind: .addContact, contact: contact.identifier, container: contact.containerIdentifier)
             event.contact = consume contact
             events.append(event)
         }
-        events[first...].reverse()
         return !more
     }
 }
