@@ -5,6 +5,7 @@ import CarnetVCard
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Many address books on one server (issue "Accounts and address books"): contact by id on random books against
 /// one book, the first request to a closed book, memory and open files while clients walk every book, and a save
@@ -28,11 +29,13 @@ struct BooksBench: AsyncParsableCommand {
         var store = StoreConfiguration()
         store.booksPerPrincipal = small + large + 10
         store.contactsPerBook = max(largeSize * 2, 1_000_000)
-        let manifest =
-            try await Manifest.load(directory)
-            ?? Manifest.seed(
+        var loaded = Manifest.load(directory)
+        if loaded == nil {
+            loaded = try await Manifest.seed(
                 directory: directory, configuration: store, small: small, smallSize: smallSize, large: large,
                 largeSize: largeSize)
+        }
+        guard let manifest = loaded else { throw BenchError("no data set") }
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory
         configuration.port = 0
@@ -69,15 +72,15 @@ struct BooksBench: AsyncParsableCommand {
         let warmable = books.dropLast(min(1_000, books.count / 10))
         let home = books[0]
         let query = Self.contactQuery
-        func contact(in book: Manifest.Book, _ index: Int) -> (String, [String: String]) {
+        let contact: @Sendable (Manifest.Book, Int) -> (String, [String: String]) = { book, index in
             (query, ["b": book.id, "id": book.contacts[(index &* 7_919) % book.contacts.count]])
         }
-        _ = try await client.load(requests: 500, concurrency: concurrency) { contact(in: home, $0) }
+        _ = try await client.load(requests: 500, concurrency: concurrency) { contact(home, $0) }
         var ratios: [Double] = []
         for round in 0..<3 {
-            let one = try await client.load(requests: requests, concurrency: concurrency) { contact(in: home, $0) }
+            let one = try await client.load(requests: requests, concurrency: concurrency) { contact(home, $0) }
             let many = try await client.load(requests: requests, concurrency: concurrency) { index in
-                contact(in: warmable[warmable.startIndex + (index &* 104_729 &+ round) % warmable.count], index)
+                contact(warmable[warmable.startIndex + (index &* 104_729 &+ round) % warmable.count], index)
             }
             ratios.append(many.perSecond / one.perSecond)
             print("round \(round): one book \(one.summary); random books \(many.summary)")
@@ -99,7 +102,7 @@ struct BooksBench: AsyncParsableCommand {
         print("before the walk: RSS \(peak.rss >> 20) MiB, \(peak.files) open files")
         for start in stride(from: 0, to: books.count, by: 500) {
             let slice = Array(books[start..<min(start + 500, books.count)])
-            _ = try await client.load(requests: slice.count, concurrency: concurrency) { contact(in: slice[$0], $0) }
+            _ = try await client.load(requests: slice.count, concurrency: concurrency) { contact(slice[$0], $0) }
             peak = (max(peak.rss, ProcessStats.residentBytes()), max(peak.files, ProcessStats.openFiles()))
         }
         print("walking all \(books.count) books: peak RSS \(peak.rss >> 20) MiB, peak \(peak.files) open files")
@@ -125,7 +128,9 @@ struct BooksBench: AsyncParsableCommand {
         }
         let data = Data(cards.utf8)
         let folder = app.folder
+        let finished = Flag()
         let importing = Task {
+            defer { finished.set() }
             let start = ContinuousClock.now
             _ = try await folder.books.withStore(book) { store in
                 try await VCardImporter(store: store, transactionAuthor: "import").importCards(data)
@@ -134,7 +139,7 @@ struct BooksBench: AsyncParsableCommand {
         }
         var busy: [Double] = []
         // Saves while the import runs (at least 300 of them).
-        while busy.count < 300 || !importing.isFinished {
+        while busy.count < 300 || !finished.isSet {
             busy.append(try await client.post(save, ["b": target]))
             if busy.count > 100_000 { break }
         }
@@ -162,4 +167,11 @@ enum ProcessStats {
     static func openFiles() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
     }
+}
+
+/// Set once, read from any task.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

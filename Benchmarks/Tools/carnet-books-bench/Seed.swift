@@ -3,12 +3,12 @@ import Foundation
 
 /// The data set: `small` books of `smallSize` contacts and `large` books of `largeSize`, all owned by one principal,
 /// made once per directory and described by a manifest (books and their contacts' identifiers).
-struct Manifest: Codable {
+struct Manifest: Codable, Sendable {
     var principalID: String
     var small: [Book]
     var large: [Book]
 
-    struct Book: Codable {
+    struct Book: Codable, Sendable {
         var id: String
         var contacts: [String]
     }
