@@ -126,7 +126,9 @@ struct CatalogTests {
             let bobsBook = try #require(bob.defaultBookID)
             let scoped = AccessTokenRecord(
                 id: "a1", name: "sync", secretHash: [9, 9], scopes: ["read", "write"], authors: ["app"],
-                principalID: alice.id, bookIDs: [try #require(alice.defaultBookID)])
+                // A whole second: the catalog keeps dates as seconds in a double, which need not round-trip a Date.
+                created: Date(timeIntervalSince1970: 1_790_000_000), principalID: alice.id,
+                bookIDs: [try #require(alice.defaultBookID)])
             try await catalog.insertAccessToken(scoped)
             let (found, principal) = try #require(try await catalog.accessToken(id: "a1"))
             #expect(found == scoped && principal.id == alice.id)

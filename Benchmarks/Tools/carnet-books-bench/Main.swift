@@ -88,6 +88,25 @@ struct BooksBench: AsyncParsableCommand {
         print(
             String(format: "contact by id on random books: %.0f%% of one book (median of 3)", ratios.sorted()[1] * 100))
 
+        // The same without HTTP: a pool of its own, so every book is opened, read once and closed again.
+        let pool = BookStores(directory: directory, configuration: app.configuration.storeConfiguration, capacity: 1)
+        var opens: [Double] = []
+        for book in manifest.small.prefix(300) {
+            let start = ContinuousClock.now
+            guard let entry = try await app.folder.catalog.book(id: book.id) else { continue }
+            _ = try await pool.withStore(entry) { store in
+                try await store.contacts(withIdentifiers: [book.contacts[0]], keysToFetch: [.givenName])
+            }
+            let elapsed = ContinuousClock.now - start
+            opens.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        }
+        await pool.closeAll()
+        let openRun = Run(samples: opens.sorted(), seconds: 1)
+        print(
+            String(
+                format: "in process, open + read + close of a book: p50 %.0f µs, p99 %.0f µs", openRun.percentile(0.5),
+                openRun.percentile(0.99)))
+
         var cold: [Double] = []
         for (index, book) in books.suffix(min(1_000, books.count / 10)).enumerated() {
             cold.append(try await client.post(query, ["b": book.id, "id": book.contacts[index % book.contacts.count]]))

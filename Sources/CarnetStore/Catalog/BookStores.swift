@@ -20,6 +20,9 @@ public actor BookStores {
     }
 
     private var open: [String: Entry] = [:]
+    /// Books being opened, off the actor: opening takes milliseconds, and one book's open must not hold up
+    /// requests to other books. Everyone asking for the book meanwhile waits for the same task.
+    private var opening: [String: Task<CarnetStore, any Error>] = [:]
     private var clock: UInt64 = 0
 
     public init(directory: String, configuration: StoreConfiguration = StoreConfiguration(), capacity: Int = 64) {
@@ -37,21 +40,49 @@ public actor BookStores {
     public var openCount: Int { open.count }
 
     /// The book's store, opened (and created) if needed; pair with ``release(_:)``.
-    public func acquire(_ book: AddressBook) throws -> CarnetStore {
-        clock += 1
-        if var entry = open[book.id] {
-            entry.leases += 1
-            entry.lastUsed = clock
-            open[book.id] = entry
-            return entry.store
+    public func acquire(_ book: AddressBook) async throws -> CarnetStore {
+        if let store = lease(book.id) { return store }
+        let task: Task<CarnetStore, any Error>
+        if let pending = opening[book.id] {
+            task = pending
+        } else {
+            let (path, configuration) = (path(of: book), configuration)
+            task = Task.detached {
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                return try CarnetStore.open(path: path, configuration: configuration)
+            }
+            opening[book.id] = task
         }
-        let path = path(of: book)
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let store = try CarnetStore.open(path: path, configuration: configuration)
-        open[book.id] = Entry(store: store, leases: 1, lastUsed: clock)
+        let store: CarnetStore
+        do {
+            store = try await task.value
+        } catch {
+            opening[book.id] = nil
+            throw error
+        }
+        // The first waiter back files the store; the others find it open.
+        if opening[book.id] != nil, open[book.id] == nil {
+            opening[book.id] = nil
+            clock += 1
+            open[book.id] = Entry(store: store, leases: 0, lastUsed: clock)
+        }
+        guard let leased = lease(book.id) else {
+            // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
+            throw StoreError(.storageFailure, "The address book closed while it was being opened.")
+        }
         evictIdle()
-        return store
+        return leased
+    }
+
+    /// Takes a lease on an open book.
+    private func lease(_ bookID: String) -> CarnetStore? {
+        guard var entry = open[bookID] else { return nil }
+        clock += 1
+        entry.leases += 1
+        entry.lastUsed = clock
+        open[bookID] = entry
+        return entry.store
     }
 
     /// Gives back a store from ``acquire(_:)``.
@@ -68,13 +99,22 @@ public actor BookStores {
     public func withStore<T: Sendable>(
         _ book: AddressBook, _ body: @Sendable (CarnetStore) async throws -> T
     ) async throws -> T {
-        let store = try acquire(book)
-        defer { release(book.id) }
-        return try await body(store)
+        let store = try await acquire(book)
+        do {
+            let result = try await body(store)
+            release(book.id)
+            return result
+        } catch {
+            release(book.id)
+            throw error
+        }
     }
 
     /// Closes the book if open and deletes its database files: for a book deleted from the catalog.
     public func delete(_ book: AddressBook) async throws {
+        if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
+            try await store.close()
+        }
         if let entry = open.removeValue(forKey: book.id) { try await entry.store.close() }
         let path = path(of: book)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
@@ -84,9 +124,12 @@ public actor BookStores {
 
     /// Closes every open book.
     public func closeAll() async {
+        let pending = Array(opening.values)
+        opening.removeAll()
         let stores = open.values.map(\.store)
         open.removeAll()
         for store in stores { try? await store.close() }
+        for task in pending { try? await task.value.close() }
     }
 
     /// Closes the least recently used idle books past the capacity, off the actor: a close waits for reads.
