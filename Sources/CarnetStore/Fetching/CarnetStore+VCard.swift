@@ -21,6 +21,26 @@ extension CarnetStore {
         }
     }
 
+    /// Which of these identifiers an added record could not take: retired (a deleted record's, never reused)
+    /// or held by a group, container or labeled value. A contact's own identifier is not listed; fetch the
+    /// contacts to find those. An import gives a card whose UID is listed a new identifier instead of failing.
+    public func unavailableIdentifiers(_ identifiers: [String]) async throws -> Set<String> {
+        guard !identifiers.isEmpty else { return [] }
+        return try await read { db in
+            var result: Set<String> = []
+            for chunk in identifiers.chunked(500) {
+                let list = databaseQuestionMarks(count: chunk.count)
+                let arguments = StatementArguments(Array(chunk))
+                for table in ["retiredIdentifier", "\"group\"", "container", "labeledValue"] {
+                    let rows = try String.fetchAll(
+                        db, sql: "SELECT id FROM \(table) WHERE id IN (\(list))", arguments: arguments)
+                    result.formUnion(rows)
+                }
+            }
+            return result
+        }
+    }
+
     /// What would make a save refuse this contact as an add: the key paths of its bad properties (empty when
     /// valid). Lets an import skip one bad card instead of failing its whole batch.
     public static func validationProblems(ofNewContact contact: Contact) -> [String] {
