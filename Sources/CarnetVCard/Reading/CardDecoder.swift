@@ -29,7 +29,21 @@ struct CardDecoder {
     var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
     /// IM addresses from X-AIM-style properties, kept apart so the ones an IMPP repeats are dropped.
     var legacyInstantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+    var legacyInstantMessageLines: [Int] = []
     var categories: [String] = []
+    var isGroup = false
+    var memberUIDs: [String] = []
+    var memberLines: [Int] = []
+    var formattedNameLine: Int?
+    var relatedUIDs: [VCardCard.RelatedUID] = []
+
+    /// Lines a first pass found the store could not hold as keys: kept unmapped this time.
+    var excluded: Set<Int> = []
+    /// The index of the line being mapped.
+    var current = 0
+    /// For each key (by ``ContactKey/ordinal``), the lines its value came from; one per value of a multi-value,
+    /// in the value's order. What a value the store refuses is traced back to.
+    var sources = [[Int]](repeating: [], count: 30)
 
     /// X-ABLabel values by group, and the groups whose label a mapped property took.
     var groupLabels: [String: String] = [:]
@@ -42,7 +56,9 @@ struct CardDecoder {
     /// The single-value properties already mapped (bits by ``Property`` raw value); a repeat is kept unmapped.
     var seen: UInt64 = 0
 
-    /// Decodes the card whose unfolded lines are `lines` in `buffer`.
+    /// Decodes the card whose unfolded lines are `lines` in `buffer`. A value the store would refuse as a key
+    /// (over a limit: a long note, a long custom label, a 101st phone number) is kept unmapped instead, with a
+    /// warning naming its line and key, so the card imports whole.
     static func decode(
         _ buffer: UnsafeBufferPointer<UInt8>, lines rawLines: [RawLine], beginLine: Int, maxPhotoBytes: Int
     ) throws(VCardIssue) -> VCardCard {
@@ -50,9 +66,36 @@ struct CardDecoder {
         lines.reserveCapacity(rawLines.count)
         for raw in rawLines { lines.append(try ContentLineParser.parse(raw, in: buffer, cardLine: beginLine)) }
         let version = try VCardVersion.of(lines, cardLine: beginLine)
-        var decoder = CardDecoder(
-            lines: lines, values: ValueDecoder(version: version, cardLine: beginLine), maxPhotoBytes: maxPhotoBytes)
-        return try decoder.run(beginLine: beginLine)
+        let values = ValueDecoder(version: version, cardLine: beginLine)
+        var excluded: Set<Int> = []
+        var warnings: [VCardWarning] = []
+        // Each pass keeps more lines unmapped; a name the FN fills in after its N was kept may need one more.
+        for _ in 0..<4 {
+            var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
+            decoder.excluded = excluded
+            var card = try decoder.run(beginLine: beginLine)
+            let problems = card.kind == .group ? [] : CarnetStore.validationProblems(ofNewContact: card.contact)
+            var progressed = false
+            for path in problems {
+                for index in decoder.sourceLines(for: path) where excluded.insert(index).inserted {
+                    progressed = true
+                    warnings.append(
+                        VCardWarning(
+                            line: lines[index].number, cardLine: beginLine, key: path,
+                            message: "\(lines[index].name) over the store's limits, kept as a vCard property"))
+                }
+            }
+            if !progressed {
+                // Nothing left to keep aside: the importer reports whatever is still refused.
+                card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+                return card
+            }
+        }
+        var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
+        decoder.excluded = excluded
+        var card = try decoder.run(beginLine: beginLine)
+        card.warnings = warnings
+        return card
     }
 
     private mutating func run(beginLine: Int) throws(VCardIssue) -> VCardCard {
@@ -63,8 +106,15 @@ struct CardDecoder {
             if !label.isEmpty, groupLabels[group] == nil { groupLabels[group] = label }
         }
         for index in lines.indices {
+            current = index
+            if excluded.contains(index) {
+                unmapped.append(index)
+                continue
+            }
             if try !map(lines[index]) { unmapped.append(index) }
         }
+        // MEMBER means something only on a group card; elsewhere it is kept as written.
+        if !isGroup { unmapped += memberLines }
         for index in helpers {
             let line = lines[index]
             let used = line.property == .appleLabel ? usedLabelGroups : usedAddressGroups
@@ -74,9 +124,36 @@ struct CardDecoder {
         var kept: [String] = []
         kept.reserveCapacity(unmapped.count)
         for index in unmapped { kept.append(try values.raw(lines[index])) }
-        return VCardCard(
+        var card = VCardCard(
             contact: makeContact(), uid: uid, categories: categories, unmappedProperties: kept,
             version: values.version.rawValue, line: beginLine)
+        card.relatedUIDs = relatedUIDs
+        if isGroup {
+            card.kind = .group
+            card.groupName = formattedName ?? ""
+            if card.groupName.isEmpty { card.groupName = self[.familyName] }
+            card.memberUIDs = memberUIDs
+        }
+        return card
+    }
+
+    /// The lines a refused key path's value came from: the value's own line, every line of a single-value key,
+    /// the lines past the limit for a key with too many values.
+    func sourceLines(for path: String) -> [Int] {
+        let base = path.prefix { $0 != "[" && $0 != "." }
+        guard let key = ContactKey(rawValue: String(base)), key.ordinal < sources.count else { return [] }
+        let lines = sources[key.ordinal]
+        guard let open = path.firstIndex(of: "[") else {
+            return key.isMultiValue ? Array(lines.dropFirst(StoreLimits.valuesPerProperty)) : lines
+        }
+        let digits = path[path.index(after: open)...].prefix { $0.isNumber }
+        guard let index = Int(digits), lines.indices.contains(index) else { return [] }
+        return [lines[index]]
+    }
+
+    /// Records that the line being mapped gave `key` a value.
+    mutating func source(_ key: ContactKey) {
+        sources[key.ordinal].append(current)
     }
 
     /// Maps one line; `false` keeps it unmapped.
@@ -111,6 +188,7 @@ struct CardDecoder {
         case .photo: return try mapPhoto(line)
         case .appleLabel, .appleAddressCountry, .appleSubLocality, .appleSubAdministrativeArea:
             return true  // decided once the group's property is mapped
+        case .member: return try mapMember(line)
         case .legacyInstantMessage:
             return try mapLegacyInstantMessage(line, service: Services.instantMessageProperties[line.name] ?? "")
         }
@@ -122,7 +200,8 @@ struct CardDecoder {
             usedLabelGroups.insert(group)
             return label
         }
-        return TypeLabels.label(forTypes: line.types, kind: kind)
+        if let label = TypeLabels.label(forTypes: line.types, kind: kind) { return label }
+        return kind == .socialProfile ? nil : TypeLabels.customLabel(line.parameters)
     }
 
     /// Whether a single-value property is seen for the first time (and marks it seen).

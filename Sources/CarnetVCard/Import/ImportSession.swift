@@ -1,0 +1,117 @@
+import CarnetStore
+
+/// One import's state: the counts, what it learned of the file's cards (names by UID, the contact each card
+/// became, group cards) and the groups of the target container.
+struct ImportSession {
+    let importer: VCardImporter
+    var store: CarnetStore { importer.store }
+    var summary = VCardImporter.Summary()
+    var groups: GroupDirectory
+    /// The display name of every contact card of the file, by UID (without `urn:uuid:`): what a RELATED UID
+    /// resolves to.
+    var nameByUID: [String: String] = [:]
+    /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
+    var contactByUID: [String: String] = [:]
+    /// What each saved card says of its groups.
+    var memberships: [Membership] = []
+    var groupCards: [VCardCard] = []
+    /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
+    var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
+    /// Counts of a strict import, applied once its commit is made.
+    var pendingCounts = (added: 0, updated: 0, unchanged: 0)
+    var pendingGroupsCreated = 0
+    var pendingGroupCards = 0
+    /// Stored contacts that group cards' members name, by UID.
+    var memberContacts: [String: String] = [:]
+
+    struct Membership {
+        var contact: String
+        var categories: [String]
+        /// A card that updated (or matched) a stored contact: its groups become what the file says.
+        var existed: Bool
+        var cardLine: Int
+    }
+
+    init(importer: VCardImporter) async throws {
+        self.importer = importer
+        self.groups = try await GroupDirectory(store: importer.store, container: importer.containerIdentifier)
+    }
+
+    /// Notes what other cards may refer to: a contact card's name by UID, a group card.
+    mutating func learn(_ card: VCardCard) {
+        switch card.kind {
+        case .contact:
+            // References name UIDs without `urn:uuid:`: the card is known by that form.
+            if let uid = card.uid { nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact) }
+        case .group:
+            groupCards.append(card)
+        }
+        summary.warnings += card.warnings
+    }
+
+    /// A card ready to save: its operations, or why the store would refuse it.
+    struct PlannedCard {
+        var card: VCardCard
+        var identity: String
+        var contactIdentifier: String
+        var operations: [SaveOperation] = []
+        var outcome = Outcome.unchanged
+        var problem: VCardIssue?
+        /// RELATED UIDs to resolve once every card is in.
+        var deferred: [VCardCard.RelatedUID] = []
+
+        enum Outcome { case added, updated, unchanged }
+    }
+
+    /// Saves one batch of cards in one transaction; when the store refuses it, card by card, so only the card at
+    /// fault is skipped.
+    mutating func save(_ cards: [VCardCard]) async throws {
+        let planned = try await plan(cards)
+        let operations = planned.filter { $0.problem == nil }.flatMap(\.operations)
+        do {
+            if !operations.isEmpty {
+                summary.historyToken = try await store.execute(
+                    SaveRequest(transactionAuthor: importer.transactionAuthor, operations: operations)
+                ).historyToken
+            }
+            for card in planned {
+                if let problem = card.problem {
+                    summary.skipped.append(problem)
+                } else {
+                    record(card)
+                }
+            }
+            commitCounts()
+        } catch let error as StoreError {
+            guard cards.count > 1 else {
+                summary.skipped.append(VCardIssue(line: cards[0].line, message: error.description))
+                return
+            }
+            for card in cards { try await save([card]) }
+        }
+    }
+
+    /// Notes a planned card as saved (or, when strict, as part of the one commit to come).
+    mutating func record(_ card: PlannedCard) {
+        contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier
+        for reference in card.deferred {
+            deferredRelations.append((card.contactIdentifier, reference, card.card.line))
+        }
+        switch card.outcome {
+        case .added: pendingCounts.added += 1
+        case .updated: pendingCounts.updated += 1
+        case .unchanged: pendingCounts.unchanged += 1
+        }
+        memberships.append(
+            Membership(
+                contact: card.contactIdentifier, categories: card.card.categories, existed: card.outcome != .added,
+                cardLine: card.card.line))
+    }
+
+    mutating func commitCounts() {
+        summary.added += pendingCounts.added
+        summary.updated += pendingCounts.updated
+        summary.unchanged += pendingCounts.unchanged
+        pendingCounts = (0, 0, 0)
+    }
+}
