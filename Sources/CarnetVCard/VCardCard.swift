@@ -37,6 +37,9 @@ public struct VCardCard: Sendable {
     public var relatedUIDs: [RelatedUID] = []
     /// Values kept as vCard properties because the store could not hold them as keys.
     public var warnings: [VCardWarning] = []
+    /// Key paths the store would still refuse (the reader could not trace them to a line to keep aside); the
+    /// importer skips such a card.
+    var unresolvedProblems: [String] = []
 
     /// A RELATED reference: the label its TYPE gives and the UID it names.
     public struct RelatedUID: Sendable, Hashable {

@@ -13,14 +13,19 @@ extension ImportSession {
         var cardLine: Int
     }
 
+    struct MemberPair: Hashable {
+        var contact: String
+        var group: String
+    }
+
     /// Reads the store; writes nothing. Counts the groups it creates into ``pendingGroupsCreated``.
     mutating func linkOperations() async throws -> [LinkOperation] {
         var result: [LinkOperation] = []
         var wanted: [String: Set<String>] = [:]
-        var added: Set<[String]> = []
+        var added: Set<MemberPair> = []
         func addMember(_ contact: String, _ group: String, _ line: Int) {
             wanted[contact, default: []].insert(group)
-            if added.insert([contact, group]).inserted {
+            if added.insert(MemberPair(contact: contact, group: group)).inserted {
                 result.append(
                     LinkOperation(
                         operation: .addMember(contactIdentifier: contact, groupIdentifier: group), cardLine: line))

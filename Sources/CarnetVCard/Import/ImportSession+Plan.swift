@@ -50,7 +50,11 @@ extension ImportSession {
                 planned.operations = [.addContact(card.contact, containerIdentifier: importer.containerIdentifier)]
                 planned.outcome = .added
             }
-            let problems = CarnetStore.validationProblems(ofNewContact: card.contact)
+            // The reader checked every key and kept aside what the store refuses; the kept properties, which
+            // this plan added to, are what is left to check.
+            let problems =
+                card.unresolvedProblems
+                + CarnetStore.validationProblems(ofNewContact: card.contact, keys: [.vCardProperties])
             if !problems.isEmpty {
                 planned.problem = VCardIssue(
                     line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")

@@ -26,7 +26,7 @@ extension CardDecoder {
         for (legacy, line) in zip(legacyInstantMessageAddresses, legacyInstantMessageLines)
         where !instantMessageAddresses.contains(where: { $0.value == legacy.value }) {
             instantMessages.append(legacy)
-            sources[ContactKey.instantMessageAddresses.ordinal].append(line)
+            source(.instantMessageAddresses, line: line)
         }
         if !instantMessages.isEmpty { contact.instantMessageAddresses = instantMessages }
         return contact

@@ -116,7 +116,7 @@ extension CardDecoder {
         if contactType == .organization {
             if self[.organizationName].isEmpty {
                 self[.organizationName] = name
-                if let line = formattedNameLine { sources[ContactKey.organizationName.ordinal].append(line) }
+                if let line = formattedNameLine { source(.organizationName, line: line) }
             }
             return
         }
@@ -124,7 +124,7 @@ extension CardDecoder {
         let keys: [ContactKey] = [.namePrefix, .givenName, .middleName, .familyName, .nameSuffix]
         for (key, part) in zip(keys, [parts.prefix, parts.given, parts.middle, parts.family, parts.suffix]) {
             self[key] = part
-            if let line = formattedNameLine { sources[key.ordinal].append(line) }
+            if let line = formattedNameLine { source(key, line: line) }
         }
     }
 }

@@ -41,9 +41,10 @@ struct CardDecoder {
     var excluded: Set<Int> = []
     /// The index of the line being mapped.
     var current = 0
-    /// For each key (by ``ContactKey/ordinal``), the lines its value came from; one per value of a multi-value,
-    /// in the value's order. What a value the store refuses is traced back to.
-    var sources = [[Int]](repeating: [], count: 30)
+    /// Which line gave each key a value (key by ``ContactKey/ordinal``), in mapping order: one entry per value of
+    /// a multi-value, in the value's order. What a value the store refuses is traced back to. One flat list, so a
+    /// card costs one allocation for it, not one per key.
+    var sources: [(key: Int, line: Int)] = []
 
     /// X-ABLabel values by group, and the groups whose label a mapped property took.
     var groupLabels: [String: String] = [:]
@@ -86,15 +87,17 @@ struct CardDecoder {
                 }
             }
             if !progressed {
-                // Nothing left to keep aside: the importer reports whatever is still refused.
+                // Nothing left to keep aside: the importer skips a card the store would still refuse.
                 card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+                card.unresolvedProblems = problems
                 return card
             }
         }
         var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
         decoder.excluded = excluded
         var card = try decoder.run(beginLine: beginLine)
-        card.warnings = warnings
+        card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+        card.unresolvedProblems = CarnetStore.validationProblems(ofNewContact: card.contact)
         return card
     }
 
@@ -141,8 +144,8 @@ struct CardDecoder {
     /// the lines past the limit for a key with too many values.
     func sourceLines(for path: String) -> [Int] {
         let base = path.prefix { $0 != "[" && $0 != "." }
-        guard let key = ContactKey(rawValue: String(base)), key.ordinal < sources.count else { return [] }
-        let lines = sources[key.ordinal]
+        guard let key = ContactKey(rawValue: String(base)) else { return [] }
+        let lines = sources.filter { $0.key == key.ordinal }.map(\.line)
         guard let open = path.firstIndex(of: "[") else {
             return key.isMultiValue ? Array(lines.dropFirst(StoreLimits.valuesPerProperty)) : lines
         }
@@ -152,8 +155,8 @@ struct CardDecoder {
     }
 
     /// Records that the line being mapped gave `key` a value.
-    mutating func source(_ key: ContactKey) {
-        sources[key.ordinal].append(current)
+    mutating func source(_ key: ContactKey, line: Int? = nil) {
+        sources.append((key.ordinal, line ?? current))
     }
 
     /// Maps one line; `false` keeps it unmapped.
