@@ -33,6 +33,18 @@ struct OverLimitTests {
         }
     }
 
+    @Test("A 200,000-character note in Cyrillic (340 KB as UTF-8) is kept too")
+    func longNonLatinNote() async throws {
+        let note = String(repeating: "Привет, мир. ", count: 15_400)
+        let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ivan\r\nNOTE:\(note)\r\nUID:ivan\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.warnings.map(\.key) == ["note"])
+        let kept = try #require(try await fixture.contact(named: "Ivan").vCardProperties.first?.value)
+        #expect(kept.utf8.count > 300_000 && kept.hasPrefix("NOTE:Привет"))
+        #expect(try readOne(try await fixture.export(.v4)).unmappedProperties == [kept])
+    }
+
     @Test("A 101st phone number and an over-long given name are kept; the rest of the card maps")
     func tooManyValuesAndLongName() async throws {
         let phones = (0..<101).map { "TEL;TYPE=CELL:+1 555 \(1000 + $0)" }.joined(separator: "\n")
