@@ -1,7 +1,7 @@
 import CarnetStore
 
-/// What links cards once every card is in: groups from CATEGORIES and group cards, memberships, and RELATED
-/// UIDs that named a card later in the file.
+/// What links cards: CATEGORIES memberships, saved with each batch, and once every card is in, group cards and
+/// RELATED UIDs that named a card later in the file.
 ///
 /// A contact's groups in the import's container become what the file says of it: the groups its CATEGORIES
 /// name and the group cards that list it. A re-imported card that drops a CATEGORIES entry leaves that group;
@@ -13,28 +13,50 @@ extension ImportSession {
         var cardLine: Int
     }
 
-    struct MemberPair: Hashable {
-        var contact: String
-        var group: String
-    }
-
-    /// Reads the store; writes nothing. Counts the groups it creates into ``pendingGroupsCreated``.
-    mutating func linkOperations() async throws -> [LinkOperation] {
-        var result: [LinkOperation] = []
-        var wanted: [String: Set<String>] = [:]
-        var added: Set<MemberPair> = []
-        func addMember(_ contact: String, _ group: String, _ line: Int) {
-            wanted[contact, default: []].insert(group)
-            if added.insert(MemberPair(contact: contact, group: group)).inserted {
-                result.append(
-                    LinkOperation(
-                        operation: .addMember(contactIdentifier: contact, groupIdentifier: group), cardLine: line))
+    /// The memberships a batch's cards state with CATEGORIES, saved with the cards: groups created by name, the
+    /// cards added to theirs, and a re-imported card with CATEGORIES taken out of the container's other groups
+    /// (a group card later in the file adds back the ones it lists). Counts the groups it creates.
+    mutating func membershipOperations(_ cards: [PlannedCard], created: inout Int) async throws -> [SaveOperation] {
+        var operations: [SaveOperation] = []
+        var named: [String: Set<String>] = [:]
+        let preferred = Set(cards.flatMap(\.card.categories)).compactMap { name in
+            groups.identifier(for: name) == nil ? groups.preferred[name] : nil
+        }
+        if !preferred.isEmpty { groups.dropPreferred(try await store.unavailableIdentifiers(preferred)) }
+        for card in cards where card.problem == nil {
+            for name in card.card.categories {
+                let group = groups.ensure(name, in: &operations)
+                if group.created { created += 1 }
+                operations.append(
+                    .addMember(contactIdentifier: card.contactIdentifier, groupIdentifier: group.identifier))
+                if card.outcome != .added { named[card.contactIdentifier, default: []].insert(group.identifier) }
             }
         }
+        guard !named.isEmpty else { return operations }
+        let current = try await store.groups(ofContacts: Array(named.keys))
+        for (contact, wanted) in named {
+            for group in current[contact] ?? []
+            where group.containerIdentifier == groups.containerIdentifier && !wanted.contains(group.identifier) {
+                operations.append(.removeMember(contactIdentifier: contact, groupIdentifier: group.identifier))
+            }
+        }
+        return operations
+    }
+
+    /// Group cards' groups and members, the removals they decide, and late relations. Reads the store; writes
+    /// nothing. Counts the groups it creates into ``pendingGroupsCreated``.
+    mutating func linkOperations() async throws -> [LinkOperation] {
+        var result: [LinkOperation] = []
+        var listed: [String: Set<String>] = [:]
         for (card, group) in try await groupCardTargets(&result) {
             for uid in card.memberUIDs {
                 if let contact = contactByUID[uid] ?? memberContacts[uid] {
-                    addMember(contact, group, card.line)
+                    if listed[contact, default: []].insert(group).inserted {
+                        result.append(
+                            LinkOperation(
+                                operation: .addMember(contactIdentifier: contact, groupIdentifier: group),
+                                cardLine: card.line))
+                    }
                 } else {
                     summary.warnings.append(
                         VCardWarning(
@@ -43,16 +65,7 @@ extension ImportSession {
                 }
             }
         }
-        for membership in memberships {
-            for name in membership.categories {
-                var operations: [SaveOperation] = []
-                let group = groups.ensure(name, in: &operations)
-                if group.created { pendingGroupsCreated += 1 }
-                result += operations.map { LinkOperation(operation: $0, cardLine: membership.cardLine) }
-                addMember(membership.contact, group.identifier, membership.cardLine)
-            }
-        }
-        result += try await removals(wanted)
+        result += try await removals(listed)
         result += try await lateRelations()
         return result
     }
@@ -83,7 +96,7 @@ extension ImportSession {
             } else {
                 let free = card.uid.flatMap { uid in
                     Identifiers.isValid(uid) && !unavailable.contains(uid) && stored[uid] == nil
-                        && !groups.identifiers.contains(uid) ? uid : nil
+                        && !groups.contains(identifier: uid) ? uid : nil
                 }
                 let group = Group(identifier: free ?? Contact.makeIdentifier(), name: name)
                 result.append(
@@ -97,18 +110,18 @@ extension ImportSession {
         return targets
     }
 
-    /// Leaves the groups of the container a re-imported card no longer names.
-    private func removals(_ wanted: [String: Set<String>]) async throws -> [LinkOperation] {
-        let fileHasGroupCards = !groupCards.isEmpty
-        let cards = memberships.filter { $0.existed && (fileHasGroupCards || !$0.categories.isEmpty) }
+    /// In a file with group cards, a re-imported card without CATEGORIES leaves the container's groups no group
+    /// card lists it in.
+    private func removals(_ listed: [String: Set<String>]) async throws -> [LinkOperation] {
+        guard !groupCards.isEmpty, !uncategorized.isEmpty else { return [] }
         var result: [LinkOperation] = []
-        for start in stride(from: 0, to: cards.count, by: 1000) {
-            let chunk = cards[start..<min(start + 1000, cards.count)]
+        for start in stride(from: 0, to: uncategorized.count, by: 1000) {
+            let chunk = uncategorized[start..<min(start + 1000, uncategorized.count)]
             let current = try await store.groups(ofContacts: chunk.map(\.contact))
             for card in chunk {
                 for group in current[card.contact] ?? []
                 where group.containerIdentifier == groups.containerIdentifier
-                    && !(wanted[card.contact]?.contains(group.identifier) ?? false)
+                    && !(listed[card.contact]?.contains(group.identifier) ?? false)
                 {
                     result.append(
                         LinkOperation(

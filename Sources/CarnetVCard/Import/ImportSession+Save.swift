@@ -40,6 +40,8 @@ extension ImportSession {
     /// Saves the links, 10,000 operations a transaction; an operation the store refuses becomes a warning.
     mutating func saveLinks() async throws {
         let operations = try await linkOperations()
+        // Groups the links create exist once their save is tried; a refused one only fails its members' adds.
+        groups.commit()
         for start in stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave) {
             let chunk = operations[start..<min(start + StoreLimits.operationsPerSave, operations.count)]
             do {

@@ -12,8 +12,8 @@ struct ImportSession {
     var nameByUID: [String: String] = [:]
     /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
     var contactByUID: [String: String] = [:]
-    /// What each saved card says of its groups.
-    var memberships: [Membership] = []
+    /// Re-imported cards without CATEGORIES: their groups are decided by the file's group cards, if it has any.
+    var uncategorized: [Membership] = []
     var groupCards: [VCardCard] = []
     /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
     var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
@@ -26,9 +26,6 @@ struct ImportSession {
 
     struct Membership {
         var contact: String
-        var categories: [String]
-        /// A card that updated (or matched) a stored contact: its groups become what the file says.
-        var existed: Bool
         var cardLine: Int
     }
 
@@ -45,6 +42,10 @@ struct ImportSession {
             if let uid = card.uid { nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact) }
         case .group:
             groupCards.append(card)
+            // CATEGORIES of later cards that create this group create it under the card's UID.
+            if let uid = card.uid, Identifiers.isValid(uid), !card.groupName.isEmpty {
+                groups.prefer(uid, for: card.groupName)
+            }
         }
         summary.warnings += card.warnings
     }
@@ -63,17 +64,20 @@ struct ImportSession {
         enum Outcome { case added, updated, unchanged }
     }
 
-    /// Saves one batch of cards in one transaction; when the store refuses it, card by card, so only the card at
-    /// fault is skipped.
+    /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
+    /// card by card, so only the card at fault is skipped.
     mutating func save(_ cards: [VCardCard]) async throws {
         let planned = try await plan(cards)
-        let operations = planned.filter { $0.problem == nil }.flatMap(\.operations)
+        var created = 0
+        let operations =
+            planned.filter { $0.problem == nil }.flatMap(\.operations)
+            + (try await membershipOperations(planned, created: &created))
         do {
             if !operations.isEmpty {
-                summary.historyToken = try await store.execute(
-                    SaveRequest(transactionAuthor: importer.transactionAuthor, operations: operations)
-                ).historyToken
+                summary.historyToken = try await store.execute(atomically: requests(operations)).historyToken
             }
+            groups.commit()
+            summary.groupsCreated += created
             for card in planned {
                 if let problem = card.problem {
                     summary.skipped.append(problem)
@@ -83,6 +87,7 @@ struct ImportSession {
             }
             commitCounts()
         } catch let error as StoreError {
+            groups.rollBack()
             guard cards.count > 1 else {
                 summary.skipped.append(VCardIssue(line: cards[0].line, message: error.description))
                 return
@@ -93,7 +98,8 @@ struct ImportSession {
 
     /// Notes a planned card as saved (or, when strict, as part of the one commit to come).
     mutating func record(_ card: PlannedCard) {
-        contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier
+        // Only a card with a UID can be named by a group card or RELATED.
+        if card.card.uid != nil { contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier }
         for reference in card.deferred {
             deferredRelations.append((card.contactIdentifier, reference, card.card.line))
         }
@@ -102,10 +108,18 @@ struct ImportSession {
         case .updated: pendingCounts.updated += 1
         case .unchanged: pendingCounts.unchanged += 1
         }
-        memberships.append(
-            Membership(
-                contact: card.contactIdentifier, categories: card.card.categories, existed: card.outcome != .added,
-                cardLine: card.card.line))
+        if card.outcome != .added, card.card.categories.isEmpty {
+            uncategorized.append(Membership(contact: card.contactIdentifier, cardLine: card.card.line))
+        }
+    }
+
+    /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit.
+    func requests(_ operations: [SaveOperation]) -> [SaveRequest] {
+        stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave).map { start in
+            let end = min(start + StoreLimits.operationsPerSave, operations.count)
+            return SaveRequest(
+                transactionAuthor: importer.transactionAuthor, operations: Array(operations[start..<end]))
+        }
     }
 
     mutating func commitCounts() {

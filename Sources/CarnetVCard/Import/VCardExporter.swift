@@ -5,7 +5,7 @@ import Foundation
 /// properties kept from their import.
 ///
 /// Groups go out as CATEGORIES on their members' cards (what Google, Android, Outlook and most readers take),
-/// as group cards after the contacts (4.0's `KIND:group`, or in 3.0 Apple's `X-ADDRESSBOOKSERVER-KIND:group`,
+/// as group cards before the contacts (4.0's `KIND:group`, or in 3.0 Apple's `X-ADDRESSBOOKSERVER-KIND:group`,
 /// what iCloud and macOS write), or both. Import reads both and takes their union, so either form, or both,
 /// comes back as the same memberships; see ``GroupStyle``.
 public struct VCardExporter: Sendable {
@@ -13,7 +13,7 @@ public struct VCardExporter: Sendable {
     public enum GroupStyle: String, Sendable, CaseIterable {
         /// CATEGORIES on each contact's card.
         case categories
-        /// Group cards after the contacts, naming their members by UID.
+        /// Group cards before the contacts, naming their members by UID.
         case cards
         /// Both: CATEGORIES and group cards.
         case both
@@ -31,12 +31,14 @@ public struct VCardExporter: Sendable {
         self.groupStyle = groupStyle ?? (version == .v3 ? .categories : .both)
     }
 
-    /// Writes every contact (or one group's members), then the group cards when the style asks for them,
-    /// calling `output` with each chunk of text.
+    /// Writes the group cards when the style asks for them (first, so an import creates each group under its
+    /// UID before the CATEGORIES that name it), then every contact (or one group's members), calling `output`
+    /// with each chunk of text.
     /// - Returns: how many contact cards were written.
     @discardableResult
     public func export(groupIdentifier: String? = nil, output: (String) throws -> Void) async throws -> Int {
         let writer = VCardWriter(version: version)
+        if groupStyle != .categories { try await exportGroupCards(groupIdentifier, writer, output) }
         var cursor: String?
         var count = 0
         repeat {
@@ -54,7 +56,6 @@ public struct VCardExporter: Sendable {
             count += page.contacts.count
             cursor = page.hasNextPage ? page.cursors.last : nil
         } while cursor != nil
-        if groupStyle != .categories { try await exportGroupCards(groupIdentifier, writer, output) }
         return count
     }
 

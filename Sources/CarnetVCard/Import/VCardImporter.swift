@@ -75,6 +75,7 @@ public struct VCardImporter: Sendable {
         let cards = try VCardReader(strict: true).read(data).cards
         for card in cards { session.learn(card) }
         var operations: [SaveOperation] = []
+        var created = 0
         let contacts = cards.filter { $0.kind == .contact }
         for start in stride(from: 0, to: contacts.count, by: batchSize) {
             let planned = try await session.plan(Array(contacts[start..<min(start + batchSize, contacts.count)]))
@@ -83,17 +84,15 @@ public struct VCardImporter: Sendable {
                 operations += card.operations
                 session.record(card)
             }
+            operations += try await session.membershipOperations(planned, created: &created)
         }
         operations += try await session.linkOperations().map(\.operation)
-        var requests: [SaveRequest] = []
-        for start in stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave) {
-            let end = min(start + StoreLimits.operationsPerSave, operations.count)
-            requests.append(
-                SaveRequest(transactionAuthor: transactionAuthor, operations: Array(operations[start..<end])))
+        if !operations.isEmpty {
+            session.summary.historyToken = try await store.execute(atomically: session.requests(operations))
+                .historyToken
         }
-        if !requests.isEmpty {
-            session.summary.historyToken = try await store.execute(atomically: requests).historyToken
-        }
+        session.groups.commit()
+        session.summary.groupsCreated += created
         session.commitLinkCounts()
         session.commitCounts()
         progress(cards.count)
