@@ -62,4 +62,18 @@ struct AtomicBatchTests {
         let unavailable = try await store.unavailableIdentifiers(["gone-1", "kept-1", "group-1", "free-1"])
         #expect(unavailable == ["gone-1", "group-1"])
     }
+
+    @Test("Whether any contact keeps a vCard UID")
+    func keptUIDs() async throws {
+        let store = try StoreFixture(.onDiskWAL).store
+        var plain = Contact()
+        plain.vCardProperties = [LabeledValue(value: "X-FOO:bar")]
+        try await store.execute(SaveRequest(operations: [.addContact(plain, containerIdentifier: nil)]))
+        #expect(try await store.hasContactsKeepingVCardUIDs() == false)
+        var keeping = Contact()
+        keeping.vCardProperties = [LabeledValue(value: "UID:not an identifier")]
+        try await store.execute(SaveRequest(operations: [.addContact(keeping, containerIdentifier: nil)]))
+        #expect(try await store.hasContactsKeepingVCardUIDs())
+        #expect(try await store.contactIdentifiers(keepingVCardUIDs: ["not an identifier"]).count == 1)
+    }
 }

@@ -21,6 +21,18 @@ extension CarnetStore {
         }
     }
 
+    /// Whether any contact keeps a vCard UID (one indexed probe): when none does, an import need not look cards
+    /// up by kept UID.
+    public func hasContactsKeepingVCardUIDs() async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM labeledValue WHERE kind = ? AND searchKey IS NOT NULL)
+                    """, arguments: [MultiValueKind.vCardProperties.rawValue]) ?? false
+        }
+    }
+
     /// Which of these identifiers an added record could not take: retired (a deleted record's, never reused)
     /// or held by a group, container or labeled value. A contact's own identifier is not listed; fetch the
     /// contacts to find those. An import gives a card whose UID is listed a new identifier instead of failing.

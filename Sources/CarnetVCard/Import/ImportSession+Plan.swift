@@ -3,14 +3,18 @@ import CarnetStore
 extension ImportSession {
     /// The operations that save a batch of contact cards: adds, minimal updates, relations resolved by UID.
     /// Reads the store; writes nothing.
-    func plan(_ cards: [VCardCard]) async throws -> [PlannedCard] {
+    ///
+    /// - Parameter checkingIdentifiers: Give an added card a new identifier when its own is retired or in use.
+    ///   A first try of a lenient batch skips the check (the store refuses such an add, and the batch is planned
+    ///   again with it); a strict import always checks.
+    func plan(_ cards: [VCardCard], checkingIdentifiers: Bool = true) async throws -> [PlannedCard] {
         let prepared = cards.map(VCardImporter.prepared)
         let identities = prepared.map { $0.uid ?? $0.contact.identifier }
         let existing = try await matches(prepared, identities)
         let unmatched = zip(prepared, identities).compactMap { card, identity in
             existing[identity] == nil ? card.contact.identifier : nil
         }
-        let unavailable = try await store.unavailableIdentifiers(unmatched)
+        let unavailable = checkingIdentifiers ? try await store.unavailableIdentifiers(unmatched) : []
         let names = try await storeNames(prepared.flatMap { $0.relatedUIDs.map(\.uid) })
         var result: [PlannedCard] = []
         result.reserveCapacity(prepared.count)
@@ -33,7 +37,7 @@ extension ImportSession {
                     card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)
                 }
                 if let update = ContactDiff.update(current, to: card.contact) {
-                    planned.operations = [.updateContact(update, baseRevision: nil)]
+                    planned.operation = .updateContact(update, baseRevision: nil)
                     planned.outcome = .updated
                 }
             } else {
@@ -47,7 +51,7 @@ extension ImportSession {
                     }
                 }
                 planned.contactIdentifier = card.contact.identifier
-                planned.operations = [.addContact(card.contact, containerIdentifier: importer.containerIdentifier)]
+                planned.operation = .addContact(card.contact, containerIdentifier: importer.containerIdentifier)
                 planned.outcome = .added
             }
             // The reader checked every key and kept aside what the store refuses; the kept properties, which
@@ -81,6 +85,7 @@ extension ImportSession {
         for (card, identity) in zip(cards, identities) {
             if let contact = stored[card.contact.identifier] { found[identity] = contact }
         }
+        guard keptUIDsMayExist else { return found }
         let byUID = try await store.contactIdentifiers(keepingVCardUIDs: identities.filter { found[$0] == nil })
         guard !byUID.isEmpty else { return found }
         let contacts = try await store.contacts(withIdentifiers: Array(Set(byUID.values)), keysToFetch: .all)

@@ -29,9 +29,14 @@ struct ImportSession {
         var cardLine: Int
     }
 
+    /// Whether a contact may keep a vCard UID: some stored contact does, or this import added one. While none
+    /// does (a first import), cards are not looked up by kept UID.
+    var keptUIDsMayExist: Bool
+
     init(importer: VCardImporter) async throws {
         self.importer = importer
         self.groups = try await GroupDirectory(store: importer.store, container: importer.containerIdentifier)
+        self.keptUIDsMayExist = try await importer.store.hasContactsKeepingVCardUIDs()
     }
 
     /// Notes what other cards may refer to: a contact card's name by UID, a group card.
@@ -55,7 +60,8 @@ struct ImportSession {
         var card: VCardCard
         var identity: String
         var contactIdentifier: String
-        var operations: [SaveOperation] = []
+        /// The add or update; `nil` for a card that changes nothing.
+        var operation: SaveOperation?
         var outcome = Outcome.unchanged
         var problem: VCardIssue?
         /// RELATED UIDs to resolve once every card is in.
@@ -66,12 +72,11 @@ struct ImportSession {
 
     /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
     /// card by card, so only the card at fault is skipped.
-    mutating func save(_ cards: [VCardCard]) async throws {
-        let planned = try await plan(cards)
+    mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false) async throws {
+        let planned = try await plan(cards, checkingIdentifiers: checkingIdentifiers || importer.strict)
         var created = 0
-        let operations =
-            planned.filter { $0.problem == nil }.flatMap(\.operations)
-            + (try await membershipOperations(planned, created: &created))
+        var operations = planned.compactMap { $0.problem == nil ? $0.operation : nil }
+        operations += try await membershipOperations(planned, created: &created)
         do {
             if !operations.isEmpty {
                 summary.historyToken = try await store.execute(atomically: requests(operations)).historyToken
@@ -88,16 +93,24 @@ struct ImportSession {
             commitCounts()
         } catch let error as StoreError {
             groups.rollBack()
+            // An identifier in use or retired (a restore after deletes): plan again with every identifier
+            // checked, so the batch still saves in one transaction.
+            if error.code == .insertedRecordAlreadyExists, !checkingIdentifiers {
+                return try await save(cards, checkingIdentifiers: true)
+            }
             guard cards.count > 1 else {
                 summary.skipped.append(VCardIssue(line: cards[0].line, message: error.description))
                 return
             }
-            for card in cards { try await save([card]) }
+            for card in cards { try await save([card], checkingIdentifiers: true) }
         }
     }
 
     /// Notes a planned card as saved (or, when strict, as part of the one commit to come).
     mutating func record(_ card: PlannedCard) {
+        if card.outcome == .added, card.card.contact.vCardProperties.contains(where: { $0.value.hasPrefix("UID:") }) {
+            keptUIDsMayExist = true
+        }
         // Only a card with a UID can be named by a group card or RELATED.
         if card.card.uid != nil { contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier }
         for reference in card.deferred {

@@ -81,7 +81,7 @@ public struct VCardImporter: Sendable {
             let planned = try await session.plan(Array(contacts[start..<min(start + batchSize, contacts.count)]))
             for card in planned {
                 if let problem = card.problem { throw problem }
-                operations += card.operations
+                if let operation = card.operation { operations.append(operation) }
                 session.record(card)
             }
             operations += try await session.membershipOperations(planned, created: &created)

@@ -20,6 +20,7 @@ extension CardDecoder {
         for _ in 0..<4 {
             var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
             decoder.excluded = excluded
+            decoder.sources.reserveCapacity(lines.count)
             var card = try decoder.run(beginLine: beginLine)
             let problems = card.kind == .group ? [] : CarnetStore.validationProblems(ofNewContact: card.contact)
             var progressed = false
