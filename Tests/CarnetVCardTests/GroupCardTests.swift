@@ -68,4 +68,39 @@ struct GroupCardTests {
             #expect(try await second.export(version, groups: style) == text)
         }
     }
+
+    @Test("Strict: group cards, their forward members and RELATED UIDs, all in one commit")
+    func strictLinks() async throws {
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(
+            FidelityCorpus.cardDAVGroupAndRelated + FidelityCorpus.appleGroup, strict: true)
+        #expect(summary.added == 4 && summary.groupCards == 2 && summary.groupsCreated == 2)
+        #expect(try await fixture.groupNames(of: "Marta") == ["Climbing"])
+        #expect(try await fixture.groupNames(of: "Ivo") == ["Book Club"])
+        #expect(try await fixture.contact(named: "Marta").contactRelations.map(\.value.name) == ["Tomasz Nowak"])
+        let contacts = try await fixture.contacts()
+        #expect(Set(contacts.map(\.revision)).count == 1)
+    }
+
+    @Test(
+        "Re-importing Apple's export without a member takes that contact out of the group; a deleted group's UID is not reused"
+    )
+    func droppedMemberAndDeletedGroup() async throws {
+        let fixture = try ImportFixture()
+        try await fixture.importText(FidelityCorpus.appleGroup)
+        let without = FidelityCorpus.appleGroup.replacingOccurrences(
+            of: "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:9A8B7C6D-5E4F-4A3B-8C2D-1E0F9A8B7C6D\n", with: "")
+        try await fixture.importText(without)
+        #expect(try await fixture.groupNames(of: "Grace") == ["Book Club"])
+        #expect(try await fixture.groupNames(of: "Ivo") == [])
+
+        var delete = SaveRequest()
+        delete.delete(groupWithIdentifier: "C0FFEE00-1111-4222-8333-444455556666")
+        try await fixture.store.execute(delete)
+        let summary = try await fixture.importText(FidelityCorpus.appleGroup)
+        #expect(summary.groupsCreated == 1)
+        let group = try #require(try await fixture.store.groups().first)
+        #expect(group.name == "Book Club" && group.identifier != "C0FFEE00-1111-4222-8333-444455556666")
+        #expect(try await fixture.groupNames(of: "Ivo") == ["Book Club"])
+    }
 }
