@@ -86,7 +86,7 @@ extension Carnet {
         static func report(_ file: String, _ summary: VCardImporter.Summary) -> String {
             var lines = [
                 "\(file): imported \(summary.imported) cards (\(summary.added) added, \(summary.updated) updated, "
-                    + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.skipped.count) skipped"
+                    + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.groupCards) group cards, \(summary.skipped.count) skipped"
                     + (summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) warnings")
             ]
             for issue in summary.skipped.prefix(20) { lines.append("  skipped \(issue)") }

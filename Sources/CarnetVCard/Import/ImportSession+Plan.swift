@@ -54,11 +54,12 @@ extension ImportSession {
                 planned.operation = .addContact(card.contact, containerIdentifier: importer.containerIdentifier)
                 planned.outcome = .added
             }
-            // The reader checked every key and kept aside what the store refuses; the kept properties, which
-            // this plan added to, are what is left to check.
+            // The reader checked every key and kept aside what the store refuses; what this plan added to (the
+            // kept properties, relations resolved by UID) is left to check.
+            let keys: ContactKeySet =
+                card.relatedUIDs.isEmpty ? [.vCardProperties] : [.vCardProperties, .contactRelations]
             let problems =
-                card.unresolvedProblems
-                + CarnetStore.validationProblems(ofNewContact: card.contact, keys: [.vCardProperties])
+                card.unresolvedProblems + CarnetStore.validationProblems(ofNewContact: card.contact, keys: keys)
             if !problems.isEmpty {
                 planned.problem = VCardIssue(
                     line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")
