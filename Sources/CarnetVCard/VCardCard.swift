@@ -43,7 +43,9 @@ public struct VCardCard: Sendable {
 
     /// A RELATED reference: the label its TYPE gives and the UID it names.
     public struct RelatedUID: Sendable, Hashable {
+        /// The label its TYPE (or its group's X-ABLabel) gives, as a relation's label.
         public var label: String?
+        /// The UID named, `urn:uuid:` taken off.
         public var uid: String
         /// The 1-based line of the RELATED property.
         public var line: Int

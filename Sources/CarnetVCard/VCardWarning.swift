@@ -11,6 +11,7 @@ public struct VCardWarning: Sendable, Hashable, CustomStringConvertible {
     /// What happened, without the value (it may be personal data).
     public var message: String
 
+    /// A warning; the reader and importer make their own.
     public init(line: Int, cardLine: Int, key: String, message: String) {
         self.line = line
         self.cardLine = cardLine

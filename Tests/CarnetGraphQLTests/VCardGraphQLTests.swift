@@ -115,4 +115,40 @@ struct VCardGraphQLTests {
         #expect(try await fixture.store.contactCount() == 0)
         #expect(try await fixture.store.groups().isEmpty)
     }
+
+    @Test("importVCards: a 4.0 group card and a RELATED UID, both naming a card later in the text")
+    func groupCardAndRelated() async throws {
+        let fixture = try GraphQLFixture()
+        let text = """
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            KIND:group\r
+            FN:Climbing\r
+            MEMBER:urn:uuid:gq-marta\r
+            UID:gq-climbing\r
+            END:VCARD\r
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            FN:Tomasz Nowak\r
+            RELATED;TYPE=spouse:urn:uuid:gq-marta\r
+            UID:gq-tomasz\r
+            END:VCARD\r
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            FN:Marta Nowak\r
+            UID:gq-marta\r
+            END:VCARD\r
+
+            """
+        let result = try await fixture.data(Self.mutation, ["data": .string(text)])
+        #expect(result["importVCards"]?["added"] == 2)
+        #expect(result["importVCards"]?["groupCards"] == 1)
+        let data = try await fixture.data(
+            #"{ group(id: "gq-climbing") { name members(first: 5) { id } } contact(id: "gq-tomasz") { familyName contactRelations { label value { name } } } }"#
+        )
+        #expect(data["group"]?["name"] == "Climbing")
+        #expect(data["group"]?["members"]?[0]?["id"] == "gq-marta")
+        #expect(data["contact"]?["familyName"] == "Nowak")
+        #expect(data["contact"]?["contactRelations"]?[0]?["value"]?["name"] == "Marta Nowak")
+    }
 }
