@@ -71,4 +71,18 @@ struct OverLimitTests {
         let again = try await fixture.importText(try await fixture.export())
         #expect(again.unchanged == 1 && again.added == 0)
     }
+
+    @Test("A 6 MB photo (over the 5 MiB image limit) is kept as its PHOTO line and written back")
+    func oversizedPhoto() async throws {
+        let base64 = Data(count: 6_000_000).base64EncodedString()
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Photo\r\nPHOTO;ENCODING=b;TYPE=JPEG:\(base64)\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.warnings.map(\.key) == ["imageData"])
+        let contact = try await fixture.contact(named: "Big")
+        #expect(contact.imageData == nil)
+        #expect(contact.vCardProperties.first?.value == "PHOTO;ENCODING=b;TYPE=JPEG:" + base64)
+        let again = try await fixture.importText(try await fixture.export())
+        #expect(again.unchanged == 1)
+    }
 }

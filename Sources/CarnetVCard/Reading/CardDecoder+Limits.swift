@@ -35,6 +35,7 @@ extension CardDecoder {
             }
             if !progressed {
                 // Nothing left to keep aside: the importer skips a card the store would still refuse.
+                decoder.notePhoto(&warnings, beginLine: beginLine)
                 card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
                 card.unresolvedProblems = problems
                 return card
@@ -43,9 +44,19 @@ extension CardDecoder {
         var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
         decoder.excluded = excluded
         var card = try decoder.run(beginLine: beginLine)
+        decoder.notePhoto(&warnings, beginLine: beginLine)
         card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
         card.unresolvedProblems = CarnetStore.validationProblems(ofNewContact: card.contact)
         return card
+    }
+
+    /// The warning for a photo kept because it is over the image limit.
+    func notePhoto(_ warnings: inout [VCardWarning], beginLine: Int) {
+        guard let index = oversizedPhoto else { return }
+        warnings.append(
+            VCardWarning(
+                line: lines[index].number, cardLine: beginLine, key: "imageData",
+                message: "PHOTO over the store's image limit, kept as a vCard property"))
     }
 
     /// The lines a refused key path's value came from: the value's own line, every line of a single-value key,

@@ -35,6 +35,8 @@ struct CardDecoder {
     var memberUIDs: [String] = []
     var memberLines: [Int] = []
     var formattedNameLine: Int?
+    /// The PHOTO line kept because its image is over `maxPhotoBytes`.
+    var oversizedPhoto: Int?
     var relatedUIDs: [VCardCard.RelatedUID] = []
 
     /// Lines a first pass found the store could not hold as keys: kept unmapped this time.
