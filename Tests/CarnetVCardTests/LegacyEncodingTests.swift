@@ -50,4 +50,30 @@ struct LegacyEncodingTests {
         let v3 = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Caf\u{E9}\r\nEND:VCARD\r\n".utf8.map { $0 == 0xC3 ? 0x20 : $0 })
         #expect(try VCardReader().read(v3).issues.count == 1)
     }
+
+    @Test("Android's 3.0 form of a custom label, TYPE=X-…")
+    func android30CustomLabel() throws {
+        let card = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nTEL;TYPE=X-Mobil 2:+49 171 1\r\nEND:VCARD\r\n")
+        #expect(card.contact.phoneNumbers.map(\.label) == ["Mobil 2"])
+    }
+
+    @Test("A kept 2.1 base64 line becomes a data: URI, which 3.0 and 4.0 read")
+    func base64KeptAsDataURI() throws {
+        let text = """
+            BEGIN:VCARD
+            VERSION:2.1
+            N:Smith;Bob
+            PHOTO;ENCODING=BASE64;TYPE=PNG:iVBORw0KGgo=
+            LOGO;ENCODING=BASE64;TYPE=GIF:R0lGODlh
+            END:VCARD
+
+            """
+        let card = try readOne(text)
+        #expect(card.contact.imageData != nil)
+        #expect(card.unmappedProperties == ["LOGO;TYPE=GIF;VALUE=uri:data:image/gif;base64,R0lGODlh"])
+        for version in [VCardWriter.Version.v3, .v4] {
+            #expect(
+                try readOne(VCardWriter(version: version).write(card)).unmappedProperties == card.unmappedProperties)
+        }
+    }
 }
