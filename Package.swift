@@ -156,7 +156,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore"], swiftSettings: swiftSettings),
+            name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore", "CarnetTestSupport"],
+            swiftSettings: swiftSettings),
     ]
 )
 

@@ -20,6 +20,13 @@ def check(path, expected):
     problems = []
     with open(path, encoding="utf-8", newline="") as handle:
         cards = list(vobject.readComponents(handle.read()))
+    # A 4.0 export ends with group cards (KIND:group); they are checked against the contacts' CATEGORIES.
+    groups = [card for card in cards if values(card, "kind") == ["group"]]
+    cards = [card for card in cards if values(card, "kind") != ["group"]]
+    members = {}
+    for group in groups:
+        for member in values(group, "member"):
+            members.setdefault(member.removeprefix("urn:uuid:"), []).append(group.fn.value)
     if len(cards) != len(expected):
         problems.append(f"{path.name}: {len(cards)} cards, expected {len(expected)}")
     by_uid = {card.uid.value: card for card in cards if hasattr(card, "uid")}
@@ -53,6 +60,8 @@ def check(path, expected):
         categories = sorted(c for group in values(card, "categories") for c in group)
         if categories != sorted(want["categories"]):
             problems.append(f"{where}: CATEGORIES {categories}, expected {sorted(want['categories'])}")
+        if groups and sorted(members.get(want["uid"], [])) != sorted(want["categories"]):
+            problems.append(f"{where}: group cards {members.get(want['uid'])}, expected {sorted(want['categories'])}")
     return problems, len(cards)
 
 

@@ -34,15 +34,46 @@ public struct VCardWriter: Sendable {
     ///   - categories: The names of the contact's groups, written as CATEGORIES.
     ///   - unmappedProperties: Property lines kept from import (``VCardCard/unmappedProperties``), written back
     ///     as they are.
-    public func write(_ contact: Contact, categories: [String] = [], unmappedProperties: [String] = []) -> String {
+    ///   - uid: The card's UID; the contact's identifier when `nil`.
+    public func write(
+        _ contact: Contact, categories: [String] = [], unmappedProperties: [String] = [], uid: String? = nil
+    ) -> String {
         var out = LineWriter()
-        append(contact, categories: categories, unmappedProperties: unmappedProperties, to: &out)
+        append(contact, categories: categories, unmappedProperties: unmappedProperties, uid: uid, to: &out)
         return out.text
     }
 
-    /// A card read earlier, with its categories and unmapped properties.
+    /// A card read earlier, with its categories, unmapped properties and UID; a group card as a group card.
     public func write(_ card: VCardCard) -> String {
-        write(card.contact, categories: card.categories, unmappedProperties: card.unmappedProperties)
+        if card.kind == .group {
+            return writeGroup(
+                name: card.groupName, uid: card.uid ?? card.contact.identifier, memberUIDs: card.memberUIDs)
+        }
+        return write(
+            card.contact, categories: card.categories, unmappedProperties: card.unmappedProperties, uid: card.uid)
+    }
+
+    /// A group card: 4.0's `KIND:group` with `MEMBER:urn:uuid:<uid>` lines, or in 3.0 Apple's form
+    /// (`X-ADDRESSBOOKSERVER-KIND:group`, `X-ADDRESSBOOKSERVER-MEMBER`), which iCloud and macOS read.
+    ///
+    /// - Parameter memberUIDs: The members' UIDs, written in this order.
+    public func writeGroup(name: String, uid: String, memberUIDs: [String]) -> String {
+        var out = LineWriter()
+        out.fold("BEGIN:VCARD")
+        out.property("VERSION", value: version == .v3 ? "3.0" : "4.0")
+        out.property("PRODID", value: "-//Carnet//Carnet vCard//EN")
+        if version == .v4 {
+            out.property("KIND", value: "group")
+        } else {
+            out.property("N", value: Escaping.components([name, "", "", "", ""]))
+        }
+        out.property("FN", value: Escaping.text(name))
+        if version == .v3 { out.property("X-ADDRESSBOOKSERVER-KIND", value: "group") }
+        let member = version == .v4 ? "MEMBER" : "X-ADDRESSBOOKSERVER-MEMBER"
+        for uid in memberUIDs { out.property(member, value: UIDReference.uri(uid)) }
+        out.property("UID", value: Escaping.text(uid))
+        out.fold("END:VCARD")
+        return out.text
     }
 
     /// Many cards, one after the other.
@@ -58,7 +89,7 @@ public struct VCardWriter: Sendable {
         for contact in contacts {
             append(
                 contact, categories: categories[contact.identifier] ?? [],
-                unmappedProperties: unmappedProperties[contact.identifier] ?? [], to: &out)
+                unmappedProperties: unmappedProperties[contact.identifier] ?? [], uid: nil, to: &out)
         }
         return out.text
     }
@@ -67,19 +98,25 @@ public struct VCardWriter: Sendable {
     public func write(_ cards: some Sequence<VCardCard>) -> String {
         var out = LineWriter(capacity: 64 * 1_024)
         for card in cards {
-            append(card.contact, categories: card.categories, unmappedProperties: card.unmappedProperties, to: &out)
+            if card.kind == .group {
+                out.append(write(card))
+                continue
+            }
+            append(
+                card.contact, categories: card.categories, unmappedProperties: card.unmappedProperties, uid: card.uid,
+                to: &out)
         }
         return out.text
     }
 
     private func append(
-        _ contact: Contact, categories: [String], unmappedProperties: [String], to out: inout LineWriter
+        _ contact: Contact, categories: [String], unmappedProperties: [String], uid: String?, to out: inout LineWriter
     ) {
         var encoder = CardEncoder(
             contact: contact, version: version == .v3 ? .v30 : .v40, unmappedProperties: unmappedProperties,
             out: out)
         out = LineWriter(capacity: 0)  // the encoder owns the buffer while it writes; no copy of the bytes
-        encoder.encode(categories: categories, unmappedProperties: unmappedProperties)
+        encoder.encode(categories: categories, unmappedProperties: unmappedProperties, uid: uid)
         out = encoder.out
     }
 }

@@ -17,15 +17,26 @@ extension Carnet {
 
         @Option(help: "Export only this group's members.") var group: String?
 
+        @Option(
+            help:
+                "How groups are written: categories (CATEGORIES on each card), cards (group cards: KIND:group in 4.0, Apple's X-ADDRESSBOOKSERVER-KIND in 3.0) or both. Default: categories for 3.0, both for 4.0."
+        )
+        var groups: String?
+
         @Argument(help: "The file to write (standard output when absent).") var file: String?
 
         func validate() throws {
             guard ["3.0", "4.0"].contains(format) else { throw ValidationError("--format is 3.0 or 4.0") }
+            if let groups, VCardExporter.GroupStyle(rawValue: groups) == nil {
+                throw ValidationError("--groups is categories, cards or both")
+            }
         }
 
         func run() async throws {
             let store = try await book.openStore(options)
-            let exporter = VCardExporter(store: store, version: format == "4.0" ? .v4 : .v3)
+            let exporter = VCardExporter(
+                store: store, version: format == "4.0" ? .v4 : .v3,
+                groupStyle: groups.flatMap(VCardExporter.GroupStyle.init(rawValue:)))
             let output: FileHandle
             if let file {
                 guard FileManager.default.createFile(atPath: file, contents: nil),

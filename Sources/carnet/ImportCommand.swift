@@ -21,7 +21,11 @@ extension Carnet {
 
         @Option(help: "The transaction author recorded in the change history.") var author = "carnet-import"
 
-        @Flag(help: "Refuse a whole file at its first bad card instead of skipping the card.") var strict = false
+        @Flag(
+            help:
+                "Refuse a whole file at its first bad card (unreadable, or refused by the store) instead of skipping the card; nothing of the file is written."
+        )
+        var strict = false
 
         func run() async throws {
             let store = try await book.openStore(options)
@@ -47,6 +51,10 @@ extension Carnet {
                 } catch let issue as VCardIssue {
                     bar.finish()
                     FileHandle.standardError.write(Data("\(file): refused (strict): \(issue)\n".utf8))
+                    failed = true
+                } catch let error as StoreError where strict {
+                    bar.finish()
+                    FileHandle.standardError.write(Data("\(file): refused (strict), nothing written: \(error)\n".utf8))
                     failed = true
                 }
             }
@@ -79,10 +87,13 @@ extension Carnet {
         static func report(_ file: String, _ summary: VCardImporter.Summary) -> String {
             var lines = [
                 "\(file): imported \(summary.imported) cards (\(summary.added) added, \(summary.updated) updated, "
-                    + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.skipped.count) skipped"
+                    + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.groupCards) group cards, \(summary.skipped.count) skipped"
+                    + (summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) warnings")
             ]
             for issue in summary.skipped.prefix(20) { lines.append("  skipped \(issue)") }
             if summary.skipped.count > 20 { lines.append("  ... and \(summary.skipped.count - 20) more") }
+            for warning in summary.warnings.prefix(20) { lines.append("  warning \(warning)") }
+            if summary.warnings.count > 20 { lines.append("  ... and \(summary.warnings.count - 20) more warnings") }
             return lines.joined(separator: "\n")
         }
     }

@@ -18,7 +18,8 @@ extension Carnet {
         @OptionGroup var book: BookOption
         @Argument(help: "The GraphQL document; read from --file or standard input when absent.") var document: String?
         @Option(help: "Read the document from this file.") var file: String?
-        @Option(help: "Variables as a JSON object.") var variables: String?
+        @Option(help: "Variables as a JSON object, or @file to read them from a file (an import's vCard data).")
+        var variables: String?
         @Option(help: "The operation to run when the document has several.") var operationName: String?
         @Option(
             help: "Transaction author for saves that name none (local database only; a server takes it from the token)."
@@ -55,15 +56,28 @@ extension Carnet {
             }
             var body = GraphQLRequestBody(query: text, operationName: operationName)
             if let variables {
-                guard case .object(let values)? = try? JSONParser.parse(variables) else {
-                    throw ValidationError("--variables must be a JSON object.")
-                }
-                body.variables = values
+                body.variables = try Self.variables(variables)
             }
             let (bytes, hasErrors) =
                 if let url = endpoint { try await remote(body, url: url) } else { try await local(body) }
             FileHandle.standardOutput.write(Data(bytes + [0x0A]))
             if hasErrors { throw ExitCode(1) }
+        }
+
+        /// `--variables`: the JSON object itself, or `@path` for a file holding it.
+        static func variables(_ argument: String) throws -> [String: JSONValue] {
+            var text = argument
+            if argument.hasPrefix("@") {
+                let path = String(argument.dropFirst())
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw ValidationError("cannot read the variables file \(path)")
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            guard case .object(let values)? = try? JSONParser.parse(text) else {
+                throw ValidationError("--variables must be a JSON object.")
+            }
+            return values
         }
 
         private func local(_ body: GraphQLRequestBody) async throws -> ([UInt8], Bool) {

@@ -27,30 +27,45 @@ struct VCardGraphQLTests {
         N:Jones;Bob;;;\r
         TEL;TYPE=cell:+1 555 0100\r
         END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:2.1\r
+        N;ENCODING=QUOTED-PRINTABLE:=ZZ\r
+        END:VCARD\r
 
         """
 
     static let mutation = """
         mutation($data: String!, $author: String) {
-          importVCards(data: $data, transactionAuthor: $author) { added updated unchanged groupsCreated skipped { line message } historyToken }
+          importVCards(data: $data, transactionAuthor: $author) {
+            added updated unchanged groupsCreated groupCards historyToken
+            skipped { line cardLine message } warnings { line cardLine key message }
+          }
         }
         """
 
-    @Test("importVCards adds cards, skips the bad one with its line, and a second import changes nothing")
+    @Test(
+        "importVCards adds cards, keeps an over-long email with a warning, skips an unreadable card with its lines, and a second import changes nothing"
+    )
     func importAndReimport() async throws {
         let fixture = try GraphQLFixture()
         let before = try await fixture.store.currentHistoryToken()
         let first = try await fixture.data(Self.mutation, ["data": .string(Self.cards), "author": "vcard-test"])
         let result = try #require(first["importVCards"])
-        #expect(result["added"] == 2)
+        #expect(result["added"] == 3)
         #expect(result["groupsCreated"] == 1)
+        #expect(result["groupCards"] == 0)
         #expect(result["skipped"]?.arrayValue?.count == 1)
-        #expect(result["skipped"]?[0]?["line"] == 10)
-        #expect(result["skipped"]?[0]?["message"]?.stringValue?.contains("emailAddresses[0].value") == true)
+        #expect(result["skipped"]?[0]?["line"] == 24)
+        #expect(result["skipped"]?[0]?["cardLine"] == 22)
+        #expect(result["skipped"]?[0]?["message"]?.stringValue?.contains("quoted-printable") == true)
+        #expect(result["warnings"]?.arrayValue?.count == 1)
+        #expect(result["warnings"]?[0]?["line"] == 13)
+        #expect(result["warnings"]?[0]?["cardLine"] == 10)
+        #expect(result["warnings"]?[0]?["key"] == "emailAddresses[0].value")
         let second = try await fixture.data(Self.mutation, ["data": .string(Self.cards)])
         #expect(second["importVCards"]?["added"] == 0)
-        #expect(second["importVCards"]?["unchanged"] == 2)
-        #expect(try await fixture.store.contactCount() == 2)
+        #expect(second["importVCards"]?["unchanged"] == 3)
+        #expect(try await fixture.store.contactCount() == 3)
         let history = try await fixture.data(
             """
             query($since: String) { changeHistory(since: $since, includeGroupChanges: true) { events { __typename author } } }
@@ -82,6 +97,58 @@ struct VCardGraphQLTests {
             """, ["data": .string(Self.cards)])
         let code = response["errors"]?[0]?["extensions"]?["code"]?.stringValue
         #expect(code == "VCARD_MALFORMED")
+        #expect(response["errors"]?[0]?["extensions"]?["line"] == 24)
         #expect(try await fixture.store.contactCount() == 0)
+    }
+
+    @Test("Strict import: a card the store refuses (a UID twice) fails with the store's code and writes nothing")
+    func strictImportStoreRefusal() async throws {
+        let fixture = try GraphQLFixture()
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Twice\r\nCATEGORIES:Dup\r\nUID:twice\r\nEND:VCARD\r\n"
+        let good = Self.cards.components(separatedBy: "BEGIN:VCARD\r\nVERSION:2.1")[0]
+        let response = try await fixture.run(
+            """
+            mutation($data: String!) { importVCards(data: $data, strict: true) { added } }
+            """, ["data": .string(good + card + card)])
+        let code = response["errors"]?[0]?["extensions"]?["code"]?.stringValue
+        #expect(code == "INSERTED_RECORD_ALREADY_EXISTS")
+        #expect(try await fixture.store.contactCount() == 0)
+        #expect(try await fixture.store.groups().isEmpty)
+    }
+
+    @Test("importVCards: a 4.0 group card and a RELATED UID, both naming a card later in the text")
+    func groupCardAndRelated() async throws {
+        let fixture = try GraphQLFixture()
+        let text = """
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            KIND:group\r
+            FN:Climbing\r
+            MEMBER:urn:uuid:gq-marta\r
+            UID:gq-climbing\r
+            END:VCARD\r
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            FN:Tomasz Nowak\r
+            RELATED;TYPE=spouse:urn:uuid:gq-marta\r
+            UID:gq-tomasz\r
+            END:VCARD\r
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            FN:Marta Nowak\r
+            UID:gq-marta\r
+            END:VCARD\r
+
+            """
+        let result = try await fixture.data(Self.mutation, ["data": .string(text)])
+        #expect(result["importVCards"]?["added"] == 2)
+        #expect(result["importVCards"]?["groupCards"] == 1)
+        let data = try await fixture.data(
+            #"{ group(id: "gq-climbing") { name members(first: 5) { id } } contact(id: "gq-tomasz") { familyName contactRelations { label value { name } } } }"#
+        )
+        #expect(data["group"]?["name"] == "Climbing")
+        #expect(data["group"]?["members"]?[0]?["id"] == "gq-marta")
+        #expect(data["contact"]?["familyName"] == "Nowak")
+        #expect(data["contact"]?["contactRelations"]?[0]?["value"]?["name"] == "Marta Nowak")
     }
 }

@@ -223,7 +223,7 @@ enum Corpus {
         X-ABUID:ABC-123:ABPerson
         BDAY;VALUE=text:circa 1800
         PHOTO;VALUE=uri:https://example.com/jane.jpg
-        KIND:group
+        KIND:location
         END:VCARD
 
         """

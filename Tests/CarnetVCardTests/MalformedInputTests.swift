@@ -90,7 +90,7 @@ struct MalformedInputTests {
         #expect(issues.allSatisfy { $0.message == "line longer than 1000 bytes" })
     }
 
-    @Test func photoOverTheLimitIsAnIssueForItsCardOnly() throws {
+    @Test func photoOverTheLimitIsKeptWithAWarning() throws {
         // 6 MB decoded, over the default 5 MiB limit; folded as 3.0 writers fold base64.
         let base64 = Data(count: 6_000_000).base64EncodedString(options: [
             .lineLength76Characters, .endLineWithLineFeed,
@@ -98,11 +98,11 @@ struct MalformedInputTests {
         let folded = base64.replacingOccurrences(of: "\n", with: "\n ")
         let big = "BEGIN:VCARD\nVERSION:3.0\nFN:Big\nPHOTO;ENCODING=b;TYPE=JPEG:" + folded + "\nEND:VCARD\n"
         let (cards, issues) = try VCardReader().read(good + big + good)
-        #expect(cards.count == 2)
-        #expect(
-            issues == [
-                VCardIssue(line: 8, cardLine: 5, message: "PHOTO of 6000000 bytes is over the limit of 5242880 bytes")
-            ])
+        #expect(issues.isEmpty)
+        #expect(cards.count == 3)
+        #expect(cards[1].contact.imageData == nil)
+        #expect(cards[1].unmappedProperties.first?.hasPrefix("PHOTO;ENCODING=b;TYPE=JPEG:") == true)
+        #expect(cards[1].warnings.map { "\($0.line) \($0.cardLine) \($0.key)" } == ["8 5 imageData"])
     }
 
     @Test func photoWithinALowerLimitAndBadBase64() throws {
@@ -112,7 +112,12 @@ struct MalformedInputTests {
         let (cards, issues) = try VCardReader(maxPhotoBytes: 3).read(text)
         #expect(cards.map(\.contact.imageData) == [Data([0, 0, 0])])
         #expect(issues.map(\.message) == ["PHOTO is not valid base64"])
-        #expect(try VCardReader(maxPhotoBytes: 2).read(text).cards.isEmpty)
+        // A photo over the limit is kept as written, with a warning: the card still reads.
+        let small = try VCardReader(maxPhotoBytes: 2).read(text)
+        #expect(small.cards.map(\.contact.imageData) == [nil])
+        #expect(small.cards.first?.unmappedProperties == ["PHOTO;ENCODING=b:AAAA"])
+        #expect(small.cards.first?.warnings.map(\.key) == ["imageData"])
+        #expect(small.issues.count == 1)
     }
 
     @Test func strictModeThrowsTheFirstIssueWithItsLine() throws {

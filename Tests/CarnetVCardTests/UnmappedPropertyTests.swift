@@ -13,7 +13,7 @@ struct UnmappedPropertyTests {
         #expect(card.contact.birthday == nil)
         #expect(card.contact.imageData == nil)
         // The group's X-ABLabel stays with the grouped property it labels; a BDAY that is no date, a photo by URL
-        // and KIND:group are kept rather than lost.
+        // and KIND:location are kept rather than lost (KIND:group makes a group card).
         #expect(
             card.unmappedProperties == [
                 "X-EVOLUTION-FILE-AS:Doe\\, Jane",
@@ -25,7 +25,7 @@ struct UnmappedPropertyTests {
                 "X-ABUID:ABC-123:ABPerson",
                 "BDAY;VALUE=text:circa 1800",
                 "PHOTO;VALUE=uri:https://example.com/jane.jpg",
-                "KIND:group",
+                "KIND:location",
             ])
     }
 

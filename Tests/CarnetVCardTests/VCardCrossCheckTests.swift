@@ -79,8 +79,11 @@ struct VCardCrossCheckTests {
             for line in text.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 75, "\(line)") }
             try Data(text.utf8).write(to: Self.directory.appendingPathComponent(name))
             // Carnet reads its own export back to the same values.
-            let (cards, issues) = try VCardReader().read(Data(text.utf8))
+            let (read, issues) = try VCardReader().read(Data(text.utf8))
             #expect(issues.isEmpty, "\(issues)")
+            // 4.0 starts with the group cards.
+            let cards = read.filter { $0.kind == .contact }
+            #expect(read.count - cards.count == (version == .v4 ? 2 : 0))
             for (card, original) in zip(cards, people) {
                 #expect(card.contact.identifier == original.identifier)
                 #expect(card.contact.givenName == original.givenName && card.contact.familyName == original.familyName)

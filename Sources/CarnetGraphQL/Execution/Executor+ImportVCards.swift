@@ -20,7 +20,7 @@ extension Executor {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))
         } catch let issue as VCardIssue {
             throw FieldError(
-                message: issue.description, code: ErrorCode(rawValue: "VCARD_MALFORMED"),
+                message: issue.description, code: .vCardMalformed,
                 extensions: ["line": .int(issue.line)])
         }
         writer.beginObject()
@@ -31,6 +31,28 @@ extension Executor {
             case .unchanged?: leaf(sub) { $0.int(summary.unchanged) }
             case .groupsCreated?: leaf(sub) { $0.int(summary.groupsCreated) }
             case .historyToken?: leaf(sub) { $0.string(summary.historyToken) }
+            case .groupCards?: leaf(sub) { $0.int(summary.groupCards) }
+            case .warnings?:
+                let warningFields = sub.selection?.fields(for: "VCardImportWarning") ?? []
+                leaf(sub) { writer in
+                    writer.beginArray()
+                    for warning in summary.warnings {
+                        writer.comma()
+                        writer.beginObject()
+                        for field in warningFields {
+                            writer.rawKey(field.quotedKey)
+                            switch VCardImportWarningField(rawValue: field.code) {
+                            case .line?: writer.int(warning.line)
+                            case .cardLine?: writer.int(warning.cardLine)
+                            case .key?: writer.string(warning.key)
+                            case .message?: writer.string(warning.message)
+                            case nil: writer.string("VCardImportWarning")
+                            }
+                        }
+                        writer.endObject()
+                    }
+                    writer.endArray()
+                }
             case .skipped?:
                 let issueFields = sub.selection?.fields(for: "VCardImportIssue") ?? []
                 leaf(sub) { writer in
@@ -43,6 +65,7 @@ extension Executor {
                             switch VCardImportIssueField(rawValue: field.code) {
                             case .line?: writer.int(issue.line)
                             case .message?: writer.string(issue.message)
+                            case .cardLine?: writer.int(issue.cardLine)
                             case nil: writer.string("VCardImportIssue")
                             }
                         }

@@ -29,9 +29,13 @@ enum MutationField: Int, FieldEnum {
 
 enum CreatedAccessTokenField: Int, FieldEnum { case token, id, name, scopes }
 
-enum VCardImportResultField: Int, FieldEnum { case added, updated, unchanged, groupsCreated, skipped, historyToken }
+enum VCardImportResultField: Int, FieldEnum {
+    case added, updated, unchanged, groupsCreated, skipped, historyToken, warnings, groupCards
+}
 
-enum VCardImportIssueField: Int, FieldEnum { case line, message }
+enum VCardImportIssueField: Int, FieldEnum { case line, message, cardLine }
+
+enum VCardImportWarningField: Int, FieldEnum { case line, cardLine, key, message }
 
 enum SubscriptionField: Int, FieldEnum { case storeDidChange, changeHistory }
 
@@ -105,6 +109,7 @@ enum FieldCodes {
             "ChangeHistoryPage": table(HistoryPageField.self), "StoreChange": table(StoreChangeField.self),
             "SaveResult": table(SaveResultField.self), "VCardImportResult": table(VCardImportResultField.self),
             "VCardImportIssue": table(VCardImportIssueField.self),
+            "VCardImportWarning": table(VCardImportWarningField.self),
             "ChangeHistoryRetention": table(RetentionField.self),
         ]
         for labeled in [

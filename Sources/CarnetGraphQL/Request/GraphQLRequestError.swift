@@ -154,5 +154,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let tooManyNodes = ErrorCode(rawValue: "MAX_NODES_EXCEEDED")
     public static let operationNotAllowed = ErrorCode(rawValue: "OPERATION_NOT_ALLOWED")
     public static let forbidden = ErrorCode(rawValue: "FORBIDDEN")
+    /// A strict vCard import refused for a card it could not read; `extensions.line` says where.
+    public static let vCardMalformed = ErrorCode(rawValue: "VCARD_MALFORMED")
     public static let internalServerError = ErrorCode(rawValue: "INTERNAL_SERVER_ERROR")
 }

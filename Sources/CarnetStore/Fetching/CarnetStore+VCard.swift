@@ -21,9 +21,42 @@ extension CarnetStore {
         }
     }
 
+    /// Whether any contact keeps a vCard UID (one indexed probe): when none does, an import need not look cards
+    /// up by kept UID.
+    public func hasContactsKeepingVCardUIDs() async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM labeledValue WHERE kind = ? AND searchKey IS NOT NULL)
+                    """, arguments: [MultiValueKind.vCardProperties.rawValue]) ?? false
+        }
+    }
+
+    /// Which of these identifiers an added record could not take: retired (a deleted record's, never reused)
+    /// or held by a group, container or labeled value. A contact's own identifier is not listed; fetch the
+    /// contacts to find those. An import gives a card whose UID is listed a new identifier instead of failing.
+    public func unavailableIdentifiers(_ identifiers: [String]) async throws -> Set<String> {
+        guard !identifiers.isEmpty else { return [] }
+        return try await read { db in
+            var result: Set<String> = []
+            for chunk in identifiers.chunked(500) {
+                let list = databaseQuestionMarks(count: chunk.count)
+                // One statement, each table's unique index probed for the chunk.
+                let sql = ["retiredIdentifier", "\"group\"", "container", "labeledValue"]
+                    .map { "SELECT id FROM \($0) WHERE id IN (\(list))" }.joined(separator: " UNION ALL ")
+                let arguments = StatementArguments(Array(repeatElement(Array(chunk), count: 4).joined()))
+                result.formUnion(try String.fetchAll(db, sql: sql, arguments: arguments))
+            }
+            return result
+        }
+    }
+
     /// What would make a save refuse this contact as an add: the key paths of its bad properties (empty when
     /// valid). Lets an import skip one bad card instead of failing its whole batch.
-    public static func validationProblems(ofNewContact contact: Contact) -> [String] {
-        Validation.contact(contact, keys: .all).sorted()
+    ///
+    /// - Parameter keys: The keys to check (all by default), for a caller that checked the others already.
+    public static func validationProblems(ofNewContact contact: Contact, keys: ContactKeySet = .all) -> [String] {
+        Validation.contact(contact, keys: keys).sorted()
     }
 }

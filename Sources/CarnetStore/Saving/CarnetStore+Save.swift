@@ -7,23 +7,42 @@ extension CarnetStore {
     /// - Throws: ``StoreError``, naming the failing operation's index and the records at fault.
     @discardableResult
     public func execute(_ request: SaveRequest) async throws -> SaveResult {
-        try Self.validate(request)
+        try await execute(atomically: [request])
+    }
+
+    /// Executes several save requests as one commit: one SQLite transaction and one revision, so all of them
+    /// apply or none does. Each request keeps the ``StoreLimits/operationsPerSave`` limit; the first one's
+    /// transaction author is recorded. What a strict vCard import needs: any number of cards, written whole or
+    /// not at all.
+    ///
+    /// - Returns: as ``execute(_:)``, with the identifiers of every request's operations in order.
+    /// - Throws: ``StoreError``; its `operationIndex` counts operations across the requests.
+    @discardableResult
+    public func execute(atomically requests: [SaveRequest]) async throws -> SaveResult {
+        for request in requests { try Self.validate(request) }
+        let author = requests.first?.transactionAuthor
         let storeID = self.storeID
         let contactLimit = configuration.contactsPerBook
-        let addsContacts = request.operations.contains {
-            if case .addContact = $0 { true } else { false }
+        let addsContacts = requests.contains { request in
+            request.operations.contains {
+                if case .addContact = $0 { true } else { false }
+            }
         }
         let result = try await mappingDatabaseErrors {
             try await writer.writeWithoutTransaction { db in
                 var result: SaveResult?
                 try db.inTransaction(.immediate) {
-                    var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
+                    var transaction = try SaveTransaction(db: db, author: author)
                     var identifiers: [String] = []
-                    for (index, operation) in request.operations.enumerated() {
-                        do {
-                            identifiers.append(try transaction.apply(operation))
-                        } catch let error as StoreError {
-                            throw error.at(operation: index)
+                    var index = 0
+                    for request in requests {
+                        for operation in request.operations {
+                            do {
+                                identifiers.append(try transaction.apply(operation))
+                            } catch let error as StoreError {
+                                throw error.at(operation: index)
+                            }
+                            index += 1
                         }
                     }
                     if addsContacts { try Self.checkContactQuota(db, limit: contactLimit) }

@@ -18,8 +18,9 @@ public enum StoreLimits {
     public static let valuesPerProperty = 100
     /// vCard properties kept for a contact (``ContactKey/vCardProperties``).
     public static let vCardPropertiesPerContact = 1_000
-    /// One kept vCard property line.
-    public static let vCardPropertyBytes = 256 * 1024
+    /// One kept vCard property line: as long as the longest line the vCard reader takes (10 MiB), so a value
+    /// over another limit (a note of 200,000 characters in any script) can always be kept as its line.
+    public static let vCardPropertyBytes = 10 * 1024 * 1024
     /// The full-size image.
     public static let imageDataBytes = 5 * 1024 * 1024
     /// The thumbnail image.

@@ -1,22 +1,44 @@
 import CarnetStore
 import Foundation
 
-/// Writes contacts out as vCards: all of them or one group's, page by page, with their groups as CATEGORIES and
-/// the properties kept from their import.
+/// Writes contacts out as vCards: all of them or one group's, page by page, with their groups and the
+/// properties kept from their import.
+///
+/// Groups go out as CATEGORIES on their members' cards (what Google, Android, Outlook and most readers take),
+/// as group cards before the contacts (4.0's `KIND:group`, or in 3.0 Apple's `X-ADDRESSBOOKSERVER-KIND:group`,
+/// what iCloud and macOS write), or both. Import reads both and takes their union, so either form, or both,
+/// comes back as the same memberships; see ``GroupStyle``.
 public struct VCardExporter: Sendable {
-    public let store: CarnetStore
-    public var version: VCardWriter.Version
-
-    public init(store: CarnetStore, version: VCardWriter.Version = .v3) {
-        self.store = store
-        self.version = version
+    /// How groups are written.
+    public enum GroupStyle: String, Sendable, CaseIterable {
+        /// CATEGORIES on each contact's card.
+        case categories
+        /// Group cards before the contacts, naming their members by UID.
+        case cards
+        /// Both: CATEGORIES and group cards.
+        case both
     }
 
-    /// Writes every contact (or one group's members), calling `output` with each chunk of text.
-    /// - Returns: how many cards were written.
+    public let store: CarnetStore
+    public var version: VCardWriter.Version
+    /// CATEGORIES for 3.0; both forms for 4.0, where group cards are the standard's and CATEGORIES what most
+    /// readers still look for.
+    public var groupStyle: GroupStyle
+
+    public init(store: CarnetStore, version: VCardWriter.Version = .v3, groupStyle: GroupStyle? = nil) {
+        self.store = store
+        self.version = version
+        self.groupStyle = groupStyle ?? (version == .v3 ? .categories : .both)
+    }
+
+    /// Writes the group cards when the style asks for them (first, so an import creates each group under its
+    /// UID before the CATEGORIES that name it), then every contact (or one group's members), calling `output`
+    /// with each chunk of text.
+    /// - Returns: how many contact cards were written.
     @discardableResult
     public func export(groupIdentifier: String? = nil, output: (String) throws -> Void) async throws -> Int {
         let writer = VCardWriter(version: version)
+        if groupStyle != .categories { try await exportGroupCards(groupIdentifier, writer, output) }
         var cursor: String?
         var count = 0
         repeat {
@@ -24,7 +46,8 @@ public struct VCardExporter: Sendable {
                 ContactFetchRequest(
                     predicate: ContactPredicate(groupIdentifier: groupIdentifier), keysToFetch: .all, sortOrder: .none,
                     page: .first(1000, after: cursor)))
-            let groups = try await store.groups(ofContacts: page.contacts.map(\.identifier))
+            let groups =
+                groupStyle == .cards ? [:] : try await store.groups(ofContacts: page.contacts.map(\.identifier))
             var chunk = ""
             for contact in page.contacts {
                 chunk += Self.card(contact, groups: groups[contact.identifier] ?? [], writer: writer)
@@ -36,11 +59,44 @@ public struct VCardExporter: Sendable {
         return count
     }
 
-    /// One contact's card: kept properties go back out, except a kept UID (the contact's identifier is its UID).
+    /// The group cards, by group name; members by UID, sorted, so the same store always writes the same text.
+    private func exportGroupCards(
+        _ groupIdentifier: String?, _ writer: VCardWriter, _ output: (String) throws -> Void
+    ) async throws {
+        let groups =
+            if let groupIdentifier {
+                try await store.groups(withIdentifiers: [groupIdentifier])
+            } else {
+                try await store.groups()
+            }
+        for start in stride(from: 0, to: groups.count, by: 100) {
+            let chunk = groups[start..<min(start + 100, groups.count)]
+            let members = try await store.members(ofGroups: chunk.map(\.identifier), keysToFetch: [.vCardProperties])
+            var text = ""
+            for group in chunk {
+                let uids = (members[group.identifier] ?? []).map(Self.uid).sorted()
+                text += writer.writeGroup(name: group.name, uid: group.identifier, memberUIDs: uids)
+            }
+            try output(text)
+        }
+    }
+
+    /// One contact's card. Its UID is the one it was imported with when it keeps one (a UID that was no
+    /// Carnet identifier, or that named a deleted contact), else its identifier.
     public static func card(_ contact: Contact, groups: [Group], writer: VCardWriter) -> String {
-        let kept =
-            contact.isKeyAvailable(.vCardProperties)
-            ? contact.vCardProperties.map(\.value).filter { !$0.uppercased().hasPrefix("UID:") } : []
-        return writer.write(contact, categories: groups.map(\.name), unmappedProperties: kept)
+        let kept = contact.isKeyAvailable(.vCardProperties) ? contact.vCardProperties.map(\.value) : []
+        let uidLine = kept.first { $0.hasPrefix("UID:") }
+        return writer.write(
+            contact, categories: groups.map(\.name),
+            unmappedProperties: kept.filter { !$0.uppercased().hasPrefix("UID:") },
+            uid: uidLine.map { String($0.dropFirst(4)) })
+    }
+
+    /// The UID a contact's card carries.
+    static func uid(_ contact: Contact) -> String {
+        guard contact.isKeyAvailable(.vCardProperties),
+            let line = contact.vCardProperties.first(where: { $0.value.hasPrefix("UID:") })
+        else { return contact.identifier }
+        return String(line.value.dropFirst(4))
     }
 }

@@ -5,9 +5,14 @@ import Foundation
 ///
 /// Cards are read one at a time and saved in batches, one transaction each. A card whose UID names a contact
 /// already in the store updates it (only what changed, so importing the same file twice changes nothing);
-/// other cards are added. CATEGORIES become groups of the target container. A card that cannot be read, or
-/// whose values the store refuses, is skipped with its line and reason; the rest of the file imports. In strict
-/// mode any such card refuses the whole file before anything is written.
+/// other cards are added. A card whose UID names a deleted contact (whose identifier is retired, never reused)
+/// is added under a new identifier and keeps its UID, which export writes and later imports find it by.
+/// CATEGORIES become groups of the target container, and so do group cards (4.0 `KIND:group`, Apple's
+/// `X-ADDRESSBOOKSERVER-KIND:group`), with their members found by UID in the file or the store; a re-imported
+/// card's groups become what the file says. A value the store cannot hold as a key is kept as a vCard property
+/// and reported as a warning. A card that cannot be read, or that the store refuses, is skipped with its line
+/// and reason; the rest of the file imports. In strict mode any such card refuses the whole file: everything
+/// is saved in one transaction, or nothing is.
 public struct VCardImporter: Sendable {
     /// What an import did.
     public struct Summary: Sendable {
@@ -17,7 +22,12 @@ public struct VCardImporter: Sendable {
         public var unchanged = 0
         /// The cards skipped, with their lines and reasons.
         public var skipped: [VCardIssue] = []
+        /// Values kept as vCard properties rather than keys, and references (RELATED, MEMBER) that named no card.
+        public var warnings: [VCardWarning] = []
+        /// Groups created from CATEGORIES and group cards.
         public var groupsCreated = 0
+        /// Group cards imported (created or matched).
+        public var groupCards = 0
         /// The history token after the last save (the store's current token when nothing was saved).
         public var historyToken = ""
 
@@ -29,7 +39,7 @@ public struct VCardImporter: Sendable {
     public var containerIdentifier: String?
     public var transactionAuthor: String?
     public var strict: Bool
-    /// Cards per transaction.
+    /// Cards per transaction (lenient mode).
     public var batchSize = 1000
 
     public init(
@@ -44,53 +54,75 @@ public struct VCardImporter: Sendable {
     /// Imports every card of a file (memory-map large files: cards are parsed as they are reached).
     ///
     /// - Parameter progress: called after each batch with the number of cards handled so far.
-    /// - Throws: in strict mode, the first ``VCardIssue`` (nothing written); ``StoreError`` for a store failure.
+    /// - Throws: in strict mode, the first ``VCardIssue`` or the ``StoreError`` of the first card the store
+    ///   refuses (nothing written); ``StoreError`` for a store failure.
     public func importCards(_ data: Data, progress: @Sendable (Int) -> Void = { _ in }) async throws -> Summary {
-        var summary = Summary()
-        var groups = try await GroupDirectory(store: store, container: containerIdentifier)
-        let reader = VCardReader(strict: strict)
+        var session = try await ImportSession(importer: self)
         if strict {
-            // Read and check everything first: a strict import writes nothing unless every card is good.
-            let cards = try reader.read(data).cards.map(Self.prepared)
-            for card in cards {
-                let problems = CarnetStore.validationProblems(ofNewContact: card.contact)
-                if !problems.isEmpty {
-                    throw VCardIssue(line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")
-                }
-            }
-            for start in stride(from: 0, to: cards.count, by: batchSize) {
-                try await save(Array(cards[start..<min(start + batchSize, cards.count)]), &summary, &groups)
-                progress(min(start + batchSize, cards.count))
-            }
+            try await importStrictly(data, &session, progress)
         } else {
-            var batch: [VCardCard] = []
-            var handled = 0
-            for result in reader.cards(from: data) {
-                switch result {
-                case .success(let read):
-                    let card = Self.prepared(read)
-                    let problems = CarnetStore.validationProblems(ofNewContact: card.contact)
-                    if problems.isEmpty {
-                        batch.append(card)
-                    } else {
-                        summary.skipped.append(
-                            VCardIssue(line: card.line, message: "invalid values: \(problems.joined(separator: ", "))"))
-                    }
-                case .failure(let issue):
-                    summary.skipped.append(issue)
-                }
-                handled += 1
-                if batch.count == batchSize {
-                    try await save(batch, &summary, &groups)
-                    batch = []
-                    progress(handled)
-                }
-            }
-            if !batch.isEmpty { try await save(batch, &summary, &groups) }
-            progress(handled)
+            try await importLeniently(data, &session, progress)
         }
+        var summary = session.summary
         if summary.historyToken.isEmpty { summary.historyToken = try await store.currentHistoryToken() }
         return summary
+    }
+
+    /// Every card read and planned first, then one commit of every operation: a refusal writes nothing.
+    private func importStrictly(
+        _ data: Data, _ session: inout ImportSession, _ progress: @Sendable (Int) -> Void
+    ) async throws {
+        let cards = try VCardReader(strict: true).read(data).cards
+        for card in cards { session.learn(card) }
+        var operations: [SaveOperation] = []
+        var created = 0
+        let contacts = cards.filter { $0.kind == .contact }
+        for start in stride(from: 0, to: contacts.count, by: batchSize) {
+            let planned = try await session.plan(Array(contacts[start..<min(start + batchSize, contacts.count)]))
+            for card in planned {
+                if let problem = card.problem { throw problem }
+                if let operation = card.operation { operations.append(operation) }
+                session.record(card)
+            }
+            operations += try await session.membershipOperations(planned, created: &created)
+        }
+        operations += try await session.linkOperations().map(\.operation)
+        if !operations.isEmpty {
+            session.summary.historyToken = try await store.execute(atomically: session.requests(operations))
+                .historyToken
+        }
+        session.groups.commit()
+        session.summary.groupsCreated += created
+        session.commitLinkCounts()
+        session.commitCounts()
+        progress(cards.count)
+    }
+
+    /// Cards saved a batch at a time as they are read; the links between cards (groups, relations by UID) once
+    /// every card is in.
+    private func importLeniently(
+        _ data: Data, _ session: inout ImportSession, _ progress: @Sendable (Int) -> Void
+    ) async throws {
+        var batch: [VCardCard] = []
+        var handled = 0
+        for result in VCardReader().cards(from: data) {
+            switch result {
+            case .success(let card):
+                session.learn(card)
+                if card.kind == .contact { batch.append(card) }
+            case .failure(let issue):
+                session.summary.skipped.append(issue)
+            }
+            handled += 1
+            if batch.count == batchSize {
+                try await session.save(batch)
+                batch = []
+                progress(handled)
+            }
+        }
+        if !batch.isEmpty { try await session.save(batch) }
+        try await session.saveLinks()
+        progress(handled)
     }
 
     /// The card's contact as it will be stored: a UID that is no Carnet identifier is kept among the vCard

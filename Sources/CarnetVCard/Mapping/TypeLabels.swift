@@ -17,6 +17,20 @@ enum TypeLabels {
         }
     }
 
+    /// A custom label written as an `X-` type, as Android writes one (`TEL;X-Mobil 2:` in 2.1,
+    /// `TEL;TYPE=X-Mobil 2:` in 3.0): the text after `X-`, in its own case.
+    static func customLabel(_ parameters: [ContentLine.Parameter]) -> String? {
+        for parameter in parameters where parameter.name == "TYPE" {
+            for part in parameter.value.split(separator: ",") {
+                let type = TextCleaning.singleLine(String(part))
+                guard type.utf8.count > 2, type.uppercased().hasPrefix("X-") else { continue }
+                let label = TextCleaning.singleLine(String(type.dropFirst(2)))
+                if !label.isEmpty { return label }
+            }
+        }
+        return nil
+    }
+
     private static func phoneLabel(_ types: [String]) -> String? {
         if types.contains("iphone") { return ContactLabel.phoneiPhone }
         if types.contains("applewatch") { return ContactLabel.phoneAppleWatch }

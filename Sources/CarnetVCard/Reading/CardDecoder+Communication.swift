@@ -7,7 +7,10 @@ extension CardDecoder {
         var number = TextCleaning.singleLine(try values.text(line))
         if Self.hasScheme(number, "tel:") { number = TextCleaning.trimmed(String(number.dropFirst(4))) }
         let label = label(for: line, kind: .phone)
-        if !number.isEmpty { phoneNumbers.append(LabeledValue(label: label, value: number)) }
+        if !number.isEmpty {
+            phoneNumbers.append(LabeledValue(label: label, value: number))
+            source(.phoneNumbers)
+        }
         return true
     }
 
@@ -15,14 +18,20 @@ extension CardDecoder {
         var address = TextCleaning.singleLine(try values.text(line))
         if Self.hasScheme(address, "mailto:") { address = TextCleaning.trimmed(String(address.dropFirst(7))) }
         let label = label(for: line, kind: .email)
-        if !address.isEmpty { emailAddresses.append(LabeledValue(label: label, value: address)) }
+        if !address.isEmpty {
+            emailAddresses.append(LabeledValue(label: label, value: address))
+            source(.emailAddresses)
+        }
         return true
     }
 
     mutating func mapURL(_ line: ContentLine) throws(VCardIssue) -> Bool {
         let url = TextCleaning.singleLine(try values.text(line))
         let label = label(for: line, kind: .url)
-        if !url.isEmpty { urlAddresses.append(LabeledValue(label: label, value: url)) }
+        if !url.isEmpty {
+            urlAddresses.append(LabeledValue(label: label, value: url))
+            source(.urlAddresses)
+        }
         return true
     }
 
@@ -57,7 +66,10 @@ extension CardDecoder {
             }
         }
         let label = label(for: line, kind: .address)
-        if address != PostalAddress() { postalAddresses.append(LabeledValue(label: label, value: address)) }
+        if address != PostalAddress() {
+            postalAddresses.append(LabeledValue(label: label, value: address))
+            source(.postalAddresses)
+        }
         return true
     }
 

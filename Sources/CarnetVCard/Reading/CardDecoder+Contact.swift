@@ -22,11 +22,12 @@ extension CardDecoder {
         if !dates.isEmpty { contact.dates = dates }
         if !contactRelations.isEmpty { contact.contactRelations = contactRelations }
         if !socialProfiles.isEmpty { contact.socialProfiles = socialProfiles }
-        let instantMessages =
-            instantMessageAddresses
-            + legacyInstantMessageAddresses.filter { legacy in
-                !instantMessageAddresses.contains { $0.value == legacy.value }
-            }
+        var instantMessages = instantMessageAddresses
+        for (legacy, line) in zip(legacyInstantMessageAddresses, legacyInstantMessageLines)
+        where !instantMessageAddresses.contains(where: { $0.value == legacy.value }) {
+            instantMessages.append(legacy)
+            source(.instantMessageAddresses, line: line)
+        }
         if !instantMessages.isEmpty { contact.instantMessageAddresses = instantMessages }
         return contact
     }

@@ -32,6 +32,7 @@ extension CardDecoder {
             label = ContactLabel.dateAnniversary
         }
         dates.append(LabeledValue(label: label, value: date))
+        source(.dates)
         return true
     }
 

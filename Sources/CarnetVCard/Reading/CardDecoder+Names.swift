@@ -13,13 +13,17 @@ extension CardDecoder {
         guard first(line) else { return false }
         let parts = try values.components(line)
         let keys: [ContactKey] = [.familyName, .givenName, .middleName, .namePrefix, .nameSuffix]
-        for (key, part) in zip(keys, parts) { self[key] = TextCleaning.singleLine(part) }
+        for (key, part) in zip(keys, parts) {
+            self[key] = TextCleaning.singleLine(part)
+            source(key)
+        }
         return true
     }
 
     mutating func mapFormattedName(_ line: ContentLine) throws(VCardIssue) -> Bool {
         guard first(line) else { return false }
         formattedName = TextCleaning.singleLine(try values.text(line))
+        formattedNameLine = current
         return true
     }
 
@@ -29,6 +33,7 @@ extension CardDecoder {
         guard !items.isEmpty else { return true }
         let existing = self[.nickname].isEmpty ? [] : [self[.nickname]]
         self[.nickname] = (existing + items).joined(separator: ", ")
+        source(.nickname)
         return true
     }
 
@@ -38,6 +43,8 @@ extension CardDecoder {
         let parts = try values.components(line).map(TextCleaning.singleLine)
         self[.organizationName] = parts.first ?? ""
         self[.departmentName] = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
+        source(.organizationName)
+        source(.departmentName)
         return true
     }
 
@@ -45,6 +52,7 @@ extension CardDecoder {
     mutating func mapString(_ line: ContentLine, _ key: ContactKey) throws(VCardIssue) -> Bool {
         guard first(line) else { return false }
         self[key] = TextCleaning.singleLine(try values.text(line))
+        source(key)
         return true
     }
 
@@ -53,14 +61,17 @@ extension CardDecoder {
         let text = TextCleaning.multiLine(try values.text(line))
         guard !text.isEmpty else { return true }
         self[.note] = self[.note].isEmpty ? text : self[.note] + "\n\n" + text
+        source(.note)
         return true
     }
 
-    /// Apple's X-ABShowAs:COMPANY and 4.0's KIND:org. KIND group and location have no Carnet meaning: kept.
+    /// Apple's X-ABShowAs:COMPANY, 4.0's KIND:org, and a group card's KIND:group (or Apple's
+    /// X-ADDRESSBOOKSERVER-KIND:group). KIND location has no Carnet meaning: kept.
     mutating func mapContactType(_ line: ContentLine) throws(VCardIssue) -> Bool {
         switch TextCleaning.singleLine(try values.text(line)).lowercased() {
         case "company", "org", "organization": contactType = .organization
         case "person", "individual": break
+        case "group" where line.name != "X-ABSHOWAS": isGroup = true
         default: return false
         }
         return true
@@ -82,17 +93,38 @@ extension CardDecoder {
         return true
     }
 
-    /// A card without N (common in 4.0) still has a name: its FN becomes the given name, or the organization
-    /// name for an organization. An FN that only repeats the organization or nickname adds nothing.
+    /// A group card's MEMBER (or Apple's X-ADDRESSBOOKSERVER-MEMBER): `urn:uuid:<uid>`, or any other URI, which
+    /// names the member card's UID as written. On a card that is not a group the line is kept.
+    mutating func mapMember(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        let text = TextCleaning.singleLine(try values.text(line))
+        let uid = UIDReference.bare(text)
+        if !uid.isEmpty {
+            memberUIDs.append(uid)
+            memberLines.append(current)
+        }
+        return true
+    }
+
+    /// A card without N (common in 4.0) still has a name: its FN split into prefix, given, middle and family
+    /// name and suffix as Apple Contacts splits it (``NameSplitting``), or the organization name for an
+    /// organization. An FN that only repeats the organization or nickname adds nothing.
     mutating func applyFormattedName() {
         guard let name = formattedName, !name.isEmpty else { return }
         let nameKeys: [ContactKey] = [.namePrefix, .givenName, .middleName, .familyName, .nameSuffix]
         guard nameKeys.allSatisfy({ self[$0].isEmpty }) else { return }
         if name == self[.organizationName] || name == self[.nickname] { return }
         if contactType == .organization {
-            if self[.organizationName].isEmpty { self[.organizationName] = name }
+            if self[.organizationName].isEmpty {
+                self[.organizationName] = name
+                if let line = formattedNameLine { source(.organizationName, line: line) }
+            }
             return
         }
-        self[.givenName] = name
+        let parts = NameSplitting.split(name)
+        let keys: [ContactKey] = [.namePrefix, .givenName, .middleName, .familyName, .nameSuffix]
+        for (key, part) in zip(keys, [parts.prefix, parts.given, parts.middle, parts.family, parts.suffix]) {
+            self[key] = part
+            if let line = formattedNameLine { source(key, line: line) }
+        }
     }
 }

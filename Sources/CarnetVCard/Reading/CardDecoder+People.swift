@@ -3,15 +3,25 @@ import Foundation
 
 /// Related names, social profiles and instant messaging.
 extension CardDecoder {
-    /// Apple's X-ABRELATEDNAMES (label in X-ABLabel) and 4.0's RELATED. A RELATED that points at a URI
-    /// (`urn:uuid:...`, a URL) names no one by name, so it is kept unmapped.
+    /// Apple's X-ABRELATEDNAMES (label in X-ABLabel) and 4.0's RELATED. A RELATED that points at a URI names
+    /// no one by name, so it is kept unmapped; one that names a card by UID (`urn:uuid:...`) is also noted, for
+    /// the import to resolve into a relation with that card's name.
     mutating func mapRelation(_ line: ContentLine) throws(VCardIssue) -> Bool {
         let name = TextCleaning.singleLine(try values.text(line))
         if line.name == "RELATED", line.parameter("VALUE")?.lowercased() != "text", Self.looksLikeURI(name) {
+            if Self.hasScheme(name, "urn:uuid:"), name.utf8.count > 9 {
+                // The group's X-ABLabel stays with the kept line: read, not taken.
+                let label =
+                    line.group.flatMap { groupLabels[$0] } ?? TypeLabels.label(forTypes: line.types, kind: .relation)
+                relatedUIDs.append(.init(label: label, uid: UIDReference.bare(name), line: line.number))
+            }
             return false
         }
         let label = label(for: line, kind: .relation)
-        if !name.isEmpty { contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: name))) }
+        if !name.isEmpty {
+            contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: name)))
+            source(.contactRelations)
+        }
         return true
     }
 
@@ -34,7 +44,10 @@ extension CardDecoder {
             profile.urlString = value
         }
         let label = label(for: line, kind: .socialProfile)
-        if profile != SocialProfile() { socialProfiles.append(LabeledValue(label: label, value: profile)) }
+        if profile != SocialProfile() {
+            socialProfiles.append(LabeledValue(label: label, value: profile))
+            source(.socialProfiles)
+        }
         return true
     }
 
@@ -56,6 +69,7 @@ extension CardDecoder {
         if !username.isEmpty {
             let address = InstantMessageAddress(username: username, service: service)
             instantMessageAddresses.append(LabeledValue(label: label, value: address))
+            source(.instantMessageAddresses)
         }
         return true
     }
@@ -67,6 +81,7 @@ extension CardDecoder {
         if !username.isEmpty {
             let address = InstantMessageAddress(username: username, service: service)
             legacyInstantMessageAddresses.append(LabeledValue(label: label, value: address))
+            legacyInstantMessageLines.append(current)
         }
         return true
     }

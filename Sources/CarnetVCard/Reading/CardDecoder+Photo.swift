@@ -2,7 +2,7 @@ import CarnetStore
 
 extension CardDecoder {
     /// PHOTO as base64 (`ENCODING=b` in 3.0, `ENCODING=BASE64` in 2.1) or a `data:` URI (4.0). A photo given by
-    /// URL cannot be fetched here, so it is kept unmapped; so is a second photo.
+    /// URL cannot be fetched here, so it is kept unmapped; so is a second photo, and one over `maxPhotoBytes`.
     mutating func mapPhoto(_ line: ContentLine) throws(VCardIssue) -> Bool {
         guard imageData == nil else { return false }
         let payload: Bytes
@@ -22,8 +22,10 @@ extension CardDecoder {
             return true
         case .failure(.invalid):
             throw values.issue(line, "PHOTO is not valid base64")
-        case .failure(.tooLarge(let size)):
-            throw values.issue(line, "PHOTO of \(size) bytes is over the limit of \(maxPhotoBytes) bytes")
+        case .failure(.tooLarge):
+            // Over the store's image limit: kept as written (and reported), so the card still imports.
+            oversizedPhoto = current
+            return false
         }
     }
 }

@@ -29,7 +29,24 @@ struct CardDecoder {
     var instantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
     /// IM addresses from X-AIM-style properties, kept apart so the ones an IMPP repeats are dropped.
     var legacyInstantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
+    var legacyInstantMessageLines: [Int] = []
     var categories: [String] = []
+    var isGroup = false
+    var memberUIDs: [String] = []
+    var memberLines: [Int] = []
+    var formattedNameLine: Int?
+    /// The PHOTO line kept because its image is over `maxPhotoBytes`.
+    var oversizedPhoto: Int?
+    var relatedUIDs: [VCardCard.RelatedUID] = []
+
+    /// Lines a first pass found the store could not hold as keys: kept unmapped this time.
+    var excluded: Set<Int> = []
+    /// The index of the line being mapped.
+    var current = 0
+    /// Which line gave each key a value (key by ``ContactKey/ordinal``), in mapping order: one entry per value of
+    /// a multi-value, in the value's order. What a value the store refuses is traced back to. One flat list, so a
+    /// card costs one allocation for it, not one per key.
+    var sources: [(key: Int, line: Int)] = []
 
     /// X-ABLabel values by group, and the groups whose label a mapped property took.
     var groupLabels: [String: String] = [:]
@@ -42,20 +59,7 @@ struct CardDecoder {
     /// The single-value properties already mapped (bits by ``Property`` raw value); a repeat is kept unmapped.
     var seen: UInt64 = 0
 
-    /// Decodes the card whose unfolded lines are `lines` in `buffer`.
-    static func decode(
-        _ buffer: UnsafeBufferPointer<UInt8>, lines rawLines: [RawLine], beginLine: Int, maxPhotoBytes: Int
-    ) throws(VCardIssue) -> VCardCard {
-        var lines: [ContentLine] = []
-        lines.reserveCapacity(rawLines.count)
-        for raw in rawLines { lines.append(try ContentLineParser.parse(raw, in: buffer, cardLine: beginLine)) }
-        let version = try VCardVersion.of(lines, cardLine: beginLine)
-        var decoder = CardDecoder(
-            lines: lines, values: ValueDecoder(version: version, cardLine: beginLine), maxPhotoBytes: maxPhotoBytes)
-        return try decoder.run(beginLine: beginLine)
-    }
-
-    private mutating func run(beginLine: Int) throws(VCardIssue) -> VCardCard {
+    mutating func run(beginLine: Int) throws(VCardIssue) -> VCardCard {
         for index in lines.indices where lines[index].property?.isGroupHelper == true {
             helpers.append(index)
             guard lines[index].property == .appleLabel, let group = lines[index].group else { continue }
@@ -63,8 +67,15 @@ struct CardDecoder {
             if !label.isEmpty, groupLabels[group] == nil { groupLabels[group] = label }
         }
         for index in lines.indices {
+            current = index
+            if excluded.contains(index) {
+                unmapped.append(index)
+                continue
+            }
             if try !map(lines[index]) { unmapped.append(index) }
         }
+        // MEMBER means something only on a group card; elsewhere it is kept as written.
+        if !isGroup { unmapped += memberLines }
         for index in helpers {
             let line = lines[index]
             let used = line.property == .appleLabel ? usedLabelGroups : usedAddressGroups
@@ -74,9 +85,17 @@ struct CardDecoder {
         var kept: [String] = []
         kept.reserveCapacity(unmapped.count)
         for index in unmapped { kept.append(try values.raw(lines[index])) }
-        return VCardCard(
+        var card = VCardCard(
             contact: makeContact(), uid: uid, categories: categories, unmappedProperties: kept,
             version: values.version.rawValue, line: beginLine)
+        card.relatedUIDs = relatedUIDs
+        if isGroup {
+            card.kind = .group
+            card.groupName = formattedName ?? ""
+            if card.groupName.isEmpty { card.groupName = self[.familyName] }
+            card.memberUIDs = memberUIDs
+        }
+        return card
     }
 
     /// Maps one line; `false` keeps it unmapped.
@@ -111,6 +130,7 @@ struct CardDecoder {
         case .photo: return try mapPhoto(line)
         case .appleLabel, .appleAddressCountry, .appleSubLocality, .appleSubAdministrativeArea:
             return true  // decided once the group's property is mapped
+        case .member: return try mapMember(line)
         case .legacyInstantMessage:
             return try mapLegacyInstantMessage(line, service: Services.instantMessageProperties[line.name] ?? "")
         }
@@ -122,7 +142,8 @@ struct CardDecoder {
             usedLabelGroups.insert(group)
             return label
         }
-        return TypeLabels.label(forTypes: line.types, kind: kind)
+        if let label = TypeLabels.label(forTypes: line.types, kind: kind) { return label }
+        return kind == .socialProfile ? nil : TypeLabels.customLabel(line.parameters)
     }
 
     /// Whether a single-value property is seen for the first time (and marks it seen).

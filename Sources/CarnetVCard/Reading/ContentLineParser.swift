@@ -83,9 +83,12 @@ enum ContentLineParser {
             throw VCardIssue(line: line, cardLine: cardLine, message: "unterminated quoted parameter value")
         }
         guard let equals else {
-            let bare = bytes[start..<index].trimmingWhitespace.uppercasedString
-            if bare.isEmpty { return nil }
-            return .init(name: bareEncodings.contains(bare) ? "ENCODING" : "TYPE", value: bare)
+            let written = bytes[start..<index].trimmingWhitespace
+            if written.isEmpty { return nil }
+            let bare = written.uppercasedString
+            // A bare type keeps its case: Android's `TEL;X-Mobil 2:` is a custom label.
+            return bareEncodings.contains(bare)
+                ? .init(name: "ENCODING", value: bare) : .init(name: "TYPE", value: written.string)
         }
         let name = bytes[start..<equals].trimmingWhitespace.uppercasedString
         return .init(name: name, value: parameterValue(bytes[(equals + 1)..<index]))

@@ -7,6 +7,8 @@ enum Property: Int {
     case birthday, alternateBirthday, appleDate, anniversary
     case telephone, email, address, url, relatedNames, related, socialProfile, impp, photo
     case appleLabel, appleAddressCountry, appleSubLocality, appleSubAdministrativeArea
+    /// 4.0's MEMBER and Apple's X-ADDRESSBOOKSERVER-MEMBER; X-ADDRESSBOOKSERVER-KIND is ``kind``.
+    case member
     /// X-AIM, X-JABBER and the other pre-IMPP properties (``Services/instantMessageProperties``).
     case legacyInstantMessage
 
@@ -17,12 +19,14 @@ enum Property: Int {
             "NICKNAME": .nickname, "X-MAIDENNAME": .maidenName, "X-PHONETIC-FIRST-NAME": .phoneticFirstName,
             "X-PHONETIC-MIDDLE-NAME": .phoneticMiddleName, "X-PHONETIC-LAST-NAME": .phoneticLastName,
             "X-PHONETIC-ORG": .phoneticOrganization, "ORG": .organization, "TITLE": .title, "NOTE": .note,
-            "X-ABSHOWAS": .showAs, "KIND": .kind, "CATEGORIES": .categories, "BDAY": .birthday,
+            "X-ABSHOWAS": .showAs, "KIND": .kind, "X-ADDRESSBOOKSERVER-KIND": .kind, "CATEGORIES": .categories,
+            "BDAY": .birthday,
             "X-ALTBDAY": .alternateBirthday, "X-ABDATE": .appleDate, "ANNIVERSARY": .anniversary,
             "X-ANNIVERSARY": .anniversary, "TEL": .telephone, "EMAIL": .email, "ADR": .address, "URL": .url,
             "X-ABRELATEDNAMES": .relatedNames, "RELATED": .related, "X-SOCIALPROFILE": .socialProfile,
             "IMPP": .impp, "PHOTO": .photo, "X-ABLABEL": .appleLabel, "X-ABADR": .appleAddressCountry,
             "X-APPLE-SUBLOCALITY": .appleSubLocality, "X-APPLE-SUBADMINISTRATIVEAREA": .appleSubAdministrativeArea,
+            "MEMBER": .member, "X-ADDRESSBOOKSERVER-MEMBER": .member,
         ]
         for name in Services.instantMessageProperties.keys { table[name] = .legacyInstantMessage }
         return table

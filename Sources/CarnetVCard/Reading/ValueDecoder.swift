@@ -10,7 +10,7 @@ struct ValueDecoder {
     /// The whole value, unescaped.
     func text(_ line: ContentLine) throws(VCardIssue) -> String {
         let charset = try charset(line)
-        let text = try transferDecoded(line) { bytes in decode(bytes, charset) }
+        let text = try transferDecoded(line) { bytes in decode(bytes, charset) ?? fallbackDecode(bytes, line) }
         guard let text else { throw invalidText(line) }
         return text
     }
@@ -25,8 +25,12 @@ struct ValueDecoder {
         try parts(line, Byte.comma, Byte.semicolon)
     }
 
-    /// The unfolded line as in the file, for properties kept unmapped.
+    /// The unfolded line as in the file, for properties kept unmapped. A 2.1 line with parameters is rewritten
+    /// in the form 3.0 and 4.0 read (``KeptLine``), so that what is kept is valid in every version written.
     func raw(_ line: ContentLine) throws(VCardIssue) -> String {
+        if version == .v21, !line.parameters.isEmpty || line.raw.contains(where: { $0 >= 0x80 }) {
+            return try KeptLine.from21(line, values: self)
+        }
         if let text = line.raw.validatedUTF8 { return text }
         if let name = line.parameter("CHARSET"), let charset = Charset(name: name),
             let text = charset.decode(UnsafeBufferPointer(rebasing: line.raw))
@@ -43,7 +47,7 @@ struct ValueDecoder {
     private func parts(_ line: ContentLine, _ separator: UInt8, _ other: UInt8?) throws(VCardIssue) -> [String] {
         let charset = try charset(line)
         let parts = try transferDecoded(line) { bytes in
-            Self.split(bytes, on: separator, or: other).map { decode($0, charset) }
+            Self.split(bytes, on: separator, or: other).map { decode($0, charset) ?? fallbackDecode($0, line) }
         }
         var result: [String] = []
         result.reserveCapacity(parts.count)
@@ -60,6 +64,25 @@ struct ValueDecoder {
             throw issue(line, "unsupported charset \"\(name.prefix(32))\" in \(line.name)")
         }
         return charset
+    }
+
+    /// A 2.1 value without CHARSET that is not UTF-8 was written in the Windows code page (what Outlook
+    /// writes): Windows-1252 reads it. Other versions are UTF-8 only.
+    private func fallbackDecode(_ bytes: Bytes, _ line: ContentLine) -> String? {
+        guard version == .v21, line.parameter("CHARSET") == nil else { return nil }
+        return decode(bytes, .windows1252)
+    }
+
+    /// The value with its transfer encoding undone and its charset decoded, escapes left as written.
+    func decodedVerbatim(_ line: ContentLine) throws(VCardIssue) -> String {
+        let charset = try charset(line)
+        let text = try transferDecoded(line) { bytes -> String? in
+            if let text = charset.decode(UnsafeBufferPointer(rebasing: bytes)) { return text }
+            guard version == .v21, line.parameter("CHARSET") == nil else { return nil }
+            return Charset.windows1252.decode(UnsafeBufferPointer(rebasing: bytes))
+        }
+        guard let text else { throw invalidText(line) }
+        return text
     }
 
     /// Only UTF-8 can be invalid: the 8-bit charsets decode any byte.

@@ -24,7 +24,7 @@ struct CardEncoder {
         self.reservedGroups = groups
     }
 
-    mutating func encode(categories: [String], unmappedProperties: [String]) {
+    mutating func encode(categories: [String], unmappedProperties: [String], uid: String?) {
         out.fold("BEGIN:VCARD")
         out.property("VERSION", value: version.rawValue)
         out.property("PRODID", value: "-//Carnet//Carnet vCard//EN")
@@ -47,7 +47,7 @@ struct CardEncoder {
         encodePhoto()
         let groups = categories.filter { !$0.isEmpty }
         if !groups.isEmpty { out.property("CATEGORIES", value: groups.map(Escaping.text).joined(separator: ",")) }
-        out.property("UID", value: contact.identifier)
+        out.property("UID", value: uid.map(Escaping.text) ?? contact.identifier)
         for property in unmappedProperties { writeUnmapped(property) }
         out.fold("END:VCARD")
     }

@@ -47,5 +47,10 @@ struct LineWriter {
         }
     }
 
+    /// Appends text already in lines (another writer's output).
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
     var text: String { String(decoding: bytes, as: UTF8.self) }
 }

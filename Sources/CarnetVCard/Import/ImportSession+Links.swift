@@ -1,0 +1,136 @@
+import CarnetStore
+
+/// What links cards: CATEGORIES memberships, saved with each batch, and once every card is in, group cards and
+/// RELATED UIDs that named a card later in the file.
+///
+/// A contact's groups in the import's container become what the file says of it: the groups its CATEGORIES
+/// name and the group cards that list it. A re-imported card that drops a CATEGORIES entry leaves that group;
+/// a file that says nothing of groups (no CATEGORIES on the card, no group card at all) leaves them as they are.
+extension ImportSession {
+    /// A save operation and the line of the card it comes from, for reporting a refusal.
+    struct LinkOperation {
+        var operation: SaveOperation
+        var cardLine: Int
+    }
+
+    /// The memberships a batch's cards state with CATEGORIES, saved with the cards: groups created by name, the
+    /// cards added to theirs, and a re-imported card with CATEGORIES taken out of the container's other groups
+    /// (a group card later in the file adds back the ones it lists). Counts the groups it creates.
+    mutating func membershipOperations(_ cards: [PlannedCard], created: inout Int) async throws -> [SaveOperation] {
+        var operations: [SaveOperation] = []
+        var named: [String: Set<String>] = [:]
+        let preferred = Set(cards.flatMap(\.card.categories)).compactMap { name in
+            groups.identifier(for: name) == nil ? groups.preferred[name] : nil
+        }
+        if !preferred.isEmpty { groups.dropPreferred(try await store.unavailableIdentifiers(preferred)) }
+        for card in cards where card.problem == nil {
+            for name in card.card.categories {
+                let group = groups.ensure(name, in: &operations)
+                if group.created { created += 1 }
+                operations.append(
+                    .addMember(contactIdentifier: card.contactIdentifier, groupIdentifier: group.identifier))
+                if card.outcome != .added { named[card.contactIdentifier, default: []].insert(group.identifier) }
+            }
+        }
+        guard !named.isEmpty else { return operations }
+        let current = try await store.groups(ofContacts: Array(named.keys))
+        for (contact, wanted) in named {
+            for group in current[contact] ?? []
+            where group.containerIdentifier == groups.containerIdentifier && !wanted.contains(group.identifier) {
+                operations.append(.removeMember(contactIdentifier: contact, groupIdentifier: group.identifier))
+            }
+        }
+        return operations
+    }
+
+    /// Group cards' groups and members, the removals they decide, and late relations. Reads the store; writes
+    /// nothing. Counts the groups it creates into ``pendingGroupsCreated``.
+    mutating func linkOperations() async throws -> [LinkOperation] {
+        var result: [LinkOperation] = []
+        var listed: [String: Set<String>] = [:]
+        for (card, group) in try await groupCardTargets(&result) {
+            for uid in card.memberUIDs {
+                if let contact = contactByUID[uid] ?? memberContacts[uid] {
+                    if listed[contact, default: []].insert(group).inserted {
+                        result.append(
+                            LinkOperation(
+                                operation: .addMember(contactIdentifier: contact, groupIdentifier: group),
+                                cardLine: card.line))
+                    }
+                } else {
+                    summary.warnings.append(
+                        VCardWarning(
+                            line: card.line, cardLine: card.line, key: "MEMBER",
+                            message: "a member names no card of the file or the store"))
+                }
+            }
+        }
+        result += try await removals(listed)
+        result += try await lateRelations()
+        return result
+    }
+
+    /// The group each group card stands for: the container's group with the card's UID as identifier, else the
+    /// one with its name, else a new one (under the UID when it is free). Adds the operations that create or
+    /// rename groups, and finds the stored contacts members name.
+    private mutating func groupCardTargets(_ result: inout [LinkOperation]) async throws -> [(VCardCard, String)] {
+        guard !groupCards.isEmpty else { return [] }
+        let uids = groupCards.compactMap(\.uid).filter(Identifiers.isValid)
+        let stored = Dictionary(
+            try await store.groups(withIdentifiers: uids).map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        let unavailable = try await store.unavailableIdentifiers(uids)
+        memberContacts = try await storeContacts(
+            Array(Set(groupCards.flatMap(\.memberUIDs).filter { contactByUID[$0] == nil })))
+        var targets: [(VCardCard, String)] = []
+        for card in groupCards {
+            let name = card.groupName.isEmpty ? (card.uid ?? "Group") : card.groupName
+            pendingGroupCards += 1
+            if let uid = card.uid, var group = stored[uid], group.containerIdentifier == groups.containerIdentifier {
+                if group.name != name {
+                    group.name = name
+                    result.append(LinkOperation(operation: .updateGroup(group, baseRevision: nil), cardLine: card.line))
+                }
+                targets.append((card, uid))
+            } else if let existing = groups.identifier(for: name) {
+                targets.append((card, existing))
+            } else {
+                let free = card.uid.flatMap { uid in
+                    Identifiers.isValid(uid) && !unavailable.contains(uid) && stored[uid] == nil
+                        && !groups.contains(identifier: uid) ? uid : nil
+                }
+                let group = Group(identifier: free ?? Contact.makeIdentifier(), name: name)
+                result.append(
+                    LinkOperation(
+                        operation: .addGroup(group, containerIdentifier: groups.container), cardLine: card.line))
+                groups.note(name, groupIdentifier: group.identifier)
+                pendingGroupsCreated += 1
+                targets.append((card, group.identifier))
+            }
+        }
+        return targets
+    }
+
+    /// In a file with group cards, a re-imported card without CATEGORIES leaves the container's groups no group
+    /// card lists it in.
+    private func removals(_ listed: [String: Set<String>]) async throws -> [LinkOperation] {
+        guard !groupCards.isEmpty, !uncategorized.isEmpty else { return [] }
+        var result: [LinkOperation] = []
+        for start in stride(from: 0, to: uncategorized.count, by: 1000) {
+            let chunk = uncategorized[start..<min(start + 1000, uncategorized.count)]
+            let current = try await store.groups(ofContacts: chunk.map(\.contact))
+            for card in chunk {
+                for group in current[card.contact] ?? []
+                where group.containerIdentifier == groups.containerIdentifier
+                    && !(listed[card.contact]?.contains(group.identifier) ?? false)
+                {
+                    result.append(
+                        LinkOperation(
+                            operation: .removeMember(
+                                contactIdentifier: card.contact, groupIdentifier: group.identifier),
+                            cardLine: card.cardLine))
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,128 @@
+import CarnetStore
+
+extension ImportSession {
+    /// The operations that save a batch of contact cards: adds, minimal updates, relations resolved by UID.
+    /// Reads the store; writes nothing.
+    ///
+    /// - Parameter checkingIdentifiers: Give an added card a new identifier when its own is retired or in use.
+    ///   A first try of a lenient batch skips the check (the store refuses such an add, and the batch is planned
+    ///   again with it); a strict import always checks.
+    func plan(_ cards: [VCardCard], checkingIdentifiers: Bool = true) async throws -> [PlannedCard] {
+        let prepared = cards.map(VCardImporter.prepared)
+        let identities = prepared.map { $0.uid ?? $0.contact.identifier }
+        let existing = try await matches(prepared, identities)
+        let unmatched = zip(prepared, identities).compactMap { card, identity in
+            existing[identity] == nil ? card.contact.identifier : nil
+        }
+        let unavailable = checkingIdentifiers ? try await store.unavailableIdentifiers(unmatched) : []
+        let names = try await storeNames(prepared.flatMap { $0.relatedUIDs.map(\.uid) })
+        var result: [PlannedCard] = []
+        result.reserveCapacity(prepared.count)
+        for (card, identity) in zip(prepared, identities) {
+            var card = card
+            var planned = PlannedCard(card: card, identity: identity, contactIdentifier: card.contact.identifier)
+            for reference in card.relatedUIDs {
+                guard let name = nameByUID[reference.uid] ?? names[reference.uid] else {
+                    planned.deferred.append(reference)
+                    continue
+                }
+                Self.addRelation(&card.contact, label: reference.label, name: name)
+            }
+            if let current = existing[identity] {
+                planned.contactIdentifier = current.identifier
+                // A UID the contact keeps (it names a deleted contact, or is no identifier) stays kept.
+                if let uidLine = current.vCardProperties.first(where: { $0.value.hasPrefix("UID:") })?.value,
+                    !card.contact.vCardProperties.contains(where: { $0.value == uidLine })
+                {
+                    card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)
+                }
+                if let update = ContactDiff.update(current, to: card.contact) {
+                    planned.operation = .updateContact(update, baseRevision: nil)
+                    planned.outcome = .updated
+                }
+            } else {
+                if unavailable.contains(card.contact.identifier) {
+                    // A deleted contact's identifier is never handed out again: a new one, and the card's UID
+                    // kept so that export writes it and a later import finds this contact by it.
+                    card.contact = card.contact.withIdentifier(Contact.makeIdentifier())
+                    let uidLine = "UID:\(identity)"
+                    if !card.contact.vCardProperties.contains(where: { $0.value == uidLine }) {
+                        card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)
+                    }
+                }
+                planned.contactIdentifier = card.contact.identifier
+                planned.operation = .addContact(card.contact, containerIdentifier: importer.containerIdentifier)
+                planned.outcome = .added
+            }
+            // The reader checked every key and kept aside what the store refuses; what this plan added to (the
+            // kept properties, relations resolved by UID) is left to check.
+            let keys: ContactKeySet =
+                card.relatedUIDs.isEmpty ? [.vCardProperties] : [.vCardProperties, .contactRelations]
+            let problems =
+                card.unresolvedProblems + CarnetStore.validationProblems(ofNewContact: card.contact, keys: keys)
+            if !problems.isEmpty {
+                planned.problem = VCardIssue(
+                    line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")
+            }
+            planned.card = card
+            result.append(planned)
+        }
+        return result
+    }
+
+    /// Adds a relation unless the contact has one with that label and name already (a re-import of a card that
+    /// carries both the relation and its RELATED UID).
+    static func addRelation(_ contact: inout Contact, label: String?, name: String) {
+        guard !name.isEmpty else { return }
+        if contact.contactRelations.contains(where: { $0.label == label && $0.value.name == name }) { return }
+        contact.contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: name)))
+    }
+
+    /// The stored contacts the cards name, by identity: the card's contact identifier, or a kept UID.
+    private func matches(_ cards: [VCardCard], _ identities: [String]) async throws -> [String: Contact] {
+        var found: [String: Contact] = [:]
+        let byIdentifier = try await store.contacts(withIdentifiers: cards.map(\.contact.identifier), keysToFetch: .all)
+        let stored = Dictionary(byIdentifier.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        for (card, identity) in zip(cards, identities) {
+            if let contact = stored[card.contact.identifier] { found[identity] = contact }
+        }
+        guard keptUIDsMayExist else { return found }
+        let byUID = try await store.contactIdentifiers(keepingVCardUIDs: identities.filter { found[$0] == nil })
+        guard !byUID.isEmpty else { return found }
+        let contacts = try await store.contacts(withIdentifiers: Array(Set(byUID.values)), keysToFetch: .all)
+        let byID = Dictionary(contacts.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        for (uid, id) in byUID { found[uid] = byID[id] }
+        return found
+    }
+
+    /// The display names of stored contacts named by these UIDs (as identifier or kept UID) that no card of the
+    /// file has named so far.
+    func storeNames(_ uids: [String]) async throws -> [String: String] {
+        let wanted = Array(Set(uids.filter { nameByUID[$0] == nil }))
+        guard !wanted.isEmpty else { return [:] }
+        let identifiers = try await storeContacts(wanted)
+        let keys: ContactKeySet = [
+            .contactType, .namePrefix, .givenName, .middleName, .familyName, .nameSuffix, .organizationName,
+            .nickname,
+        ]
+        let contacts = try await store.contacts(withIdentifiers: Array(Set(identifiers.values)), keysToFetch: keys)
+        let names = Dictionary(contacts.map { ($0.identifier, DisplayName.of($0)) }, uniquingKeysWith: { a, _ in a })
+        return identifiers.compactMapValues { names[$0] }
+    }
+
+    /// Stored contacts by the bare UIDs references name them by: a contact's identifier, or a UID it keeps,
+    /// each with or without `urn:uuid:`.
+    func storeContacts(_ uids: [String]) async throws -> [String: String] {
+        guard !uids.isEmpty else { return [:] }
+        let forms = uids.flatMap(UIDReference.forms)
+        var found = try await store.contactIdentifiers(keepingVCardUIDs: forms)
+        for contact in try await store.contacts(withIdentifiers: forms.filter(Identifiers.isValid), keysToFetch: []) {
+            found[contact.identifier] = contact.identifier
+        }
+        var result: [String: String] = [:]
+        for uid in uids {
+            if let contact = UIDReference.forms(uid).lazy.compactMap({ found[$0] }).first { result[uid] = contact }
+        }
+        return result
+    }
+}

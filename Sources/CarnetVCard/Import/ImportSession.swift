@@ -1,0 +1,144 @@
+import CarnetStore
+
+/// One import's state: the counts, what it learned of the file's cards (names by UID, the contact each card
+/// became, group cards) and the groups of the target container.
+struct ImportSession {
+    let importer: VCardImporter
+    var store: CarnetStore { importer.store }
+    var summary = VCardImporter.Summary()
+    var groups: GroupDirectory
+    /// The display name of every contact card of the file, by UID (without `urn:uuid:`): what a RELATED UID
+    /// resolves to.
+    var nameByUID: [String: String] = [:]
+    /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
+    var contactByUID: [String: String] = [:]
+    /// Re-imported cards without CATEGORIES: their groups are decided by the file's group cards, if it has any.
+    var uncategorized: [Membership] = []
+    var groupCards: [VCardCard] = []
+    /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
+    var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
+    /// Counts of a strict import, applied once its commit is made.
+    var pendingCounts = (added: 0, updated: 0, unchanged: 0)
+    var pendingGroupsCreated = 0
+    var pendingGroupCards = 0
+    /// Stored contacts that group cards' members name, by UID.
+    var memberContacts: [String: String] = [:]
+
+    struct Membership {
+        var contact: String
+        var cardLine: Int
+    }
+
+    /// Whether a contact may keep a vCard UID: some stored contact does, or this import added one. While none
+    /// does (a first import), cards are not looked up by kept UID.
+    var keptUIDsMayExist: Bool
+
+    init(importer: VCardImporter) async throws {
+        self.importer = importer
+        self.groups = try await GroupDirectory(store: importer.store, container: importer.containerIdentifier)
+        self.keptUIDsMayExist = try await importer.store.hasContactsKeepingVCardUIDs()
+    }
+
+    /// Notes what other cards may refer to: a contact card's name by UID, a group card.
+    mutating func learn(_ card: VCardCard) {
+        switch card.kind {
+        case .contact:
+            // References name UIDs without `urn:uuid:`: the card is known by that form.
+            if let uid = card.uid { nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact) }
+        case .group:
+            groupCards.append(card)
+            // CATEGORIES of later cards that create this group create it under the card's UID.
+            if let uid = card.uid, Identifiers.isValid(uid), !card.groupName.isEmpty {
+                groups.prefer(uid, for: card.groupName)
+            }
+        }
+        summary.warnings += card.warnings
+    }
+
+    /// A card ready to save: its operations, or why the store would refuse it.
+    struct PlannedCard {
+        var card: VCardCard
+        var identity: String
+        var contactIdentifier: String
+        /// The add or update; `nil` for a card that changes nothing.
+        var operation: SaveOperation?
+        var outcome = Outcome.unchanged
+        var problem: VCardIssue?
+        /// RELATED UIDs to resolve once every card is in.
+        var deferred: [VCardCard.RelatedUID] = []
+
+        enum Outcome { case added, updated, unchanged }
+    }
+
+    /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
+    /// card by card, so only the card at fault is skipped.
+    mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false) async throws {
+        let planned = try await plan(cards, checkingIdentifiers: checkingIdentifiers || importer.strict)
+        var created = 0
+        var operations = planned.compactMap { $0.problem == nil ? $0.operation : nil }
+        operations += try await membershipOperations(planned, created: &created)
+        do {
+            if !operations.isEmpty {
+                summary.historyToken = try await store.execute(atomically: requests(operations)).historyToken
+            }
+            groups.commit()
+            summary.groupsCreated += created
+            for card in planned {
+                if let problem = card.problem {
+                    summary.skipped.append(problem)
+                } else {
+                    record(card)
+                }
+            }
+            commitCounts()
+        } catch let error as StoreError {
+            groups.rollBack()
+            // An identifier in use or retired (a restore after deletes): plan again with every identifier
+            // checked, so the batch still saves in one transaction.
+            if error.code == .insertedRecordAlreadyExists, !checkingIdentifiers {
+                return try await save(cards, checkingIdentifiers: true)
+            }
+            guard cards.count > 1 else {
+                summary.skipped.append(VCardIssue(line: cards[0].line, message: error.description))
+                return
+            }
+            for card in cards { try await save([card], checkingIdentifiers: true) }
+        }
+    }
+
+    /// Notes a planned card as saved (or, when strict, as part of the one commit to come).
+    mutating func record(_ card: PlannedCard) {
+        if card.outcome == .added, card.card.contact.vCardProperties.contains(where: { $0.value.hasPrefix("UID:") }) {
+            keptUIDsMayExist = true
+        }
+        // Only a card with a UID can be named by a group card or RELATED.
+        if card.card.uid != nil { contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier }
+        for reference in card.deferred {
+            deferredRelations.append((card.contactIdentifier, reference, card.card.line))
+        }
+        switch card.outcome {
+        case .added: pendingCounts.added += 1
+        case .updated: pendingCounts.updated += 1
+        case .unchanged: pendingCounts.unchanged += 1
+        }
+        if card.outcome != .added, card.card.categories.isEmpty {
+            uncategorized.append(Membership(contact: card.contactIdentifier, cardLine: card.card.line))
+        }
+    }
+
+    /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit.
+    func requests(_ operations: [SaveOperation]) -> [SaveRequest] {
+        stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave).map { start in
+            let end = min(start + StoreLimits.operationsPerSave, operations.count)
+            return SaveRequest(
+                transactionAuthor: importer.transactionAuthor, operations: Array(operations[start..<end]))
+        }
+    }
+
+    mutating func commitCounts() {
+        summary.added += pendingCounts.added
+        summary.updated += pendingCounts.updated
+        summary.unchanged += pendingCounts.unchanged
+        pendingCounts = (0, 0, 0)
+    }
+}

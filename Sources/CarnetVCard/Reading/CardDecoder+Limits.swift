@@ -1,0 +1,80 @@
+import CarnetStore
+
+/// Values over the store's limits: decoding runs again with their lines kept unmapped, until the contact is one
+/// the store takes, so a card imports whole and nothing of it is lost.
+extension CardDecoder {
+    /// Decodes the card whose unfolded lines are `lines` in `buffer`. A value the store would refuse as a key
+    /// (over a limit: a long note, a long custom label, a 101st phone number) is kept unmapped instead, with a
+    /// warning naming its line and key, so the card imports whole.
+    static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, lines rawLines: [RawLine], beginLine: Int, maxPhotoBytes: Int
+    ) throws(VCardIssue) -> VCardCard {
+        var lines: [ContentLine] = []
+        lines.reserveCapacity(rawLines.count)
+        for raw in rawLines { lines.append(try ContentLineParser.parse(raw, in: buffer, cardLine: beginLine)) }
+        let version = try VCardVersion.of(lines, cardLine: beginLine)
+        let values = ValueDecoder(version: version, cardLine: beginLine)
+        var excluded: Set<Int> = []
+        var warnings: [VCardWarning] = []
+        // Each pass keeps more lines unmapped; a name the FN fills in after its N was kept may need one more.
+        for _ in 0..<4 {
+            var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
+            decoder.excluded = excluded
+            decoder.sources.reserveCapacity(lines.count)
+            var card = try decoder.run(beginLine: beginLine)
+            let problems = card.kind == .group ? [] : CarnetStore.validationProblems(ofNewContact: card.contact)
+            var progressed = false
+            for path in problems {
+                for index in decoder.sourceLines(for: path) where excluded.insert(index).inserted {
+                    progressed = true
+                    warnings.append(
+                        VCardWarning(
+                            line: lines[index].number, cardLine: beginLine, key: path,
+                            message: "\(lines[index].name) over the store's limits, kept as a vCard property"))
+                }
+            }
+            if !progressed {
+                // Nothing left to keep aside: the importer skips a card the store would still refuse.
+                decoder.notePhoto(&warnings, beginLine: beginLine)
+                card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+                card.unresolvedProblems = problems
+                return card
+            }
+        }
+        var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
+        decoder.excluded = excluded
+        var card = try decoder.run(beginLine: beginLine)
+        decoder.notePhoto(&warnings, beginLine: beginLine)
+        card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+        card.unresolvedProblems = CarnetStore.validationProblems(ofNewContact: card.contact)
+        return card
+    }
+
+    /// The warning for a photo kept because it is over the image limit.
+    func notePhoto(_ warnings: inout [VCardWarning], beginLine: Int) {
+        guard let index = oversizedPhoto else { return }
+        warnings.append(
+            VCardWarning(
+                line: lines[index].number, cardLine: beginLine, key: "imageData",
+                message: "PHOTO over the store's image limit, kept as a vCard property"))
+    }
+
+    /// The lines a refused key path's value came from: the value's own line, every line of a single-value key,
+    /// the lines past the limit for a key with too many values.
+    func sourceLines(for path: String) -> [Int] {
+        let base = path.prefix { $0 != "[" && $0 != "." }
+        guard let key = ContactKey(rawValue: String(base)) else { return [] }
+        let lines = sources.filter { $0.key == key.ordinal }.map(\.line)
+        guard let open = path.firstIndex(of: "[") else {
+            return key.isMultiValue ? Array(lines.dropFirst(StoreLimits.valuesPerProperty)) : lines
+        }
+        let digits = path[path.index(after: open)...].prefix { $0.isNumber }
+        guard let index = Int(digits), lines.indices.contains(index) else { return [] }
+        return [lines[index]]
+    }
+
+    /// Records that the line being mapped gave `key` a value.
+    mutating func source(_ key: ContactKey, line: Int? = nil) {
+        sources.append((key.ordinal, line ?? current))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// Several save requests as one commit (what a strict vCard import needs), and the identifiers an add could not
+/// take.
+@Suite("Atomic batches of save requests")
+struct AtomicBatchTests {
+    @Test("A refusal in the last request writes nothing of the first ones", arguments: StoreKind.allCases)
+    func allOrNothing(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        let before = try await store.currentHistoryToken()
+        var first = SaveRequest(transactionAuthor: "import")
+        first.add(Make.person("Anna", "Smith"))
+        first.add(Group(name: "Friends"))
+        var second = SaveRequest(transactionAuthor: "import")
+        second.add(Make.person("Ben", "Jones"))
+        second.delete(contactWithIdentifier: "does-not-exist")
+        do {
+            try await store.execute(atomically: [first, second])
+            Issue.record("the batch should fail")
+        } catch let error as StoreError {
+            #expect(error.code == .recordDoesNotExist)
+            #expect(error.operationIndex == 3)
+        }
+        #expect(try await store.contactCount() == 0)
+        #expect(try await store.groupCount() == 0)
+        #expect(try await store.currentHistoryToken() == before)
+    }
+
+    @Test("Requests over the per-save limit together make one revision", arguments: StoreKind.allCases)
+    func oneRevision(kind: StoreKind) async throws {
+        let store = try StoreFixture(kind).store
+        let requests = (0..<3).map { index in
+            SaveRequest(
+                transactionAuthor: "import",
+                operations: (0..<4_000).map {
+                    .addContact(Make.person("P\(index)", "N\($0)"), containerIdentifier: nil)
+                })
+        }
+        let result = try await store.execute(atomically: requests)
+        #expect(result.recordIdentifiers.count == 12_000)
+        let page = try await store.contacts(ContactFetchRequest(keysToFetch: [], page: .first(1000)))
+        #expect(Set(page.contacts.map(\.revision)) == [try #require(result.revision)])
+    }
+
+    @Test("Retired and otherwise used identifiers are unavailable; free ones and contacts' are not")
+    func unavailableIdentifiers() async throws {
+        let store = try StoreFixture(.onDiskWAL).store
+        let gone = Contact(identifier: "gone-1")
+        let kept = Contact(identifier: "kept-1")
+        let group = Group(identifier: "group-1", name: "G")
+        var request = SaveRequest()
+        request.add(gone)
+        request.add(kept)
+        request.add(group)
+        try await store.execute(request)
+        var delete = SaveRequest()
+        delete.delete(contactWithIdentifier: "gone-1")
+        try await store.execute(delete)
+        let unavailable = try await store.unavailableIdentifiers(["gone-1", "kept-1", "group-1", "free-1"])
+        #expect(unavailable == ["gone-1", "group-1"])
+    }
+
+    @Test("Whether any contact keeps a vCard UID")
+    func keptUIDs() async throws {
+        let store = try StoreFixture(.onDiskWAL).store
+        var plain = Contact()
+        plain.vCardProperties = [LabeledValue(value: "X-FOO:bar")]
+        try await store.execute(SaveRequest(operations: [.addContact(plain, containerIdentifier: nil)]))
+        #expect(try await store.hasContactsKeepingVCardUIDs() == false)
+        var keeping = Contact()
+        keeping.vCardProperties = [LabeledValue(value: "UID:not an identifier")]
+        try await store.execute(SaveRequest(operations: [.addContact(keeping, containerIdentifier: nil)]))
+        #expect(try await store.hasContactsKeepingVCardUIDs())
+        #expect(try await store.contactIdentifiers(keepingVCardUIDs: ["not an identifier"]).count == 1)
+    }
+}

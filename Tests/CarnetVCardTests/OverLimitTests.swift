@@ -1,0 +1,88 @@
+import CarnetStore
+import Foundation
+import Testing
+
+@testable import CarnetVCard
+
+/// Issue 15, point 1: a value over a store limit no longer drops its card; it is kept as a vCard property,
+/// reported with its line and key, and written back on export.
+@Suite("Values over the store's limits")
+struct OverLimitTests {
+    @Test("A 200,000-character NOTE and a 300-character X-ABLabel: the card imports, both are kept and reported")
+    func longNoteAndLabel() async throws {
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(FidelityCorpus.iCloudLongValues)
+        #expect(summary.added == 1 && summary.skipped.isEmpty)
+        let warnings = summary.warnings.map { "\($0.line) \($0.key)" }
+        #expect(warnings == ["6 phoneNumbers[0].label", "9 note"])
+        #expect(summary.warnings.allSatisfy { $0.cardLine == 1 })
+        let nora = try await fixture.contact(named: "Nora")
+        #expect(nora.note.isEmpty)
+        // The phone with the long label stays with its label, as a kept group; the other phone is a key.
+        #expect(nora.phoneNumbers.map(\.value) == ["+1 555 0101"])
+        let kept = nora.vCardProperties.map(\.value)
+        #expect(kept.count == 3)
+        #expect(kept[0] == "item1.TEL;type=pref:+1 555 0100")
+        #expect(kept[1].hasPrefix("item1.X-ABLabel:Ferienhaus am See"))
+        #expect(kept[2].hasPrefix("NOTE:Lorem ipsum") && kept[2].utf8.count > 200_000)
+        for version in [VCardWriter.Version.v3, .v4] {
+            let exported = try await fixture.export(version)
+            let card = try readOne(exported)
+            #expect(card.unmappedProperties == kept)
+            #expect(card.warnings.count == 2)
+        }
+    }
+
+    @Test("A 200,000-character note in Cyrillic (340 KB as UTF-8) is kept too")
+    func longNonLatinNote() async throws {
+        let note = String(repeating: "Привет, мир. ", count: 15_400)
+        let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ivan\r\nNOTE:\(note)\r\nUID:ivan\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.warnings.map(\.key) == ["note"])
+        let kept = try #require(try await fixture.contact(named: "Ivan").vCardProperties.first?.value)
+        #expect(kept.utf8.count > 300_000 && kept.hasPrefix("NOTE:Привет"))
+        #expect(try readOne(try await fixture.export(.v4)).unmappedProperties == [kept])
+    }
+
+    @Test("A 101st phone number and an over-long given name are kept; the rest of the card maps")
+    func tooManyValuesAndLongName() async throws {
+        let phones = (0..<101).map { "TEL;TYPE=CELL:+1 555 \(1000 + $0)" }.joined(separator: "\n")
+        let text = """
+            BEGIN:VCARD
+            VERSION:3.0
+            N:Short;\(String(repeating: "G", count: 1_100));;;
+            FN:Gee Short
+            \(phones)
+            UID:many-phones
+            END:VCARD
+
+            """
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1)
+        #expect(summary.warnings.map(\.key).sorted() == ["givenName", "phoneNumbers"])
+        #expect(summary.warnings.first { $0.key == "phoneNumbers" }?.line == 105)
+        let contact = try #require(try await fixture.contacts().first)
+        // N was kept aside, so FN names the contact.
+        #expect(contact.givenName == "Gee" && contact.familyName == "Short")
+        #expect(contact.phoneNumbers.count == 100)
+        #expect(contact.vCardProperties.map(\.value).contains("TEL;TYPE=CELL:+1 555 1100"))
+        let again = try await fixture.importText(try await fixture.export())
+        #expect(again.unchanged == 1 && again.added == 0)
+    }
+
+    @Test("A 6 MB photo (over the 5 MiB image limit) is kept as its PHOTO line and written back")
+    func oversizedPhoto() async throws {
+        let base64 = Data(count: 6_000_000).base64EncodedString()
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Photo\r\nPHOTO;ENCODING=b;TYPE=JPEG:\(base64)\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.warnings.map(\.key) == ["imageData"])
+        let contact = try await fixture.contact(named: "Big")
+        #expect(contact.imageData == nil)
+        #expect(contact.vCardProperties.first?.value == "PHOTO;ENCODING=b;TYPE=JPEG:" + base64)
+        let again = try await fixture.importText(try await fixture.export())
+        #expect(again.unchanged == 1)
+    }
+}

@@ -1,0 +1,50 @@
+import CarnetStore
+import Foundation
+import Testing
+
+@testable import CarnetVCard
+
+/// Issue 15, point 3: `RELATED:urn:uuid:…` becomes a relation with the named card's name, and the reference is
+/// kept for the round trip.
+@Suite("RELATED by UID")
+struct RelatedUIDTests {
+    @Test("A forward reference resolves to the later card's name; an unknown UID is kept with a warning")
+    func forwardReference() async throws {
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(FidelityCorpus.cardDAVGroupAndRelated)
+        #expect(summary.warnings.map(\.key) == ["RELATED"])
+        #expect(summary.warnings.first?.line == 18)
+        let marta = try await fixture.contact(named: "Marta")
+        #expect(marta.contactRelations.map(\.value.name) == ["Tomasz Nowak"])
+        #expect(marta.contactRelations.map(\.label) == [ContactLabel.spouse])
+        #expect(
+            marta.vCardProperties.map(\.value) == [
+                "RELATED;TYPE=spouse:urn:uuid:a1b2c3d4-0000-4000-8000-000000000002",
+                "RELATED;TYPE=friend:urn:uuid:ffffffff-0000-4000-8000-00000000dead",
+            ])
+        // Re-importing the export neither repeats the relation nor loses the reference.
+        let exported = try await fixture.export(.v4)
+        #expect(exported.contains("RELATED;VALUE=text;TYPE=spouse:Tomasz Nowak\r\n"))
+        let again = try await fixture.importText(exported)
+        #expect(again.added == 0 && again.updated == 0)
+        #expect(try await fixture.contact(named: "Marta").contactRelations.count == 1)
+    }
+
+    @Test("A reference to a contact already in the store")
+    func storedTarget() async throws {
+        let fixture = try ImportFixture()
+        try await fixture.importText(Corpus.cardDAV)
+        let text = """
+            BEGIN:VCARD
+            VERSION:4.0
+            FN:Piotr Kowalski
+            RELATED;TYPE=spouse:urn:uuid:4fbe8971-0bc3-424c-9c26-36c3e1eff6b1
+            END:VCARD
+
+            """
+        let summary = try await fixture.importText(text)
+        #expect(summary.warnings.isEmpty)
+        let piotr = try await fixture.contact(named: "Piotr")
+        #expect(piotr.contactRelations.map(\.value.name) == ["Anna Maria Kowalska"])
+    }
+}
