@@ -24,10 +24,13 @@ extension HistoryFetch {
         var loaded = try ContactLoader(keys: request.contactKeys).loadUnordered(db, column: "id", values: contactIDs)
         // Each contact goes to one event at most (one event per record): moved out of the array, never copied, as
         // a copy costs a retain per reference it holds.
-        var contacts: [Contact?] = []
-        contacts.reserveCapacity(loaded.contacts.count)
-        loaded.contacts.reverse()
-        while let contact = loaded.contacts.popLast() { contacts.append(contact) }
+        var contacts = [Contact?](repeating: nil, count: loaded.contacts.count)
+        // Popped from the end into their places: a pop moves, while reversing swaps by copying.
+        var slot = contacts.count
+        while let contact = loaded.contacts.popLast() {
+            slot -= 1
+            contacts[slot] = contact
+        }
         let contactIndex = loaded.indexByValue
         var groupsByID: [String: Group] = [:]
         for chunk in groupIDs.chunked(500) {

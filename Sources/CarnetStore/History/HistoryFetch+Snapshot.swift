@@ -78,14 +78,18 @@ extension HistoryFetch {
         cursor.afterFirst = loaded.rowids.last ?? cursor.afterFirst
         events.reserveCapacity(events.count + loaded.contacts.count)
         // Moved into their events, never copied (a copy costs a retain per reference a contact holds).
-        // Reversed in place (swaps, no copies), then popped from the end: in rowid order, each contact moved.
-        loaded.contacts.reverse()
+        // Popped from the end into their places, in rowid order: a pop moves, while reversing swaps by copying.
+        let first = events.count
+        events.append(contentsOf: repeatElement(ChangeHistoryEvent(kind: .addContact), count: loaded.contacts.count))
+        var slot = events.count
         while let contact = loaded.contacts.popLast() {
+            slot -= 1
             var event = ChangeHistoryEvent(
                 kind: .addContact, contact: contact.identifier, container: contact.containerIdentifier)
             event.contact = consume contact
-            events.append(event)
+            events[slot] = event
         }
+        assert(slot == first)
         return !more
     }
 }
