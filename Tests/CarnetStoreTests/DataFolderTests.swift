@@ -90,4 +90,17 @@ struct DataFolderTests {
         #expect(!FileManager.default.fileExists(atPath: folder.books.path(of: books[1])))
         try await folder.close()
     }
+
+    @Test("Two opens of a new folder at once make one admin")
+    func concurrentFirstOpens() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        async let first = DataFolder.open(directory: directory.path)
+        async let second = DataFolder.open(directory: directory.path)
+        let (a, b) = try await (first, second)
+        #expect(try await a.catalog.principals().filter(\.isAdmin).count == 1)
+        #expect(try await a.admin().id == b.admin().id)
+        try await a.close()
+        try await b.close()
+    }
 }

@@ -39,11 +39,14 @@ public struct DataFolder: Sendable {
     /// Creates the admin principal on first open, adopting a single-book store's tokens.
     private func bootstrap() async throws {
         guard try await catalog.principals().first(where: \.isAdmin) == nil else { return }
-        let admin = try await catalog.write { db in
-            try Catalog.insertPrincipal(
+        // Checked again in the write: a server and a CLI command opening a new folder at once make one admin.
+        let created = try await catalog.write { db -> Principal? in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM principal WHERE isAdmin = 1") == true { return nil }
+            return try Catalog.insertPrincipal(
                 db, name: "admin", kind: .user, isAdmin: true, defaultBookFile: Self.adminBookFileName)
         }
-        guard let bookID = admin.defaultBookID, let book = try await catalog.book(id: bookID) else { return }
+        guard let admin = created, let bookID = admin.defaultBookID, let book = try await catalog.book(id: bookID)
+        else { return }
         let tokens = try await books.withStore(book) { store in try await store.accessTokens() }
         for var token in tokens {
             token.principalID = admin.id
