@@ -16,10 +16,12 @@ public actor BookStores {
     private struct Entry {
         var store: CarnetStore
         var leases: Int
-        var lastUsed: UInt64
     }
 
     private var open: [String: Entry] = [:]
+    /// The open books nobody holds, with when each was last given back: the eviction candidates. Eviction keeps
+    /// it within the capacity, so finding the oldest is a bounded scan however many books are held.
+    private var idle: [String: UInt64] = [:]
     /// Books being opened, off the actor: opening takes milliseconds, and one book's open must not hold up
     /// requests to other books. Everyone asking for the book meanwhile waits for the same task.
     private var opening: [String: Task<CarnetStore, any Error>] = [:]
@@ -64,8 +66,7 @@ public actor BookStores {
         // The first waiter back files the store; the others find it open.
         if opening[book.id] != nil, open[book.id] == nil {
             opening[book.id] = nil
-            clock += 1
-            open[book.id] = Entry(store: store, leases: 0, lastUsed: clock)
+            open[book.id] = Entry(store: store, leases: 0)
         }
         guard let leased = lease(book.id) else {
             // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
@@ -78,10 +79,9 @@ public actor BookStores {
     /// Takes a lease on an open book.
     private func lease(_ bookID: String) -> CarnetStore? {
         guard var entry = open[bookID] else { return nil }
-        clock += 1
         entry.leases += 1
-        entry.lastUsed = clock
         open[bookID] = entry
+        idle[bookID] = nil
         return entry.store
     }
 
@@ -89,9 +89,11 @@ public actor BookStores {
     public func release(_ bookID: String) {
         guard var entry = open[bookID] else { return }
         entry.leases = max(0, entry.leases - 1)
-        clock += 1
-        entry.lastUsed = clock
         open[bookID] = entry
+        if entry.leases == 0 {
+            clock += 1
+            idle[bookID] = clock
+        }
         evictIdle()
     }
 
@@ -115,6 +117,7 @@ public actor BookStores {
         if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
             try await store.close()
         }
+        idle[book.id] = nil
         if let entry = open.removeValue(forKey: book.id) { try await entry.store.close() }
         let path = path(of: book)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
@@ -128,16 +131,16 @@ public actor BookStores {
         opening.removeAll()
         let stores = open.values.map(\.store)
         open.removeAll()
+        idle.removeAll()
         for store in stores { try? await store.close() }
         for task in pending { try? await task.value.close() }
     }
 
     /// Closes the least recently used idle books past the capacity, off the actor: a close waits for reads.
     private func evictIdle() {
-        guard open.count > capacity else { return }
-        let idle = open.filter { $0.value.leases == 0 }.sorted { $0.value.lastUsed < $1.value.lastUsed }
-        for (id, entry) in idle.prefix(open.count - capacity) {
-            open.removeValue(forKey: id)
+        while open.count > capacity, let oldest = idle.min(by: { $0.value < $1.value })?.key {
+            idle[oldest] = nil
+            guard let entry = open.removeValue(forKey: oldest) else { continue }
             let store = entry.store
             Task.detached { try? await store.close() }
         }
