@@ -43,8 +43,8 @@ public struct GraphQLViewer: Sendable {
     /// A book this token may open, as its principal sees it; `nil` when there is none or the principal may not
     /// know of it.
     func book(id: String) async throws -> VisibleBook? {
-        if let bookIDs, !bookIDs.contains(id) { return nil }
-        guard let (book, access) = try await catalog.access(principalID: principalID, bookID: id) else { return nil }
+        guard let (book, access) = try await catalog.access(principalID: principalID, bookID: id, tokenBooks: bookIDs)
+        else { return nil }
         let sharer = access == .owner ? nil : try await catalog.principal(id: book.ownerID)
         return VisibleBook(book: book, access: access, sharedBy: sharer)
     }

@@ -35,8 +35,8 @@ extension GraphQLWebSocketSession {
             guard let current = try await dependencies.tokens.recheck(identity, maxAge: Self.accessCheckInterval)
             else { return false }
             guard let book else { return current.book.id == identity.book.id }
-            if let limit = current.bookIDs, !limit.contains(book) { return false }
-            return try await dependencies.tokens.catalog.access(principalID: current.principalID, bookID: book) != nil
+            return try await dependencies.tokens.catalog.access(
+                principalID: current.principalID, bookID: book, tokenBooks: current.bookIDs) != nil
         } catch {
             // Access that cannot be confirmed is access denied: the client resumes from its last token.
             return false

@@ -65,6 +65,15 @@ extension Catalog {
         try await read { db in try Self.access(db, principalID: principalID, bookID: bookID) }
     }
 
+    /// ``access(principalID:bookID:)`` through a token that may be limited to some books (`tokenBooks`; `nil`
+    /// for all of its principal's): `nil` as well for a book outside them.
+    public func access(principalID: String, bookID: String, tokenBooks: [String]?) async throws -> (
+        book: AddressBook, access: BookAccess
+    )? {
+        if let tokenBooks, !tokenBooks.contains(bookID) { return nil }
+        return try await access(principalID: principalID, bookID: bookID)
+    }
+
     static func access(_ db: Database, principalID: String, bookID: String) throws -> (
         book: AddressBook, access: BookAccess
     )? {
