@@ -138,16 +138,22 @@ final class Executor {
             writer.string(rootTypeName)
             return true
         }
+        return await resolvedField(plan) {
+            switch operation.operation {
+            case .mutation: try await mutationField(plan)
+            default: try await queryField(plan)
+            }
+        }
+    }
+
+    /// Writes the value of a field that resolves (and loads) asynchronously, its key already written: `body`'s
+    /// value, or `null` when it fails (recorded), or `false` to propagate the failure of a non-null field.
+    func resolvedField(_ plan: FieldPlan, _ body: () async throws -> Bool) async -> Bool {
         let mark = writer.mark
         do {
             if let error = argumentError(plan) { throw error }
             try budget.check(context.isAbandoned)
-            let written: Bool
-            switch operation.operation {
-            case .mutation: written = try await mutationField(plan)
-            default: written = try await queryField(plan)
-            }
-            if written { return true }
+            if try await body() { return true }
         } catch {
             record(error, at: plan)
         }

@@ -49,18 +49,7 @@ extension Executor {
         writer.rawKey(plan.quotedKey)
         path.append(.key(plan.responseKey))
         defer { path.removeLast() }
-        let mark = writer.mark
-        do {
-            if let error = argumentError(plan) { throw error }
-            try budget.check(context.isAbandoned)
-            if try await resolve(code, plan) { return true }
-        } catch {
-            record(error, at: plan)
-        }
-        writer.rollBack(to: mark)
-        if plan.type.isNonNull { return false }
-        writer.null()
-        return true
+        return await resolvedField(plan) { try await resolve(code, plan) }
     }
 
     /// `addressBooks`: each book opened only when its selection reads records.
