@@ -53,10 +53,7 @@ extension Carnet {
             @Argument(help: "The principal's name or id.") var principal: String
 
             func run() async throws {
-                try await options.withFolder { folder in
-                    let found = try await folder.resolvePrincipal(principal)
-                    try await folder.catalog.setDisabled(true, principal: found.id)
-                }
+                try await setDisabled(true, principal, options)
                 print("Disabled \(principal).")
             }
         }
@@ -67,10 +64,7 @@ extension Carnet {
             @Argument(help: "The principal's name or id.") var principal: String
 
             func run() async throws {
-                try await options.withFolder { folder in
-                    let found = try await folder.resolvePrincipal(principal)
-                    try await folder.catalog.setDisabled(false, principal: found.id)
-                }
+                try await setDisabled(false, principal, options)
                 print("Enabled \(principal).")
             }
         }
@@ -97,6 +91,14 @@ extension Carnet {
                 print("Deleted \(principal).")
             }
         }
+    }
+}
+
+/// Disables or enables the principal named or identified by `principal`.
+private func setDisabled(_ disabled: Bool, _ principal: String, _ options: DataOptions) async throws {
+    try await options.withFolder { folder in
+        let found = try await folder.resolvePrincipal(principal)
+        try await folder.catalog.setDisabled(disabled, principal: found.id)
     }
 }
 
