@@ -16,10 +16,8 @@ struct BookManagementTests {
             let catalog = server.app.folder.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
-            let aliceToken = try await server.app.tokens.create(
-                name: "a", scopes: [.read, .write], principalID: alice.id
-            ).token
-            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read], principalID: bob.id).token
+            let aliceToken = try await server.token(for: alice)
+            let bobToken = try await server.token(for: bob, [.read])
             let created = try await client.graphql(
                 #"mutation { createAddressBook(name: "Work") { id name access contacts { totalCount } } }"#,
                 token: aliceToken)
@@ -31,9 +29,7 @@ struct BookManagementTests {
                 token: aliceToken)
             #expect((Self.value(renamed, "renameAddressBook") as? [String: Any])?["name"] as? String == "Office")
             // Bob may not rename what he cannot see: the book does not exist for him.
-            let bobWriter = try await server.app.tokens.create(
-                name: "bw", scopes: [.read, .write], principalID: bob.id
-            ).token
+            let bobWriter = try await server.token(for: bob)
             let rename = "mutation($id: ID!) { renameAddressBook(id: $id, name: \"Mine\") { name } }"
             let foreign = try await client.graphql(rename, variables: ["id": id], token: bobWriter)
             let unknown = try await client.graphql(rename, variables: ["id": "no-such-book"], token: bobWriter)
@@ -92,17 +88,14 @@ struct BookManagementTests {
             // The read-only, book-limited token cannot widen itself or manage books.
             let wider = try await client.graphql(create, variables: ["s": ["READ", "WRITE"]], token: newToken)
             #expect(wider.status == 403 || wider.errorCodes == ["FORBIDDEN"])
-            let limitedWriter = try await server.app.tokens.create(
-                name: "l", scopes: [.read, .write], principalID: alice.id, bookIDs: [aliceBook]
-            ).token
+            let limitedWriter = try await server.token(for: alice, books: [aliceBook])
             let unlimited = try await client.graphql(create, variables: ["s": ["READ"]], token: limitedWriter)
             #expect(unlimited.errorCodes == ["FORBIDDEN"])
             let manage = try await client.graphql(
                 #"mutation { createAddressBook(name: "X") { id } }"#, token: limitedWriter)
             #expect(manage.errorCodes == ["FORBIDDEN"])
 
-            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
-                .token
+            let bobToken = try await server.token(for: bob)
             let id = try #require(created["id"] as? String)
             let revoke = "mutation($id: ID!) { revokeAccessToken(id: $id) }"
             let byBob = try await client.graphql(revoke, variables: ["id": id], token: bobToken)
@@ -119,9 +112,7 @@ struct BookManagementTests {
         try await withRouter { server, client in
             let admin = try await server.token()
             let alice = try await server.app.folder.catalog.createPrincipal(name: "alice")
-            let aliceToken = try await server.app.tokens.create(
-                name: "a", scopes: [.read, .write], principalID: alice.id
-            ).token
+            let aliceToken = try await server.token(for: alice)
             let create = #"mutation { createPrincipal(name: "carol", kind: SERVICE) { id name kind isAdmin } }"#
             #expect(try await client.graphql(create, token: aliceToken).errorCodes == ["FORBIDDEN"])
             #expect(try await client.graphql("{ principals { name } }", token: aliceToken).errorCodes == ["FORBIDDEN"])

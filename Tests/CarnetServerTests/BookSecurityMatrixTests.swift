@@ -49,8 +49,7 @@ struct BookSecurityMatrixTests {
             ids += added
         }
         let (contact, group, container) = (ids[0], ids[1], ids[2])
-        let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
-            .token
+        let bobToken = try await server.token(for: bob)
         let probes: [Probe] = [
             Probe(name: "node contact", query: "query($id: ID!) { node(id: $id) { id } }", target: contact),
             Probe(name: "node group", query: "query($id: ID!) { node(id: $id) { id } }", target: group),

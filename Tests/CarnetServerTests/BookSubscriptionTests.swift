@@ -15,7 +15,7 @@ struct BookSubscriptionTests {
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
-            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read], principalID: bob.id).token
+            let bobToken = try await server.token(for: bob, [.read])
             let (events, sink) = AsyncStream<String>.makeStream()
             let socket = Task {
                 try await WebSocketTestClient.connect(server, token: bobToken) { messages, outbound in

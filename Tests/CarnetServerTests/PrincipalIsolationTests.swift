@@ -36,11 +36,8 @@ struct PrincipalIsolationTests {
             let catalog = server.app.folder.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
-            let aliceToken = try await server.app.tokens.create(
-                name: "a", scopes: [.read, .write], principalID: alice.id
-            ).token
-            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
-                .token
+            let aliceToken = try await server.token(for: alice)
+            let bobToken = try await server.token(for: bob)
             let (status, id) = try await Self.add("Ada", client, token: aliceToken)
             #expect(status == 200)
             let adaID = try #require(id)
@@ -78,9 +75,7 @@ struct PrincipalIsolationTests {
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let aliceBook = try #require(alice.defaultBookID)
-            let aliceToken = try await server.app.tokens.create(
-                name: "a", scopes: [.read, .write], principalID: alice.id
-            ).token
+            let aliceToken = try await server.token(for: alice)
             _ = try await Self.add("Ada", client, token: aliceToken)
             // Bob cannot make a token for a book he has no grant on.
             await #expect(throws: StoreError.self) {
@@ -88,9 +83,7 @@ struct PrincipalIsolationTests {
                     name: "b", scopes: [.read], principalID: bob.id, bookIDs: [aliceBook])
             }
             try await catalog.share(bookID: aliceBook, with: bob.id, access: .read, by: alice.id)
-            let bobToken = try await server.app.tokens.create(
-                name: "b", scopes: [.read, .write], principalID: bob.id, bookIDs: [aliceBook]
-            ).token
+            let bobToken = try await server.token(for: bob, books: [aliceBook])
             #expect(try await Self.names(client, token: bobToken) == ["Ada"])
             let refused = try await Self.add("Eve", client, token: bobToken)
             #expect(refused.status == 403 && refused.id == nil)
@@ -124,10 +117,8 @@ struct PrincipalIsolationTests {
                 request.add(contact)
                 try await store.execute(request)
             }
-            let aliceToken = try await server.app.tokens.create(
-                name: "a", scopes: [.read, .write], principalID: alice.id
-            ).token
-            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read], principalID: bob.id).token
+            let aliceToken = try await server.token(for: alice)
+            let bobToken = try await server.token(for: bob, [.read])
             _ = try await Self.add("Ada", client, token: aliceToken)
             let query = """
                 query($id: ID!) { contacts { nodes { givenName } }
@@ -161,11 +152,8 @@ struct PrincipalIsolationTests {
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
-            let aliceToken = try await server.app.tokens.create(
-                name: "a", scopes: [.read, .write], principalID: alice.id
-            ).token
-            let bobToken = try await server.app.tokens.create(name: "b", scopes: [.read, .write], principalID: bob.id)
-                .token
+            let aliceToken = try await server.token(for: alice)
+            let bobToken = try await server.token(for: bob)
             let save = """
                 mutation($book: ID, $r: SaveRequestInput!) { save(request: $r, addressBookId: $book) { contacts { id } } }
                 """

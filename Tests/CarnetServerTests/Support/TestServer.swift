@@ -81,6 +81,13 @@ final class TestServer: Sendable {
         try await app.tokens.create(name: name, scopes: scopes, authors: authors).token
     }
 
+    /// A new token of a principal's (the admin's is ``token(_:authors:name:)``), limited to `books` when given.
+    func token(for principal: Principal, _ scopes: Set<AccessScope> = [.read, .write], books: [String]? = nil)
+        async throws -> String
+    {
+        try await app.tokens.create(name: "test", scopes: scopes, principalID: principal.id, bookIDs: books).token
+    }
+
     /// Graceful shutdown, as on SIGTERM; returns when the service has stopped.
     func stop() async throws {
         if let running {
