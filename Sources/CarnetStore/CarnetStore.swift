@@ -18,7 +18,7 @@ import Synchronization
 /// let result = try await store.execute(request)
 /// ```
 public struct CarnetStore: Sendable {
-    let writer: any DatabaseWriter
+    let database: StoreDatabase
     /// The on-disk store's own read-only connections for bounded reads; `nil` in memory.
     let pointReaders: PointReaders?
     /// The settings the store was opened with.
@@ -28,39 +28,77 @@ public struct CarnetStore: Sendable {
     /// Identifies this database in history tokens, so a token from another store is recognised as foreign.
     let storeID: String
 
+    /// The GRDB database, opened now if the store has not needed it yet.
+    var writer: any DatabaseWriter {
+        get throws { try database.writer() }
+    }
+
     /// Opens (creating if needed) the store in a SQLite file, in WAL mode.
+    ///
+    /// A file already at the current schema opens with one read-only connection; the writer opens on the first
+    /// write or unbounded read (``StoreDatabase``).
     public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws
         -> CarnetStore
     {
         _ = sqliteSettings
-        let pool = try DatabasePool(path: path, configuration: makeDatabaseConfiguration(configuration))
-        return try CarnetStore(writer: pool, configuration: configuration)
+        let databaseConfiguration = makeDatabaseConfiguration(configuration)
+        let openPool: @Sendable () throws -> any DatabaseWriter = {
+            try DatabasePool(path: path, configuration: databaseConfiguration)
+        }
+        let direct = configuration.statementTrace == nil
+        if FileManager.default.fileExists(atPath: path),
+            let readers = try? PointReaders(
+                path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration, direct: direct),
+            let storeID = try? readers.read({ db in try currentStoreID(db) }, otherwise: { nil })
+        {
+            return CarnetStore(
+                database: StoreDatabase(path: path, open: openPool), pointReaders: readers, storeID: storeID,
+                configuration: configuration)
+        }
+        let pool = try openPool()
+        try Migrations.migrator.migrate(pool)
+        let storeID = try pool.read { db in try currentStoreID(db) }
+        guard let storeID else { throw StoreError(.storageFailure, "The database has no store identifier.") }
+        let readers = try PointReaders(
+            path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration, direct: direct)
+        return CarnetStore(
+            database: StoreDatabase(pool), pointReaders: readers, storeID: storeID, configuration: configuration)
     }
 
     /// A store that lives in memory only, for tests and tools.
     public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws -> CarnetStore {
         _ = sqliteSettings
         return try CarnetStore(
-            writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)),
-            configuration: configuration)
+            writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)), configuration: configuration
+        )
     }
 
-    /// Wraps an open database, migrating its schema to the current version.
-    init(writer: any DatabaseWriter, configuration: StoreConfiguration) throws {
+    /// Wraps an open in-memory database, migrating its schema to the current version.
+    init(writer: DatabaseQueue, configuration: StoreConfiguration) throws {
         try Migrations.migrator.migrate(writer)
-        self.storeID = try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeId'")!
+        guard let storeID = try writer.read({ db in try Self.currentStoreID(db) }) else {
+            throw StoreError(.storageFailure, "The database has no store identifier.")
         }
-        self.writer = writer
-        self.pointReaders = try (writer as? DatabasePool).map { pool in
-            try PointReaders(
-                path: pool.path, count: PointReaders.defaultCount, configuration: pool.configuration,
-                direct: configuration.statementTrace == nil)
-        }
+        self.init(database: StoreDatabase(writer), pointReaders: nil, storeID: storeID, configuration: configuration)
+    }
+
+    private init(
+        database: StoreDatabase, pointReaders: PointReaders?, storeID: String, configuration: StoreConfiguration
+    ) {
+        self.database = database
+        self.pointReaders = pointReaders
+        self.storeID = storeID
         self.configuration = configuration
         self.notifier = ChangeNotifier(
-            writer: writer, storeID: storeID, interval: configuration.externalChangePollInterval)
+            database: database, storeID: storeID, interval: configuration.externalChangePollInterval)
         self.maintenance = MaintenanceClock()
+    }
+
+    /// The store's identifier if the schema is current: a file that still needs a migration is opened with its
+    /// writer, which migrates it.
+    private static func currentStoreID(_ db: Database) throws -> String? {
+        guard try Migrations.migrator.hasCompletedMigrations(db) else { return nil }
+        return try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeId'")
     }
 
     /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics off, so
@@ -70,6 +108,7 @@ public struct CarnetStore: Sendable {
     /// The single place where connections are set up.
     static func makeDatabaseConfiguration(_ settings: StoreConfiguration) -> Configuration {
         var config = Configuration()
+        config.maximumReaderCount = StoreDatabase.maximumReaders
         config.busyMode = .timeout(settings.busyTimeout)
         config.foreignKeysEnabled = true
         // Statement arguments are contact data: keep them out of error messages and logs.
@@ -91,21 +130,40 @@ public struct CarnetStore: Sendable {
         return config
     }
 
+    /// The file descriptors the store may hold, for ``BookStores``' budget: two per connection (the database and
+    /// its WAL) and the shared-memory index, which SQLite opens once per file in a process. The writer's pool is
+    /// counted at its most readers, since GRDB opens them as reads need them.
+    var fileDescriptors: Int {
+        let pool = database.isOpen ? 1 + StoreDatabase.maximumReaders : 0
+        return 1 + 2 * ((pointReaders?.openCount ?? 0) + pool)
+    }
+
     /// The path of the database file, or `nil` in memory.
-    public var path: String? { writer.path == ":memory:" ? nil : writer.path }
+    public var path: String? { database.path == ":memory:" ? nil : database.path }
 
     /// Releases the database; the store must not be used afterwards.
     public func close() async throws {
         await notifier.finishAll()
         try pointReaders?.close()
+        guard let writer = database.takeForClosing() else { return }
         // GRDB's close waits until every read of the pool has given its connection back, and an asynchronous read
         // gives it back only once it resumes on the cooperative pool. Waiting on that pool's threads could take all
         // of them (two stores closing on two cores did) while those reads wait for one: wait on a thread of its own.
-        let writer = self.writer
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue(label: "carnet.store.close").async {
-                continuation.resume(with: Result { try writer.close() })
+                continuation.resume(with: Result { try Self.checkpointAndClose(writer) })
             }
         }
+    }
+
+    /// Moves the WAL's pages into the database and empties it before closing. GRDB closes the writer before its
+    /// readers, so SQLite's own checkpoint at the last close never ran (a read-only connection cannot): a book's
+    /// WAL only grew, and the next process to open it rebuilt the WAL index by reading all of it.
+    private static func checkpointAndClose(_ writer: any DatabaseWriter) throws {
+        if writer is DatabasePool {
+            // Best effort: a read still running elsewhere (another process) makes it partial, which is harmless.
+            _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        try writer.close()
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarnetServer
+import CarnetStore
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -25,6 +26,8 @@ extension Carnet {
                 return handler
             }
             let logger = Logger(label: "carnet")
+            // Each open address book holds a few descriptors; the soft default (often 1,024) would keep few open.
+            FileDescriptorBudget.raiseToHardLimit()
             let configuration = options.configuration(data: data.data)
             // The first start's token, announced once the listener has its port (with --port 0, the one the system
             // chose), before the line that says the server is up.

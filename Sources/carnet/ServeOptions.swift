@@ -59,8 +59,12 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "The most contacts an address book may hold. Env: CARNET_CONTACTS_PER_BOOK.")
     var contactsPerBook: Int = environment("CARNET_CONTACTS_PER_BOOK").flatMap(Int.init) ?? 1_000_000
 
-    @Option(help: "Address books kept open when idle (more open while in use). Env: CARNET_OPEN_BOOKS.")
-    var openBooks: Int = environment("CARNET_OPEN_BOOKS").flatMap(Int.init) ?? 64
+    @Option(
+        help: """
+            The most address books kept open when idle (more while in use). Default: as many as the open-file \
+            limit allows, less a reserve for connections. Env: CARNET_OPEN_BOOKS.
+            """)
+    var openBooks: Int? = environment("CARNET_OPEN_BOOKS").flatMap(Int.init)
 
     var certificateChain: String? { tlsCert ?? environment("CARNET_TLS_CERT") }
     var privateKey: String? { tlsKey ?? environment("CARNET_TLS_KEY") }
@@ -82,7 +86,7 @@ struct ServeOptions: ParsableArguments {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         // At least an hour (a sync client needs time to come back), at most ten years (fits a GraphQL Int).
-        guard booksPerPrincipal >= 1, contactsPerBook >= 1, openBooks >= 1 else {
+        guard booksPerPrincipal >= 1, contactsPerBook >= 1, (openBooks ?? 1) >= 1 else {
             throw ValidationError("--books-per-principal, --contacts-per-book and --open-books must be at least 1.")
         }
         guard historyRetentionDays.isFinite, (1.0 / 24...3650).contains(historyRetentionDays) else {

@@ -35,7 +35,8 @@ struct EarlierStore {
     func open() throws -> CarnetStore {
         switch kind {
         case .inMemory:
-            return try CarnetStore(writer: writer, configuration: configuration)
+            guard let queue = writer as? DatabaseQueue else { throw StoreError(.storageFailure, "not in memory") }
+            return try CarnetStore(writer: queue, configuration: configuration)
         case .onDiskWAL:
             try writer.close()
             return try CarnetStore.open(path: path, configuration: configuration)

@@ -19,7 +19,10 @@ struct BooksBench: AsyncParsableCommand {
     @Option(help: "Where the data folder goes (seeded once).") var directory = "/tmp/carnet-books-bench"
     @Option(help: "Requests per throughput round.") var requests = 20_000
     @Option(help: "Requests in flight.") var concurrency = 16
-    @Option(help: "Books kept open when idle.") var openBooks = 64
+    @Option(help: "Books kept open when idle (default: as the file-descriptor limit allows).") var openBooks: Int?
+    @Option(help: "Random books drawn from the first this many (default: all but the cold ones).") var randomBooks: Int?
+    @ArgumentParser.Flag(help: "Only the rounds of contact by id (for profiling).") var roundsOnly = false
+    @Option(help: "Only open, read and close this many books in process (for profiling), then stop.") var openLoop = 0
 
     static let contactQuery = """
         query($b: ID!, $id: ID!) { addressBook(id: $b) { contact(id: $id) { id givenName familyName emailAddresses { value } } } }
@@ -36,6 +39,16 @@ struct BooksBench: AsyncParsableCommand {
                 largeSize: largeSize)
         }
         guard let manifest = loaded else { throw BenchError("no data set") }
+        if openLoop > 0 {
+            let folder = try await DataFolder.open(directory: directory, configuration: store)
+            let samples = try await Self.openReadClose(folder, manifest.small.prefix(openLoop))
+            print(
+                String(
+                    format: "open + read + close: p50 %.0f µs, p99 %.0f µs", samples.percentile(0.5),
+                    samples.percentile(0.99)))
+            try await folder.close()
+            return
+        }
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory
         configuration.port = 0
@@ -69,7 +82,7 @@ struct BooksBench: AsyncParsableCommand {
     private func measure(_ client: Client, _ app: CarnetApplication, _ manifest: Manifest) async throws {
         let books = manifest.small
         // The last thousand small books stay untouched until the cold-book measurement.
-        let warmable = books.dropLast(min(1_000, books.count / 10))
+        let warmable = books.dropLast(min(1_000, books.count / 10)).prefix(randomBooks ?? books.count)
         let home = books[0]
         let query = Self.contactQuery
         let contact: @Sendable (Manifest.Book, Int) -> (String, [String: String]) = { book, index in
@@ -87,21 +100,9 @@ struct BooksBench: AsyncParsableCommand {
         }
         print(
             String(format: "contact by id on random books: %.0f%% of one book (median of 3)", ratios.sorted()[1] * 100))
+        if roundsOnly { return }
 
-        // The same without HTTP: a pool of its own, so every book is opened, read once and closed again.
-        let pool = BookStores(directory: directory, configuration: app.configuration.storeConfiguration, capacity: 1)
-        var opens: [Double] = []
-        for book in manifest.small.prefix(300) {
-            let start = ContinuousClock.now
-            guard let entry = try await app.folder.catalog.book(id: book.id) else { continue }
-            _ = try await pool.withStore(entry) { store in
-                try await store.contacts(withIdentifiers: [book.contacts[0]], keysToFetch: [.givenName])
-            }
-            let elapsed = ContinuousClock.now - start
-            opens.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
-        }
-        await pool.closeAll()
-        let openRun = Run(samples: opens.sorted(), seconds: 1)
+        let openRun = try await Self.openReadClose(app.folder, manifest.small.prefix(300))
         print(
             String(
                 format: "in process, open + read + close of a book: p50 %.0f µs, p99 %.0f µs", openRun.percentile(0.5),
@@ -127,6 +128,23 @@ struct BooksBench: AsyncParsableCommand {
         print("walking all \(books.count) books: peak RSS \(peak.rss >> 20) MiB, peak \(peak.files) open files")
 
         try await saveBesideImport(client, app, manifest)
+    }
+
+    /// Each book opened, read once and closed again, without HTTP: through a pool of its own that keeps one book.
+    static func openReadClose(_ folder: DataFolder, _ books: ArraySlice<Manifest.Book>) async throws -> Run {
+        let pool = BookStores(directory: folder.directory, configuration: folder.books.configuration, capacity: 1)
+        var opens: [Double] = []
+        for book in books {
+            let start = ContinuousClock.now
+            guard let entry = try await folder.catalog.book(id: book.id) else { continue }
+            _ = try await pool.withStore(entry) { store in
+                try await store.contacts(withIdentifiers: [book.contacts[0]], keysToFetch: [.givenName])
+            }
+            let elapsed = ContinuousClock.now - start
+            opens.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        }
+        await pool.closeAll()
+        return Run(samples: opens.sorted(), seconds: 1)
     }
 
     /// Single-contact saves into one book, idle and while 100,000 cards are imported into another.

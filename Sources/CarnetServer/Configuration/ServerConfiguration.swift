@@ -32,8 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var graphQLOptions: GraphQLOptions = GraphQLOptions()
     /// How the store behind the service is opened (history retention, busy timeout, caches).
     public var storeConfiguration: StoreConfiguration = StoreConfiguration()
-    /// How many address books stay open when idle; more are opened while in use. Default: 64.
-    public var openBooks: Int = 64
+    /// How many address books stay open when idle, at most; more are opened while in use. `nil` (the default)
+    /// bounds them by file descriptors only: as many as the process's open-file limit allows, less a reserve.
+    public var openBooks: Int?
 
     /// How the listener secures connections.
     public enum Transport: Sendable, Hashable {

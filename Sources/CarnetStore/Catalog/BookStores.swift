@@ -4,33 +4,56 @@ import Foundation
 /// least recently used idle books closed first, so thousands of books stay within the process's file
 /// descriptors and memory.
 ///
+/// The pool is bounded by file descriptors rather than by a count of books: a book opened for reads holds one
+/// read-only connection (three descriptors), one that was written holds its writer and readers as well, and the
+/// budget is what the process may open less a reserve for connections (``FileDescriptorBudget``). An explicit
+/// `capacity` bounds the count of books too.
+///
 /// A store handed out by ``acquire(_:)`` stays open until ``release(_:)``: requests hold one for their duration,
-/// subscriptions for their lifetime. The pool may exceed its capacity while every open book is in use.
+/// subscriptions for their lifetime. The pool may exceed its bounds while every open book is in use.
 public actor BookStores {
     /// The data folder that books' file names are relative to.
     public nonisolated let directory: String
     public nonisolated let configuration: StoreConfiguration
-    /// How many books stay open when idle.
+    /// How many books stay open when idle, at most.
     public nonisolated let capacity: Int
+    /// How many file descriptors open books may hold when idle, at most.
+    public nonisolated let descriptorBudget: Int
 
     private struct Entry {
         var store: CarnetStore
         var leases: Int
+        /// The descriptors counted for this book in ``descriptors``, updated when it is given back.
+        var descriptors: Int
+        /// When it was last given back; matches its place in ``idleOrder`` while idle.
+        var idleSince: UInt64?
     }
 
     private var open: [String: Entry] = [:]
-    /// The open books nobody holds, with when each was last given back: the eviction candidates. Eviction keeps
-    /// it within the capacity, so finding the oldest is a bounded scan however many books are held.
-    private var idle: [String: UInt64] = [:]
+    /// The idle books in the order they were given back, oldest first. A book taken again or closed leaves a
+    /// stale entry, skipped when reached (its `idleSince` no longer matches), so eviction and release are O(1).
+    private var idleOrder: [(clock: UInt64, bookID: String)] = []
+    private var idleHead = 0
+    private var idleCount = 0
+    /// The descriptors the open books hold, as last counted.
+    private var descriptors = 0
     /// Books being opened, off the actor: opening takes milliseconds, and one book's open must not hold up
     /// requests to other books. Everyone asking for the book meanwhile waits for the same task.
     private var opening: [String: Task<CarnetStore, any Error>] = [:]
     private var clock: UInt64 = 0
 
-    public init(directory: String, configuration: StoreConfiguration = StoreConfiguration(), capacity: Int = 64) {
+    /// - Parameters:
+    ///   - capacity: the most books kept open when idle; `nil` for no bound but the descriptor budget.
+    ///   - descriptorBudget: the most descriptors open books keep when idle; `nil` for what the process may open
+    ///     less a reserve (``FileDescriptorBudget/forBooks``).
+    public init(
+        directory: String, configuration: StoreConfiguration = StoreConfiguration(), capacity: Int? = nil,
+        descriptorBudget: Int? = nil
+    ) {
         self.directory = directory
         self.configuration = configuration
-        self.capacity = max(1, capacity)
+        self.capacity = max(1, capacity ?? Int.max)
+        self.descriptorBudget = max(1, descriptorBudget ?? FileDescriptorBudget.forBooks)
     }
 
     /// The book's database path.
@@ -40,6 +63,9 @@ public actor BookStores {
 
     /// How many books are open now.
     public var openCount: Int { open.count }
+
+    /// The books open now.
+    var openBookIDs: Set<String> { Set(open.keys) }
 
     /// The book's store, opened (and created) if needed; pair with ``release(_:)``.
     public func acquire(_ book: AddressBook) async throws -> CarnetStore {
@@ -66,7 +92,9 @@ public actor BookStores {
         // The first waiter back files the store; the others find it open.
         if opening[book.id] != nil, open[book.id] == nil {
             opening[book.id] = nil
-            open[book.id] = Entry(store: store, leases: 0)
+            let count = store.fileDescriptors
+            open[book.id] = Entry(store: store, leases: 0, descriptors: count)
+            descriptors += count
         }
         guard let leased = lease(book.id) else {
             // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
@@ -79,9 +107,10 @@ public actor BookStores {
     /// Takes a lease on an open book.
     private func lease(_ bookID: String) -> CarnetStore? {
         guard var entry = open[bookID] else { return nil }
+        if entry.idleSince != nil { idleCount -= 1 }
         entry.leases += 1
+        entry.idleSince = nil
         open[bookID] = entry
-        idle[bookID] = nil
         return entry.store
     }
 
@@ -89,11 +118,17 @@ public actor BookStores {
     public func release(_ bookID: String) {
         guard var entry = open[bookID] else { return }
         entry.leases = max(0, entry.leases - 1)
-        open[bookID] = entry
         if entry.leases == 0 {
+            // A book held while it was written may have opened its writer: count it again.
+            let count = entry.store.fileDescriptors
+            descriptors += count - entry.descriptors
+            entry.descriptors = count
             clock += 1
-            idle[bookID] = clock
+            entry.idleSince = clock
+            idleCount += 1
+            idleOrder.append((clock, bookID))
         }
+        open[bookID] = entry
         evictIdle()
     }
 
@@ -117,8 +152,7 @@ public actor BookStores {
         if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
             try await store.close()
         }
-        idle[book.id] = nil
-        if let entry = open.removeValue(forKey: book.id) { try await entry.store.close() }
+        if let entry = remove(book.id) { try await entry.store.close() }
         let path = path(of: book)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.removeItem(atPath: path + suffix)
@@ -131,18 +165,34 @@ public actor BookStores {
         opening.removeAll()
         let stores = open.values.map(\.store)
         open.removeAll()
-        idle.removeAll()
+        (idleOrder, idleHead, idleCount, descriptors) = ([], 0, 0, 0)
         for store in stores { try? await store.close() }
         for task in pending { try? await task.value.close() }
     }
 
-    /// Closes the least recently used idle books past the capacity, off the actor: a close waits for reads.
+    /// Takes the book out of the pool, keeping the counts right.
+    private func remove(_ bookID: String) -> Entry? {
+        guard let entry = open.removeValue(forKey: bookID) else { return nil }
+        descriptors -= entry.descriptors
+        if entry.idleSince != nil { idleCount -= 1 }
+        return entry
+    }
+
+    /// Closes the least recently used idle books while the pool is past its bounds, off the actor: a close waits
+    /// for reads.
     private func evictIdle() {
-        while open.count > capacity, let oldest = idle.min(by: { $0.value < $1.value })?.key {
-            idle[oldest] = nil
-            guard let entry = open.removeValue(forKey: oldest) else { continue }
+        while open.count > capacity || descriptors > descriptorBudget, idleCount > 0, idleHead < idleOrder.count {
+            let (stamp, bookID) = idleOrder[idleHead]
+            idleHead += 1
+            guard open[bookID]?.idleSince == stamp, let entry = remove(bookID) else { continue }
             let store = entry.store
             Task.detached { try? await store.close() }
+        }
+        // Rebuild the queue once stale entries are most of it (a hot book given back again and again appends each
+        // time), so it stays proportional to the idle books; amortised over the appends that made it grow.
+        if idleOrder.count - idleHead > 2 * idleCount + 1_024 {
+            idleOrder = open.compactMap { id, entry in entry.idleSince.map { ($0, id) } }.sorted { $0.clock < $1.clock }
+            idleHead = 0
         }
     }
 }

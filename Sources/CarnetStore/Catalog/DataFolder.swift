@@ -15,8 +15,10 @@ public struct DataFolder: Sendable {
     public static let catalogFileName = "catalog.sqlite"
 
     /// Opens the folder, creating it, its catalog and the admin principal when missing.
+    /// - Parameter openBooks: the most books kept open when idle; `nil` bounds them by file descriptors only
+    ///   (``BookStores``).
     public static func open(
-        directory: String, configuration: StoreConfiguration = StoreConfiguration(), openBooks: Int = 64
+        directory: String, configuration: StoreConfiguration = StoreConfiguration(), openBooks: Int? = nil
     ) async throws -> DataFolder {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let catalog = try Catalog.open(

@@ -7,16 +7,16 @@ actor ChangeNotifier {
     private var subscribers: [UUID: ChangeMailbox] = [:]
     private var lastSeq: Int64 = 0
     private var poller: Task<Void, Never>?
-    private var context: (writer: any DatabaseWriter, storeID: String, interval: TimeInterval)?
+    private var context: (database: StoreDatabase, storeID: String, interval: TimeInterval)?
 
-    init(writer: any DatabaseWriter, storeID: String, interval: TimeInterval) {
-        context = (writer, storeID, interval)
+    init(database: StoreDatabase, storeID: String, interval: TimeInterval) {
+        context = (database, storeID, interval)
     }
 
     func subscribe(_ id: UUID, _ mailbox: ChangeMailbox) async {
         guard let context else { return mailbox.finish() }
         if subscribers.isEmpty {
-            lastSeq = (try? await context.writer.read(Self.newestSeq)) ?? 0
+            lastSeq = (try? await context.database.writer().read(Self.newestSeq)) ?? 0
             let interval = context.interval
             poller = Task { [weak self] in
                 while !Task.isCancelled {
@@ -49,7 +49,7 @@ actor ChangeNotifier {
         guard let context, !subscribers.isEmpty else { return }
         let since = lastSeq
         let storeID = context.storeID
-        let change: StoreChange? = try? await context.writer.read { db in
+        let change: StoreChange? = try? await context.database.writer().read { db in
             let newest = try Self.newestSeq(db)
             guard newest > since else { return nil }
             let authors = try Row.fetchAll(

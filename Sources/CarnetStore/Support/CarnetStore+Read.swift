@@ -33,21 +33,21 @@ extension CarnetStore {
     func readStatement<T>(_ key: StatementKey, _ sql: String, _ body: (SQLiteStatement) throws -> T) async throws -> T {
         try Task.checkCancellation()
         // Locals, not `self`: a closure capturing the store copies (and retains) all of its fields.
-        let (writer, pointReaders) = (self.writer, self.pointReaders)
+        let (database, pointReaders) = (self.database, self.pointReaders)
         do {
-            return try Self.readStatementUnmapped(key, sql, body, writer: writer, pointReaders: pointReaders)
+            return try Self.readStatementUnmapped(key, sql, body, database: database, pointReaders: pointReaders)
         } catch {
             throw StoreError.mapped(error)
         }
     }
 
     private static func readStatementUnmapped<T>(
-        _ key: StatementKey, _ sql: String, _ body: (SQLiteStatement) throws -> T, writer: any DatabaseWriter,
+        _ key: StatementKey, _ sql: String, _ body: (SQLiteStatement) throws -> T, database: StoreDatabase,
         pointReaders: PointReaders?
     ) throws -> T {
         try withoutActuallyEscaping(body) { body in
             let throughGRDB = {
-                try writer.unsafeRead { db in
+                try database.writer().unsafeRead { db in
                     let statement = try db.cachedStatement(sql: sql).sqliteStatement
                     defer { sqlite3_reset(statement) }
                     return try body(statement)

@@ -91,6 +91,9 @@ final class PointReaders: Sendable {
         return try body(connection)
     }
 
+    /// How many connections are open.
+    var openCount: Int { slots.reduce(0) { $0 + ($1.connection.withLock { $0 == nil } ? 0 : 1) } }
+
     /// Closes the connections that opened; reads must have ended.
     func close() throws {
         for slot in slots { try slot.connection.withLock { try $0?.close() } }

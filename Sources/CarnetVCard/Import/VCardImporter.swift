@@ -114,6 +114,9 @@ public struct VCardImporter: Sendable {
                 session.summary.skipped.append(issue)
             }
             handled += 1
+            // Parsing a batch takes tens of milliseconds of one of the few cooperative threads: let requests
+            // queued behind it (a save to another book) run in between.
+            if handled % 64 == 0 { await Task.yield() }
             if batch.count == batchSize {
                 try await session.save(batch)
                 batch = []

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// What an open address book costs: one read-only connection until it is written, a WAL emptied on close, and a
+/// pool bounded by file descriptors that closes the least recently used idle books first.
+@Suite("Open books: connections, descriptors and eviction")
+struct BookPoolTests {
+    private func contact(_ name: String) -> Contact {
+        var contact = Contact()
+        contact.givenName = name
+        return contact
+    }
+
+    @Test("A migrated file reopens with one read-only connection; the writer opens on the first save")
+    func lazyWriter() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("book.sqlite").path
+        let created = try CarnetStore.open(path: path)
+        let ada = contact("Ada")
+        var request = SaveRequest(transactionAuthor: "t")
+        request.add(ada)
+        try await created.execute(request)
+        try await created.close()
+
+        let store = try CarnetStore.open(path: path)
+        #expect(!store.database.isOpen)
+        #expect(store.fileDescriptors == 3)
+        #expect(try await store.contacts(withIdentifiers: [ada.identifier], keysToFetch: [.givenName]).count == 1)
+        #expect(!store.database.isOpen)
+        var second = SaveRequest(transactionAuthor: "t")
+        second.add(contact("Grace"))
+        try await store.execute(second)
+        #expect(store.database.isOpen)
+        #expect(store.fileDescriptors > 3)
+        #expect(try await store.statistics().contacts == 2)
+        try await store.close()
+    }
+
+    @Test("Closing a store empties its WAL, so the next open does not replay it")
+    func checkpointOnClose() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("book.sqlite").path
+        let store = try CarnetStore.open(path: path)
+        // A history read opens a pool reader too: GRDB closes the writer before it, which left the WAL whole.
+        _ = try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: nil))
+        for index in 0..<20 {
+            var request = SaveRequest(transactionAuthor: "t")
+            request.add(contact("C\(index)"))
+            try await store.execute(request)
+        }
+        let wal = path + "-wal"
+        #expect(try walSize(wal) > 0)
+        try await store.close()
+        #expect(try walSize(wal) == 0)
+        let reopened = try CarnetStore.open(path: path)
+        #expect(try await reopened.statistics().contacts == 20)
+        try await reopened.close()
+    }
+
+    private func walSize(_ path: String) throws -> Int {
+        guard FileManager.default.fileExists(atPath: path) else { return 0 }
+        return (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    @Test("Idle books past the descriptor budget close, least recently used first; held books stay open")
+    func descriptorBudget() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        var books: [AddressBook] = []
+        for index in 0..<5 { books.append(try await folder.catalog.createBook(name: "B\(index)", ownerID: owner.id)) }
+        // Create each book's file (new files open with their writer), then start from a pool of read-only books.
+        for book in books { try await folder.books.withStore(book) { _ = try await $0.statistics() } }
+        try await folder.close()
+
+        let catalog = try Catalog.open(path: directory.appendingPathComponent(DataFolder.catalogFileName).path)
+        defer { try? catalog.close() }
+        // Room for three read-only books (three descriptors each).
+        let pool = BookStores(directory: directory.path, descriptorBudget: 9)
+        let held = try await pool.acquire(books[0])
+        for book in books[1...3] { try await pool.withStore(book) { _ = try await $0.statistics() } }
+        // books[3] did not fit beside the held one and two idle ones: books[1], given back first, was closed.
+        #expect(await pool.openBookIDs == Set([books[0], books[2], books[3]].map(\.id)))
+        try await pool.withStore(books[4]) { _ = try await $0.statistics() }
+        #expect(await pool.openBookIDs == Set([books[0], books[3], books[4]].map(\.id)))
+        // A book written while held counts its writer's descriptors when given back: more than the budget with the
+        // held book, so both idle books close, the written one too.
+        try await pool.withStore(books[3]) { store in
+            var request = SaveRequest(transactionAuthor: "t")
+            request.add(contact("Ada"))
+            try await store.execute(request)
+        }
+        #expect(await pool.openBookIDs == [books[0].id])
+        _ = try await held.statistics()
+        await pool.release(books[0].id)
+        await pool.closeAll()
+    }
+}
