@@ -161,8 +161,12 @@ public struct CarnetStore: Sendable {
     /// WAL only grew, and the next process to open it rebuilt the WAL index by reading all of it.
     private static func checkpointAndClose(_ writer: any DatabaseWriter) throws {
         if writer is DatabasePool {
-            // Best effort: a read still running elsewhere (another process) makes it partial, which is harmless.
-            _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            // Best effort, and brief: a truncating checkpoint waits for readers of older snapshots (another
+            // process's), and a close must not wait the busy timeout for them; a partial one is harmless.
+            _ = try? writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = 100")
+                try db.checkpoint(.truncate)
+            }
         }
         try writer.close()
     }
