@@ -3,6 +3,12 @@ import Foundation
 import GRDB
 import Synchronization
 
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
+
 /// The Carnet record store: contacts, groups and containers, atomic save requests, and change history.
 ///
 /// Open one store per database file per process and share it: it is `Sendable`, reads run concurrently and
@@ -115,11 +121,13 @@ public struct CarnetStore: Sendable {
         config.publicStatementArguments = false
         let trace = settings.statementTrace
         let (mmap, cache) = (max(0, settings.memoryMapBytes), max(0, settings.pageCacheBytes / 1024))
+        let mapFrom = settings.memoryMapMinimumFileBytes
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
             // WAL with NORMAL survives process crashes (SIGKILL) whole; only a power cut can lose the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA mmap_size = \(mmap)")
+            let mapped = mmap > 0 && fileSize(of: db) >= mapFrom ? mmap : 0
+            try db.execute(sql: "PRAGMA mmap_size = \(mapped)")
             // The writer gets eight times the readers' cache: inserts into name-ordered indexes land all over them.
             try db.execute(sql: "PRAGMA cache_size = -\(db.configuration.readonly ? cache : cache * 8)")
             if !db.configuration.readonly {
@@ -169,5 +177,13 @@ public struct CarnetStore: Sendable {
             }
         }
         try writer.close()
+    }
+
+    /// The size of the connection's main database file, 0 in memory or if it cannot be read.
+    private static func fileSize(of db: Database) -> Int {
+        guard let handle = db.sqliteConnection, let name = sqlite3_db_filename(handle, "main"), name.pointee != 0
+        else { return 0 }
+        var info = stat()
+        return stat(name, &info) == 0 ? Int(info.st_size) : 0
     }
 }

@@ -61,8 +61,8 @@ struct ServeOptions: ParsableArguments {
 
     @Option(
         help: """
-            The most address books kept open when idle (more while in use). Default: as many as the open-file \
-            limit allows, less a reserve for connections. Env: CARNET_OPEN_BOOKS.
+            The most address books kept open when idle (more while in use). Default: 2048, fewer if the open-file \
+            limit (less a reserve for connections) does not allow them. Env: CARNET_OPEN_BOOKS.
             """)
     var openBooks: Int? = environment("CARNET_OPEN_BOOKS").flatMap(Int.init)
 

@@ -22,6 +22,7 @@ struct BooksBench: AsyncParsableCommand {
     @Option(help: "Books kept open when idle (default: as the file-descriptor limit allows).") var openBooks: Int?
     @Option(help: "Random books drawn from the first this many (default: all but the cold ones).") var randomBooks: Int?
     @ArgumentParser.Flag(help: "Only the rounds of contact by id (for profiling).") var roundsOnly = false
+    @Option(help: "With --open-loop: books held open meanwhile, as a busy server's pool would.") var warmBooks = 0
     @Option(help: "Only open, read and close this many books in process (for profiling), then stop.") var openLoop = 0
 
     static let contactQuery = """
@@ -41,6 +42,11 @@ struct BooksBench: AsyncParsableCommand {
         guard let manifest = loaded else { throw BenchError("no data set") }
         if openLoop > 0 {
             let folder = try await DataFolder.open(directory: directory, configuration: store)
+            for book in manifest.small.suffix(warmBooks) {
+                guard let entry = try await folder.catalog.book(id: book.id) else { continue }
+                _ = try await folder.books.withStore(entry) { try await $0.statistics() }
+            }
+            print("held open: \(await folder.books.openCount) books, \(ProcessStats.openFiles()) files")
             let samples = try await Self.openReadClose(folder, manifest.small.prefix(openLoop))
             print(
                 String(

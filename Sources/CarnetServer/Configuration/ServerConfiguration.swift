@@ -32,8 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var graphQLOptions: GraphQLOptions = GraphQLOptions()
     /// How the store behind the service is opened (history retention, busy timeout, caches).
     public var storeConfiguration: StoreConfiguration = StoreConfiguration()
-    /// How many address books stay open when idle, at most; more are opened while in use. `nil` (the default)
-    /// bounds them by file descriptors only: as many as the process's open-file limit allows, less a reserve.
+    /// How many address books stay open when idle, at most; more are opened while in use. `nil` (the default) is
+    /// `BookStores.defaultCapacity`, fewer if the process's open-file limit (less a reserve) does not allow it.
     public var openBooks: Int?
 
     /// How the listener secures connections.
