@@ -55,7 +55,7 @@ public struct CarnetStore: Sendable {
         if FileManager.default.fileExists(atPath: path),
             let readers = try? PointReaders(
                 path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration, direct: direct),
-            let storeID = try? readers.read({ db in try currentStoreID(db) }, otherwise: { nil })
+            let storeID = try? currentStoreID(readers)
         {
             return CarnetStore(
                 database: StoreDatabase(path: path, open: openPool), pointReaders: readers, storeID: storeID,
@@ -107,6 +107,39 @@ public struct CarnetStore: Sendable {
         return try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeId'")
     }
 
+    /// The same through the point reader's own statement: GRDB's fetches (its statement authorizer, regions and
+    /// row decoding) cost about as much as the rest of opening a book for a read. Any failure (no migrations
+    /// table yet) means the writer opens the file.
+    private static func currentStoreID(_ readers: PointReaders) throws -> String? {
+        let sql = """
+            SELECT (SELECT group_concat(identifier, char(10)) FROM grdb_migrations),
+                   (SELECT value FROM storeInfo WHERE key = 'storeId')
+            """
+        let known = Set(Migrations.migrator.migrations)
+        return try readers.read(
+            statement: storeIDStatement, sql: sql,
+            { statement -> String? in
+                guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+                let columns = SQLiteColumns(statement)
+                let applied = Set(columns.string(0).split(separator: "\n").map(String.init))
+                guard known.isSubset(of: applied), !columns.isNull(1) else { return nil }
+                return columns.string(1)
+            }, otherwise: { try readers.read({ db in try currentStoreID(db) }, otherwise: { nil }) })
+    }
+
+    private static let storeIDStatement = StatementKey.make()
+
+    /// Sets a pragma through SQLite itself: GRDB's statement preparation (its authorizer, regions) costs more than
+    /// the pragma, on every connection a book opens.
+    private static func pragma(_ db: Database, _ text: String) throws {
+        guard let handle = db.sqliteConnection else { return }
+        guard sqlite3_exec(handle, "PRAGMA \(text)", nil, nil, nil) == SQLITE_OK else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(handle)),
+                message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
     /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics off, so
     /// SQLite's allocations do not all take one global mutex (readers on two threads contended for it).
     private static let sqliteSettings: Int32 = carnet_sqlite_disable_memory_statistics()
@@ -125,14 +158,14 @@ public struct CarnetStore: Sendable {
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
             // WAL with NORMAL survives process crashes (SIGKILL) whole; only a power cut can lose the last commits.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try pragma(db, "synchronous = NORMAL")
             let mapped = mmap > 0 && fileSize(of: db) >= mapFrom ? mmap : 0
-            try db.execute(sql: "PRAGMA mmap_size = \(mapped)")
+            try pragma(db, "mmap_size = \(mapped)")
             // The writer gets eight times the readers' cache: inserts into name-ordered indexes land all over them.
-            try db.execute(sql: "PRAGMA cache_size = -\(db.configuration.readonly ? cache : cache * 8)")
+            try pragma(db, "cache_size = -\(db.configuration.readonly ? cache : cache * 8)")
             if !db.configuration.readonly {
                 // Checkpoint every 32 MB of WAL rather than 4 MB: fewer, larger copies during imports.
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
+                try pragma(db, "wal_autocheckpoint = 8192")
             }
         }
         return config
