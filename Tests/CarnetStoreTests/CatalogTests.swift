@@ -174,5 +174,34 @@ struct ContactQuotaTests {
         swap.add(Contact())
         try await store.execute(swap)
         #expect(try await store.contactCount() == 3)
+        // Past the highest rowid the quota still counts contacts, not rowids: one more is refused, and after
+        // deletes, adds fit again.
+        await #expect(throws: StoreError.self) { try await store.execute(over) }
+        var clear = SaveRequest(transactionAuthor: "t")
+        clear.delete(contactWithIdentifier: kept[1].identifier)
+        clear.delete(contactWithIdentifier: kept[2].identifier)
+        try await store.execute(clear)
+        var refill = SaveRequest(transactionAuthor: "t")
+        refill.add(Contact())
+        refill.add(Contact())
+        try await store.execute(refill)
+        let counted = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") }
+        #expect(try await store.statistics().contacts == counted)
+        #expect(counted == 3)
+    }
+
+    @Test("A store made before v7 gets its stored count of contacts", arguments: StoreKind.allCases)
+    func countMigration(_ kind: StoreKind) async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = SaveRequest(transactionAuthor: "t")
+        for _ in 0..<4 { request.add(Contact()) }
+        let store = try EarlierStore(kind, at: "v6", directory: directory, request: request).open()
+        #expect(try await store.statistics().contacts == 4)
+        var more = SaveRequest(transactionAuthor: "t")
+        more.add(Contact())
+        try await store.execute(more)
+        #expect(try await store.statistics().contacts == 5)
+        try await store.close()
     }
 }

@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("v4", foreignKeyChecks: .immediate, migrate: Migration004.migrate)
         migrator.registerMigration("v5", foreignKeyChecks: .immediate, migrate: Migration005.migrate)
         migrator.registerMigration("v6", foreignKeyChecks: .immediate, migrate: Migration006.migrate)
+        migrator.registerMigration("v7", foreignKeyChecks: .immediate, migrate: Migration007.migrate)
         return migrator
     }
 }

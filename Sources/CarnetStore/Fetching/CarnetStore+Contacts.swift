@@ -14,10 +14,7 @@ extension CarnetStore {
         try ContactQuery.validate(predicate)
         return try await read { db in
             guard let filter = try ContactQuery.filter(predicate, db) else { return 0 }
-            let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
-            return try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM \(filter.from) \(conditions)",
-                arguments: filter.arguments) ?? 0
+            return try ContactQuery.count(db, filter)
         }
     }
 

@@ -80,13 +80,7 @@ struct ContactFetch {
         }
         try loader.loadRelated(db, rowids: rowids, into: &contacts)
         var total: Int?
-        if request.includeTotalCount {
-            let countConditions =
-                filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
-            total = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(countConditions)"),
-                arguments: filter.arguments)
-        }
+        if request.includeTotalCount { total = try ContactQuery.count(db, filter) }
         return ContactPage(
             contacts: contacts, positions: positions,
             hasNextPage: backward ? cursor != nil : hasMore,

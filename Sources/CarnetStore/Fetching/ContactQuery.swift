@@ -94,4 +94,16 @@ struct ContactQuery {
         allArguments += arguments
         return (from, conditions, allArguments)
     }
+
+    /// How many contacts a filter matches. Every contact is the stored count (``Migration007``): a `count(*)` of
+    /// the table cost a page of a large book more than the page itself.
+    static func count(
+        _ db: Database, _ filter: (from: String, conditions: [String], arguments: StatementArguments)
+    ) throws -> Int {
+        if filter.from == "contact c", filter.conditions.isEmpty { return try SaveTransaction.contactCount(db) }
+        let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
+        return try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(conditions)"), arguments: filter.arguments)
+            ?? 0
+    }
 }

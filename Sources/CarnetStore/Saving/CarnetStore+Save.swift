@@ -45,7 +45,12 @@ extension CarnetStore {
                             index += 1
                         }
                     }
-                    if addsContacts { try Self.checkContactQuota(db, limit: contactLimit) }
+                    try transaction.storeContactCount()
+                    if addsContacts, try SaveTransaction.contactCount(db) > contactLimit {
+                        throw StoreError(
+                            .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved."
+                        )
+                    }
                     let position = try HistoryStore.currentPosition(db)
                     result = SaveResult(
                         revision: transaction.changed ? transaction.seq : nil,
@@ -66,15 +71,6 @@ extension CarnetStore {
             await maintenance.compactIfDue(self)
         }
         return result
-    }
-
-    /// Refuses a save that leaves more contacts than the book may hold (the transaction then rolls back). The
-    /// highest rowid bounds the count, so a book well under its quota is not counted.
-    static func checkContactQuota(_ db: Database, limit: Int) throws {
-        guard (try Int.fetchOne(db, sql: "SELECT max(rowid) FROM contact") ?? 0) > limit else { return }
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
-        guard count > limit else { return }
-        throw StoreError(.quotaExceeded, "An address book holds at most \(limit) contacts; nothing was saved.")
     }
 
     /// The checks that need no database: shapes, limits and well-formed values.

@@ -54,6 +54,7 @@ extension SaveTransaction {
                 sql: "INSERT INTO contactImage (contactRowid, imageData, thumbnailImageData) VALUES (?, ?, ?)"
             ).execute(arguments: [rowid, v.imageData, v.thumbnailImageData])
         }
+        contactDelta += 1
         try record(.addContact, contact.identifier, other: container.identifier)
     }
 

@@ -11,6 +11,7 @@ extension SaveTransaction {
         try NameIndex.delete(db, .family, rowid: stored.ftsFamily, names: names)
         // Memberships, labeled values, images and key revisions go with the row (ON DELETE CASCADE).
         try db.cachedStatement(sql: "DELETE FROM contact WHERE rowid = ?").execute(arguments: [rowid])
+        contactDelta -= 1
         try retire(identifier, kind: .contact)
         try record(.deleteContact, identifier)
     }

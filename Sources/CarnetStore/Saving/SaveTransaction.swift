@@ -9,6 +9,8 @@ struct SaveTransaction {
     let seq: Int64
     let now: Double
     private(set) var changed = false
+    /// Contacts added less contacts deleted so far, for the stored count (``Migration007``).
+    var contactDelta = 0
     /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
     private var nextRowid: Int64?
 
@@ -17,6 +19,19 @@ struct SaveTransaction {
         self.now = Date().timeIntervalSince1970
         try db.execute(sql: "INSERT INTO saveTransaction (author, timestamp) VALUES (?, ?)", arguments: [author, now])
         self.seq = db.lastInsertedRowID
+    }
+
+    /// Brings the stored count of contacts up to date: once per commit, after the operations.
+    mutating func storeContactCount() throws {
+        guard contactDelta != 0 else { return }
+        try db.cachedStatement(sql: "UPDATE recordCount SET value = value + ? WHERE kind = 'contact'")
+            .execute(arguments: [contactDelta])
+        contactDelta = 0
+    }
+
+    /// How many contacts the book holds (as of the last ``storeContactCount()``).
+    static func contactCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT value FROM recordCount WHERE kind = 'contact'") ?? 0
     }
 
     /// Runs one operation and returns the identifier of the record it saved.

@@ -18,7 +18,7 @@ extension CarnetStore {
     public func statistics() async throws -> StoreStatistics {
         let (contacts, groups, pages, pageSize) = try await read { db in
             (
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0,
+                try SaveTransaction.contactCount(db),
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM \"group\"") ?? 0,
                 try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
                 try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
