@@ -54,7 +54,8 @@ public struct CarnetStore: Sendable {
         let direct = configuration.statementTrace == nil
         if FileManager.default.fileExists(atPath: path),
             let readers = try? PointReaders(
-                path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration, direct: direct),
+                path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration,
+                memoryMap: MemoryMapPolicy(configuration), direct: direct),
             let storeID = try? currentStoreID(readers)
         {
             return CarnetStore(
@@ -66,7 +67,8 @@ public struct CarnetStore: Sendable {
         let storeID = try pool.read { db in try currentStoreID(db) }
         guard let storeID else { throw StoreError(.storageFailure, "The database has no store identifier.") }
         let readers = try PointReaders(
-            path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration, direct: direct)
+            path: path, count: PointReaders.defaultCount, configuration: databaseConfiguration,
+            memoryMap: MemoryMapPolicy(configuration), direct: direct)
         return CarnetStore(
             database: StoreDatabase(pool), pointReaders: readers, storeID: storeID, configuration: configuration)
     }
@@ -154,12 +156,14 @@ public struct CarnetStore: Sendable {
         config.publicStatementArguments = false
         let trace = settings.statementTrace
         let (mmap, cache) = (max(0, settings.memoryMapBytes), max(0, settings.pageCacheBytes / 1024))
-        let mapFrom = settings.memoryMapMinimumFileBytes
+        let mapPolicy = MemoryMapPolicy(settings)
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
             // WAL with NORMAL survives process crashes (SIGKILL) whole; only a power cut can lose the last commits.
             try pragma(db, "synchronous = NORMAL")
-            let mapped = mmap > 0 && fileSize(of: db) >= mapFrom ? mmap : 0
+            // The writer always maps: it is opened only for books being written, and an import grows a new file.
+            let maps = mmap > 0 && (!db.configuration.readonly || mapPolicy.maps(fileBytes: fileSize(of: db)))
+            let mapped = maps ? mmap : 0
             try pragma(db, "mmap_size = \(mapped)")
             // The writer gets eight times the readers' cache: inserts into name-ordered indexes land all over them.
             try pragma(db, "cache_size = -\(db.configuration.readonly ? cache : cache * 8)")
@@ -214,9 +218,6 @@ public struct CarnetStore: Sendable {
 
     /// The size of the connection's main database file, 0 in memory or if it cannot be read.
     private static func fileSize(of db: Database) -> Int {
-        guard let handle = db.sqliteConnection, let name = sqlite3_db_filename(handle, "main"), name.pointee != 0
-        else { return 0 }
-        var info = stat()
-        return stat(name, &info) == 0 ? Int(info.st_size) : 0
+        db.sqliteConnection.map(PointConnection.fileBytes) ?? 0
     }
 }

@@ -23,9 +23,9 @@ public struct StoreConfiguration: Sendable {
     /// without a system call. Default: 1 GiB (address space, not resident memory). 0 turns mapping off.
     public var memoryMapBytes: Int = 1 << 30
 
-    /// Files smaller than this are not mapped: for a small address book the mapping (and the unmapping at close,
-    /// which interrupts every core the process runs on) costs more than the reads it saves, and a server of many
-    /// books opens and closes them all the time. Checked when a connection opens. Default: 8 MiB.
+    /// Files smaller than this are not mapped by reading connections: for a small address book the mapping (and the
+    /// unmapping at close, which interrupts every core the process runs on) costs more than the reads it saves, and
+    /// a server of many books opens and closes them all the time. Checked when a connection opens. Default: 8 MiB.
     public var memoryMapMinimumFileBytes: Int = 8 << 20
 
     /// Each reading connection's page cache (reads mostly go through the memory map); the writer gets eight

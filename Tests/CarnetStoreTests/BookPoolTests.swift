@@ -61,6 +61,34 @@ struct BookPoolTests {
         try await reopened.close()
     }
 
+    @Test("A book's readers map its file once it grows past the size under which they open unmapped")
+    func mapsOnceGrown() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = StoreConfiguration()
+        configuration.memoryMapMinimumFileBytes = 256 << 10
+        let store = try CarnetStore.open(
+            path: directory.appendingPathComponent("book.sqlite").path, configuration: configuration)
+        let readers = try #require(store.pointReaders)
+        func mapSize() throws -> Int {
+            try readers.read({ db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") ?? -1 }, otherwise: { -2 })
+        }
+        #expect(try mapSize() == 0)
+        var grow = SaveRequest(transactionAuthor: "t")
+        for index in 0..<400 {
+            var contact = Contact()
+            contact.givenName = "Name \(index)"
+            contact.note = String(repeating: "n", count: 1_000)
+            grow.add(contact)
+        }
+        try await store.execute(grow)
+        // The WAL holds the new pages until a checkpoint writes them into the file.
+        _ = try await store.writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        for _ in 0..<1_100 { _ = try await store.statistics() }
+        #expect(try mapSize() == configuration.memoryMapBytes)
+        try await store.close()
+    }
+
     private func walSize(_ path: String) throws -> Int {
         guard FileManager.default.fileExists(atPath: path) else { return 0 }
         return (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

@@ -61,7 +61,8 @@ struct PointReaderTests {
     func fallsBackWhenBusy() throws {
         let fixture = try StoreFixture(.onDiskWAL)
         let readers = try PointReaders(
-            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
+            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(),
+            memoryMap: MemoryMapPolicy(StoreConfiguration()), direct: true)
         let fallbacks = Mutex(0)
         func read() throws -> Int {
             try readers.read(
@@ -83,7 +84,8 @@ struct PointReaderTests {
     func readOnly() throws {
         let fixture = try StoreFixture(.onDiskWAL)
         let readers = try PointReaders(
-            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: true)
+            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(),
+            memoryMap: MemoryMapPolicy(StoreConfiguration()), direct: true)
         #expect(throws: DatabaseError.self) {
             try readers.read({ db in try db.execute(sql: "DELETE FROM contact") }, otherwise: {})
         }

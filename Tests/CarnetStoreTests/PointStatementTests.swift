@@ -15,7 +15,8 @@ import Testing
 struct PointStatementTests {
     static func readers(_ fixture: StoreFixture, direct: Bool = true) throws -> PointReaders {
         try PointReaders(
-            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(), direct: direct)
+            path: try #require(fixture.databasePath), count: 1, configuration: Configuration(),
+            memoryMap: MemoryMapPolicy(StoreConfiguration()), direct: direct)
     }
 
     /// Column 0 of every row of `sql` (one text argument), through the direct path; `-1` when it fell back.

@@ -48,9 +48,11 @@ public final class ChildProcess: Sendable {
         (lines, lineSink) = AsyncStream<String>.makeStream()
         let output = self.output
         let sink = lineSink
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
+        // Each pipe is read on a thread of its own with blocking reads. FileHandle's readabilityHandler (a dispatch
+        // source) crashed the test process once in libdispatch's event loop: the source and the descriptor's close
+        // race when the handler is removed at end of file.
+        Self.readToEnd(out.fileHandleForReading, name: "stdout") { data in
+            guard let data else {
                 // A last line without its line break is a line too.
                 let last = output.text.withLock { text -> String in
                     text.stdoutClosed = true
@@ -59,7 +61,6 @@ public final class ChildProcess: Sendable {
                 }
                 if !last.isEmpty { sink.yield(last) }
                 sink.finish()
-                handle.readabilityHandler = nil
                 return
             }
             // Lines may arrive split across reads: only whole lines are handed on.
@@ -73,16 +74,33 @@ public final class ChildProcess: Sendable {
             }
             for line in whole { sink.yield(line) }
         }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            if text.isEmpty {
-                output.text.withLock { $0.stderrClosed = true }
-                handle.readabilityHandler = nil
-                return
-            }
-            output.text.withLock { $0.stderr += text }
+        Self.readToEnd(err.fileHandleForReading, name: "stderr") { data in
+            guard let data else { return output.text.withLock { $0.stderrClosed = true } }
+            output.text.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
+    }
+
+    /// Reads `handle` until end of file on a thread of its own, handing each chunk to `body`, then `nil`. The thread
+    /// holds the handle, so its descriptor cannot be closed (and its number reused) while the thread reads it.
+    private static func readToEnd(_ handle: FileHandle, name: String, _ body: @escaping @Sendable (Data?) -> Void) {
+        nonisolated(unsafe) let handle = handle
+        let thread = Thread {
+            let descriptor = handle.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    body(Data(buffer[..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    return body(nil)
+                }
+            }
+        }
+        thread.name = "child-\(name)"
+        thread.start()
     }
 
     public var stdout: String { output.text.withLock { $0.stdout } }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Synchronization
 
@@ -28,15 +29,39 @@ final class PointConnection: @unchecked Sendable {
     let queue: DatabaseQueue
     private let handle: SQLiteConnection
     private var statements: [StatementKey: SQLiteStatement] = [:]
+    /// Whether reads go through a memory map, and the reads since that was last checked.
+    private var mapped: Bool
+    private var readsSinceMapCheck = 0
     /// Key sets come from clients' selections; past this many the statements are finalized and prepared again.
     private static let statementLimit = 64
 
-    init(_ queue: DatabaseQueue) throws {
+    init(_ queue: DatabaseQueue, memoryMap: MemoryMapPolicy) throws {
         self.queue = queue
         guard let handle = queue.inDatabase({ $0.sqliteConnection }) else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The point reader has no connection")
         }
         self.handle = handle
+        mapped = memoryMap.maps(fileBytes: Self.fileBytes(handle))
+    }
+
+    /// Maps the file once it has grown past the size under which reading connections open unmapped, checked every
+    /// 1,024 reads: a book that grows while it stays open (an import into a new book) gets mapped reads after all.
+    func mapIfGrown(_ memoryMap: MemoryMapPolicy) {
+        guard !mapped, memoryMap.bytes > 0 else { return }
+        readsSinceMapCheck += 1
+        guard readsSinceMapCheck >= 1_024 else { return }
+        readsSinceMapCheck = 0
+        guard memoryMap.maps(fileBytes: Self.fileBytes(handle)),
+            sqlite3_exec(handle, "PRAGMA mmap_size = \(memoryMap.bytes)", nil, nil, nil) == SQLITE_OK
+        else { return }
+        mapped = true
+    }
+
+    /// The size of the connection's database file (0 if it cannot be read).
+    static func fileBytes(_ handle: SQLiteConnection) -> Int {
+        guard let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 else { return 0 }
+        var info = stat()
+        return stat(name, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The statement for `sql`, reset and with no bindings, prepared on first use.
@@ -59,4 +84,18 @@ final class PointConnection: @unchecked Sendable {
         finalizeAll()
         try queue.close()
     }
+}
+
+/// When a reading connection maps its file (``StoreConfiguration/memoryMapBytes`` and
+/// ``StoreConfiguration/memoryMapMinimumFileBytes``).
+struct MemoryMapPolicy: Sendable {
+    var bytes: Int
+    var minimumFileBytes: Int
+
+    init(_ configuration: StoreConfiguration) {
+        bytes = max(0, configuration.memoryMapBytes)
+        minimumFileBytes = configuration.memoryMapMinimumFileBytes
+    }
+
+    func maps(fileBytes: Int) -> Bool { bytes > 0 && fileBytes >= minimumFileBytes }
 }

@@ -33,16 +33,18 @@ final class PointReaders: Sendable {
     private let direct: Bool
     private let path: String
     private let configuration: Configuration
+    private let memoryMap: MemoryMapPolicy
 
-    init(path: String, count: Int, configuration: Configuration, direct: Bool) throws {
+    init(path: String, count: Int, configuration: Configuration, memoryMap: MemoryMapPolicy, direct: Bool) throws {
         var configuration = configuration
         configuration.readonly = true
         configuration.label = "carnet.point-reader"
         self.configuration = configuration
         self.path = path
+        self.memoryMap = memoryMap
         slots = (0..<max(1, count)).map { _ in Slot() }
         try slots[0].connection.withLock {
-            $0 = try PointConnection(DatabaseQueue(path: path, configuration: configuration))
+            $0 = try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
         }
         // The first (open) connection is taken first: a book read by one request at a time needs no other.
         free = Mutex(Array(slots.indices.reversed()))
@@ -80,14 +82,15 @@ final class PointReaders: Sendable {
     {
         guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
         defer { free.withLock { $0.append(index) } }
-        let (path, configuration) = (self.path, self.configuration)
+        let (path, configuration, memoryMap) = (self.path, self.configuration, self.memoryMap)
         let connection = slots[index].connection.withLock { slot -> PointConnection? in
             if let open = slot { return open }
-            slot = try? PointConnection(DatabaseQueue(path: path, configuration: configuration))
+            slot = try? PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
             return slot
         }
         // A connection that cannot open now (the file moved under a running store) leaves the read to the pool.
         guard let connection else { return try fallback() }
+        connection.mapIfGrown(memoryMap)
         return try body(connection)
     }
 
