@@ -24,13 +24,8 @@ final class Executor {
     @exclusivity(unchecked) var errors: [ResponseError] = []
     @exclusivity(unchecked) var path: [PathElement] = []
 
-    // Batch-loaded relations, filled before the writers run.
-    var groupsByContact: [String: [Group]] = [:]
-    var containersByID: [String: Container]?
-    var membersByPlan: [Int: [String: [Contact]]] = [:]
-    var memberCounts: [String: Int] = [:]
-    /// Fields whose batched load failed, by plan: each place the field appears reports the error at its path.
-    var failedLoads: [Int: any Error] = [:]
+    /// Batch-loaded relations of the current store, filled before the writers run.
+    var loads = BatchLoads()
     /// Argument values bound to this request's variables, by plan.
     private var errorPositions: [Int: [SourcePosition]] = [:]
     @exclusivity(unchecked) private var boundArguments: [Int: (ArgumentValues, FieldError?)] = [:]

@@ -5,12 +5,9 @@ extension Executor {
     /// request's own book set aside, so nothing of one book is looked up in another.
     func inBook<T>(_ visible: VisibleBook, _ viewer: GraphQLViewer, _ body: () async throws -> T) async throws -> T {
         let bookStore = try await viewer.books.acquire(visible.book)
-        let saved = (store, groupsByContact, containersByID, membersByPlan, memberCounts, failedLoads)
-        store = bookStore
-        (groupsByContact, containersByID, membersByPlan, memberCounts, failedLoads) = ([:], nil, [:], [:], [:])
-        defer {
-            (store, groupsByContact, containersByID, membersByPlan, memberCounts, failedLoads) = saved
-        }
+        let saved = (store, loads)
+        (store, loads) = (bookStore, BatchLoads())
+        defer { (store, loads) = saved }
         do {
             let result = try await body()
             await viewer.books.release(visible.book.id)

@@ -74,12 +74,12 @@ extension Executor {
             case .vCard:
                 let version: VCardWriter.Version = args(plan).string("version") == "V4_0" ? .v4 : .v3
                 let card = VCardExporter.card(
-                    copy contact, groups: groupsByContact[contact.identifier] ?? [],
+                    copy contact, groups: loads.groupsByContact[contact.identifier] ?? [],
                     writer: VCardWriter(version: version))
                 leaf(plan) { $0.string(card) }
             case .displayName: leaf(plan) { $0.string(displayName(copy contact, plan)) }
             case .groups:
-                let groups = groupsByContact[contact.identifier] ?? []
+                let groups = loads.groupsByContact[contact.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Group") ?? []
                 guard field(plan, { list(groups, plan) { writeGroup($0, sub) } }) else { return false }
             case .container:

@@ -17,17 +17,17 @@ extension Executor {
                     return false
                 }
             case .members:
-                let members = membersByPlan[plan.id]?[group.identifier] ?? []
+                let members = loads.membersByPlan[plan.id]?[group.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Contact") ?? []
                 guard
                     field(
                         plan,
                         {
-                            if let error = failedLoads[plan.id] { throw error }
+                            if let error = loads.failedLoads[plan.id] { throw error }
                             return list(members, plan) { writeContact($0, sub) }
                         })
                 else { return false }
-            case .memberCount: leaf(plan) { $0.int(memberCounts[group.identifier] ?? 0) }
+            case .memberCount: leaf(plan) { $0.int(loads.memberCounts[group.identifier] ?? 0) }
             case .revision: leaf(plan) { $0.string(String(group.revision)) }
             case .createdAt:
                 leaf(plan) { $0.string(DateFormatting.iso8601(group.createdAt ?? Date(timeIntervalSince1970: 0))) }
@@ -41,7 +41,7 @@ extension Executor {
 
     /// Writes the container with this identifier (from the preloaded containers).
     func writeContainer(containerID: String?, _ plan: FieldPlan) throws -> Bool {
-        guard let containerID, let container = containersByID?[containerID] else {
+        guard let containerID, let container = loads.containersByID?[containerID] else {
             throw FieldError(message: "The container is missing.", code: .internalServerError)
         }
         return writeContainer(container, plan.selection?.fields(for: "Container") ?? [])

@@ -1,0 +1,13 @@
+import CarnetStore
+
+/// What an executor loads in batches before writing a selection (each contact's groups, the containers, groups'
+/// members and counts), for one store: an address book's fields start from an empty set and the request's own
+/// book gets its set back afterwards, so nothing of one book is looked up in another.
+struct BatchLoads {
+    var groupsByContact: [String: [Group]] = [:]
+    var containersByID: [String: Container]?
+    var membersByPlan: [Int: [String: [Contact]]] = [:]
+    var memberCounts: [String: Int] = [:]
+    /// Fields whose batched load failed, by plan: each place the field appears reports the error at its path.
+    var failedLoads: [Int: any Error] = [:]
+}
