@@ -74,11 +74,12 @@ extension GraphQLService {
 
     /// The address book a subscription names with `addressBookId`; `nil` for the token's default book.
     public func subscriptionBookID(_ operation: Operation, context: GraphQLRequestContext) -> String? {
-        guard operation.kind == .subscription,
-            let fields = try? makeExecutor(operation, context).planRoot(),
-            let field = fields.first(where: { !$0.isTypename })
-        else { return nil }
-        return makeExecutor(operation, context).args(field).string("addressBookId")
+        guard operation.kind == .subscription else { return nil }
+        let executor = makeExecutor(operation, context)
+        guard let fields = try? executor.planRoot(), let field = fields.first(where: { !$0.isTypename }) else {
+            return nil
+        }
+        return executor.args(field).string("addressBookId")
     }
 }
 
