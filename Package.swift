@@ -133,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "CarnetGraphQLTests",
             dependencies: [
-                "CarnetGraphQL", "CarnetStore", "CarnetGraphQLReference", .product(name: "GraphQL", package: "GraphQL"),
+                "CarnetGraphQL", "CarnetStore", "CarnetGraphQLReference", "CarnetTestSupport",
+                .product(name: "GraphQL", package: "GraphQL"),
             ],
             swiftSettings: swiftSettings
         ),

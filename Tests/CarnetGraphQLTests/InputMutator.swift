@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetTestSupport
 
 /// Turns a valid document and its variables into the kinds of broken input clients and attackers send:
 /// truncations, wrong variable types, huge integers, deep nesting, many aliases, fragment cycles, bad escapes,

@@ -1,3 +1,4 @@
+import CarnetTestSupport
 import Foundation
 import Testing
 
@@ -7,23 +8,10 @@ import Testing
 /// after every step: held books stay open and usable, counts add up, and idle books close oldest first.
 @Suite("Open books: generated schedules")
 struct BookPoolModelTests {
-    /// SplitMix64, so a printed seed reproduces a schedule.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    }
-
     @Test("The pool's bookkeeping matches its stores under random schedules", arguments: 0..<8)
     func schedules(_ index: Int) async throws {
         let seed = UInt64(index) &* 0x5851_F42D_4C95_7F2D &+ 17
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = try await DataFolder.open(directory: directory.path)

@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetTestSupport
 import Foundation
 
 /// One random schedule: writers saving as three authors, pull clients and slow subscribers syncing, restarts and

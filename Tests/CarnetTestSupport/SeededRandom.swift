@@ -1,11 +1,11 @@
 /// A seeded generator (SplitMix64) for the generated tests: the same seed gives the same run, so a printed seed
 /// reproduces a failure.
-struct SeededRandom {
+public struct SeededRandom: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,12 +14,12 @@ struct SeededRandom {
     }
 
     /// A number in `range`.
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
+    public mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
     }
 
     /// True `percent` times in a hundred.
-    mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
+    public mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
 
-    mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[int(0...items.count - 1)] }
+    public mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[int(0...items.count - 1)] }
 }
