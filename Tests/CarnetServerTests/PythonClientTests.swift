@@ -69,17 +69,7 @@ enum PythonClients {
     static let directory = ChildProcess.repositoryRoot.appendingPathComponent("tests/clients")
 
     /// Whether python3 with the clients' packages is here; required (never skipped) when CI says so.
-    static var available: Bool {
-        if ProcessInfo.processInfo.environment["CARNET_REQUIRE_PYTHON_CLIENTS"] == "1" { return true }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import gql, websockets, httpx"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }
+    static var available: Bool { ChildProcess.pythonHas("gql, websockets, httpx") }
 
     static func run(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
         async throws

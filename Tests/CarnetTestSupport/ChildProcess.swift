@@ -176,6 +176,20 @@ public final class ChildProcess: Sendable {
         return (status, child.stdout, child.stderr)
     }
 
+    /// Whether python3 can import `modules` here, for tests of independent Python clients; always true when
+    /// CARNET_REQUIRE_PYTHON_CLIENTS=1 (CI), so a missing module fails those tests instead of skipping them.
+    public static func pythonHas(_ modules: String) -> Bool {
+        if ProcessInfo.processInfo.environment["CARNET_REQUIRE_PYTHON_CLIENTS"] == "1" { return true }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import \(modules)"]
+        check.standardOutput = FileHandle.nullDevice
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0
+    }
+
     /// Waits until `condition` holds, polling; false on timeout (a hang bound, not a latency goal).
     public static func wait(seconds: Double, until condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)

@@ -10,17 +10,7 @@ import Testing
 /// vobject is missing, unless CARNET_REQUIRE_PYTHON_CLIENTS=1 (CI) makes it required.
 enum Vobject {
     /// Whether python3 with vobject is here; required (never skipped) when CI says so.
-    static var available: Bool {
-        if ProcessInfo.processInfo.environment["CARNET_REQUIRE_PYTHON_CLIENTS"] == "1" { return true }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import vobject"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }
+    static var available: Bool { ChildProcess.pythonHas("vobject") }
 }
 
 @Suite("vobject reads Carnet's exports", .enabled(if: Vobject.available, "pip install vobject"))
