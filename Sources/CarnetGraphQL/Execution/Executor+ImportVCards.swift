@@ -33,50 +33,49 @@ extension Executor {
             case .historyToken?: leaf(sub) { $0.string(summary.historyToken) }
             case .groupCards?: leaf(sub) { $0.int(summary.groupCards) }
             case .warnings?:
-                let warningFields = sub.selection?.fields(for: "VCardImportWarning") ?? []
-                leaf(sub) { writer in
-                    writer.beginArray()
-                    for warning in summary.warnings {
-                        writer.comma()
-                        writer.beginObject()
-                        for field in warningFields {
-                            writer.rawKey(field.quotedKey)
-                            switch VCardImportWarningField(rawValue: field.code) {
-                            case .line?: writer.int(warning.line)
-                            case .cardLine?: writer.int(warning.cardLine)
-                            case .key?: writer.string(warning.key)
-                            case .message?: writer.string(warning.message)
-                            case nil: writer.string("VCardImportWarning")
-                            }
-                        }
-                        writer.endObject()
+                objects(sub, summary.warnings, type: "VCardImportWarning") { writer, warning, field in
+                    switch VCardImportWarningField(rawValue: field.code) {
+                    case .line?: writer.int(warning.line)
+                    case .cardLine?: writer.int(warning.cardLine)
+                    case .key?: writer.string(warning.key)
+                    case .message?: writer.string(warning.message)
+                    case nil: writer.string("VCardImportWarning")
                     }
-                    writer.endArray()
                 }
             case .skipped?:
-                let issueFields = sub.selection?.fields(for: "VCardImportIssue") ?? []
-                leaf(sub) { writer in
-                    writer.beginArray()
-                    for issue in summary.skipped {
-                        writer.comma()
-                        writer.beginObject()
-                        for field in issueFields {
-                            writer.rawKey(field.quotedKey)
-                            switch VCardImportIssueField(rawValue: field.code) {
-                            case .line?: writer.int(issue.line)
-                            case .message?: writer.string(issue.message)
-                            case .cardLine?: writer.int(issue.cardLine)
-                            case nil: writer.string("VCardImportIssue")
-                            }
-                        }
-                        writer.endObject()
+                objects(sub, summary.skipped, type: "VCardImportIssue") { writer, issue, field in
+                    switch VCardImportIssueField(rawValue: field.code) {
+                    case .line?: writer.int(issue.line)
+                    case .message?: writer.string(issue.message)
+                    case .cardLine?: writer.int(issue.cardLine)
+                    case nil: writer.string("VCardImportIssue")
                     }
-                    writer.endArray()
                 }
             case nil: _ = typename(sub, "VCardImportResult")
             }
         }
         writer.endObject()
         return true
+    }
+
+    /// A list of plain objects (`type`'s scalar fields only, so nothing in them can fail): each selected field
+    /// written by `value`.
+    private func objects<T>(
+        _ plan: FieldPlan, _ items: [T], type: String, _ value: (inout JSONWriter, T, FieldPlan) -> Void
+    ) {
+        let fields = plan.selection?.fields(for: type) ?? []
+        leaf(plan) { writer in
+            writer.beginArray()
+            for item in items {
+                writer.comma()
+                writer.beginObject()
+                for field in fields {
+                    writer.rawKey(field.quotedKey)
+                    value(&writer, item, field)
+                }
+                writer.endObject()
+            }
+            writer.endArray()
+        }
     }
 }
