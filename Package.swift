@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CarnetStore", targets: ["CarnetStore"]),
+        .library(name: "CarnetStoreSQLite", targets: ["CarnetStoreSQLite"]),
         .library(name: "CarnetGraphQL", targets: ["CarnetGraphQL"]),
         .library(name: "CarnetServer", targets: ["CarnetServer"]),
         .executable(name: "carnet", targets: ["carnet"]),
@@ -38,11 +39,15 @@ let package = Package(
     targets: [
         // SQLite settings only C can make (sqlite3_config is variadic), against the system SQLite GRDB links.
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // The record store: records, SQLite, save requests, history. GRDB only (and the C settings above).
+        // The record store, backend-neutral: the model, save requests, validation, the merge rules, history
+        // coalescing and tokens, text folding, and the protocols the layers above call. No database here.
+        .target(name: "CarnetStore", exclude: ["README.md"], swiftSettings: swiftSettings),
+        // The embedded default backend: one SQLite file per address book plus a catalog. GRDB only (and the C
+        // settings above).
         .target(
-            name: "CarnetStore",
+            name: "CarnetStoreSQLite",
             dependencies: [
-                "CSQLiteSettings",
+                "CarnetStore", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
@@ -76,7 +81,7 @@ let package = Package(
         .target(
             name: "CarnetServer",
             dependencies: [
-                "CarnetGraphQL", "CarnetStore",
+                "CarnetGraphQL", "CarnetStore", "CarnetStoreSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -108,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetStore", "CarnetServer", "CarnetVCard", "CarnetGraphQL",
+                "CarnetStore", "CarnetStoreSQLite", "CarnetServer", "CarnetVCard", "CarnetGraphQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -123,17 +128,32 @@ let package = Package(
         // A writer the durability tests run as a child process and kill mid-stream: test support, not a command of
         // the product.
         .executableTarget(
-            name: "carnet-test-writer", dependencies: ["CarnetStore"], path: "Tests/CarnetTestWriter",
+            name: "carnet-test-writer", dependencies: ["CarnetStore", "CarnetStoreSQLite"],
+            path: "Tests/CarnetTestWriter",
             swiftSettings: swiftSettings),
+        // The stores the store tests run against, one fixture for every backend.
+        .target(
+            name: "CarnetStoreTestSupport", dependencies: ["CarnetStore", "CarnetStoreSQLite"],
+            path: "Tests/CarnetStoreTestSupport", swiftSettings: swiftSettings),
+        // The conformance suite: every behavioural store test, run against each backend through the protocols.
         .testTarget(
             name: "CarnetStoreTests",
-            dependencies: ["CarnetStore", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CarnetStore", "CarnetStoreSQLite", "CarnetStoreTestSupport", "CarnetTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // The SQLite backend's own tests: its files, migrations, point reads, pool and errors.
+        .testTarget(
+            name: "CarnetStoreSQLiteTests",
+            dependencies: [
+                "CarnetStore", "CarnetStoreSQLite", "CarnetStoreTestSupport", "CarnetTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarnetGraphQLTests",
             dependencies: [
-                "CarnetGraphQL", "CarnetStore", "CarnetGraphQLReference", "CarnetTestSupport",
+                "CarnetGraphQL", "CarnetStore", "CarnetStoreSQLite", "CarnetGraphQLReference", "CarnetTestSupport",
                 .product(name: "GraphQL", package: "GraphQL"),
             ],
             swiftSettings: swiftSettings
@@ -141,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "CarnetServerTests",
             dependencies: [
-                "CarnetServer", "CarnetStore", "CarnetGraphQL", "CarnetTestSupport",
+                "CarnetServer", "CarnetStore", "CarnetStoreSQLite", "CarnetGraphQL", "CarnetTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -157,7 +177,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CarnetVCardTests", dependencies: ["CarnetVCard", "CarnetStore", "CarnetTestSupport"],
+            name: "CarnetVCardTests",
+            dependencies: ["CarnetVCard", "CarnetStore", "CarnetStoreSQLite", "CarnetTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )
@@ -176,7 +197,8 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
         .executableTarget(
             name: "CarnetBenchmarks",
             dependencies: [
-                "CarnetStore", "CarnetVCard", "CarnetGraphQL", .product(name: "Benchmark", package: "benchmark"),
+                "CarnetStore", "CarnetStoreSQLite", "CarnetVCard", "CarnetGraphQL",
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarnetBenchmarks", swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -184,7 +206,7 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
         .executableTarget(
             name: "carnet-bench",
             dependencies: [
-                "CarnetStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "CarnetStore", "CarnetStoreSQLite", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Tools/carnet-bench", swiftSettings: swiftSettings),
@@ -192,7 +214,8 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
         .executableTarget(
             name: "carnet-graphql-bench",
             dependencies: [
-                "CarnetGraphQL", "CarnetGraphQLReference", "CarnetStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "CarnetGraphQL", "CarnetGraphQLReference", "CarnetStore", "CarnetStoreSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -210,7 +233,7 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
         .executableTarget(
             name: "carnet-books-bench",
             dependencies: [
-                "CarnetServer", "CarnetStore", "CarnetVCard",
+                "CarnetServer", "CarnetStore", "CarnetStoreSQLite", "CarnetVCard",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

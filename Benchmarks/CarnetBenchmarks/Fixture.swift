@@ -1,5 +1,6 @@
 import CarnetGraphQL
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 /// The data the store and GraphQL benchmarks share: 10,000 generated contacts in a SQLite file, made once per
@@ -14,13 +15,13 @@ final class Fixture: Sendable {
         "Núñez", "Smith", "Ångström", "Kowalski", "Chen", "Müller", "García", "O'Brien", "Larsen", "Novak",
     ]
 
-    let store: CarnetStore
+    let store: SQLiteStore
     let service: GraphQLService
     let identifiers: [String]
     /// The token before the first contact was added: its page is a page of add events.
     let firstToken: String
 
-    private init(store: CarnetStore, identifiers: [String], firstToken: String) {
+    private init(store: SQLiteStore, identifiers: [String], firstToken: String) {
         self.store = store
         self.service = GraphQLService(store: store)
         self.identifiers = identifiers
@@ -65,11 +66,11 @@ final class Fixture: Sendable {
     }
 
     /// A new store in a fresh file under the temporary folder.
-    static func emptyStore(named name: String) throws -> CarnetStore {
+    static func emptyStore(named name: String) throws -> SQLiteStore {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-benchmarks-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("\(name).sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        return try CarnetStore.open(path: path)
+        return try SQLiteStore.open(path: path)
     }
 }

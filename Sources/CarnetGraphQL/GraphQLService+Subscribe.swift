@@ -116,10 +116,10 @@ extension Executor {
 
 /// Holds a book open from the pool for as long as a subscription's stream exists.
 final class BookLease: Sendable {
-    let books: BookStores
+    let books: any AddressBookStores
     let bookID: String
 
-    init(books: BookStores, bookID: String) {
+    init(books: any AddressBookStores, bookID: String) {
         self.books = books
         self.bookID = bookID
     }

@@ -1,7 +1,7 @@
 import CarnetStore
 import GraphQL
 
-/// Carnet's GraphQL service over a ``CarnetStore``: parse and validate with GraphQLSwift (cached), execute with
+/// Carnet's GraphQL service over a ``ContactStore``: parse and validate with GraphQLSwift (cached), execute with
 /// Carnet's planner, write JSON directly.
 ///
 /// ```swift
@@ -10,13 +10,13 @@ import GraphQL
 /// print(String(decoding: response.body, as: UTF8.self))
 /// ```
 public final class GraphQLService: Sendable {
-    public let store: CarnetStore
+    public let store: any ContactStore
     let core: GraphQLServiceCore
 
     /// - Parameter onUnexpectedError: called with errors that are not the client's fault (to log at `.error`);
     ///   the client sees `INTERNAL_SERVER_ERROR` without details.
     public init(
-        store: CarnetStore, limits: GraphQLLimits = GraphQLLimits(), options: GraphQLOptions = GraphQLOptions(),
+        store: any ContactStore, limits: GraphQLLimits = GraphQLLimits(), options: GraphQLOptions = GraphQLOptions(),
         onUnexpectedError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
         self.store = store

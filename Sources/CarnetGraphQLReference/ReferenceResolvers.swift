@@ -49,7 +49,7 @@ enum ReferenceResolvers {
         }
     }
 
-    static func store(_ context: any Sendable) -> CarnetStore { (context as! ReferenceSchema.Context).store }
+    static func store(_ context: any Sendable) -> any ContactStore { (context as! ReferenceSchema.Context).store }
 
     static func query(_ field: String) -> GraphQLFieldResolve? {
         switch field {
@@ -110,7 +110,7 @@ enum ReferenceResolvers {
         }
     }
 
-    static func contacts(_ args: Map, _ store: CarnetStore) async throws -> Record {
+    static func contacts(_ args: Map, _ store: any ContactStore) async throws -> Record {
         let filter = args["filter"]
         let predicate = ContactPredicate(
             matchingName: filter["name"].string, matchingEmailAddress: filter["email"].string,
@@ -134,7 +134,7 @@ enum ReferenceResolvers {
         ]
     }
 
-    static func history(_ args: Map, _ store: CarnetStore) async throws -> Record {
+    static func history(_ args: Map, _ store: any ContactStore) async throws -> Record {
         let page = try await store.changeHistory(
             ChangeHistoryFetchRequest(
                 startingToken: args["since"].string, includeGroupChanges: args["includeGroupChanges"].bool ?? false,

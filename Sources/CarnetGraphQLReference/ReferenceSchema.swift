@@ -12,8 +12,8 @@ import GraphQL
 public enum ReferenceSchema {
     /// What resolvers receive as context.
     public struct Context: Sendable {
-        public let store: CarnetStore
-        public init(store: CarnetStore) { self.store = store }
+        public let store: any ContactStore
+        public init(store: any ContactStore) { self.store = store }
     }
 
     /// A fresh executable schema.
@@ -70,7 +70,7 @@ public enum ReferenceSchema {
 
     /// Runs a query with GraphQLSwift's executor and returns the result as JSON.
     public static func execute(
-        _ schema: GraphQLSchema, store: CarnetStore, query: String, variables: [String: JSONValue] = [:],
+        _ schema: GraphQLSchema, store: any ContactStore, query: String, variables: [String: JSONValue] = [:],
         operationName: String? = nil
     ) async throws -> GraphQLResult {
         try await graphql(

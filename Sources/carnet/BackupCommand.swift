@@ -13,10 +13,11 @@ extension Carnet {
         @Argument(help: "The new file (must not exist).") var path: String
 
         func run() async throws {
-            let store = try await book.openStore(options)
-            try await store.backup(to: path)
-            try await store.close()
-            print("Backed up \(store.path ?? options.databasePath) to \(path).")
+            let name = try await book.withStore(options) { store, book in
+                try await store.backup(to: path)
+                return book.name
+            }
+            print("Backed up address book \(name) to \(path).")
         }
     }
 }

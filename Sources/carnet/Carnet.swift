@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarnetServer
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 /// The `carnet` command.
@@ -29,14 +30,12 @@ struct DataOptions: ParsableArguments {
         return configuration
     }
 
-    var databasePath: String { layout.databasePath }
-
     /// Opens (creating, or upgrading in place) the data folder: the catalog and its books.
-    func openFolder() async throws -> DataFolder { try await DataFolder.open(directory: data) }
+    func openBackend() async throws -> any StoreBackend { try await DataFolder.open(directory: data) }
 
     /// Runs `body` with the data folder open, and closes it afterwards, also when `body` throws.
-    func withFolder<T>(_ body: (DataFolder) async throws -> T) async throws -> T {
-        let folder = try await openFolder()
+    func withFolder<T>(_ body: (any StoreBackend) async throws -> T) async throws -> T {
+        let folder = try await openBackend()
         do {
             let result = try await body(folder)
             try await folder.close()
@@ -45,12 +44,6 @@ struct DataOptions: ParsableArguments {
             try? await folder.close()
             throw error
         }
-    }
-
-    /// Opens (creating if needed) the local database.
-    func openStore() throws -> CarnetStore {
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        return try CarnetStore.open(path: databasePath)
     }
 }
 

@@ -33,7 +33,10 @@ extension Carnet {
         }
 
         func run() async throws {
-            let store = try await book.openStore(options)
+            try await book.withStore(options) { store, _ in try await export(store) }
+        }
+
+        private func export(_ store: any ContactStore) async throws {
             let exporter = VCardExporter(
                 store: store, version: format == "4.0" ? .v4 : .v3,
                 groupStyle: groups.flatMap(VCardExporter.GroupStyle.init(rawValue:)))
@@ -51,7 +54,6 @@ extension Carnet {
                 try output.close()
                 FileHandle.standardError.write(Data("exported \(count) cards\n".utf8))
             }
-            try await store.close()
         }
     }
 }

@@ -28,7 +28,12 @@ extension Carnet {
         var strict = false
 
         func run() async throws {
-            let store = try await book.openStore(options)
+            let failed = try await book.withStore(options) { store, _ in try await importFiles(store) }
+            if failed { throw ExitCode(1) }
+        }
+
+        /// Imports every file; `true` if any card or file failed.
+        private func importFiles(_ store: any ContactStore) async throws -> Bool {
             var failed = false
             for file in files {
                 let data: Data
@@ -58,8 +63,7 @@ extension Carnet {
                     failed = true
                 }
             }
-            try await store.close()
-            if failed { throw ExitCode(1) }
+            return failed
         }
 
         /// Counts BEGIN:VCARD lines for the progress bar (a quick byte scan).

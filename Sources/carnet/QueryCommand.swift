@@ -81,14 +81,14 @@ extension Carnet {
         }
 
         private func local(_ body: GraphQLRequestBody) async throws -> ([UInt8], Bool) {
-            let store = try await book.openStore(options)
-            let service = GraphQLService(store: store)
-            var context = GraphQLRequestContext()
             let author = self.author
-            context.authorizeAuthor = { $0 ?? author }
-            let response = await service.execute(body, context: context)
-            try await store.close()
-            return (response.body, response.hasErrors)
+            return try await book.withStore(options) { store, _ in
+                let service = GraphQLService(store: store)
+                var context = GraphQLRequestContext()
+                context.authorizeAuthor = { $0 ?? author }
+                let response = await service.execute(body, context: context)
+                return (response.body, response.hasErrors)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarnetServer
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -12,14 +12,14 @@ extension Carnet {
         @OptionGroup var book: BookOption
 
         func run() async throws {
-            let store = try await book.openStore(options)
-            let containers = try await store.containers()
-            print("database:         \(store.path ?? options.databasePath)")
-            print("contacts:         \(try await store.contactCount())")
-            print("groups:           \(try await store.groupCount())")
-            print("containers:       \(containers.map { "\($0.name) (\($0.type))" }.joined(separator: ", "))")
-            print("history token:    \(try await store.currentHistoryToken())")
-            try await store.close()
+            try await book.withStore(options) { store, book in
+                let containers = try await store.containers()
+                print("address book:     \(book.name) (\(book.id))")
+                print("contacts:         \(try await store.contactCount())")
+                print("groups:           \(try await store.groupCount())")
+                print("containers:       \(containers.map { "\($0.name) (\($0.type))" }.joined(separator: ", "))")
+                print("history token:    \(try await store.currentHistoryToken())")
+            }
         }
     }
 }

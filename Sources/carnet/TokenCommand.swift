@@ -31,7 +31,7 @@ extension Carnet {
                 try await options.withFolder { folder in try await create(folder) }
             }
 
-            private func create(_ folder: DataFolder) async throws {
+            private func create(_ folder: any StoreBackend) async throws {
                 let owner = try await folder.resolvePrincipal(principal)
                 let scopes = Set(scope.isEmpty ? [.read] : scope)
                 let (token, record) = try await AccessTokens(catalog: folder.catalog, defaultPrincipalID: owner.id)
@@ -62,7 +62,7 @@ extension Carnet {
                 try await options.withFolder { folder in try await list(folder) }
             }
 
-            private func list(_ folder: DataFolder) async throws {
+            private func list(_ folder: any StoreBackend) async throws {
                 var only: Principal?
                 if let principal { only = try await folder.resolvePrincipal(principal) }
                 let names = Dictionary(
@@ -105,7 +105,7 @@ extension String {
     func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }
 
-extension DataFolder {
+extension StoreBackend {
     /// The principal named or identified by `text`; the admin when `nil`.
     func resolvePrincipal(_ text: String?) async throws -> Principal {
         guard let text else { return try await admin() }

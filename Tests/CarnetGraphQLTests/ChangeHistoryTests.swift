@@ -2,6 +2,7 @@ import Testing
 
 @testable import CarnetGraphQL
 @testable import CarnetStore
+@testable import CarnetStoreSQLite
 
 @Suite("Change history over GraphQL")
 struct ChangeHistoryTests {
@@ -91,7 +92,7 @@ struct DatabaseErrorGraphQLTests {
         let fixture = try GraphQLFixture()
         _ = try await fixture.data(
             #"mutation { save(request: {operations: [{addContact: {givenName: "A"}}]}) { historyToken } }"#)
-        try await fixture.store.fillToSizeLimit()
+        try await #require(fixture.store as? SQLiteStore).fillToSizeLimit()
         let contact: JSONValue = [
             "addContact": ["givenName": "B", "note": .string(String(repeating: "n", count: 60_000))]
         ]
@@ -103,7 +104,7 @@ struct DatabaseErrorGraphQLTests {
     }
 }
 
-extension CarnetStore {
+extension SQLiteStore {
     /// Lets the database grow no further than it is now: the next large save meets SQLite's SQLITE_FULL.
     func fillToSizeLimit() async throws {
         try await writer.writeWithoutTransaction { db in

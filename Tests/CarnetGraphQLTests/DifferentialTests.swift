@@ -101,7 +101,7 @@ struct DifferentialTests {
     ]
 
     static func compare(
-        _ service: GraphQLService, _ reference: GraphQLSchema, _ store: CarnetStore, _ query: String,
+        _ service: GraphQLService, _ reference: GraphQLSchema, _ store: any ContactStore, _ query: String,
         _ variables: [String: JSONValue]
     ) async throws -> (carnet: JSONValue, reference: JSONValue) {
         let ours = try JSONParser.parse(

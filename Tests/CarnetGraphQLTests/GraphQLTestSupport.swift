@@ -1,17 +1,18 @@
 import CarnetGraphQL
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Testing
 
 /// A store and a GraphQL service over it, plus helpers to run documents and read results.
 struct GraphQLFixture {
-    let store: CarnetStore
+    let store: any ContactStore
     let service: GraphQLService
 
     init(limits: GraphQLLimits = GraphQLLimits(), configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
         var configuration = StoreConfiguration()
         configure(&configuration)
-        store = try CarnetStore.inMemory(configuration: configuration)
+        store = try SQLiteStore.inMemory(configuration: configuration)
         // The tests share two loaded cores, where an operation can wait longer than the default 10 s execution
         // budget without doing anything wrong; tests of the budget set it explicitly.
         var limits = limits

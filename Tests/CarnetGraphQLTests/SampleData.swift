@@ -10,7 +10,7 @@ enum SampleData {
     }
 
     @discardableResult
-    static func seed(_ store: CarnetStore) async throws -> Seeded {
+    static func seed(_ store: any ContactStore) async throws -> Seeded {
         var seeded = Seeded()
         let work = try await store.addContainer(Container(name: "Work", type: .exchange))
         seeded.containers = [try await store.defaultContainer().identifier, work.identifier]

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -37,7 +38,7 @@ struct UnfetchedKeyTests {
     static func prepare(
         _ selection: String, onUnexpectedError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) async throws -> (Executor, [FieldPlan], Contact) {
-        let store = try CarnetStore.inMemory()
+        let store = try SQLiteStore.inMemory()
         let service = GraphQLService(store: store, limits: .unhurried, onUnexpectedError: onUnexpectedError)
         var contact = Contact()
         contact.givenName = "Ann"

@@ -1,5 +1,6 @@
 import CarnetServer
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct AuthTests {
     func storageAndRevocation() async throws {
         try await withRouter { server, client in
             let (token, record) = try await server.app.tokens.create(name: "app", scopes: [.read])
-            let stored = try #require(try await server.app.folder.catalog.accessToken(id: record.id)?.token)
+            let stored = try #require(try await server.app.backend.catalog.accessToken(id: record.id)?.token)
             #expect(stored.secretHash.count == 32)
             #expect(
                 !stored.secretHash.isEmpty
@@ -42,7 +43,7 @@ struct AuthTests {
                 }
             }
             #expect(try await client.graphql("{ __typename }", token: token).status == 200)
-            try await server.app.folder.catalog.revokeAccessToken(id: record.id)
+            try await server.app.backend.catalog.revokeAccessToken(id: record.id)
             #expect(try await client.graphql("{ __typename }", token: token).status == 401)
         }
     }

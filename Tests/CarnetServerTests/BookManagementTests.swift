@@ -13,7 +13,7 @@ struct BookManagementTests {
     @Test("An owner creates, renames, shares, unshares and deletes a book; a default book stays")
     func books() async throws {
         try await withRouter { server, client in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let aliceToken = try await server.token(for: alice)
@@ -55,7 +55,7 @@ struct BookManagementTests {
                 "query($id: ID!) { addressBook(id: $id) { name } }", variables: ["id": id], token: bobToken)
             #expect(Self.value(gone, "addressBook") is NSNull)
 
-            let path = server.app.folder.books.path(of: try #require(try await catalog.book(id: id)))
+            let path = try server.app.dataFolder.bookStores.path(of: try #require(try await catalog.book(id: id)))
             #expect(FileManager.default.fileExists(atPath: path))
             let deleted = try await client.graphql(
                 "mutation($id: ID!) { deleteAddressBook(id: $id) }", variables: ["id": id], token: aliceToken)
@@ -71,7 +71,7 @@ struct BookManagementTests {
     @Test("A token makes tokens with no more scopes or books than its own, and revokes only its principal's")
     func tokens() async throws {
         try await withRouter { server, client in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let aliceBook = try #require(alice.defaultBookID)
@@ -111,7 +111,7 @@ struct BookManagementTests {
     func principals() async throws {
         try await withRouter { server, client in
             let admin = try await server.token()
-            let alice = try await server.app.folder.catalog.createPrincipal(name: "alice")
+            let alice = try await server.app.backend.catalog.createPrincipal(name: "alice")
             let aliceToken = try await server.token(for: alice)
             let create = #"mutation { createPrincipal(name: "carol", kind: SERVICE) { id name kind isAdmin } }"#
             #expect(try await client.graphql(create, token: aliceToken).errorCodes == ["FORBIDDEN"])
@@ -129,9 +129,9 @@ struct BookManagementTests {
             #expect(try await client.graphql("{ viewer { name } }", token: aliceToken).status == 200)
 
             let bookID = try #require(alice.defaultBookID)
-            let book = try #require(try await server.app.folder.catalog.book(id: bookID))
+            let book = try #require(try await server.app.backend.catalog.book(id: bookID))
             _ = try await client.graphql("{ contacts { totalCount } }", token: aliceToken)
-            let path = server.app.folder.books.path(of: book)
+            let path = try server.app.dataFolder.bookStores.path(of: book)
             #expect(FileManager.default.fileExists(atPath: path))
             let deleted = try await client.graphql(
                 "mutation($id: ID!) { deletePrincipal(id: $id) }", variables: ["id": alice.id], token: admin)

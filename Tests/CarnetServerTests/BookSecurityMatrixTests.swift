@@ -26,7 +26,7 @@ struct BookSecurityMatrixTests {
 
     /// Alice's default book holds a contact and a group, her second book a contact; Bob has a token and no grant.
     static func fixture(_ server: TestServer) async throws -> Fixture {
-        let catalog = server.app.folder.catalog
+        let catalog = server.app.backend.catalog
         let alice = try await catalog.createPrincipal(name: "alice")
         let bob = try await catalog.createPrincipal(name: "bob")
         let hidden = try await catalog.createBook(name: "\(secret) book", ownerID: alice.id)
@@ -34,7 +34,7 @@ struct BookSecurityMatrixTests {
         let aliceBook = try #require(try await catalog.book(id: aliceBookID))
         var ids: [String] = []
         for book in [aliceBook, hidden] {
-            let added = try await server.app.folder.books.withStore(book) { store in
+            let added = try await server.app.backend.books.withStore(book) { store in
                 var request = SaveRequest(transactionAuthor: "alice")
                 var contact = Contact()
                 contact.givenName = "\(Self.secret) contact"

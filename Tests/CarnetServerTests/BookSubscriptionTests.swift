@@ -11,7 +11,7 @@ struct BookSubscriptionTests {
     @Test("A grantee follows a shared book until the grant is withdrawn, then gets FORBIDDEN")
     func followUntilUnshared() async throws {
         try await withServer { server in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
@@ -56,7 +56,7 @@ struct BookSubscriptionTests {
                 await iterator.next()
                     == #"{"type":"next","id":"shared","payload":{"data":{"changeHistory":{"events":[{"__typename":"DropEverythingEvent"}]}}}}"#
             )
-            try await server.app.folder.books.withStore(family) { store in
+            try await server.app.backend.books.withStore(family) { store in
                 var request = SaveRequest(transactionAuthor: "alice-app")
                 request.add(contact("Fam"))
                 try await store.execute(request)
@@ -90,7 +90,7 @@ struct BookSubscriptionTests {
             }
             var iterator = events.makeAsyncIterator()
             #expect((await iterator.next() ?? "").contains(#""type":"next","id":"feed""#))
-            try await server.app.folder.catalog.revokeAccessToken(id: record.id)
+            try await server.app.backend.catalog.revokeAccessToken(id: record.id)
             let ended = await iterator.next() ?? ""
             #expect(ended.contains(#""type":"error","id":"feed""#) && ended.contains("FORBIDDEN"))
             socket.cancel()

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import CarnetTestSupport
 import Foundation
 import Testing
@@ -55,7 +56,7 @@ struct CLITests {
         let backup = data + "/backup.sqlite"
         let copied = try await ChildProcess.run(carnet, ["backup", "--data", data, backup])
         #expect(copied.status == 0, "\(copied.stderr)")
-        let copy = try CarnetStore.open(path: backup)
+        let copy = try SQLiteStore.open(path: backup)
         #expect(try await copy.contactCount() == 1)
         try await copy.close()
 
@@ -118,7 +119,7 @@ struct CLITests {
         let saved = try await ChildProcess.run(carnet, ["query", "--data", data, "--author", "script", save])
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(saved.stdout.contains(#""givenName":"Anna""#))
-        let store = try CarnetStore.open(path: data + "/carnet.sqlite")
+        let store = try SQLiteStore.open(path: data + "/carnet.sqlite")
         let page = try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: token))
         try await store.close()
         #expect(page.events.map(\.author) == ["script"])

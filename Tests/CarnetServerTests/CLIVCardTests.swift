@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import CarnetTestSupport
 import Foundation
 import Testing
@@ -64,7 +65,7 @@ struct CLIVCardTests {
         let result = try await ChildProcess.run(carnet, ["import", "--data", data, "--strict", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("refused (strict), nothing written"))
-        let store = try CarnetStore.open(path: data + "/carnet.sqlite")
+        let store = try SQLiteStore.open(path: data + "/carnet.sqlite")
         #expect(try await store.contactCount() == 0)
         try await store.close()
     }

@@ -33,7 +33,7 @@ struct PrincipalIsolationTests {
     @Test("Each principal's token works on its own book; another principal's records and history do not resolve")
     func isolation() async throws {
         try await withRouter { server, client in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let aliceToken = try await server.token(for: alice)
@@ -71,7 +71,7 @@ struct PrincipalIsolationTests {
     @Test("A read grant reads but cannot write; its revocation and a disabled principal stop the token")
     func grants() async throws {
         try await withRouter { server, client in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let aliceBook = try #require(alice.defaultBookID)
@@ -106,11 +106,11 @@ struct PrincipalIsolationTests {
     @Test("addressBook(id:) and addressBooks read each book's own records; a book without a grant is null")
     func addressBookFields() async throws {
         try await withRouter { server, client in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
-            try await server.app.folder.books.withStore(family) { store in
+            try await server.app.backend.books.withStore(family) { store in
                 var request = SaveRequest(transactionAuthor: "t")
                 var contact = Contact()
                 contact.givenName = "Fam"
@@ -148,7 +148,7 @@ struct PrincipalIsolationTests {
     @Test("save and importVCards into another book need a write grant; without one the book does not exist")
     func writesToOtherBooks() async throws {
         try await withRouter { server, client in
-            let catalog = server.app.folder.catalog
+            let catalog = server.app.backend.catalog
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let family = try await catalog.createBook(name: "Family", ownerID: alice.id)

@@ -1,5 +1,6 @@
 import CarnetServer
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import HummingbirdWSClient
 import Logging
@@ -29,7 +30,9 @@ struct WebSocketTests {
             var iterator = events.makeAsyncIterator()
             #expect(await iterator.next() == #"{"type":"pong"}"#)
             // Another process would open its own connection to the file; so does this second store.
-            let other = try CarnetStore.open(path: server.app.configuration.databasePath)
+            let other = try SQLiteStore.open(
+                path: (server.app.configuration.dataDirectory as NSString).appendingPathComponent(
+                    DataFolder.adminBookFileName))
             var skipped = SaveRequest(transactionAuthor: "other")
             skipped.add(contact("Skipped"))
             _ = try await other.execute(skipped)

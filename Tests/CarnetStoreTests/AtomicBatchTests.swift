@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Foundation
 import Testing
 

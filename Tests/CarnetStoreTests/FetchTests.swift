@@ -1,32 +1,22 @@
+import CarnetStoreTestSupport
 import Foundation
-import GRDB
 import Testing
 
 @testable import CarnetStore
 
 @Suite("Fetching")
 struct FetchTests {
-    static func names(_ page: ContactPage) -> [String] {
-        page.contacts.map { [$0.givenName, $0.familyName].filter { !$0.isEmpty }.joined(separator: " ") }
-    }
-
     func seeded(_ kind: StoreKind, traced: Bool = false) async throws -> StoreFixture {
         let fixture = try StoreFixture(kind, traced: traced)
-        try await fixture.store.add([
-            Make.person("José", "Núñez", emails: ["Jose.Nunez@Example.com"], phones: ["(555) 555-1234"]),
-            Make.person("Anna", "Smith", emails: ["anna@example.com"], phones: ["+44 20 7946 0958"]),
-            Make.person("Annabel", "Smithson"),
-            Make.person("Zoë", "Ångström"),
-            Make.person("", "", organization: "Acme Corp"),
-            Make.person("Bob", "Smith"),
-        ])
+        try await fixture.store.add(Make.searchSample())
         return fixture
     }
 
-    func search(_ store: CarnetStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName) async throws
+    func search(_ store: any ContactStore, _ predicate: ContactPredicate, order: ContactSortOrder = .familyName)
+        async throws
         -> [String]
     {
-        Self.names(
+        Make.names(
             try await store.contacts(
                 ContactFetchRequest(
                     predicate: predicate, keysToFetch: [.givenName, .familyName], sortOrder: order)))
@@ -162,69 +152,10 @@ struct FetchTests {
     @Test("Reading a key that was not fetched traps with a clear message")
     func unfetchedKeyTraps() async {
         await #expect(processExitsWith: .failure) {
-            let store = try CarnetStore.inMemory()
+            let store = try StoreFixture(.inMemory).store
             try await store.add([Make.person("Anna", "Smith")])
             let contact = try await store.contacts(ContactFetchRequest(keysToFetch: [.givenName])).contacts[0]
             _ = contact.familyName
-        }
-    }
-
-    @Test("Name, email and phone searches use indexes, never a scan of contacts", arguments: StoreKind.allCases)
-    func searchesUseIndexes(kind: StoreKind) async throws {
-        let fixture = try await seeded(kind, traced: true)
-        let predicates: [ContactPredicate] = [
-            .matchingName("ann sm"), .matchingEmailAddress("anna@example.com"), .matchingPhoneNumber("5555551234"),
-            ContactPredicate(matchingName: "ann", matchingEmailAddress: "anna@example.com"),
-        ]
-        for predicate in predicates {
-            for order in [ContactSortOrder.none, .givenName, .familyName] {
-                fixture.statements.reset()
-                _ = try await fixture.store.contacts(
-                    ContactFetchRequest(
-                        predicate: predicate, keysToFetch: [.givenName], sortOrder: order, includeTotalCount: true))
-                let searches = fixture.statements.all.filter { $0.contains("MATCH") || $0.contains("searchKey") }
-                #expect(!searches.isEmpty)
-                for statement in searches {
-                    let plan = try await fixture.store.writer.read { db in
-                        try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement).map { $0["detail"] as String }
-                    }
-                    #expect(
-                        !plan.contains {
-                            $0 == "SCAN c" || $0.hasPrefix("SCAN c ") || $0.hasPrefix("SCAN labeledValue")
-                        }, "\(plan)")
-                    #expect(
-                        plan.contains { $0.contains("VIRTUAL TABLE") || $0.contains("labeledValue_search") }, "\(plan)")
-                    // A name-only search in a name order reads the index in order: no sort of all the matches.
-                    if predicate.matchingEmailAddress == nil && predicate.matchingPhoneNumber == nil && order != .none
-                        && statement.contains("LIMIT")
-                    {
-                        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
-                    }
-                }
-            }
-        }
-    }
-
-    @Test(
-        "Ordered name search pages equal the general path's, across shared buckets, both ways",
-        arguments: StoreKind.allCases)
-    func orderedNameSearchPages(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
-        // Many contacts whose sort keys share their first seven characters, and some that do not.
-        var contacts: [Contact] = []
-        for index in 0..<60 {
-            contacts.append(
-                Make.person(
-                    ["Anna", "Annabel", "Annette"][index % 3], index % 4 == 0 ? "Smithsonian" : "Smith\(index % 5)"))
-        }
-        contacts.append(Make.person("Zed", "Annex"))
-        try await store.add(contacts)
-        let everyone = contacts.map(\.identifier)
-        for order in [ContactSortOrder.familyName, .givenName] {
-            for query in ["ann", "ann smith", "smiths"] {
-                try await expectPagesMatchGeneralPath(
-                    store, query, order: order, everyone: everyone, sizes: [1, 7, 50])
-            }
         }
     }
 }

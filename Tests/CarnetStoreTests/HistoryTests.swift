@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct HistoryTests {
     }
 
     func fetch(
-        _ store: CarnetStore, since token: String?, groups: Bool = false, excluding: Set<String> = [],
+        _ store: any ContactStore, since token: String?, groups: Bool = false, excluding: Set<String> = [],
         limit: Int = 1000
     ) async throws -> ChangeHistoryPage {
         try await store.changeHistory(
@@ -104,11 +105,11 @@ struct HistoryTests {
         request.add(group)
         request.addMember(anna.identifier, toGroup: group.identifier)
         try await store.execute(request)
-        let other = try CarnetStore.inMemory()
-        let foreign = try await other.currentHistoryToken()
+        let foreign = try await StoreFixture(kind).store.currentHistoryToken()
+        let current = try #require(HistoryToken(encoded: try await store.currentHistoryToken()))
         let tokens: [(String?, DropEverythingReason)] = [
             (nil, .noToken), ("", .noToken), ("not a token", .malformedToken), (foreign, .otherStore),
-            (HistoryToken(storeID: store.storeID, position: 999).encoded, .tokenAhead),
+            (HistoryToken(storeID: current.storeID, position: 999).encoded, .tokenAhead),
         ]
         for (token, reason) in tokens {
             let page = try await fetch(store, since: token)
@@ -190,7 +191,7 @@ struct HistoryTests {
         let token = try await fixture.store.currentHistoryToken()
         try await fixture.store.add([Make.person("Bob", "Jones")])
         try await fixture.store.close()
-        let reopened = try CarnetStore.open(path: fixture.databasePath!)
+        let reopened = try fixture.reopen()
         #expect(Self.describe(try await fetch(reopened, since: token).events) == ["addContact Bob"])
         try await reopened.close()
     }

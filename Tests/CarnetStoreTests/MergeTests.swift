@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// Two clients read the same revision, then both save an update based on it.
 @Suite("Merge on save")
 struct MergeTests {
-    func setUp(_ kind: StoreKind) async throws -> (CarnetStore, Contact, Int64, StoreFixture) {
+    func setUp(_ kind: StoreKind) async throws -> (any ContactStore, Contact, Int64, StoreFixture) {
         let fixture = try StoreFixture(kind)
         var contact = Make.person("Anna", "Smith", phones: ["111", "222"])
         contact.jobTitle = "Engineer"

@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct PaginationTests {
     static let families = ["Ábalos", "Baker", "baker", "Çelik", "Dupont", "Łukasz", "Müller", "Núñez", "Smith", "Zed"]
 
-    func seed(_ store: CarnetStore, count: Int, prefix: String) async throws -> [String] {
+    func seed(_ store: any ContactStore, count: Int, prefix: String) async throws -> [String] {
         let contacts = (0..<count).map { index in
             Make.person("\(prefix)\(index % 7)", Self.families[index % Self.families.count])
         }

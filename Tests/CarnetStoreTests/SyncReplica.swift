@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Testing
 
 @testable import CarnetStore
@@ -49,7 +50,7 @@ struct SyncReplica {
     }
 
     /// One page; returns whether more are waiting.
-    mutating func pull(_ store: CarnetStore, limit: Int) async throws -> Bool {
+    mutating func pull(_ store: any ContactStore, limit: Int) async throws -> Bool {
         let page = try await store.changeHistory(
             ChangeHistoryFetchRequest(
                 startingToken: token, includeGroupChanges: groupChanges,
@@ -60,12 +61,12 @@ struct SyncReplica {
         return page.hasMore
     }
 
-    mutating func sync(_ store: CarnetStore, limit: Int = 1000) async throws {
+    mutating func sync(_ store: any ContactStore, limit: Int = 1000) async throws {
         while try await pull(store, limit: limit) {}
     }
 
     /// Saves as this client and, when it excludes its own author, applies the request's effect itself.
-    mutating func save(_ request: SaveRequest, to store: CarnetStore) async throws {
+    mutating func save(_ request: SaveRequest, to store: any ContactStore) async throws {
         try await store.execute(request)
         guard excludeOwn else { return }
         for operation in request.operations {
@@ -94,7 +95,7 @@ struct StoreState: Equatable {
     var groups: [String: String] = [:]
     var members: Set<[String]> = []
 
-    static func read(_ store: CarnetStore, groupChanges: Bool = true) async throws -> StoreState {
+    static func read(_ store: any ContactStore, groupChanges: Bool = true) async throws -> StoreState {
         var state = StoreState()
         var after: String?
         repeat {

@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Testing
 
 @testable import CarnetStore

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 // `carnet-test-writer --database PATH [--count N] [--author NAME]`: saves contacts one request at a time and prints
@@ -18,7 +19,7 @@ guard let database = options["database"] else {
 let count = options["count"].flatMap(Int.init) ?? 1_000_000
 let author = options["author"] ?? "test-writer"
 
-let store = try CarnetStore.open(path: database)
+let store = try SQLiteStore.open(path: database)
 for index in 0..<count {
     var contact = Contact()
     contact.givenName = "Loop"

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Testing
 
@@ -7,13 +8,13 @@ import Testing
 /// A store in a temporary SQLite file (WAL, as a server runs it), with import and export helpers. Removes its
 /// files when done.
 final class ImportFixture: Sendable {
-    let store: CarnetStore
+    let store: any ContactStore
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-vcard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
+        store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import CarnetVCard
 import Foundation
 import Testing
@@ -56,7 +57,7 @@ struct VCardCrossCheckTests {
 
     @Test("Export 3.0 and 4.0, with the values each card must carry")
     func writeCrossCheckFiles() async throws {
-        let store = try CarnetStore.inMemory()
+        let store = try SQLiteStore.inMemory()
         let people = Self.people()
         let friends = Group(name: "Friends")
         let work = Group(name: "Work")

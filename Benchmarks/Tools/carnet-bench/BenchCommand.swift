@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 
@@ -87,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
         let contention = Contention.start()
         log("benchmarking \(size) contacts")
         var others = Set(Exclusive.otherBenchmarks())
-        let store = try CarnetStore.open(path: dataset.path)
+        let store = try SQLiteStore.open(path: dataset.path)
         let raw = try RawDatabase.open(path: dataset.path)
         let workload = try await Workload.build(raw, count: iterations + 20, seed: seed)
         let comparison = Comparison(raw: raw, iterations: iterations)

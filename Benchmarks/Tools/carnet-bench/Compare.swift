@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import GRDB
 
 /// Times one operation three ways on the same inputs: through Carnet, as hand-written SQL through GRDB's async
@@ -67,7 +68,7 @@ struct Comparison {
 }
 
 struct ReadBenchmarks {
-    let store: CarnetStore
+    let store: SQLiteStore
     let comparison: Comparison
     let workload: Workload
 

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 /// What the benchmark knows about a generated database, saved next to it so later runs can reuse it.
@@ -73,7 +74,7 @@ struct Dataset: Sendable {
             log("\(path) has another schema than the current store's: regenerating")
             return nil
         }
-        let store = try CarnetStore.open(path: path)
+        let store = try SQLiteStore.open(path: path)
         let count = try await store.contactCount()
         try await store.close()
         guard count == size else {
@@ -88,7 +89,7 @@ struct Dataset: Sendable {
     private static func generate(size: Int, path: String, seed: UInt64) async throws -> DatasetInfo {
         log("generating \(size) contacts into \(path)")
         let generator = DataGenerator(seed: seed)
-        let store = try CarnetStore.open(path: path)
+        let store = try SQLiteStore.open(path: path)
         let initialToken = try await store.currentHistoryToken()
         let positionBefore = try await RawDatabase.currentPosition(path: path)
         let author = "carnet-bench-import"

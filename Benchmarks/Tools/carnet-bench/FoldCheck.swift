@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 
 /// A correctness check beside the timings: names with diacritics, strokes and other scripts, searched as
 /// people type them (without the marks), in a small in-memory store.
@@ -17,7 +18,7 @@ enum FoldCheck {
     ]
 
     static func run() async throws -> [Case] {
-        let store = try CarnetStore.inMemory()
+        let store = try SQLiteStore.inMemory()
         var request = SaveRequest()
         var identifiers: [String] = []
         for item in cases {

@@ -1,10 +1,11 @@
 import CarnetStore
+import CarnetStoreSQLite
 import GRDB
 
 /// Change history: a page of 10,000 events from an incremental token, the first 10,000 events of a full sync,
 /// and streaming the whole history in pages of 1,000 while watching memory.
 struct HistoryBenchmarks {
-    let store: CarnetStore
+    let store: SQLiteStore
     let comparison: Comparison
     let info: DatasetInfo
     var iterations = 20
@@ -47,7 +48,7 @@ struct HistoryBenchmarks {
                 iterations: iterations, check: info.size >= Self.pageSize,
                 carnet: { _ in try await store.changeHistory(request(nil, limit: limit)).events.count },
                 sql: { db, _ in try RawHistory.snapshot(db, limit: limit - 1) }))
-        // A save runs this, once a minute, before it returns (CarnetStore.execute → compactIfDue).
+        // A save runs this, once a minute, before it returns (SQLiteStore.execute → compactIfDue).
         let compaction = try await Stopwatch.measure(iterations: 10, warmup: 1) { _ in
             _ = try await store.compactHistory()
         }

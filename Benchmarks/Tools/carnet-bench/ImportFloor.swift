@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 
@@ -12,7 +13,7 @@ enum ImportFloor {
         }
         let carnetPath = "\(directory)/import-carnet.sqlite"
         clean(carnetPath)
-        let store = try CarnetStore.open(path: carnetPath)
+        let store = try SQLiteStore.open(path: carnetPath)
         var carnetSeconds = 0.0
         for batch in batches {
             var request = SaveRequest(transactionAuthor: "carnet-bench-import")
@@ -55,7 +56,7 @@ enum ImportFloor {
     ) async throws -> Double {
         let path = "\(directory)/import-raw.sqlite"
         clean(path)
-        try await CarnetStore.open(path: path).close()  // the schema
+        try await SQLiteStore.open(path: path).close()  // the schema
         let pool = try RawDatabase.open(path: path)
         for pragma in pragmas {
             try await pool.writeWithoutTransaction { db in try db.execute(sql: pragma) }

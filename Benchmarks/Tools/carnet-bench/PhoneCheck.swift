@@ -1,10 +1,11 @@
 import CarnetStore
+import CarnetStoreSQLite
 import GRDB
 
 /// A correctness check beside the timings: does a number stored in the international convention match the
 /// same number typed the national way (the store compares the last ten digits)?
 enum PhoneCheck {
-    static func run(_ store: CarnetStore, _ raw: DatabasePool) async throws -> [PhoneFormatCheck] {
+    static func run(_ store: SQLiteStore, _ raw: DatabasePool) async throws -> [PhoneFormatCheck] {
         var checks: [PhoneFormatCheck] = []
         for (country, pattern) in [
             ("United States", "+1 %"), ("United Kingdom", "+44 %"), ("France", "+33 %"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 
@@ -18,7 +19,7 @@ enum Profile {
                 directory: (dataset.path as NSString).deletingLastPathComponent)
             return print(Report.milliseconds(result.carnet.p50), Report.milliseconds(result.raw!.p50), result.note!)
         }
-        let store = try CarnetStore.open(path: dataset.path)
+        let store = try SQLiteStore.open(path: dataset.path)
         let raw = try RawDatabase.open(path: dataset.path)
         let workload = try await Workload.build(raw, count: 1_000, seed: 7)
         if operation == "fullsync" {

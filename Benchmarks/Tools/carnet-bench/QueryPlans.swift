@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 import Synchronization
@@ -26,7 +27,7 @@ struct QueryPlans {
         let statementLog = StatementLog()
         var configuration = StoreConfiguration()
         configuration.statementTrace = { statementLog.append($0) }
-        let store = try CarnetStore.open(path: path, configuration: configuration)
+        let store = try SQLiteStore.open(path: path, configuration: configuration)
         let sample = workload.samples.first { $0.email != nil && $0.phone != nil }!
         let cursor = try await StoreQueries.cursor(store, after: sample.id)
         let operations: [(String, () async throws -> Void)] = [

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 
@@ -35,7 +36,7 @@ enum RawDatabase {
         }
         remove()
         defer { remove() }
-        try await CarnetStore.open(path: path).close()
+        try await SQLiteStore.open(path: path).close()
         return try schema(path: path)
     }
 

@@ -9,24 +9,30 @@ enum Revision {
         return storeChangedSinceBuild ? revision + " (store sources changed after this build)" : revision
     }()
 
+    /// The store's sources: the backend-neutral core and the SQLite backend the benchmark measures.
+    private static let storeSources = ["Sources/CarnetStore", "Sources/CarnetStoreSQLite"]
+
     private static var storeChangedSinceBuild: Bool {
         let files = FileManager.default
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        guard let built = (try? files.attributesOfItem(atPath: executable))?[.modificationDate] as? Date,
-            let sources = files.enumerator(atPath: "Sources/CarnetStore")
-        else { return false }
-        for case let file as String in sources {
-            let modified =
-                (try? files.attributesOfItem(atPath: "Sources/CarnetStore/" + file))?[.modificationDate] as? Date
-            if let modified, modified > built { return true }
+        guard let built = (try? files.attributesOfItem(atPath: executable))?[.modificationDate] as? Date else {
+            return false
+        }
+        for directory in storeSources {
+            guard let sources = files.enumerator(atPath: directory) else { continue }
+            for case let file as String in sources {
+                let modified =
+                    (try? files.attributesOfItem(atPath: directory + "/" + file))?[.modificationDate] as? Date
+                if let modified, modified > built { return true }
+            }
         }
         return false
     }
 
     private static func current() -> String {
         guard let head = git(["rev-parse", "--short", "HEAD"]), !head.isEmpty else { return "unknown" }
-        let changes = git(["status", "--porcelain", "--", "Sources/CarnetStore"]) ?? ""
-        return changes.isEmpty ? head : head + " with uncommitted changes to Sources/CarnetStore"
+        let changes = git(["status", "--porcelain", "--"] + storeSources) ?? ""
+        return changes.isEmpty ? head : head + " with uncommitted changes to the store"
     }
 
     private static func git(_ arguments: [String]) -> String? {

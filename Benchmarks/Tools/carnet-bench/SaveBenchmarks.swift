@@ -1,11 +1,12 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 
 /// Saves of new contacts: 1 per request and 100 per request, through Carnet and as hand-written inserts.
 /// Everything added is deleted afterwards (through the store), so the data set keeps its size.
 struct SaveBenchmarks {
-    let store: CarnetStore
+    let store: SQLiteStore
     let raw: DatabasePool
     let generator: DataGenerator
     let iterations: Int

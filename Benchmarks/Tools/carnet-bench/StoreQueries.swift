@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 
 /// Each benchmarked read, through Carnet's public API.
 enum StoreQueries {
@@ -10,13 +11,13 @@ enum StoreQueries {
     /// The keys of a list row: searches and pages.
     static let listKeys: ContactKeySet = [.givenName, .familyName]
 
-    static func fetchByID(_ store: CarnetStore, _ id: String) async throws -> Int {
+    static func fetchByID(_ store: SQLiteStore, _ id: String) async throws -> Int {
         let contact = try await store.contact(withIdentifier: id, keysToFetch: fetchKeys)
         return 1 + contact.phoneNumbers.count + contact.emailAddresses.count + contact.postalAddresses.count
     }
 
     /// A search: the first page of 50 matches sorted by family name.
-    static func search(_ store: CarnetStore, _ predicate: ContactPredicate) async throws -> Int {
+    static func search(_ store: SQLiteStore, _ predicate: ContactPredicate) async throws -> Int {
         try await store.contacts(
             ContactFetchRequest(
                 predicate: predicate, keysToFetch: listKeys, sortOrder: .familyName, page: .first(50))
@@ -24,7 +25,7 @@ enum StoreQueries {
     }
 
     /// A page, and the cursor of its last contact to ask for the next one.
-    static func page(_ store: CarnetStore, after cursor: String?) async throws -> Int {
+    static func page(_ store: SQLiteStore, after cursor: String?) async throws -> Int {
         let page = try await store.contacts(
             ContactFetchRequest(
                 keysToFetch: listKeys, sortOrder: .familyName, page: .first(50, after: cursor)))
@@ -33,7 +34,7 @@ enum StoreQueries {
     }
 
     /// The family-name-order cursor of a contact, to start a page right after it.
-    static func cursor(_ store: CarnetStore, after id: String) async throws -> String? {
+    static func cursor(_ store: SQLiteStore, after id: String) async throws -> String? {
         try await store.contacts(
             ContactFetchRequest(
                 predicate: .withIdentifiers([id]), keysToFetch: [], sortOrder: .familyName, page: .first(1))

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Synchronization
 
@@ -31,7 +32,7 @@ struct StoreSettings: Codable, Sendable {
         let log = QueryPlans.StatementLog()
         var configuration = StoreConfiguration()
         configuration.statementTrace = { log.append($0) }
-        let store = try CarnetStore.open(path: path, configuration: configuration)
+        let store = try SQLiteStore.open(path: path, configuration: configuration)
         _ = try await store.contactCount()
         try await store.close()
         var connections: [[String]] = []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarnetServer
 import CarnetStore
+import CarnetStoreSQLite
 import CarnetVCard
 import Foundation
 import Logging
@@ -45,9 +46,9 @@ struct BooksBench: AsyncParsableCommand {
             let folder = try await DataFolder.open(directory: directory, configuration: store)
             for book in manifest.small.suffix(warmBooks) {
                 guard let entry = try await folder.catalog.book(id: book.id) else { continue }
-                _ = try await folder.books.withStore(entry) { try await $0.statistics() }
+                _ = try await folder.bookStores.withStore(entry) { try await $0.statistics() }
             }
-            print("held open: \(await folder.books.openCount) books, \(ProcessStats.openFiles()) files")
+            print("held open: \(await folder.bookStores.openCount) books, \(ProcessStats.openFiles()) files")
             let samples = try await Self.openReadClose(folder, manifest.small.prefix(openLoop))
             print(
                 String(
@@ -110,7 +111,7 @@ struct BooksBench: AsyncParsableCommand {
             String(format: "contact by id on random books: %.0f%% of one book (median of 3)", ratios.sorted()[1] * 100))
         if roundsOnly { return }
 
-        let openRun = try await Self.openReadClose(app.folder, manifest.small.prefix(300))
+        let openRun = try await Self.openReadClose(app.backend as! DataFolder, manifest.small.prefix(300))
         print(
             String(
                 format: "in process, open + read + close of a book: p50 %.0f µs, p99 %.0f µs", openRun.percentile(0.5),
@@ -140,7 +141,7 @@ struct BooksBench: AsyncParsableCommand {
 
     /// Each book opened, read once and closed again, without HTTP: through a pool of its own that keeps one book.
     static func openReadClose(_ folder: DataFolder, _ books: ArraySlice<Manifest.Book>) async throws -> Run {
-        let pool = BookStores(directory: folder.directory, configuration: folder.books.configuration, capacity: 1)
+        let pool = BookStores(directory: folder.directory, configuration: folder.bookStores.configuration, capacity: 1)
         var opens: [Double] = []
         for book in books {
             let start = ContinuousClock.now
@@ -164,7 +165,7 @@ struct BooksBench: AsyncParsableCommand {
         var idle: [Double] = []
         // A thousand, so that the idle p99 the goal divides by is not one unlucky sample.
         for _ in 0..<1_000 { idle.append(try await client.post(save, ["b": target])) }
-        let book = try await app.folder.catalog.createBook(
+        let book = try await app.backend.catalog.createBook(
             name: "Import \(UUID().uuidString.prefix(8))", ownerID: manifest.principalID)
         var cards = ""
         cards.reserveCapacity(largeSize * 120)
@@ -173,7 +174,7 @@ struct BooksBench: AsyncParsableCommand {
             cards += "EMAIL;TYPE=HOME:i\(number)@example.com\r\nEND:VCARD\r\n"
         }
         let data = Data(cards.utf8)
-        let folder = app.folder
+        let folder = app.backend
         let finished = Flag()
         let importing = Task {
             defer { finished.set() }

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 /// The data set: `small` books of `smallSize` contacts and `large` books of `largeSize`, all owned by one principal,
@@ -30,7 +31,7 @@ struct Manifest: Codable, Sendable {
         for index in 0..<(small + large) {
             let size = index < small ? smallSize : largeSize
             let book = try await folder.catalog.createBook(name: "Book \(index)", ownerID: principal.id)
-            let ids = try await folder.books.withStore(book) { store in
+            let ids = try await folder.bookStores.withStore(book) { store in
                 var ids: [String] = []
                 for start in stride(from: 0, to: size, by: 5_000) {
                     var request = SaveRequest(transactionAuthor: "seed")

@@ -2,6 +2,7 @@ import ArgumentParser
 import CarnetGraphQL
 import CarnetGraphQLReference
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 
@@ -22,7 +23,7 @@ struct GraphQLBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = "\(directory)/bench-\(contacts).sqlite"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try CarnetStore.open(path: path)
+        let store = try SQLiteStore.open(path: path)
         let started = ContinuousClock.now
         let seeded = try await Seed.run(store, contacts: contacts)
         print("seeded \(contacts) contacts in \(ContinuousClock.now - started)")

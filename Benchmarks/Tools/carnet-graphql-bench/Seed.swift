@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 /// A deterministic data set: names with diacritics, 1–3 phones, 1–3 emails, 0–2 addresses, some groups.
@@ -17,7 +18,7 @@ enum Seed {
         "Novak", "Jensen", "Tanaka", "O'Brien", "Schmidt", "Silva", "Nguyen", "Ivanova", "Larsen", "Moreau", "Costa",
     ]
 
-    static func run(_ store: CarnetStore, contacts: Int) async throws -> Seeded {
+    static func run(_ store: SQLiteStore, contacts: Int) async throws -> Seeded {
         var seeded = Seeded()
         let rng = SystemRandomNumberGenerator()
         _ = rng

@@ -1,6 +1,7 @@
 import CarnetGraphQL
 import CarnetGraphQLReference
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import GRDB
 import GraphQL
@@ -22,7 +23,7 @@ struct Measurement {
 }
 
 struct Workloads {
-    let store: CarnetStore
+    let store: SQLiteStore
     let service: GraphQLService
     let reference: GraphQLSchema
     let raw: DatabasePool

@@ -42,4 +42,4 @@ let app = try await buildApplication(
 let group = ServiceGroup(
     configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
 try await group.run()
-try await app.folder.close()
+try await app.backend.close()

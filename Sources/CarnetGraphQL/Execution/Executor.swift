@@ -9,7 +9,7 @@ import GraphQL
 /// null in a non-null field rolls the output back to the nearest nullable parent.
 final class Executor {
     /// The book being read or written: the request's, or another one inside `addressBook(id:)`.
-    var store: CarnetStore
+    var store: any ContactStore
     let service: GraphQLServiceCore
     let prepared: PreparedDocument
     let operation: OperationDefinition
@@ -31,7 +31,8 @@ final class Executor {
     @exclusivity(unchecked) private var boundArguments: [Int: (ArgumentValues, FieldError?)] = [:]
 
     init(
-        store: CarnetStore, service: GraphQLServiceCore, prepared: PreparedDocument, operation: OperationDefinition,
+        store: any ContactStore, service: GraphQLServiceCore, prepared: PreparedDocument,
+        operation: OperationDefinition,
         variables: [String: JSONValue], context: GraphQLRequestContext
     ) {
         self.store = store

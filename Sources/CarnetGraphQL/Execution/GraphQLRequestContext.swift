@@ -15,7 +15,7 @@ public struct GraphQLRequestContext: Sendable {
     public var isAbandoned: @Sendable () -> Bool = { false }
     /// The address book the request's root fields read and write: the caller's default book on a server of many
     /// books. `nil` means the service's own store (a single-store service, tests, tools).
-    public var store: CarnetStore?
+    public var store: (any ContactStore)?
     /// The principal behind the request, on a service of many; `nil` on a single-store service, where `viewer`
     /// and `addressBooks` have nothing to say.
     public var viewer: GraphQLViewer?

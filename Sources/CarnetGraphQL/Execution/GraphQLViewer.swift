@@ -3,9 +3,9 @@ import CarnetStore
 /// Who asks, on a service of many principals and address books: what `viewer` and `addressBooks` read.
 public struct GraphQLViewer: Sendable {
     public var principalID: String
-    public var catalog: Catalog
+    public var catalog: any CatalogStore
     /// Where books' stores are opened.
-    public var books: BookStores
+    public var books: any AddressBookStores
     /// The books the token may open, among its principal's; `nil` for all of them.
     public var bookIDs: [String]?
     /// The book the root fields mean.
@@ -17,7 +17,8 @@ public struct GraphQLViewer: Sendable {
         @Sendable (String, Set<String>, [String], [String]?) async throws -> (String, AccessTokenRecord)
 
     public init(
-        principalID: String, catalog: Catalog, books: BookStores, bookIDs: [String]?, defaultBookID: String,
+        principalID: String, catalog: any CatalogStore, books: any AddressBookStores, bookIDs: [String]?,
+        defaultBookID: String,
         scopes: Set<String>,
         createToken:
             @escaping @Sendable (String, Set<String>, [String], [String]?) async throws -> (

@@ -22,18 +22,16 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     additionalRoutes: (Router<CarnetRequestContext>) -> Void = { _ in }
 ) async throws -> CarnetApplication {
-    let folder = try await DataFolder.open(
-        directory: configuration.dataDirectory, configuration: configuration.storeConfiguration,
-        openBooks: configuration.openBooks)
-    let admin = try await folder.admin()
-    guard let adminBookID = admin.defaultBookID, let adminBook = try await folder.catalog.book(id: adminBookID) else {
+    let backend = try await openBackend(configuration)
+    let admin = try await backend.admin()
+    guard let adminBookID = admin.defaultBookID, let adminBook = try await backend.catalog.book(id: adminBookID) else {
         throw StoreError(.storageFailure, "The admin principal has no default address book.")
     }
     // The admin's default book stays open for the service's lifetime: health checks and metrics read it.
-    let store = try await folder.books.acquire(adminBook)
+    let store = try await backend.books.acquire(adminBook)
     let metrics = ServerMetrics()
     let tokens = AccessTokens(
-        catalog: folder.catalog, defaultPrincipalID: admin.id, cacheLifetime: configuration.tokenCacheLifetime)
+        catalog: backend.catalog, defaultPrincipalID: admin.id, cacheLifetime: configuration.tokenCacheLifetime)
     let service = GraphQLService(
         store: store, limits: configuration.graphQLLimits, options: configuration.graphQLOptions
     ) { error in
@@ -45,12 +43,12 @@ public func buildApplication(
     let sessions = WebSocketSessions()
     let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
     let router = buildRouter(
-        configuration: configuration, service: service, books: folder.books, tokens: tokens, limiter: limiter,
+        configuration: configuration, service: service, books: backend.books, tokens: tokens, limiter: limiter,
         metrics: metrics)
     additionalRoutes(router)
     let endpoint = GraphQLWebSocketEndpoint(
         dependencies: .init(
-            service: service, tokens: tokens, books: folder.books, metrics: metrics,
+            service: service, tokens: tokens, books: backend.books, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3), limiter: limiter),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
@@ -61,7 +59,7 @@ public func buildApplication(
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
     return CarnetApplication(
-        folder: folder, store: store, tokens: tokens, metrics: metrics, service: service,
+        backend: backend, store: store, tokens: tokens, metrics: metrics, service: service,
         certificates: certificates, configuration: configuration, server: app, sessions: sessions, logger: logger)
 }
 

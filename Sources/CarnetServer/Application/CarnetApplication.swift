@@ -12,10 +12,10 @@ import ServiceLifecycle
 /// shutdown would close sockets with 1000 at once, which is why sessions are drained by a service of their own
 /// that the group stops before the server.
 public struct CarnetApplication: Service {
-    /// The data folder: catalog and books.
-    public let folder: DataFolder
+    /// Where everything is stored: the catalog and the books.
+    public let backend: any StoreBackend
     /// The admin principal's default book, open for the service's lifetime.
-    public let store: CarnetStore
+    public let store: any ContactStore
     public let tokens: AccessTokens
     public let metrics: ServerMetrics
     public let service: GraphQLService
@@ -37,8 +37,8 @@ public struct CarnetApplication: Service {
     /// When the admin principal has no token (the first start), creates an `admin` token for it and returns its
     /// text, which is never stored and cannot be shown again.
     public func createAdminTokenIfFirstStart() async throws -> String? {
-        let admin = try await folder.admin()
-        guard try await folder.catalog.accessTokens(principalID: admin.id).isEmpty else { return nil }
+        let admin = try await backend.admin()
+        guard try await backend.catalog.accessTokens(principalID: admin.id).isEmpty else { return nil }
         return try await tokens.create(name: "admin", scopes: [.read, .write], principalID: admin.id).token
     }
 }

@@ -6,7 +6,7 @@ import NIOCore
 
 /// The routes: `/graphql` (authenticated), `/healthz`, `/readyz`, `/metrics`.
 func buildRouter(
-    configuration: ServerConfiguration, service: GraphQLService, books: BookStores, tokens: AccessTokens,
+    configuration: ServerConfiguration, service: GraphQLService, books: any AddressBookStores, tokens: AccessTokens,
     limiter: RateLimiter, metrics: ServerMetrics
 ) -> Router<CarnetRequestContext> {
     let router = Router(context: CarnetRequestContext.self)

@@ -47,7 +47,9 @@ public struct AccessIdentity: Sendable, Hashable {
     }
 
     /// The GraphQL layer's view of what this caller may do, on its book's store (held open by the caller).
-    func graphQLContext(store: CarnetStore, tokens: AccessTokens, books: BookStores) -> GraphQLRequestContext {
+    func graphQLContext(store: any ContactStore, tokens: AccessTokens, books: any AddressBookStores)
+        -> GraphQLRequestContext
+    {
         var context = GraphQLRequestContext()
         context.store = store
         let principalID = principalID

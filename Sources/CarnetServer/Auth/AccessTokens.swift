@@ -9,7 +9,7 @@ import Synchronization
 /// SHA-256 hash is stored, compared in constant time. Checked tokens are cached for ``cacheLifetime`` so a request
 /// costs no database read; a revocation (also by another process) takes effect within that time.
 public final class AccessTokens: Sendable {
-    let catalog: Catalog
+    let catalog: any CatalogStore
     /// Whom tokens created without a principal belong to: the admin.
     let defaultPrincipalID: String
     let cacheLifetime: Duration
@@ -27,7 +27,7 @@ public final class AccessTokens: Sendable {
         }
     }
 
-    public init(catalog: Catalog, defaultPrincipalID: String, cacheLifetime: Duration = .seconds(2)) {
+    public init(catalog: any CatalogStore, defaultPrincipalID: String, cacheLifetime: Duration = .seconds(2)) {
         self.catalog = catalog
         self.defaultPrincipalID = defaultPrincipalID
         self.cacheLifetime = cacheLifetime

@@ -48,8 +48,6 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    /// The SQLite file inside the data folder.
-    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent(DataFolder.adminBookFileName) }
     /// The folder of the generated development certificates.
     public var certificateDirectory: String { (dataDirectory as NSString).appendingPathComponent("tls") }
     /// The development CA clients verify the server with, once `carnet serve` has made it.

@@ -11,7 +11,7 @@ import NIOCore
 struct GraphQLHTTPHandler: Sendable {
     let service: GraphQLService
     /// Where the caller's book is opened.
-    let books: BookStores
+    let books: any AddressBookStores
     let tokens: AccessTokens
     let metrics: ServerMetrics
     let maxBodyBytes: Int
@@ -57,7 +57,7 @@ struct GraphQLHTTPHandler: Sendable {
             .response()
         }
         // The caller's book stays open while the operation runs.
-        let store: CarnetStore
+        let store: any ContactStore
         do {
             store = try await books.acquire(identity.book)
         } catch {

@@ -89,7 +89,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The text exposition, with the store's sizes read now.
-    func render(store: CarnetStore) async -> [UInt8] {
+    func render(store: any ContactStore) async -> [UInt8] {
         if let statistics = try? await store.statistics() {
             contacts.set(Int64(statistics.contacts))
             groups.set(Int64(statistics.groups))

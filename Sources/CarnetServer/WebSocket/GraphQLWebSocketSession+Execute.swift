@@ -20,7 +20,7 @@ extension GraphQLWebSocketSession {
                 duration: ContinuousClock.now - start)
             return await send(ServerMessage.error(id, error.errorsJSON), ifActive: id, generation)
         }
-        let store: CarnetStore
+        let store: any ContactStore
         do {
             store = try await dependencies.books.acquire(identity.book)
         } catch {

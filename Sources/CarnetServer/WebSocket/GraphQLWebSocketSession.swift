@@ -12,7 +12,7 @@ final class GraphQLWebSocketSession: Sendable {
         let service: GraphQLService
         let tokens: AccessTokens
         /// Where callers' books are opened; a subscription holds its book open for its lifetime.
-        let books: BookStores
+        let books: any AddressBookStores
         let metrics: ServerMetrics
         let maxMessageBytes: Int
         let initTimeout: Duration

@@ -2,19 +2,19 @@ import Foundation
 
 /// A position in a sorted list of contacts: the sort key and identifier of the last contact seen (the rowid for
 /// creation order). Keyset pagination on it neither repeats nor skips unchanged contacts while others come and go.
-struct ContactCursor: Hashable {
-    var order: ContactSortOrder
-    var rowid: Int64
-    var identifier: String
-    var sortKey: String
+package struct ContactCursor: Hashable {
+    package var order: ContactSortOrder
+    package var rowid: Int64
+    package var identifier: String
+    package var sortKey: String
 
-    var encoded: String {
+    package var encoded: String {
         let text = "1|\(order.rawValue)|\(rowid)|\(identifier)|\(sortKey)"
         return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    init(order: ContactSortOrder, rowid: Int64, identifier: String, sortKey: String) {
+    package init(order: ContactSortOrder, rowid: Int64, identifier: String, sortKey: String) {
         self.order = order
         self.rowid = rowid
         self.identifier = identifier
@@ -22,7 +22,7 @@ struct ContactCursor: Hashable {
     }
 
     /// Decodes a cursor for `order`; throws ``StoreError/Code/predicateInvalid`` for anything else.
-    init(encoded: String, order: ContactSortOrder) throws {
+    package init(encoded: String, order: ContactSortOrder) throws {
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
         guard encoded.utf8.count <= 8192, let data = Data(base64Encoded: base64),
@@ -36,5 +36,5 @@ struct ContactCursor: Hashable {
         self.init(order: order, rowid: rowid, identifier: parts[3], sortKey: parts[4])
     }
 
-    static let invalid = StoreError(.predicateInvalid, "Malformed cursor")
+    package static let invalid = StoreError(.predicateInvalid, "Malformed cursor")
 }

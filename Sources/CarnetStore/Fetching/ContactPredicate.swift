@@ -94,7 +94,7 @@ public struct ContactFetchRequest: Sendable, Hashable {
 public struct ContactPage: Sendable {
     public var contacts: [Contact]
     /// Where each contact stands in the order; cursors are made from these only when asked for.
-    var positions: [ContactCursor]
+    package var positions: [ContactCursor]
     /// The cursor of each contact, in the same order; pass one back to continue after (or before) it.
     public var cursors: [String] { positions.map(\.encoded) }
     /// The cursor of the contact at `index`.
@@ -103,4 +103,15 @@ public struct ContactPage: Sendable {
     public var hasPreviousPage: Bool
     /// Set when the request asked for it.
     public var totalCount: Int?
+
+    package init(
+        contacts: [Contact], positions: [ContactCursor], hasNextPage: Bool, hasPreviousPage: Bool,
+        totalCount: Int? = nil
+    ) {
+        self.contacts = contacts
+        self.positions = positions
+        self.hasNextPage = hasNextPage
+        self.hasPreviousPage = hasPreviousPage
+        self.totalCount = totalCount
+    }
 }

@@ -44,7 +44,7 @@ public struct ChangeHistoryEvent: Sendable {
     /// For `dropEverything`: why the client's token could not continue its replica.
     public var dropReason: DropEverythingReason?
 
-    init(
+    package init(
         kind: ChangeEventKind, contact: String? = nil, group: String? = nil, container: String? = nil,
         changedKeys: [ContactKey] = [], author: String? = nil
     ) {
@@ -78,6 +78,12 @@ public struct ChangeHistoryPage: Sendable {
     public var token: String
     /// Whether more events are waiting now (fetch again with ``token`` right away).
     public var hasMore: Bool
+
+    package init(events: [ChangeHistoryEvent], token: String, hasMore: Bool) {
+        self.events = events
+        self.token = token
+        self.hasMore = hasMore
+    }
 }
 
 /// What ``CarnetStore/changes()`` yields after each commit.
@@ -88,4 +94,10 @@ public struct StoreChange: Sendable, Hashable {
     public var authors: [String?]
     /// The latest revision covered.
     public var revision: Int64
+
+    package init(token: String, authors: [String?], revision: Int64) {
+        self.token = token
+        self.authors = authors
+        self.revision = revision
+    }
 }

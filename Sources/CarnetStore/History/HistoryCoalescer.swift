@@ -7,14 +7,14 @@
 ///   delete of a record it never saw is harmless;
 /// - a membership's events fold into one entry whose kind is decided later from the membership as it is when
 ///   the page is read (``HistoryFetch`` does that), so a replayed add cannot undo a later remove.
-struct HistoryCoalescer {
-    enum Key: Hashable {
+package struct HistoryCoalescer {
+    package enum Key: Hashable {
         case contact(String)
         case group(String)
         case member(group: String, contact: String)
     }
 
-    struct Entry {
+    package struct Entry {
         var key: Key
         var kind: ChangeEventKind
         var keys: Set<ContactKey> = []
@@ -22,12 +22,22 @@ struct HistoryCoalescer {
         var container: String?
     }
 
-    struct Raw {
+    package struct Raw {
         var kind: ChangeEventKind
         var recordId: String
         var otherId: String?
         var changedKeys: [ContactKey]
         var author: String?
+
+        package init(
+            kind: ChangeEventKind, recordId: String, otherId: String?, changedKeys: [ContactKey], author: String?
+        ) {
+            self.kind = kind
+            self.recordId = recordId
+            self.otherId = otherId
+            self.changedKeys = changedKeys
+            self.author = author
+        }
 
         var key: Key {
             switch kind {
@@ -42,9 +52,9 @@ struct HistoryCoalescer {
     private(set) var entries: [Entry] = []
     private var index: [Key: Int] = [:]
     /// The most entries the output may hold.
-    let limit: Int
+    package let limit: Int
 
-    init(limit: Int = .max) {
+    package init(limit: Int = .max) {
         self.limit = limit
         // A page fills to its limit more often than not: grow the table once, not by doubling.
         let expected = min(limit, 1024)
@@ -53,11 +63,11 @@ struct HistoryCoalescer {
     }
 
     /// How many events the output holds.
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Folds an event in; `false`, changing nothing, when it would open an entry past the limit.
     @discardableResult
-    mutating func add(_ raw: Raw) -> Bool {
+    package mutating func add(_ raw: Raw) -> Bool {
         let key = raw.key
         // One hash per event: reading through the default subscript's modify accessor inserts the next position
         // when the record is new.
@@ -81,7 +91,7 @@ struct HistoryCoalescer {
     private static func read(_ slot: inout Int) -> Int { slot }
 
     /// The kind of one record's entry after a later event: pure, so the rules are tested on their own.
-    static func fold(_ earlier: ChangeEventKind, _ later: ChangeEventKind) -> ChangeEventKind {
+    package static func fold(_ earlier: ChangeEventKind, _ later: ChangeEventKind) -> ChangeEventKind {
         switch (earlier, later) {
         case (.addContact, .updateContact), (.addGroup, .updateGroup): earlier
         case (.deleteContact, _), (.deleteGroup, _): earlier
@@ -90,7 +100,7 @@ struct HistoryCoalescer {
     }
 
     /// The coalesced events, in order of each record's first event.
-    var events: [ChangeHistoryEvent] {
+    package var events: [ChangeHistoryEvent] {
         entries.map { entry in
             switch entry.key {
             case .contact(let id):

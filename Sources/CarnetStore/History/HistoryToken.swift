@@ -4,30 +4,36 @@ import Foundation
 ///
 /// An incremental token says "every event up to `position` has been seen". A snapshot token continues a full
 /// sync: it carries the history position the snapshot started at and where the enumeration stopped.
-struct HistoryToken: Hashable, Sendable {
-    enum Phase: Int, Sendable {
+package struct HistoryToken: Hashable, Sendable {
+    package enum Phase: Int, Sendable {
         case contacts = 0
         case groups = 1
         case members = 2
     }
 
-    struct Snapshot: Hashable, Sendable {
-        var phase: Phase
-        var afterFirst: Int64
-        var afterSecond: Int64
+    package struct Snapshot: Hashable, Sendable {
+        package var phase: Phase
+        package var afterFirst: Int64
+        package var afterSecond: Int64
+
+        package init(phase: Phase, afterFirst: Int64, afterSecond: Int64) {
+            self.phase = phase
+            self.afterFirst = afterFirst
+            self.afterSecond = afterSecond
+        }
     }
 
-    var storeID: String
-    var position: Int64
-    var snapshot: Snapshot?
+    package var storeID: String
+    package var position: Int64
+    package var snapshot: Snapshot?
 
-    init(storeID: String, position: Int64, snapshot: Snapshot? = nil) {
+    package init(storeID: String, position: Int64, snapshot: Snapshot? = nil) {
         self.storeID = storeID
         self.position = position
         self.snapshot = snapshot
     }
 
-    var encoded: String {
+    package var encoded: String {
         var text = "1|\(storeID)|\(position)"
         if let snapshot { text += "|\(snapshot.phase.rawValue)|\(snapshot.afterFirst)|\(snapshot.afterSecond)" }
         return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
@@ -35,7 +41,7 @@ struct HistoryToken: Hashable, Sendable {
     }
 
     /// Decodes a token; `nil` when it is not one this software wrote.
-    init?(encoded: String) {
+    package init?(encoded: String) {
         guard encoded.utf8.count <= 256 else { return nil }
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)

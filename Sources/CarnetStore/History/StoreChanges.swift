@@ -8,13 +8,18 @@ import Synchronization
 public struct StoreChanges: AsyncSequence, Sendable {
     public typealias Element = StoreChange
 
-    let mailbox: ChangeMailbox
-    let subscription: Subscription
+    package let mailbox: ChangeMailbox
+    package let subscription: Subscription
+
+    package init(mailbox: ChangeMailbox, subscription: Subscription) {
+        self.mailbox = mailbox
+        self.subscription = subscription
+    }
 
     /// Unsubscribes from the notifier when the last copy of the sequence goes away.
-    final class Subscription: Sendable {
+    package final class Subscription: Sendable {
         let onEnd: @Sendable () -> Void
-        init(onEnd: @escaping @Sendable () -> Void) { self.onEnd = onEnd }
+        package init(onEnd: @escaping @Sendable () -> Void) { self.onEnd = onEnd }
         deinit { onEnd() }
     }
 
@@ -30,7 +35,7 @@ public struct StoreChanges: AsyncSequence, Sendable {
 }
 
 /// One subscriber's pending change and, while it waits, its continuation.
-final class ChangeMailbox: Sendable {
+package final class ChangeMailbox: Sendable {
     private struct State {
         var pending: StoreChange?
         /// The pending change's authors, so folding in a commit costs that commit's authors, not all those pending
@@ -56,8 +61,10 @@ final class ChangeMailbox: Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Adds a commit (or several) to what the subscriber has not read.
-    func post(_ change: StoreChange) {
+    package func post(_ change: StoreChange) {
         let waiter = state.withLock { state -> CheckedContinuation<StoreChange?, Never>? in
             guard !state.finished else { return nil }
             if let waiter = state.waiter {
@@ -70,7 +77,7 @@ final class ChangeMailbox: Sendable {
         waiter?.resume(returning: change)
     }
 
-    func finish() {
+    package func finish() {
         let waiter = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
@@ -79,7 +86,7 @@ final class ChangeMailbox: Sendable {
         waiter?.resume(returning: nil)
     }
 
-    func take() async -> StoreChange? {
+    package func take() async -> StoreChange? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<StoreChange?, Never>) in
                 let ready = state.withLock { state -> StoreChange?? in

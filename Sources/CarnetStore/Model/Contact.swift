@@ -28,22 +28,22 @@ public struct Contact: Sendable, Hashable, Identifiable {
     public var id: String { identifier }
 
     /// The keys whose values this instance holds.
-    public internal(set) var availableKeys: ContactKeySet
+    public package(set) var availableKeys: ContactKeySet
     /// The keys set since the instance was created or fetched; an update writes these.
-    public internal(set) var modifiedKeys: ContactKeySet = []
+    public package(set) var modifiedKeys: ContactKeySet = []
 
     /// The container the contact belongs to; `nil` for a contact not saved yet.
-    public internal(set) var containerIdentifier: String?
+    public package(set) var containerIdentifier: String?
     /// Changes with every committed change to the contact; `0` for a contact not saved yet.
-    public internal(set) var revision: Int64 = 0
-    public internal(set) var createdAt: Date?
-    public internal(set) var modifiedAt: Date?
+    public package(set) var revision: Int64 = 0
+    public package(set) var createdAt: Date?
+    public package(set) var modifiedAt: Date?
 
     /// The values live in a copy-on-write box: contacts are copied often (pages, events, writers) and a copy should
     /// cost one retain, not one per property.
     private var storage = ValuesBox(Values())
 
-    var values: Values {
+    package var values: Values {
         _read { yield storage.values }
         _modify {
             if !isKnownUniquelyReferenced(&storage) { storage = ValuesBox(storage.values) }
@@ -51,24 +51,24 @@ public struct Contact: Sendable, Hashable, Identifiable {
         }
     }
 
-    final class ValuesBox: @unchecked Sendable {
+    package final class ValuesBox: @unchecked Sendable {
         // Mutated only through `values`' modify accessor, which copies a shared box first.
         var values: Values
         init(_ values: Values) { self.values = values }
     }
     /// Whether ``identifier`` was made by ``makeIdentifier()`` in this process: a fresh UUID needs no check
     /// against identifiers in use or retired.
-    let hasFreshIdentifier: Bool
+    package let hasFreshIdentifier: Bool
 
     /// The storage of every key; the public accessors guard it with ``availableKeys``.
-    struct Values: Sendable, Hashable {
-        var contactType = ContactType.person
-        var strings = [String](repeating: "", count: ContactKey.stringKeys.count)
-        var birthday: ContactDate?
-        var nonGregorianBirthday: ContactDate?
-        var imageData: Data?
-        var thumbnailImageData: Data?
-        var imageDataAvailable = false
+    package struct Values: Sendable, Hashable {
+        package var contactType = ContactType.person
+        package var strings = [String](repeating: "", count: ContactKey.stringKeys.count)
+        package var birthday: ContactDate?
+        package var nonGregorianBirthday: ContactDate?
+        package var imageData: Data?
+        package var thumbnailImageData: Data?
+        package var imageDataAvailable = false
         var phoneNumbers: [LabeledValue<String>] = []
         var emailAddresses: [LabeledValue<String>] = []
         var postalAddresses: [LabeledValue<PostalAddress>] = []
@@ -102,7 +102,7 @@ public struct Contact: Sendable, Hashable, Identifiable {
         self.availableKeys = []
     }
 
-    init(fetched identifier: String, keys: ContactKeySet) {
+    package init(fetched identifier: String, keys: ContactKeySet) {
         self.identifier = identifier
         self.hasFreshIdentifier = false
         self.availableKeys = keys
@@ -118,14 +118,14 @@ public struct Contact: Sendable, Hashable, Identifiable {
     public func areKeysAvailable(_ keys: ContactKeySet) -> Bool { keys.isSubset(of: availableKeys) }
 
     @inline(__always)
-    func checked(_ key: ContactKey) {
+    package func checked(_ key: ContactKey) {
         if !availableKeys.contains(key) {
             preconditionFailure("Contact property not fetched: '\(key.rawValue)' was not in the keys to fetch")
         }
     }
 
     @inline(__always)
-    mutating func didSet(_ key: ContactKey) {
+    package mutating func didSet(_ key: ContactKey) {
         availableKeys.insert(key)
         modifiedKeys.insert(key)
     }

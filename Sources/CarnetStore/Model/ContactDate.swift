@@ -60,12 +60,12 @@ public struct ContactDate: Sendable, Hashable, Codable {
     }
 
     /// Lunar and lunisolar calendars, whose months have at most 30 days; the Indian solar calendars go to 32.
-    static let thirtyDayMonthCalendars: Set<String> = [
+    package static let thirtyDayMonthCalendars: Set<String> = [
         "chinese", "dangi", "vietnamese", "hebrew", "islamic", "islamicCivil", "islamicTabular", "islamicUmmAlQura",
         "coptic", "ethiopicAmeteMihret", "ethiopicAmeteAlem",
     ]
 
-    static func gregorianDays(month: Int, year: Int?) -> Int {
+    package static func gregorianDays(month: Int, year: Int?) -> Int {
         switch month {
         case 2:
             guard let year else { return 29 }
@@ -78,11 +78,11 @@ public struct ContactDate: Sendable, Hashable, Codable {
 
 extension ContactDate {
     /// The compact storage form: `calendar|era|year|month|day|leap`.
-    var storageString: String {
+    package var storageString: String {
         "\(calendar)|\(era.map(String.init) ?? "")|\(year.map(String.init) ?? "")|\(month)|\(day)|\(isLeapMonth ? 1 : 0)"
     }
 
-    init?(storageString: String) {
+    package init?(storageString: String) {
         let parts = storageString.split(separator: "|", omittingEmptySubsequences: false)
         guard parts.count == 6, let month = Int(parts[3]), let day = Int(parts[4]) else { return nil }
         self.init(

@@ -100,7 +100,7 @@ public enum ContactKey: String, CaseIterable, Sendable, Hashable, Codable, Compa
 
     /// Where the key's value lives in ``Contact``'s string storage, if it is a string key.
     @inline(__always)
-    var stringSlot: Int? {
+    package var stringSlot: Int? {
         switch self {
         case .namePrefix: 0
         case .givenName: 1

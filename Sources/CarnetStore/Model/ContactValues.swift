@@ -23,15 +23,15 @@ public struct PostalAddress: Sendable, Hashable, Codable {
         self.isoCountryCode = isoCountryCode
     }
 
-    var fields: [String] {
+    package var fields: [String] {
         [street, subLocality, city, subAdministrativeArea, state, postalCode, country, isoCountryCode]
     }
 
-    static let fieldNames = [
+    package static let fieldNames = [
         "street", "subLocality", "city", "subAdministrativeArea", "state", "postalCode", "country", "isoCountryCode",
     ]
 
-    init(fields f: [String]) {
+    package init(fields f: [String]) {
         self.init(
             street: f[0], subLocality: f[1], city: f[2], subAdministrativeArea: f[3], state: f[4],
             postalCode: f[5], country: f[6], isoCountryCode: f[7])
@@ -52,9 +52,9 @@ public struct SocialProfile: Sendable, Hashable, Codable {
         self.service = service
     }
 
-    var fields: [String] { [urlString, username, userIdentifier, service] }
-    static let fieldNames = ["urlString", "username", "userIdentifier", "service"]
-    init(fields f: [String]) { self.init(urlString: f[0], username: f[1], userIdentifier: f[2], service: f[3]) }
+    package var fields: [String] { [urlString, username, userIdentifier, service] }
+    package static let fieldNames = ["urlString", "username", "userIdentifier", "service"]
+    package init(fields f: [String]) { self.init(urlString: f[0], username: f[1], userIdentifier: f[2], service: f[3]) }
 }
 
 /// An instant messaging address (`CNInstantMessageAddress`).
@@ -67,9 +67,9 @@ public struct InstantMessageAddress: Sendable, Hashable, Codable {
         self.service = service
     }
 
-    var fields: [String] { [username, service] }
-    static let fieldNames = ["username", "service"]
-    init(fields f: [String]) { self.init(username: f[0], service: f[1]) }
+    package var fields: [String] { [username, service] }
+    package static let fieldNames = ["username", "service"]
+    package init(fields f: [String]) { self.init(username: f[0], service: f[1]) }
 }
 
 /// A related person (`CNContactRelation`).

@@ -14,10 +14,10 @@ public struct Container: Sendable, Hashable, Identifiable {
     public var name: String
     public var type: ContainerType
     /// Whether this is the store's default container, where contacts added without a container go.
-    public internal(set) var isDefault: Bool = false
-    public internal(set) var revision: Int64 = 0
-    public internal(set) var createdAt: Date?
-    public internal(set) var modifiedAt: Date?
+    public package(set) var isDefault: Bool = false
+    public package(set) var revision: Int64 = 0
+    public package(set) var createdAt: Date?
+    public package(set) var modifiedAt: Date?
 
     public var id: String { identifier }
 

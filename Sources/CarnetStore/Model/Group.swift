@@ -6,11 +6,11 @@ public struct Group: Sendable, Hashable, Identifiable {
     public let identifier: String
     public var name: String
     /// The container of the group; its members come from the same container. `nil` before the first save.
-    public internal(set) var containerIdentifier: String?
+    public package(set) var containerIdentifier: String?
     /// Changes with every committed change to the group, membership changes included.
-    public internal(set) var revision: Int64 = 0
-    public internal(set) var createdAt: Date?
-    public internal(set) var modifiedAt: Date?
+    public package(set) var revision: Int64 = 0
+    public package(set) var createdAt: Date?
+    public package(set) var modifiedAt: Date?
 
     public var id: String { identifier }
 

@@ -1,14 +1,27 @@
 /// A labeled value as stored, with the revisions a merge needs.
-struct StoredLabeledValue: Sendable {
-    var rowid: Int64
-    var identifier: String
-    var label: String?
-    var value: String
-    var position: Int
-    var createdRevision: Int64
-    var revision: Int64
+package struct StoredLabeledValue: Sendable {
+    package var rowid: Int64
+    package var identifier: String
+    package var label: String?
+    package var value: String
+    package var position: Int
+    package var createdRevision: Int64
+    package var revision: Int64
 
-    var encoded: EncodedLabeledValue { EncodedLabeledValue(identifier: identifier, label: label, value: value) }
+    package init(
+        rowid: Int64, identifier: String, label: String?, value: String, position: Int, createdRevision: Int64,
+        revision: Int64
+    ) {
+        self.rowid = rowid
+        self.identifier = identifier
+        self.label = label
+        self.value = value
+        self.position = position
+        self.createdRevision = createdRevision
+        self.revision = revision
+    }
+
+    package var encoded: EncodedLabeledValue { EncodedLabeledValue(identifier: identifier, label: label, value: value) }
 }
 
 /// How an update's list of labeled values applies to the stored list.
@@ -21,19 +34,19 @@ struct StoredLabeledValue: Sendable {
 ///   as it was at the base (the client did not touch it) keeps its current content;
 /// - a value the update leaves out is removed, unless it changed since the base (conflict) or was added since
 ///   (the client never saw it, so it stays, after the given values).
-struct LabeledValueMerge {
-    enum Slot {
+package struct LabeledValueMerge {
+    package enum Slot {
         case existing(StoredLabeledValue, EncodedLabeledValue, contentChanged: Bool)
         case new(EncodedLabeledValue)
     }
 
-    var slots: [Slot] = []
-    var removed: [StoredLabeledValue] = []
-    var conflicts: [String] = []
-    var invalidIdentifiers: [Int] = []
+    package var slots: [Slot] = []
+    package var removed: [StoredLabeledValue] = []
+    package var conflicts: [String] = []
+    package var invalidIdentifiers: [Int] = []
 
     /// Whether the property's value (content or order) changes.
-    var changesProperty: Bool {
+    package var changesProperty: Bool {
         if !removed.isEmpty { return true }
         for (position, slot) in slots.enumerated() {
             switch slot {
@@ -48,7 +61,7 @@ struct LabeledValueMerge {
     ///   - retiredRevision: for an identifier that is not stored, the revision at which this contact's value
     ///     with that identifier was deleted, or `nil` if it never was one of its values.
     ///   - contentAtBase: the label and value a stored value had at the base revision, if known.
-    init(
+    package init(
         key: ContactKey, stored: [StoredLabeledValue], given: [EncodedLabeledValue], baseRevision: Int64?,
         retiredRevision: (String) throws -> Int64?,
         contentAtBase: (String, Int64) throws -> EncodedLabeledValue? = { _, _ in nil }

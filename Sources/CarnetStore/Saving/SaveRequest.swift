@@ -72,4 +72,10 @@ public struct SaveResult: Sendable, Hashable {
     /// For each operation, the identifier of the record it saved (the contact or group; for membership
     /// changes, the group).
     public var recordIdentifiers: [String]
+
+    package init(revision: Int64?, historyToken: String, recordIdentifiers: [String]) {
+        self.revision = revision
+        self.historyToken = historyToken
+        self.recordIdentifiers = recordIdentifiers
+    }
 }

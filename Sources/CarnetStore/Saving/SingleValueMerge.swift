@@ -7,13 +7,13 @@
 /// - With a base revision, a changed key conflicts when another save changed it after the base: its last change
 ///   (or the contact's creation, when it has not changed since) is later than the base. Keys changed since the base
 ///   that the update leaves alone merge: the update writes only its own keys.
-enum SingleValueMerge {
+package enum SingleValueMerge {
     /// The keys of `changing` that conflict, in its order.
     ///
     /// - Parameters:
     ///   - changing: the keys whose value the update changes.
     ///   - keyRevisions: the revision of each key's last change, for keys changed after the contact was added.
-    static func conflicts(
+    package static func conflicts(
         changing: [ContactKey], baseRevision: Int64?, createdRevision: Int64, keyRevisions: [ContactKey: Int64]
     ) -> [ContactKey] {
         guard let baseRevision else { return [] }

@@ -2,8 +2,8 @@ import Foundation
 
 /// The checks a save runs before it writes: the limits in ``StoreLimits`` and well-formed values.
 /// Each returns the key paths at fault, so one error can name every bad property.
-enum Validation {
-    static func contact(_ contact: Contact, keys: ContactKeySet) -> [String] {
+package enum Validation {
+    package static func contact(_ contact: Contact, keys: ContactKeySet) -> [String] {
         var bad: [String] = []
         for key in keys {
             if let slot = key.stringSlot {
@@ -36,7 +36,7 @@ enum Validation {
         return bad
     }
 
-    static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
+    package static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
         let name = kind.key.rawValue
         let encoded = contact.encodedValues(kind)
         let limit = kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
@@ -92,12 +92,12 @@ enum Validation {
         }
     }
 
-    static func group(_ group: Group) -> [String] {
+    package static func group(_ group: Group) -> [String] {
         required(group.name, limit: StoreLimits.singleLineBytes) ? [] : ["name"]
     }
 
     /// Within the limit and free of control characters (tab, CR and LF allowed where multiline).
-    static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
+    package static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
         guard value.utf8.count <= limit else { return false }
         // Control characters are all ASCII: bytes at or above 0x20 (but DEL) are fine, multi-byte sequences too.
         let clean = value.utf8.withContiguousStorageIfAvailable { bytes in
@@ -111,7 +111,17 @@ enum Validation {
     }
 
     /// Like ``text(_:limit:multiline:)``, and not blank.
-    static func required(_ value: String, limit: Int) -> Bool {
+    package static func required(_ value: String, limit: Int) -> Bool {
         text(value, limit: limit) && value.unicodeScalars.contains { !$0.properties.isWhitespace }
+    }
+}
+
+extension SaveRequest {
+    /// What would make a save refuse this contact as an add: the key paths of its bad properties (empty when
+    /// valid). Lets an import skip one bad card instead of failing its whole batch.
+    ///
+    /// - Parameter keys: The keys to check (all by default), for a caller that checked the others already.
+    public static func validationProblems(ofNewContact contact: Contact, keys: ContactKeySet = .all) -> [String] {
+        Validation.contact(contact, keys: keys).sorted()
     }
 }

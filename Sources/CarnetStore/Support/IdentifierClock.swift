@@ -5,10 +5,10 @@ import Synchronization
 /// random bits), so identifiers made one after another sort one after another. That keeps inserts into the
 /// identifier indexes at the end of the B-tree instead of scattered, which is what keeps large imports fast.
 /// Clients must still treat identifiers as opaque.
-enum IdentifierClock {
+package enum IdentifierClock {
     private static let state = Mutex<(milliseconds: UInt64, counter: UInt64)>((0, 0))
 
-    static func next() -> String {
+    package static func next() -> String {
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         let (milliseconds, counter) = state.withLock { state -> (UInt64, UInt64) in
             if now > state.milliseconds {

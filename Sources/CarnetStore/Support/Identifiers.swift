@@ -18,7 +18,7 @@ public enum Identifiers {
 }
 
 /// What kind of thing an identifier named, in `retiredIdentifier`.
-enum RetiredKind: Int {
+package enum RetiredKind: Int {
     case contact = 1
     case group = 2
     case labeledValue = 3

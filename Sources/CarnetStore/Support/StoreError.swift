@@ -77,7 +77,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
-    func at(operation index: Int) -> StoreError {
+    package func at(operation index: Int) -> StoreError {
         var copy = self
         copy.operationIndex = copy.operationIndex ?? index
         return copy

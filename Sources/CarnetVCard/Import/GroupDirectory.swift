@@ -16,7 +16,7 @@ struct GroupDirectory {
     /// group card is linked.
     private(set) var preferred: [String: String] = [:]
 
-    init(store: CarnetStore, container: String?) async throws {
+    init(store: any ContactStore, container: String?) async throws {
         var target = container
         if target == nil { target = try await store.defaultContainer().identifier }
         let resolved = target ?? ""

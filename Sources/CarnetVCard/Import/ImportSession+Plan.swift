@@ -59,7 +59,7 @@ extension ImportSession {
             let keys: ContactKeySet =
                 card.relatedUIDs.isEmpty ? [.vCardProperties] : [.vCardProperties, .contactRelations]
             let problems =
-                card.unresolvedProblems + CarnetStore.validationProblems(ofNewContact: card.contact, keys: keys)
+                card.unresolvedProblems + SaveRequest.validationProblems(ofNewContact: card.contact, keys: keys)
             if !problems.isEmpty {
                 planned.problem = VCardIssue(
                     line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")

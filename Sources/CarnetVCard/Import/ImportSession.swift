@@ -4,7 +4,7 @@ import CarnetStore
 /// became, group cards) and the groups of the target container.
 struct ImportSession {
     let importer: VCardImporter
-    var store: CarnetStore { importer.store }
+    var store: any ContactStore { importer.store }
     var summary = VCardImporter.Summary()
     var groups: GroupDirectory
     /// The display name of every contact card of the file, by UID (without `urn:uuid:`): what a RELATED UID

@@ -19,13 +19,13 @@ public struct VCardExporter: Sendable {
         case both
     }
 
-    public let store: CarnetStore
+    public let store: any ContactStore
     public var version: VCardWriter.Version
     /// CATEGORIES for 3.0; both forms for 4.0, where group cards are the standard's and CATEGORIES what most
     /// readers still look for.
     public var groupStyle: GroupStyle
 
-    public init(store: CarnetStore, version: VCardWriter.Version = .v3, groupStyle: GroupStyle? = nil) {
+    public init(store: any ContactStore, version: VCardWriter.Version = .v3, groupStyle: GroupStyle? = nil) {
         self.store = store
         self.version = version
         self.groupStyle = groupStyle ?? (version == .v3 ? .categories : .both)

@@ -34,7 +34,7 @@ public struct VCardImporter: Sendable {
         public var imported: Int { added + updated + unchanged }
     }
 
-    public let store: CarnetStore
+    public let store: any ContactStore
     /// Where new contacts and groups go; `nil` for the default container.
     public var containerIdentifier: String?
     public var transactionAuthor: String?
@@ -43,7 +43,8 @@ public struct VCardImporter: Sendable {
     public var batchSize = 1000
 
     public init(
-        store: CarnetStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil, strict: Bool = false
+        store: any ContactStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil,
+        strict: Bool = false
     ) {
         self.store = store
         self.containerIdentifier = containerIdentifier

@@ -22,7 +22,7 @@ extension CardDecoder {
             decoder.excluded = excluded
             decoder.sources.reserveCapacity(lines.count)
             var card = try decoder.run(beginLine: beginLine)
-            let problems = card.kind == .group ? [] : CarnetStore.validationProblems(ofNewContact: card.contact)
+            let problems = card.kind == .group ? [] : SaveRequest.validationProblems(ofNewContact: card.contact)
             var progressed = false
             for path in problems {
                 for index in decoder.sourceLines(for: path) where excluded.insert(index).inserted {
@@ -46,7 +46,7 @@ extension CardDecoder {
         var card = try decoder.run(beginLine: beginLine)
         decoder.notePhoto(&warnings, beginLine: beginLine)
         card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
-        card.unresolvedProblems = CarnetStore.validationProblems(ofNewContact: card.contact)
+        card.unresolvedProblems = SaveRequest.validationProblems(ofNewContact: card.contact)
         return card
     }
 

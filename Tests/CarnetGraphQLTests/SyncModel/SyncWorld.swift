@@ -1,5 +1,6 @@
 import CarnetGraphQL
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 
 /// The server side of a schedule: a store (on disk when the schedule restarts it) and the GraphQL service; or, for
@@ -8,12 +9,12 @@ import Foundation
 final class SyncWorld {
     let directory: URL?
     let booksCount: Int
-    var store: CarnetStore
+    var store: any ContactStore
     var service: GraphQLService
     private var folder: DataFolder?
     /// In a data folder: the books clients reach (the first is the owner's default) and their open stores.
     private(set) var books: [AddressBook] = []
-    private(set) var stores: [CarnetStore] = []
+    private(set) var stores: [any ContactStore] = []
     private var ownerID = ""
     private var otherID = ""
 
@@ -23,10 +24,10 @@ final class SyncWorld {
                 "carnet-sync-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             self.directory = directory
-            store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
+            store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
         } else {
             directory = nil
-            store = try CarnetStore.inMemory()
+            store = try SQLiteStore.inMemory()
         }
         booksCount = books ? 3 : 1
         service = GraphQLService(store: store, limits: .unhurried)
@@ -77,7 +78,7 @@ final class SyncWorld {
     func bookVariable(_ index: Int) -> JSONValue { index == 0 ? .null : .string(books[index].id) }
 
     /// The store of book `index`.
-    func store(of index: Int) -> CarnetStore { stores.isEmpty ? store : stores[index] }
+    func store(of index: Int) -> any ContactStore { stores.isEmpty ? store : stores[index] }
 
     /// Closes the store (ending every subscription) and opens it again, as a server restart does.
     func restart() async throws {
@@ -89,7 +90,7 @@ final class SyncWorld {
             return
         }
         try await store.close()
-        store = try CarnetStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
+        store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
         service = GraphQLService(store: store, limits: .unhurried)
     }
 

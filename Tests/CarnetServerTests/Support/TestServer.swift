@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -17,7 +18,7 @@ final class TestServer: Sendable {
     let directory: URL
     private let running: (group: ServiceGroup, task: Task<Void, any Error>)?
 
-    var store: CarnetStore { app.store }
+    var store: any ContactStore { app.store }
     var caPath: String { app.certificates?.caPath ?? "" }
     var url: String { "https://localhost:\(port)/graphql" }
     var baseURL: String { "https://localhost:\(port)" }
@@ -94,12 +95,13 @@ final class TestServer: Sendable {
             await running.group.triggerGracefulShutdown()
             try await running.task.value
         }
-        try? await app.folder.close()
+        try? await app.backend.close()
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
 enum TestServerError: Error {
+    case notADataFolder
     case didNotStart
 }
 
@@ -136,5 +138,15 @@ func withRouter<T: Sendable>(
     } catch {
         try? await server.stop()
         throw error
+    }
+}
+
+extension CarnetApplication {
+    /// The backend as the data folder the tests' servers run on, for tests of its files.
+    var dataFolder: DataFolder {
+        get throws {
+            guard let folder = backend as? DataFolder else { throw TestServerError.notADataFolder }
+            return folder
+        }
     }
 }

@@ -1,0 +1,225 @@
+import CarnetStore
+import Foundation
+
+/// The open stores of address books: each book's database is opened when first used and kept in a bounded pool,
+/// least recently used idle books closed first, so thousands of books stay within the process's file
+/// descriptors and memory.
+///
+/// The pool is bounded by a count of books and by file descriptors: a book opened for reads holds one read-only
+/// connection (three descriptors), one that was written holds its writer and readers as well, and the budget is
+/// what the process may open less a reserve for connections (``FileDescriptorBudget``). The count stays modest
+/// because every open book makes the next open slower (SQLite's unix VFS walks a list of all open files on each
+/// open) and costs memory, while a miss costs about a millisecond.
+///
+/// A store handed out by ``acquire(_:)`` stays open until ``release(_:)``: requests hold one for their duration,
+/// subscriptions for their lifetime. The pool may exceed its bounds while every open book is in use.
+public actor BookStores: AddressBookStores {
+    /// The data folder that books' file names are relative to.
+    public nonisolated let directory: String
+    public nonisolated let configuration: StoreConfiguration
+    /// How many books stay open when idle, at most.
+    public nonisolated let capacity: Int
+    /// How many file descriptors open books may hold when idle, at most.
+    public nonisolated let descriptorBudget: Int
+
+    private struct Entry {
+        var store: SQLiteStore
+        var leases: Int
+        /// The descriptors counted for this book in ``descriptors``, updated when it is given back.
+        var descriptors: Int
+        /// When it was last given back; matches its place in ``idleOrder`` while idle.
+        var idleSince: UInt64?
+    }
+
+    private var open: [String: Entry] = [:]
+    /// The idle books in the order they were given back, oldest first. A book taken again or closed leaves a
+    /// stale entry, skipped when reached (its `idleSince` no longer matches), so eviction and release are O(1).
+    private var idleOrder: [(clock: UInt64, bookID: String)] = []
+    private var idleHead = 0
+    private var idleCount = 0
+    /// The descriptors the open books hold, as last counted.
+    private var descriptors = 0
+    /// Books being opened, off the actor: opening takes milliseconds, and one book's open must not hold up
+    /// requests to other books. Everyone asking for the book meanwhile waits for the same task.
+    private var opening: [String: Task<SQLiteStore, any Error>] = [:]
+    private var clock: UInt64 = 0
+
+    /// - Parameters:
+    ///   - capacity: the most books kept open when idle; `nil` for ``defaultCapacity``.
+    ///   - descriptorBudget: the most descriptors open books keep when idle; `nil` for what the process may open
+    ///     less a reserve (``FileDescriptorBudget/forBooks``).
+    public init(
+        directory: String, configuration: StoreConfiguration = StoreConfiguration(), capacity: Int? = nil,
+        descriptorBudget: Int? = nil
+    ) {
+        self.directory = directory
+        self.configuration = configuration
+        self.capacity = max(1, capacity ?? Self.defaultCapacity)
+        self.descriptorBudget = max(1, descriptorBudget ?? FileDescriptorBudget.forBooks)
+    }
+
+    /// The books kept open when idle unless told otherwise: random reads over 10,000 books ran as fast with 2,048
+    /// open as with 5,300, with first requests to closed books faster and a fraction of the memory (BENCHMARKS.md).
+    public static let defaultCapacity = 2_048
+
+    /// The book's database path.
+    public nonisolated func path(of book: AddressBook) -> String {
+        (directory as NSString).appendingPathComponent(book.fileName)
+    }
+
+    /// How many books are open now.
+    public var openCount: Int { open.count }
+
+    /// The books open now.
+    var openBookIDs: Set<String> { Set(open.keys) }
+
+    /// The pool's bookkeeping, for tests that check it against the stores.
+    struct Bookkeeping {
+        var leases: [String: Int]
+        var counted: [String: Int]
+        var actual: [String: Int]
+        var idleSince: [String: UInt64]
+        var descriptors: Int
+        var idleCount: Int
+        var queued: Int
+    }
+
+    var bookkeeping: Bookkeeping {
+        Bookkeeping(
+            leases: open.mapValues(\.leases), counted: open.mapValues(\.descriptors),
+            actual: open.mapValues(\.store.fileDescriptors), idleSince: open.compactMapValues(\.idleSince),
+            descriptors: descriptors, idleCount: idleCount, queued: idleOrder.count - idleHead)
+    }
+
+    /// The book's store, opened (and created) if needed; pair with ``release(_:)``.
+    public func acquire(_ book: AddressBook) async throws -> any ContactStore { try await acquireStore(book) }
+
+    /// ``acquire(_:)`` with the store's own type, for this backend's tools and tests.
+    public func acquireStore(_ book: AddressBook) async throws -> SQLiteStore {
+        if let store = lease(book.id) { return store }
+        let task: Task<SQLiteStore, any Error>
+        if let pending = opening[book.id] {
+            task = pending
+        } else {
+            let (path, configuration) = (path(of: book), configuration)
+            task = Task.detached {
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                return try SQLiteStore.open(path: path, configuration: configuration)
+            }
+            opening[book.id] = task
+        }
+        let store: SQLiteStore
+        do {
+            store = try await task.value
+        } catch {
+            opening[book.id] = nil
+            throw error
+        }
+        // The first waiter back files the store; the others find it open.
+        if opening[book.id] != nil, open[book.id] == nil {
+            opening[book.id] = nil
+            let count = store.fileDescriptors
+            open[book.id] = Entry(store: store, leases: 0, descriptors: count)
+            descriptors += count
+        }
+        guard let leased = lease(book.id) else {
+            // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
+            throw StoreError(.storageFailure, "The address book closed while it was being opened.")
+        }
+        evictIdle()
+        return leased
+    }
+
+    /// Takes a lease on an open book.
+    private func lease(_ bookID: String) -> SQLiteStore? {
+        guard var entry = open[bookID] else { return nil }
+        if entry.idleSince != nil { idleCount -= 1 }
+        entry.leases += 1
+        entry.idleSince = nil
+        open[bookID] = entry
+        return entry.store
+    }
+
+    /// Gives back a store from ``acquire(_:)``.
+    public func release(_ bookID: String) {
+        guard var entry = open[bookID] else { return }
+        entry.leases = max(0, entry.leases - 1)
+        if entry.leases == 0 {
+            // A book held while it was written may have opened its writer: count it again.
+            let count = entry.store.fileDescriptors
+            descriptors += count - entry.descriptors
+            entry.descriptors = count
+            clock += 1
+            entry.idleSince = clock
+            idleCount += 1
+            idleOrder.append((clock, bookID))
+        }
+        open[bookID] = entry
+        evictIdle()
+    }
+
+    /// Runs `body` with the book's store held open.
+    public func withSQLiteStore<T: Sendable>(
+        _ book: AddressBook, _ body: @Sendable (SQLiteStore) async throws -> T
+    ) async throws -> T {
+        let store = try await acquireStore(book)
+        do {
+            let result = try await body(store)
+            release(book.id)
+            return result
+        } catch {
+            release(book.id)
+            throw error
+        }
+    }
+
+    /// Closes the book if open and deletes its database files: for a book deleted from the catalog.
+    public func delete(_ book: AddressBook) async throws {
+        if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
+            try await store.close()
+        }
+        if let entry = remove(book.id) { try await entry.store.close() }
+        let path = path(of: book)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// Closes every open book.
+    public func closeAll() async {
+        let pending = Array(opening.values)
+        opening.removeAll()
+        let stores = open.values.map(\.store)
+        open.removeAll()
+        (idleOrder, idleHead, idleCount, descriptors) = ([], 0, 0, 0)
+        for store in stores { try? await store.close() }
+        for task in pending { try? await task.value.close() }
+    }
+
+    /// Takes the book out of the pool, keeping the counts right.
+    private func remove(_ bookID: String) -> Entry? {
+        guard let entry = open.removeValue(forKey: bookID) else { return nil }
+        descriptors -= entry.descriptors
+        if entry.idleSince != nil { idleCount -= 1 }
+        return entry
+    }
+
+    /// Closes the least recently used idle books while the pool is past its bounds, off the actor: a close waits
+    /// for reads.
+    private func evictIdle() {
+        while open.count > capacity || descriptors > descriptorBudget, idleCount > 0, idleHead < idleOrder.count {
+            let (stamp, bookID) = idleOrder[idleHead]
+            idleHead += 1
+            guard open[bookID]?.idleSince == stamp, let entry = remove(bookID) else { continue }
+            let store = entry.store
+            Task.detached { try? await store.close() }
+        }
+        // Rebuild the queue once stale entries are most of it (a hot book given back again and again appends each
+        // time), so it stays proportional to the idle books; amortised over the appends that made it grow.
+        if idleOrder.count - idleHead > 2 * idleCount + 1_024 {
+            idleOrder = open.compactMap { id, entry in entry.idleSince.map { ($0, id) } }.sorted { $0.clock < $1.clock }
+            idleHead = 0
+        }
+    }
+}

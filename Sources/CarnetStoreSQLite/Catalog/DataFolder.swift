@@ -1,0 +1,62 @@
+import CarnetStore
+import Foundation
+
+/// A Carnet data folder: the catalog (`catalog.sqlite`) and the address books' databases beside it.
+///
+/// The admin principal's default book is `carnet.sqlite`, the single store of earlier versions: a folder of that
+/// layout is upgraded in place on first open (its tokens become the admin's, its identifiers and history tokens
+/// stay valid), and a new folder gets the same layout.
+public struct DataFolder: StoreBackend {
+    public let directory: String
+    /// The catalog with its own type, for this backend's tools and tests.
+    public let sqliteCatalog: SQLiteCatalog
+    /// The pool of open books with its own type.
+    public let bookStores: BookStores
+
+    public var catalog: any CatalogStore { sqliteCatalog }
+    public var books: any AddressBookStores { bookStores }
+
+    /// The admin principal's default book, relative to the folder.
+    public static let adminBookFileName = "carnet.sqlite"
+    public static let catalogFileName = "catalog.sqlite"
+
+    /// Opens the folder, creating it, its catalog and the admin principal when missing.
+    /// - Parameter openBooks: the most books kept open when idle; `nil` bounds them by file descriptors only
+    ///   (``BookStores``).
+    public static func open(
+        directory: String, configuration: StoreConfiguration = StoreConfiguration(), openBooks: Int? = nil
+    ) async throws -> DataFolder {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let catalog = try SQLiteCatalog.open(
+            path: (directory as NSString).appendingPathComponent(catalogFileName), configuration: configuration)
+        let folder = DataFolder(
+            directory: directory, sqliteCatalog: catalog,
+            bookStores: BookStores(directory: directory, configuration: configuration, capacity: openBooks))
+        try await folder.bootstrap()
+        return folder
+    }
+
+    /// Creates the admin principal on first open, adopting a single-book store's tokens.
+    private func bootstrap() async throws {
+        guard try await catalog.principals().first(where: \.isAdmin) == nil else { return }
+        // Checked again in the write: a server and a CLI command opening a new folder at once make one admin.
+        let created = try await sqliteCatalog.write { db -> Principal? in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM principal WHERE isAdmin = 1") == true { return nil }
+            return try SQLiteCatalog.insertPrincipal(
+                db, name: "admin", kind: .user, isAdmin: true, defaultBookFile: Self.adminBookFileName)
+        }
+        guard let admin = created, let bookID = admin.defaultBookID, let book = try await catalog.book(id: bookID)
+        else { return }
+        let tokens = try await bookStores.withSQLiteStore(book) { store in try await store.accessTokens() }
+        for var token in tokens {
+            token.principalID = admin.id
+            try await catalog.insertAccessToken(token)
+        }
+    }
+
+    /// Releases the catalog and every open book.
+    public func close() async throws {
+        await bookStores.closeAll()
+        try sqliteCatalog.close()
+    }
+}

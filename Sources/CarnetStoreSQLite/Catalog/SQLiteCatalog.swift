@@ -1,0 +1,67 @@
+import CarnetStore
+import Foundation
+import GRDB
+
+/// Who exists and who may open what: principals, address books, the grants between them, and access tokens.
+///
+/// The catalog is one small database beside the books' own (`catalog.sqlite` in the data folder); each book is a
+/// whole ``SQLiteStore`` in a file of its own, opened through ``BookStores``. Identifiers of principals, books and
+/// tokens are random, stable and never reused.
+public struct SQLiteCatalog: CatalogStore {
+    let writer: any DatabaseWriter
+    /// The quotas in force.
+    public let configuration: StoreConfiguration
+
+    /// Opens (creating if needed) the catalog in a SQLite file, in WAL mode.
+    public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws
+        -> SQLiteCatalog
+    {
+        let pool = try DatabasePool(path: path, configuration: SQLiteStore.makeDatabaseConfiguration(configuration))
+        return try SQLiteCatalog(writer: pool, configuration: configuration)
+    }
+
+    /// A catalog in memory, for tests and tools.
+    public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws -> SQLiteCatalog {
+        try SQLiteCatalog(
+            writer: DatabaseQueue(configuration: SQLiteStore.makeDatabaseConfiguration(configuration)),
+            configuration: configuration)
+    }
+
+    init(writer: any DatabaseWriter, configuration: StoreConfiguration) throws {
+        try CatalogMigrations.migrator.migrate(writer)
+        self.writer = writer
+        self.configuration = configuration
+    }
+
+    /// Releases the database; the catalog must not be used afterwards.
+    public func close() throws { try writer.close() }
+
+    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await writer.read(body) } catch { throw StoreError.mapped(error) }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await writer.write(body) } catch { throw StoreError.mapped(error) }
+    }
+
+    /// A fresh identifier, never handed out before (retired ones are remembered).
+    static func newIdentifier(_ db: Database) throws -> String {
+        while true {
+            let id = UUID().uuidString
+            let taken = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?1) OR EXISTS (SELECT 1 FROM principal WHERE id = ?1)
+                    OR EXISTS (SELECT 1 FROM addressBook WHERE id = ?1)
+                    """, arguments: [id])
+            if taken != true { return id }
+        }
+    }
+
+    /// Remembers identifiers of deleted records so that none is ever handed out again.
+    static func retire(_ db: Database, _ ids: [String]) throws {
+        for id in ids {
+            try db.execute(sql: "INSERT OR IGNORE INTO retiredIdentifier (id) VALUES (?)", arguments: [id])
+        }
+    }
+}

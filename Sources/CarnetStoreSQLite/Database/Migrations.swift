@@ -1,0 +1,17 @@
+import CarnetStore
+import GRDB
+
+/// The store's schema history. Append-only: a shipped migration is never edited.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: Migration001.migrate)
+        migrator.registerMigration("v2", migrate: Migration002.migrate)
+        migrator.registerMigration("v3", migrate: Migration003.migrate)
+        migrator.registerMigration("v4", foreignKeyChecks: .immediate, migrate: Migration004.migrate)
+        migrator.registerMigration("v5", foreignKeyChecks: .immediate, migrate: Migration005.migrate)
+        migrator.registerMigration("v6", foreignKeyChecks: .immediate, migrate: Migration006.migrate)
+        migrator.registerMigration("v7", foreignKeyChecks: .immediate, migrate: Migration007.migrate)
+        return migrator
+    }
+}

@@ -1,0 +1,110 @@
+import CarnetStore
+import GRDB
+
+/// The SQL for a contact fetch.
+///
+/// A search predicate (name, email, phone, identifiers, group) drives the query through its index with a
+/// `CROSS JOIN`, which SQLite never reorders, so a rare match is never found by walking the sort index.
+/// Without one, the sort index is walked from the cursor.
+struct ContactQuery {
+    var sql: String
+    var arguments: StatementArguments
+
+    /// The column contacts sort by for a resolved (never `userDefault`) order.
+    static func sortColumn(_ order: ContactSortOrder) -> String {
+        switch order {
+        case .givenName: "c.sortGiven"
+        case .familyName: "c.sortFamily"
+        case .none, .userDefault: "c.rowid"
+        }
+    }
+
+    /// Refuses predicates no client needs and a database should not be asked: huge strings and identifier lists.
+    static func validate(_ predicate: ContactPredicate) throws {
+        for (name, text) in [
+            ("matchingName", predicate.matchingName), ("matchingEmailAddress", predicate.matchingEmailAddress),
+            ("matchingPhoneNumber", predicate.matchingPhoneNumber), ("groupIdentifier", predicate.groupIdentifier),
+            ("containerIdentifier", predicate.containerIdentifier),
+        ]
+        where (text?.utf8.count ?? 0) > StoreLimits.singleLineBytes {
+            throw StoreError(.predicateInvalid, "\(name) is longer than \(StoreLimits.singleLineBytes) bytes")
+        }
+        if (predicate.identifiers?.count ?? 0) > StoreLimits.pageSize {
+            throw StoreError(.predicateInvalid, "At most \(StoreLimits.pageSize) identifiers")
+        }
+    }
+
+    /// The FROM and WHERE clauses for a predicate; `nil` when it can match nothing (an empty name query).
+    static func filter(_ predicate: ContactPredicate, _ db: Database) throws
+        -> (from: String, conditions: [String], arguments: StatementArguments)?
+    {
+        var drivers: [(String, StatementArguments)] = []
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let name = predicate.matchingName {
+            let words = TextFolding.words(name)
+            guard !words.isEmpty else { return nil }
+            guard let match = try NameIndex.match(db, .family, words) else { return nil }
+            drivers.append(
+                (
+                    "SELECT rowid & \(NameIndex.contactMask) AS r FROM contactNameFamily WHERE contactNameFamily MATCH ?",
+                    [match]
+                ))
+        }
+        if let email = predicate.matchingEmailAddress {
+            guard let key = TextFolding.emailKey(email) else { return nil }
+            drivers.append(
+                (
+                    "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
+                    [MultiValueKind.emailAddresses.rawValue, key]
+                ))
+        }
+        if let phone = predicate.matchingPhoneNumber {
+            guard let key = TextFolding.phoneKey(phone) else { return nil }
+            drivers.append(
+                (
+                    "SELECT DISTINCT contactRowid AS r FROM labeledValue WHERE kind = ? AND searchKey = ?",
+                    [MultiValueKind.phoneNumbers.rawValue, key]
+                ))
+        }
+        if let identifiers = predicate.identifiers {
+            guard !identifiers.isEmpty else { return nil }
+            let list = InList(identifiers)
+            drivers.append(("SELECT rowid AS r FROM contact WHERE id IN (\(list.placeholders))", list.arguments))
+        }
+        if let group = predicate.groupIdentifier {
+            drivers.append(
+                (
+                    "SELECT m.contactRowid AS r FROM groupMember m JOIN \"group\" g ON g.rowid = m.groupRowid WHERE g.id = ?",
+                    [group]
+                ))
+        }
+        if let container = predicate.containerIdentifier {
+            conditions.append("c.containerRowid = (SELECT rowid FROM container WHERE id = ?)")
+            arguments += [container]
+        }
+        guard let (driverSQL, driverArguments) = drivers.first else {
+            return ("contact c", conditions, arguments)
+        }
+        var from = "(\(driverSQL)) d CROSS JOIN contact c ON c.rowid = d.r"
+        var allArguments = driverArguments
+        for (sql, extra) in drivers.dropFirst() {
+            from += " AND c.rowid IN (\(sql.replacingOccurrences(of: " AS r", with: "")))"
+            allArguments += extra
+        }
+        allArguments += arguments
+        return (from, conditions, allArguments)
+    }
+
+    /// How many contacts a filter matches. Every contact is the stored count (``Migration007``): a `count(*)` of
+    /// the table cost a page of a large book more than the page itself.
+    static func count(
+        _ db: Database, _ filter: (from: String, conditions: [String], arguments: StatementArguments)
+    ) throws -> Int {
+        if filter.from == "contact c", filter.conditions.isEmpty { return try SaveTransaction.contactCount(db) }
+        let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
+        return try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(conditions)"), arguments: filter.arguments)
+            ?? 0
+    }
+}

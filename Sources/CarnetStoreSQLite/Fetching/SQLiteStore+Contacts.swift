@@ -1,0 +1,80 @@
+import CarnetStore
+import GRDB
+
+extension SQLiteStore {
+    /// Fetches a page of contacts with the requested keys only.
+    public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
+        try await read { db in
+            let order = try Self.resolve(request.sortOrder, db)
+            return try ContactFetch(request: request, order: order).run(db)
+        }
+    }
+
+    /// Counts the contacts a predicate matches.
+    public func contactCount(matching predicate: ContactPredicate) async throws -> Int {
+        try ContactQuery.validate(predicate)
+        return try await read { db in
+            guard let filter = try ContactQuery.filter(predicate, db) else { return 0 }
+            return try ContactQuery.count(db, filter)
+        }
+    }
+
+    /// One contact by identifier (`unifiedContact(withIdentifier:keysToFetch:)`).
+    /// - Throws: ``StoreError/Code/recordDoesNotExist`` when there is none.
+    public func contact(withIdentifier identifier: String, keysToFetch keys: ContactKeySet) async throws -> Contact {
+        guard let contact = try await contacts(withIdentifiers: [identifier], keysToFetch: keys).first else {
+            throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+        }
+        return contact
+    }
+
+    /// Contacts by identifier, in the order asked, leaving out identifiers that name no contact.
+    /// One query per kind of data, whatever the number of identifiers.
+    public func contacts(withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet) async throws
+        -> [Contact]
+    {
+        guard !identifiers.isEmpty else { return [] }
+        if identifiers.count == 1, ContactLoader.canLoadInOneStatement(keys) {
+            let loader = ContactLoader(keys: keys)
+            let shape = loader.shape
+            return try await readStatement(shape.singleKey, shape.singleSQL) { statement in
+                try loader.loadOne(statement, identifier: identifiers[0])
+            }.map { [$0] } ?? []
+        }
+        return try await read { db in try Self.contacts(db, identifiers: identifiers, keys: keys) }
+    }
+
+    static func contacts(_ db: Database, identifiers: [String], keys: ContactKeySet) throws -> [Contact] {
+        try ContactLoader(keys: keys).loadOrdered(db, column: "id", values: identifiers).contacts
+    }
+
+    /// The sort order the store's users chose; ``ContactSortOrder/familyName`` until set.
+    public func userDefaultSortOrder() async throws -> ContactSortOrder {
+        try await read { db in try Self.resolve(.userDefault, db) }
+    }
+
+    /// Sets the order ``ContactSortOrder/userDefault`` stands for.
+    public func setUserDefaultSortOrder(_ order: ContactSortOrder) async throws {
+        guard order != .userDefault else {
+            throw StoreError(
+                .validationFailed, "The default sort order must be a concrete order", keyPaths: ["sortOrder"])
+        }
+        try await databaseWrite { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO storeInfo (key, value) VALUES ('userDefaultSortOrder', ?)",
+                arguments: [order.rawValue])
+        }
+    }
+
+    static func resolve(_ order: ContactSortOrder, _ db: Database) throws -> ContactSortOrder {
+        guard order == .userDefault else { return order }
+        let stored = try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'userDefaultSortOrder'")
+        return stored.flatMap(ContactSortOrder.init(rawValue:)) ?? .familyName
+    }
+}
+
+extension Array {
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

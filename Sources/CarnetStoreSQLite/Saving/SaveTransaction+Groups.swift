@@ -1,0 +1,89 @@
+import CarnetStore
+import GRDB
+
+extension SaveTransaction {
+    struct GroupRow {
+        var rowid: Int64
+        var containerRowid: Int64
+        var name: String
+        var createdRevision: Int64
+        var nameRevision: Int64
+    }
+
+    func groupRow(_ identifier: String) throws -> GroupRow? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT rowid, containerRowid, name, createdRevision, nameRevision FROM \"group\" WHERE id = ?"),
+            arguments: [identifier]
+        ).map {
+            GroupRow(rowid: $0[0], containerRowid: $0[1], name: $0[2], createdRevision: $0[3], nameRevision: $0[4])
+        }
+    }
+
+    mutating func addGroup(_ group: Group, containerIdentifier: String?) throws {
+        try ensureUnused(group.identifier)
+        let container = try containerRowid(containerIdentifier)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO "group" (id, containerRowid, name, sortName, createdRevision, nameRevision, revision,
+                                     createdAt, modifiedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            group.identifier, container.rowid, group.name, GroupIndexing.sortName(group.name), seq, seq, seq, now, now,
+        ])
+        try record(.addGroup, group.identifier, other: container.identifier)
+    }
+
+    mutating func updateGroup(_ group: Group, baseRevision: Int64?) throws {
+        guard let stored = try groupRow(group.identifier) else {
+            throw StoreError(.recordDoesNotExist, "No such group", affected: [group.identifier])
+        }
+        guard stored.name != group.name else { return }
+        if let base = baseRevision, stored.nameRevision > base {
+            throw StoreError(
+                .conflict, "The group's name changed since revision \(base)", affected: [group.identifier],
+                keyPaths: ["name"])
+        }
+        try db.cachedStatement(
+            sql:
+                "UPDATE \"group\" SET name = ?, sortName = ?, nameRevision = ?, revision = ?, modifiedAt = ? WHERE rowid = ?"
+        ).execute(arguments: [group.name, GroupIndexing.sortName(group.name), seq, seq, now, stored.rowid])
+        try record(.updateGroup, group.identifier)
+    }
+
+    /// Adds or removes a member; a no-op (no event, no new revision) when the membership is already as asked.
+    mutating func changeMembership(contact: String, group: String, add: Bool) throws {
+        guard let groupRow = try groupRow(group) else {
+            throw StoreError(.recordDoesNotExist, "No such group", affected: [group])
+        }
+        guard
+            let member = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT rowid, containerRowid FROM contact WHERE id = ?"), arguments: [contact])
+        else {
+            throw StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
+        }
+        let contactRowid: Int64 = member[0]
+        if add {
+            guard member[1] as Int64 == groupRow.containerRowid else {
+                throw StoreError(
+                    .containmentScope, "A group's members must come from the group's container",
+                    affected: [contact, group])
+            }
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO groupMember (groupRowid, contactRowid) VALUES (?, ?)")
+                .execute(arguments: [groupRow.rowid, contactRowid])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM groupMember WHERE groupRowid = ? AND contactRowid = ?")
+                .execute(arguments: [groupRow.rowid, contactRowid])
+        }
+        guard db.changesCount > 0 else { return }
+        try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
+            .execute(arguments: [seq, now, groupRow.rowid])
+        try record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
+    }
+}
+
+/// The derived data that orders groups: the folded name (`sortName`).
+enum GroupIndexing {
+    static func sortName(_ name: String) -> String { TextFolding.fold(name) }
+}

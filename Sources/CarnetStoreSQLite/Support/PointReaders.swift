@@ -1,0 +1,108 @@
+import CarnetStore
+import Foundation
+import GRDB
+import Synchronization
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#else
+    import SQLite3
+#endif
+
+/// Read-only connections of the store's own, for the bounded reads that run on the calling task (a contact by
+/// id, a page, a name search).
+///
+/// `DatabasePool` hands out its readers through a dispatch barrier, a semaphore and a lock, builds a key path
+/// per call, and runs `PRAGMA schema_version` before every read: together more than the point read itself.
+/// These connections are taken from a free list under a mutex instead. There are as many as the cooperative
+/// pool has threads, because only those run bounded reads; when all are busy (a synchronous caller on another
+/// thread), the read goes to the pool as before. Migrations finish before the connections open, and SQLite
+/// re-prepares statements itself if another process changes the schema later.
+///
+/// Only the first connection opens with the store; the others open on their first read: a server of many address
+/// books opens a book for one request, and most books never need more than one reader.
+final class PointReaders: Sendable {
+    /// A connection, once opened. A slot is used only by whoever took its index from the free list.
+    private final class Slot: Sendable {
+        let connection = Mutex<PointConnection?>(nil)
+    }
+
+    private let slots: [Slot]
+    private let free: Mutex<[Int]>
+    /// Whether single-statement reads may run through SQLite's API directly; not when statements are traced,
+    /// since only GRDB reports them.
+    private let direct: Bool
+    private let path: String
+    private let configuration: Configuration
+    private let memoryMap: MemoryMapPolicy
+
+    init(path: String, count: Int, configuration: Configuration, memoryMap: MemoryMapPolicy, direct: Bool) throws {
+        var configuration = configuration
+        configuration.readonly = true
+        configuration.label = "carnet.point-reader"
+        self.configuration = configuration
+        self.path = path
+        self.memoryMap = memoryMap
+        slots = (0..<max(1, count)).map { _ in Slot() }
+        try slots[0].connection.withLock {
+            $0 = try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
+        }
+        // The first (open) connection is taken first: a book read by one request at a time needs no other.
+        free = Mutex(Array(slots.indices.reversed()))
+        self.direct = direct
+    }
+
+    /// Runs `body` on a free connection, or `fallback` when every connection is in use.
+    func read<T>(_ body: (Database) throws -> T, otherwise fallback: () throws -> T) throws -> T {
+        try withFreeConnection({ try $0.queue.unsafeRead(body) }, otherwise: fallback)
+    }
+
+    /// Runs `body` with this connection's prepared statement for `sql`, outside a transaction (one statement is
+    /// its own snapshot; it is reset afterwards), or `fallback` when every connection is in use or statements are traced.
+    ///
+    /// The GRDB path around a point read (its queue, its statement cache keyed by the SQL text, its cursor) cost
+    /// twice the read: a contact by id is the request a server gets most.
+    /// - Parameter key: identifies `sql` among the statements this process prepares (``StatementKey``).
+    func read<T>(
+        statement key: StatementKey, sql: String, _ body: (SQLiteStatement) throws -> T,
+        otherwise fallback: () throws -> T
+    ) throws -> T {
+        guard direct else { return try fallback() }
+        return try withFreeConnection(
+            { connection in
+                let statement = try connection.statement(key, sql: sql)
+                // Reset even if `body` stopped early: a statement not run to its end keeps its read (and its snapshot) open.
+                defer { sqlite3_reset(statement) }
+                return try body(statement)
+            }, otherwise: fallback)
+    }
+
+    /// Runs `body` with a connection taken from the free list and put back after, or `fallback` when none is free.
+    private func withFreeConnection<T>(_ body: (PointConnection) throws -> T, otherwise fallback: () throws -> T) throws
+        -> T
+    {
+        guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
+        defer { free.withLock { $0.append(index) } }
+        let (path, configuration, memoryMap) = (self.path, self.configuration, self.memoryMap)
+        let connection = slots[index].connection.withLock { slot -> PointConnection? in
+            if let open = slot { return open }
+            slot = try? PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
+            return slot
+        }
+        // A connection that cannot open now (the file moved under a running store) leaves the read to the pool.
+        guard let connection else { return try fallback() }
+        connection.mapIfGrown(memoryMap)
+        return try body(connection)
+    }
+
+    /// How many connections are open.
+    var openCount: Int { slots.reduce(0) { $0 + ($1.connection.withLock { $0 == nil } ? 0 : 1) } }
+
+    /// Closes the connections that opened; reads must have ended.
+    func close() throws {
+        for slot in slots { try slot.connection.withLock { try $0?.close() } }
+    }
+
+    /// One per thread of the cooperative pool, which is where bounded reads run.
+    static var defaultCount: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+}

@@ -1,0 +1,30 @@
+import CarnetStore
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// Writes a consistent copy of the database to `path` (which must not exist) while the store stays in use:
+    /// the copy is one read snapshot, so saves committed during the backup are either wholly in it or not at all.
+    public func backup(to path: String) async throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.validationFailed, "The backup destination already exists", keyPaths: ["path"])
+        }
+        // VACUUM INTO cannot run inside a transaction; it takes its own read snapshot, so it does not block writers.
+        try await mappingDatabaseErrors {
+            try await writer.unsafeRead { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        }
+    }
+
+    /// Sizes for monitoring: record counts and the database file's size (0 in memory).
+    public func statistics() async throws -> StoreStatistics {
+        let (contacts, groups, pages, pageSize) = try await read { db in
+            (
+                try SaveTransaction.contactCount(db),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \"group\"") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            )
+        }
+        return StoreStatistics(contacts: contacts, groups: groups, databaseBytes: path == nil ? 0 : pages * pageSize)
+    }
+}

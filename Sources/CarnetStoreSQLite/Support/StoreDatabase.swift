@@ -1,0 +1,58 @@
+import CarnetStore
+import GRDB
+import Synchronization
+
+/// The store's GRDB database (the writer and its readers), opened on first use when the file is already migrated.
+///
+/// A server of many address books opens a book for one request, and most requests are point reads, which run on
+/// ``PointReaders``' own connection: opening the pool as well (a writer, a reader, WAL setup) tripled what a
+/// closed book cost to open and the file descriptors an open one holds. Saves, history and anything unbounded
+/// open it when they first need it.
+final class StoreDatabase: Sendable {
+    private let opener: (@Sendable () throws -> any DatabaseWriter)?
+    private let state: Mutex<(writer: (any DatabaseWriter)?, closed: Bool)>
+    /// The most reader connections the pool opens (GRDB's default): unbounded reads such as history pages.
+    static let maximumReaders = 5
+
+    /// The database file, or `":memory:"`.
+    let path: String
+
+    /// An open database.
+    init(_ writer: any DatabaseWriter) {
+        opener = nil
+        state = Mutex((writer, false))
+        path = writer.path
+    }
+
+    /// A database that `open` opens on first use.
+    init(path: String, open: @escaping @Sendable () throws -> any DatabaseWriter) {
+        opener = open
+        state = Mutex((nil, false))
+        self.path = path
+    }
+
+    /// The writer, opened now if it was not. Opening takes the lock, so concurrent first uses open it once.
+    func writer() throws -> any DatabaseWriter {
+        try state.withLock { state in
+            if let writer = state.writer { return writer }
+            guard !state.closed, let opener else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The store is closed")
+            }
+            let writer = try opener()
+            state.writer = writer
+            return writer
+        }
+    }
+
+    /// Whether the writer is open.
+    var isOpen: Bool { state.withLock { $0.writer != nil } }
+
+    /// Marks the database closed (later uses throw) and hands back the writer if it was opened, for the caller to
+    /// close once reads have ended.
+    func takeForClosing() -> (any DatabaseWriter)? {
+        state.withLock { state in
+            defer { state = (nil, true) }
+            return state.writer
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import CarnetStore
+import GRDB
+
+extension StoreError {
+    /// The one place SQLite's failures become store errors, so no GRDB type leaves the store: busy and locked are
+    /// ``Code/unavailable`` (retry), a full disk or database ``Code/storageFull``, I/O errors, damaged or read-only
+    /// files ``Code/storageFailure``. Any other error is returned as it is: store errors pass through, and the
+    /// rest (misuse, a constraint the save code does not expect) is a bug the edge logs as internal.
+    static func mapped(_ error: any Error) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            var mapped = StoreError(.unavailable, "The database is busy; nothing was written. Retry shortly.")
+            mapped.retryAfter = .seconds(1)
+            return mapped
+        case .SQLITE_FULL:
+            return StoreError(.storageFull, "The database is full (disk or size limit); nothing was written.")
+        case .SQLITE_IOERR, .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PROTOCOL,
+            .SQLITE_NOLFS:
+            return StoreError(.storageFailure, "The database could not be read or written (\(error.resultCode)).")
+        default:
+            return error
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// An asynchronous read of the database, with its failures as store errors.
+    func databaseRead<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.read(body) } catch { throw StoreError.mapped(error) }
+    }
+
+    /// Any other database access, with its failures as store errors.
+    func mappingDatabaseErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw StoreError.mapped(error) }
+    }
+
+    /// A write transaction, with its failures as store errors.
+    func databaseWrite<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.write(body) } catch { throw StoreError.mapped(error) }
+    }
+}

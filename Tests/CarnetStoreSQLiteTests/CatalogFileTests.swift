@@ -1,0 +1,26 @@
+import CarnetStore
+import CarnetStoreTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import CarnetStoreSQLite
+
+/// What the SQLite catalog keeps in its file: a book's file name, and the identifiers it must never hand out again.
+@Suite("SQLite catalog files")
+struct CatalogFileTests {
+    @Test("A deleted book's file is named by its id and the id is retired", arguments: StoreKind.allCases)
+    func retiredBook(kind: StoreKind) async throws {
+        try await CatalogFixture.with(kind) { catalog in
+            let catalog = try #require(catalog as? SQLiteCatalog)
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let second = try await catalog.createBook(name: "Work", ownerID: alice.id)
+            let deleted = try await catalog.deleteBook(id: second.id, by: alice.id)
+            #expect(deleted.fileName == "books/\(second.id).sqlite")
+            let retired = try await catalog.read { db in
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM retiredIdentifier WHERE id = ?", arguments: [second.id])
+            }
+            #expect(retired == true)
+        }
+    }
+}

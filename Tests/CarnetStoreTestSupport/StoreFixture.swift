@@ -1,0 +1,156 @@
+import CarnetStore
+import CarnetStoreSQLite
+import Foundation
+import Synchronization
+import Testing
+
+/// The stores every behavioural store test runs against: each backend, and on SQLite both in memory and in a WAL
+/// file. The conformance suite (`CarnetStoreTests`) takes `allCases`; a backend's own tests name theirs.
+package enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inMemory
+    case onDiskWAL
+
+    package var testDescription: String { rawValue }
+}
+
+/// A store plus what a test needs to inspect it; removes its files when done.
+package final class StoreFixture: Sendable {
+    /// The store under test, through the protocol the layers above use.
+    package let store: any ContactStore
+    /// The same store with its own type, for the SQLite backend's tests.
+    package let sqlite: SQLiteStore?
+    package let directory: URL?
+    package let statements: StatementLog
+
+    /// - Parameter traced: log executed statements in ``statements``. Off by default: a traced SQLite store reads
+    ///   through GRDB only, and the tests should run the point readers' direct statements, as a server does.
+    package init(
+        _ kind: StoreKind, traced: Bool = false, configure: (inout StoreConfiguration) -> Void = { _ in }
+    ) throws {
+        let log = StatementLog()
+        var configuration = StoreConfiguration()
+        if traced { configuration.statementTrace = { log.append($0) } }
+        configure(&configuration)
+        self.statements = log
+        let sqlite: SQLiteStore
+        switch kind {
+        case .inMemory:
+            directory = nil
+            sqlite = try SQLiteStore.inMemory(configuration: configuration)
+        case .onDiskWAL:
+            let directory = try makeTemporaryDirectory()
+            self.directory = directory
+            sqlite = try SQLiteStore.open(
+                path: directory.appendingPathComponent("carnet.sqlite").path,
+                configuration: configuration)
+        }
+        self.sqlite = sqlite
+        self.store = sqlite
+    }
+
+    /// The same store opened again, as after a restart, once ``store`` is closed; for kinds that persist.
+    package func reopen() throws -> any ContactStore {
+        let path = try #require(databasePath, "A store in memory does not persist.")
+        return try SQLiteStore.open(path: path)
+    }
+
+    /// The SQLite file, for a store on disk.
+    package var databasePath: String? { directory?.appendingPathComponent("carnet.sqlite").path }
+
+    /// The SQLite store, or a failed requirement on another backend.
+    package var sqliteStore: SQLiteStore {
+        get throws { try #require(sqlite, "This check reads SQLite's own tables.") }
+    }
+
+    deinit {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+}
+
+/// A new, empty folder in the system's temporary directory; the caller removes it.
+package func makeTemporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+/// Collects executed statements, for tests that prove what the store reads.
+package final class StatementLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    package init() {}
+    package func append(_ line: String) { lines.withLock { $0.append(line) } }
+    package func reset() { lines.withLock { $0 = [] } }
+    package var all: [String] { lines.withLock { $0 } }
+}
+
+/// Builders for test data.
+package enum Make {
+    package static func person(
+        _ given: String, _ family: String, emails: [String] = [], phones: [String] = [], organization: String = ""
+    ) -> Contact {
+        var contact = Contact()
+        contact.givenName = given
+        contact.familyName = family
+        contact.organizationName = organization
+        contact.emailAddresses = emails.map { LabeledValue(label: ContactLabel.home, value: $0) }
+        contact.phoneNumbers = phones.map { LabeledValue(label: ContactLabel.phoneMobile, value: $0) }
+        return contact
+    }
+
+    /// Six contacts for search tests: diacritics, an organization, shared family names, emails and phones.
+    package static func searchSample() -> [Contact] {
+        [
+            person("José", "Núñez", emails: ["Jose.Nunez@Example.com"], phones: ["(555) 555-1234"]),
+            person("Anna", "Smith", emails: ["anna@example.com"], phones: ["+44 20 7946 0958"]),
+            person("Annabel", "Smithson"),
+            person("Zoë", "Ångström"),
+            person("", "", organization: "Acme Corp"),
+            person("Bob", "Smith"),
+        ]
+    }
+
+    /// The page's contacts as "given family", for comparing with expected names.
+    package static func names(_ page: ContactPage) -> [String] {
+        page.contacts.map { [$0.givenName, $0.familyName].filter { !$0.isEmpty }.joined(separator: " ") }
+    }
+}
+
+extension ContactStore {
+    /// Adds contacts in one save and returns them as given (their identifiers are the saved ones).
+    @discardableResult
+    package func add(_ contacts: [Contact], author: String? = nil, container: String? = nil) async throws
+        -> SaveResult
+    {
+        var request = SaveRequest(transactionAuthor: author)
+        for contact in contacts { request.add(contact, toContainerWithIdentifier: container) }
+        return try await execute(request)
+    }
+}
+
+/// A catalog of each backend, removed when done.
+package enum CatalogFixture {
+    /// Runs `body` with a new catalog of this kind, closed and removed afterwards.
+    package static func with(
+        _ kind: StoreKind, configure: (inout StoreConfiguration) -> Void = { _ in },
+        _ body: (any CatalogStore) async throws -> Void
+    ) async throws {
+        var configuration = StoreConfiguration()
+        configure(&configuration)
+        let catalog: SQLiteCatalog
+        var directory: URL?
+        switch kind {
+        case .inMemory:
+            catalog = try SQLiteCatalog.inMemory(configuration: configuration)
+        case .onDiskWAL:
+            let folder = try makeTemporaryDirectory()
+            directory = folder
+            catalog = try SQLiteCatalog.open(
+                path: folder.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+        }
+        defer {
+            try? catalog.close()
+            if let directory { try? FileManager.default.removeItem(at: directory) }
+        }
+        try await body(catalog)
+    }
+}
