@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "CarnetStore", targets: ["CarnetStore"]),
         .library(name: "CarnetStoreSQLite", targets: ["CarnetStoreSQLite"]),
+        .library(name: "CarnetStorePostgres", targets: ["CarnetStorePostgres"]),
         .library(name: "CarnetGraphQL", targets: ["CarnetGraphQL"]),
         .library(name: "CarnetServer", targets: ["CarnetServer"]),
         .executable(name: "carnet", targets: ["carnet"]),
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // SQLite settings only C can make (sqlite3_config is variadic), against the system SQLite GRDB links.
@@ -50,6 +52,18 @@ let package = Package(
                 "CarnetStore", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        // The PostgreSQL backend, for several Carnet instances on one database: postgres-nio's PostgresClient.
+        .target(
+            name: "CarnetStorePostgres",
+            dependencies: [
+                "CarnetStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -133,12 +147,19 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The stores the store tests run against, one fixture for every backend.
         .target(
-            name: "CarnetStoreTestSupport", dependencies: ["CarnetStore", "CarnetStoreSQLite"],
+            name: "CarnetStoreTestSupport",
+            dependencies: [
+                "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/CarnetStoreTestSupport", swiftSettings: swiftSettings),
         // The conformance suite: every behavioural store test, run against each backend through the protocols.
         .testTarget(
             name: "CarnetStoreTests",
-            dependencies: ["CarnetStore", "CarnetStoreSQLite", "CarnetStoreTestSupport", "CarnetTestSupport"],
+            dependencies: [
+                "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres", "CarnetStoreTestSupport",
+                "CarnetTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         // The SQLite backend's own tests: its files, migrations, point reads, pool and errors.
@@ -147,6 +168,15 @@ let package = Package(
             dependencies: [
                 "CarnetStore", "CarnetStoreSQLite", "CarnetStoreTestSupport", "CarnetTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The PostgreSQL backend's own tests: its URLs, errors, migrations and what holds across instances.
+        .testTarget(
+            name: "CarnetStorePostgresTests",
+            dependencies: [
+                "CarnetStore", "CarnetStorePostgres", "CarnetStoreTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

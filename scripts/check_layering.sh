@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 status=0
 # No database module anywhere above the backends (the neutral core included).
-if grep -rlE '^(@testable )?import (GRDB|GRDBSQLite|SQLite3|CSQLiteSettings)$' \
+if grep -rlE '^(@testable )?import (GRDB|GRDBSQLite|SQLite3|CSQLiteSettings|PostgresNIO)$' \
     Sources/CarnetStore Sources/CarnetVCard Sources/CarnetGraphQL Sources/CarnetGraphQLReference \
     Sources/CarnetServer Sources/carnet; then
     echo "error: the files above import a database module outside the backends" >&2

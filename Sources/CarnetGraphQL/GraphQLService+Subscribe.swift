@@ -65,9 +65,10 @@ extension GraphQLService {
         // Demand-driven: the next payload is produced only when the transport asks for it, that is after it wrote
         // the previous one. A reader that falls behind gets later pages that cover what piled up (the token
         // carries it), never a buffer that drops the oldest. The book stays open while the stream exists.
+        let heldLease = lease
         return .stream(
             AsyncStream(unfolding: {
-                withExtendedLifetime(lease) {}
+                withExtendedLifetime(heldLease) {}
                 return await feed.next()
             }))
     }

@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStorePostgres
 import CarnetStoreSQLite
 import Foundation
 import Synchronization
@@ -127,30 +128,48 @@ extension ContactStore {
     }
 }
 
+/// The catalogs the catalog tests run against: each backend's.
+package enum CatalogKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    package var testDescription: String { rawValue }
+
+    /// Every backend this run can reach: PostgreSQL when a test database is configured or required
+    /// (``PostgresTestDatabase``), so that a run without one skips it and CI, which requires it, fails without one.
+    package static var available: [CatalogKind] {
+        PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired ? allCases : [.sqlite]
+    }
+}
+
 /// A catalog of each backend, removed when done.
 package enum CatalogFixture {
     /// Runs `body` with a new catalog of this kind, closed and removed afterwards.
     package static func with(
-        _ kind: StoreKind, configure: (inout StoreConfiguration) -> Void = { _ in },
+        _ kind: CatalogKind, configure: (inout StoreConfiguration) -> Void = { _ in },
         _ body: (any CatalogStore) async throws -> Void
     ) async throws {
         var configuration = StoreConfiguration()
         configure(&configuration)
-        let catalog: SQLiteCatalog
-        var directory: URL?
         switch kind {
-        case .inMemory:
-            catalog = try SQLiteCatalog.inMemory(configuration: configuration)
-        case .onDiskWAL:
+        case .sqlite:
             let folder = try makeTemporaryDirectory()
-            directory = folder
-            catalog = try SQLiteCatalog.open(
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let catalog = try SQLiteCatalog.open(
                 path: folder.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+            defer { try? catalog.close() }
+            try await body(catalog)
+        case .postgres:
+            try await PostgresTestDatabase.with { location in
+                let catalog = try await PostgresCatalog.open(location, configuration: configuration)
+                do {
+                    try await body(catalog)
+                } catch {
+                    try? await catalog.close()
+                    throw error
+                }
+                try await catalog.close()
+            }
         }
-        defer {
-            try? catalog.close()
-            if let directory { try? FileManager.default.removeItem(at: directory) }
-        }
-        try await body(catalog)
     }
 }

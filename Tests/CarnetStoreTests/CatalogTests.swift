@@ -8,9 +8,10 @@ import Testing
 @Suite("Catalog")
 struct CatalogTests {
     static func withCatalog(
-        configure: (inout StoreConfiguration) -> Void = { _ in }, _ body: (any CatalogStore) async throws -> Void
+        _ kind: CatalogKind, configure: (inout StoreConfiguration) -> Void = { _ in },
+        _ body: (any CatalogStore) async throws -> Void
     ) async throws {
-        try await CatalogFixture.with(.onDiskWAL, configure: configure, body)
+        try await CatalogFixture.with(kind, configure: configure, body)
     }
 
     static func code(_ body: () async throws -> some Any) async -> StoreError.Code? {
@@ -24,9 +25,10 @@ struct CatalogTests {
         }
     }
 
-    @Test("A new principal has a default book of its own; names are unique and checked")
-    func principals() async throws {
-        try await Self.withCatalog { catalog in
+    @Test(
+        "A new principal has a default book of its own; names are unique and checked", arguments: CatalogKind.available)
+    func principals(kind: CatalogKind) async throws {
+        try await Self.withCatalog(kind) { catalog in
             let alice = try await catalog.createPrincipal(name: "alice")
             let books = try await catalog.books(visibleTo: alice.id)
             #expect(books.map(\.book.id) == [alice.defaultBookID])
@@ -39,9 +41,11 @@ struct CatalogTests {
         }
     }
 
-    @Test("A book is invisible to others until shared, then read or readWrite, until unshared")
-    func sharing() async throws {
-        try await Self.withCatalog { catalog in
+    @Test(
+        "A book is invisible to others until shared, then read or readWrite, until unshared",
+        arguments: CatalogKind.available)
+    func sharing(kind: CatalogKind) async throws {
+        try await Self.withCatalog(kind) { catalog in
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let family = try await catalog.createBook(name: "Family", ownerID: alice.id)
@@ -74,9 +78,11 @@ struct CatalogTests {
         }
     }
 
-    @Test("Books per principal are limited; a default book cannot be deleted; deleted ids never come back")
-    func quotasAndDeletion() async throws {
-        try await Self.withCatalog(configure: { $0.booksPerPrincipal = 2 }) { catalog in
+    @Test(
+        "Books per principal are limited; a default book cannot be deleted; deleted ids never come back",
+        arguments: CatalogKind.available)
+    func quotasAndDeletion(kind: CatalogKind) async throws {
+        try await Self.withCatalog(kind, configure: { $0.booksPerPrincipal = 2 }) { catalog in
             let alice = try await catalog.createPrincipal(name: "alice")
             let second = try await catalog.createBook(name: "Work", ownerID: alice.id)
             #expect(
@@ -90,9 +96,9 @@ struct CatalogTests {
         }
     }
 
-    @Test("Deleting a principal takes its books, grants and tokens")
-    func deletePrincipal() async throws {
-        try await Self.withCatalog { catalog in
+    @Test("Deleting a principal takes its books, grants and tokens", arguments: CatalogKind.available)
+    func deletePrincipal(kind: CatalogKind) async throws {
+        try await Self.withCatalog(kind) { catalog in
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let book = try await catalog.createBook(name: "Shared", ownerID: alice.id)
@@ -108,9 +114,9 @@ struct CatalogTests {
         }
     }
 
-    @Test("Tokens belong to a principal and may be limited to books it can open")
-    func tokens() async throws {
-        try await Self.withCatalog { catalog in
+    @Test("Tokens belong to a principal and may be limited to books it can open", arguments: CatalogKind.available)
+    func tokens(kind: CatalogKind) async throws {
+        try await Self.withCatalog(kind) { catalog in
             let alice = try await catalog.createPrincipal(name: "alice")
             let bob = try await catalog.createPrincipal(name: "bob")
             let bobsBook = try #require(bob.defaultBookID)

@@ -42,7 +42,7 @@ public protocol CatalogStore: Sendable {
 
     func share(bookID: String, with principalID: String, access: BookAccess, by ownerID: String) async throws
     /// Revokes a grant; `false` if there was none.
-    func unshare(bookID: String, with principalID: String, by ownerID: String) async throws -> Bool
+    @discardableResult func unshare(bookID: String, with principalID: String, by ownerID: String) async throws -> Bool
     func grants(bookID: String, by ownerID: String) async throws -> [(principal: Principal, access: BookAccess)]
 
     // MARK: Access tokens
@@ -53,7 +53,7 @@ public protocol CatalogStore: Sendable {
     /// The tokens of one principal, or of all when `nil`.
     func accessTokens(principalID: String?) async throws -> [AccessTokenRecord]
     /// Revokes a token (of that principal only, when given); `false` if there was no such token.
-    func revokeAccessToken(id: String, principalID: String?, at date: Date) async throws -> Bool
+    @discardableResult func revokeAccessToken(id: String, principalID: String?, at date: Date) async throws -> Bool
 
     /// Releases the catalog; it must not be used afterwards.
     func close() async throws
@@ -76,6 +76,7 @@ extension CatalogStore {
     /// Every token.
     public func accessTokens() async throws -> [AccessTokenRecord] { try await accessTokens(principalID: nil) }
 
+    @discardableResult
     public func revokeAccessToken(id: String, principalID: String? = nil) async throws -> Bool {
         try await revokeAccessToken(id: id, principalID: principalID, at: Date())
     }

@@ -71,9 +71,9 @@ public protocol ContactStore: Sendable {
     // MARK: Saving
 
     /// Runs one save request atomically: all of it is written, or nothing and an error.
-    func execute(_ request: SaveRequest) async throws -> SaveResult
+    @discardableResult func execute(_ request: SaveRequest) async throws -> SaveResult
     /// Runs several save requests as one commit.
-    func execute(atomically requests: [SaveRequest]) async throws -> SaveResult
+    @discardableResult func execute(atomically requests: [SaveRequest]) async throws -> SaveResult
 
     // MARK: Change history
 

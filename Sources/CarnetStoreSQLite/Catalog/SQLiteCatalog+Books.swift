@@ -13,7 +13,7 @@ extension SQLiteCatalog {
     /// A new book owned by `ownerID`. - Throws: `quotaExceeded` past ``StoreConfiguration/booksPerPrincipal``,
     /// `recordDoesNotExist` for an unknown owner, `validationFailed` for a bad name.
     public func createBook(name: String, ownerID: String) async throws -> AddressBook {
-        try Self.validateName(name, what: "book")
+        try CatalogNames.validate(name, what: "book")
         let quota = configuration.booksPerPrincipal
         return try await write { db in
             guard try Self.principal(db, id: ownerID) != nil else {
@@ -104,7 +104,7 @@ extension SQLiteCatalog {
 
     /// Renames a book; owners only.
     public func renameBook(id: String, to name: String, by principalID: String) async throws -> AddressBook {
-        try Self.validateName(name, what: "book")
+        try CatalogNames.validate(name, what: "book")
         return try await write { db in
             var book = try Self.owned(db, bookID: id, by: principalID)
             try db.execute(sql: "UPDATE addressBook SET name = ? WHERE id = ?", arguments: [name, id])

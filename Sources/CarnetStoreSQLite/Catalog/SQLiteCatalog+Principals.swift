@@ -24,7 +24,7 @@ extension SQLiteCatalog {
     public func createPrincipal(name: String, kind: Principal.Kind, isAdmin: Bool) async throws
         -> Principal
     {
-        try Self.validateName(name, what: "principal")
+        try CatalogNames.validate(name, what: "principal")
         return try await write { db in try Self.insertPrincipal(db, name: name, kind: kind, isAdmin: isAdmin) }
     }
 
@@ -101,16 +101,6 @@ extension SQLiteCatalog {
             try Self.retire(db, [id] + books.map(\.id))
             try db.execute(sql: "DELETE FROM principal WHERE id = ?", arguments: [id])
             return books
-        }
-    }
-
-    /// Names of principals and books: what people type, so no control characters, 1 to 200 characters.
-    static func validateName(_ name: String, what: String) throws {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, name.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw StoreError(
-                .validationFailed, "A \(what)'s name is 1 to 200 characters without control characters.",
-                keyPaths: ["name"])
         }
     }
 }

@@ -1,0 +1,74 @@
+import CarnetStore
+import Logging
+import PostgresNIO
+
+/// One instance's connection pool to the database, with its failures as store errors.
+///
+/// postgres-nio's `PostgresClient` serves queries only while its `run()` is running: the database runs it in a task
+/// of its own from ``connect(_:logger:)`` until ``close()``, so the CLI, tools and tests need no service group.
+package final class PostgresDatabase: Sendable {
+    package let client: PostgresClient
+    package let location: PostgresLocation
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    private init(client: PostgresClient, location: PostgresLocation, logger: Logger) {
+        self.client = client
+        self.location = location
+        self.logger = logger
+        self.running = Task { await client.run() }
+    }
+
+    /// Starts the pool and checks that the database answers.
+    /// - Throws: ``StoreError`` `unavailable` when it does not.
+    package static func connect(_ location: PostgresLocation, logger: Logger) async throws -> PostgresDatabase {
+        let database = PostgresDatabase(
+            client: PostgresClient(configuration: try location.clientConfiguration(), backgroundLogger: logger),
+            location: location, logger: logger)
+        do {
+            // The pool retries a failing connection for about a minute; a server that is down must not hold up a
+            // start that long.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    _ = try await database.read { connection in try await connection.query("SELECT 1", logger: logger) }
+                }
+                group.addTask {
+                    try await Task.sleep(for: location.connectTimeout)
+                    var error = StoreError(.unavailable, "The database did not answer within the connect timeout.")
+                    error.retryAfter = .seconds(1)
+                    throw error
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    /// Stops the pool: connections close once their queries finish.
+    package func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// Runs `body` on a pooled connection, outside a transaction.
+    package func read<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        do {
+            return try await client.withConnection(body)
+        } catch {
+            throw StoreError.mapped(error)
+        }
+    }
+
+    /// Runs `body` in a transaction: all of it commits, or none of it and the error.
+    package func write<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch {
+            throw StoreError.mapped(error)
+        }
+    }
+}

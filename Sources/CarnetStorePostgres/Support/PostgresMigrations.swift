@@ -1,0 +1,57 @@
+import CarnetStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The database's schema history. Append-only: a shipped migration is never edited.
+///
+/// Instances starting together migrate once: the run holds a session-level advisory lock on a constant key, and each
+/// migration commits with its record in `carnet_migration`, so an instance that waited finds them applied.
+enum PostgresMigrations {
+    /// One migration: statements run in one transaction (the extended protocol takes one statement per query).
+    struct Migration {
+        var id: String
+        var statements: [String]
+    }
+
+    static let all: [Migration] = [CatalogSchema.v1]
+
+    /// The advisory lock key: "CarnetMg" in ASCII, so other applications on the database are unlikely to use it.
+    static let lockKey: Int64 = 0x4361_726E_6574_4D67
+
+    static func migrate(_ database: PostgresDatabase) async throws {
+        let logger = database.logger
+        try await database.read { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+            do {
+                try await apply(connection, logger: logger)
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+        }
+    }
+
+    private static func apply(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "CREATE TABLE IF NOT EXISTS carnet_migration (id text PRIMARY KEY, applied_at double precision NOT NULL)",
+            logger: logger)
+        var applied: Set<String> = []
+        for try await id in try await connection.query("SELECT id FROM carnet_migration", logger: logger)
+            .decode(String.self)
+        {
+            applied.insert(id)
+        }
+        for migration in all where !applied.contains(migration.id) {
+            try await connection.withTransaction(logger: logger) { connection in
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO carnet_migration (id, applied_at) VALUES (\(migration.id), \(Date().timeIntervalSince1970))",
+                    logger: logger)
+            }
+        }
+    }
+}
