@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "CarnetServer",
             dependencies: [
-                "CarnetGraphQL", "CarnetStore", "CarnetStoreSQLite",
+                "CarnetGraphQL", "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -127,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetStore", "CarnetStoreSQLite", "CarnetServer", "CarnetVCard", "CarnetGraphQL",
+                "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres", "CarnetServer", "CarnetVCard",
+                "CarnetGraphQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -192,6 +193,7 @@ let package = Package(
             name: "CarnetServerTests",
             dependencies: [
                 "CarnetServer", "CarnetStore", "CarnetStoreSQLite", "CarnetGraphQL", "CarnetTestSupport",
+                "CarnetStoreTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarnetServer
 import CarnetStore
+import CarnetStorePostgres
 import CarnetStoreSQLite
 import Foundation
 
@@ -23,6 +24,13 @@ struct DataOptions: ParsableArguments {
         name: .long, help: "The data folder (holds carnet.sqlite and the development certificates). Env: CARNET_DATA.")
     var data: String = environment("CARNET_DATA") ?? "./carnet-data"
 
+    @Option(
+        name: .long,
+        help:
+            "A postgres:// URL: keep the catalog and books in that PostgreSQL database instead of the data folder. Env: CARNET_DATABASE_URL."
+    )
+    var database: String? = environment("CARNET_DATABASE_URL")
+
     /// The files in the data folder, as the server lays them out.
     var layout: ServerConfiguration {
         var configuration = ServerConfiguration()
@@ -30,8 +38,13 @@ struct DataOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens (creating, or upgrading in place) the data folder: the catalog and its books.
-    func openBackend() async throws -> any StoreBackend { try await DataFolder.open(directory: data) }
+    /// Opens the PostgreSQL database given by `--database`, else (creating, or upgrading in place) the data folder.
+    func openBackend() async throws -> any StoreBackend {
+        if let database {
+            return try await PostgresBackend.open(try PostgresLocation(url: database))
+        }
+        return try await DataFolder.open(directory: data)
+    }
 
     /// Runs `body` with the data folder open, and closes it afterwards, also when `body` throws.
     func withFolder<T>(_ body: (any StoreBackend) async throws -> T) async throws -> T {

@@ -29,7 +29,7 @@ extension Carnet {
             let logger = Logger(label: "carnet")
             // Each open address book holds a few descriptors; the soft default (often 1,024) would keep few open.
             FileDescriptorBudget.raiseToHardLimit()
-            let configuration = options.configuration(data: data.data)
+            let configuration = options.configuration(data: data.data, databaseURL: data.database)
             // The first start's token, announced once the listener has its port (with --port 0, the one the system
             // chose), before the line that says the server is up.
             let firstToken = Mutex<(token: String, ca: String?)?>(nil)

@@ -94,9 +94,10 @@ struct ServeOptions: ParsableArguments {
         }
     }
 
-    func configuration(data: String) -> ServerConfiguration {
+    func configuration(data: String, databaseURL: String? = nil) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = data
+        configuration.databaseURL = databaseURL
         configuration.host = host
         configuration.port = port
         if plainHTTP {

@@ -9,9 +9,9 @@ import Testing
 /// answer or a store error.
 @Suite("Defensive reads")
 struct DefensiveReadTests {
-    @Test("A group named twice in a members load is one entry with its members", arguments: StoreKind.allCases)
+    @Test("A group named twice in a members load is one entry with its members", arguments: StoreKind.sqlite)
     func groupNamedTwice(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).sqliteStore
+        let store = try await StoreFixture(kind).sqliteStore
         let anna = Make.person("Anna", "Smith")
         let group = Group(name: "Friends")
         var request = SaveRequest(transactionAuthor: "test")
@@ -25,9 +25,9 @@ struct DefensiveReadTests {
         #expect(members[group.identifier]?.map(\.identifier) == [anna.identifier])
     }
 
-    @Test("A store whose default container is gone answers STORAGE_FAILURE, not a trap", arguments: StoreKind.allCases)
+    @Test("A store whose default container is gone answers STORAGE_FAILURE, not a trap", arguments: StoreKind.sqlite)
     func noDefaultContainer(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).sqliteStore
+        let store = try await StoreFixture(kind).sqliteStore
         _ = try await store.defaultContainer()
         try await store.writer.write { db in try db.execute(sql: "UPDATE container SET isDefault = 0") }
         await #expect(throws: StoreError.self) { _ = try await store.defaultContainer() }

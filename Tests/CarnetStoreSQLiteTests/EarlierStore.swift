@@ -23,7 +23,7 @@ struct EarlierStore {
         let database = SQLiteStore.makeDatabaseConfiguration(configuration)
         switch kind {
         case .inMemory: writer = try DatabaseQueue(configuration: database)
-        case .onDiskWAL: writer = try DatabasePool(path: path, configuration: database)
+        case .onDiskWAL, .postgres: writer = try DatabasePool(path: path, configuration: database)
         }
         try Migrations.migrator.migrate(writer, upTo: version)
         try writer.write { db in
@@ -39,7 +39,7 @@ struct EarlierStore {
         case .inMemory:
             guard let queue = writer as? DatabaseQueue else { throw StoreError(.storageFailure, "not in memory") }
             return try SQLiteStore(writer: queue, configuration: configuration)
-        case .onDiskWAL:
+        case .onDiskWAL, .postgres:
             try writer.close()
             return try SQLiteStore.open(path: path, configuration: configuration)
         }

@@ -11,7 +11,7 @@ import Testing
 struct PointReaderTests {
     @Test("A read by id sees another connection's commit at once, and a deletion")
     func seesOtherConnectionsCommits() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         let contact = Make.person("Ada", "Lovelace", emails: ["ada@example.com"])
         _ = try await fixture.sqliteStore.add([contact], author: "first")
         let keys: ContactKeySet = [.givenName, .emailAddresses]
@@ -42,9 +42,9 @@ struct PointReaderTests {
 
     @Test(
         "A contact by id holds only the kinds of values asked for, not those between them",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.sqlite)
     func onlyRequestedKinds(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         var contact = Make.person(
             "Ada", "Lovelace", emails: ["ada@example.com"], phones: ["+44 20 7946 0001", "+44 20 7946 0002"])
         contact.postalAddresses = [
@@ -62,8 +62,8 @@ struct PointReaderTests {
     }
 
     @Test("When every connection is busy, the read goes to the fallback; the connection is free again after")
-    func fallsBackWhenBusy() throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+    func fallsBackWhenBusy() async throws {
+        let fixture = try await StoreFixture(.onDiskWAL)
         let readers = try PointReaders(
             path: try #require(fixture.databasePath), count: 1, configuration: Configuration(),
             memoryMap: MemoryMapPolicy(StoreConfiguration()), direct: true)
@@ -85,8 +85,8 @@ struct PointReaderTests {
     }
 
     @Test("Point readers refuse writes")
-    func readOnly() throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+    func readOnly() async throws {
+        let fixture = try await StoreFixture(.onDiskWAL)
         let readers = try PointReaders(
             path: try #require(fixture.databasePath), count: 1, configuration: Configuration(),
             memoryMap: MemoryMapPolicy(StoreConfiguration()), direct: true)

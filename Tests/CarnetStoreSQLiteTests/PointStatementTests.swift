@@ -37,7 +37,7 @@ struct PointStatementTests {
 
     @Test("A statement that stops after its first row ends its read: a TRUNCATE checkpoint is not kept waiting")
     func earlyStopEndsTheRead() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         _ = try await fixture.sqliteStore.add([Make.person("Ada", "Lovelace"), Make.person("Alan", "Turing")])
         let readers = try Self.readers(fixture)
         let first = try readers.read(
@@ -57,7 +57,7 @@ struct PointStatementTests {
 
     @Test("Past the statement limit the connection finalizes and prepares again; every key still reads its own SQL")
     func manyStatements() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         let readers = try Self.readers(fixture)
         let keys = (0..<100).map { _ in StatementKey.make() }
         for round in 0..<2 {
@@ -70,7 +70,7 @@ struct PointStatementTests {
 
     @Test("SQL that does not prepare throws SQLite's error; the connection goes back to the free list")
     func prepareError() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         let readers = try Self.readers(fixture)
         #expect(throws: DatabaseError.self) {
             try Self.texts(readers, StatementKey.make(), "SELECT nope FROM contact WHERE id = ?", "x")
@@ -81,7 +81,7 @@ struct PointStatementTests {
 
     @Test("A prepared statement follows a schema change made by another connection")
     func schemaChange() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         let contact = Make.person("Ada", "Lovelace")
         _ = try await fixture.sqliteStore.add([contact])
         let readers = try Self.readers(fixture)
@@ -105,12 +105,12 @@ struct PointStatementTests {
 
     @Test("With statement tracing on, reads take GRDB's path, which reports them")
     func tracedStoreFallsBack() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         let readers = try Self.readers(fixture, direct: false)
         #expect(try Self.texts(readers, StatementKey.make(), "SELECT ?", "x") == ["-1"])
         try readers.close()
 
-        let traced = try StoreFixture(.onDiskWAL, traced: true)
+        let traced = try await StoreFixture(.onDiskWAL, traced: true)
         let contact = Make.person("Ada", "Lovelace")
         _ = try await traced.store.add([contact])
         traced.statements.reset()

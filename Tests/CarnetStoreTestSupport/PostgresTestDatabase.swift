@@ -59,4 +59,50 @@ package enum PostgresTestDatabase {
         await admin.close()
         return try result.get()
     }
+
+    /// The database the conformance suite's stores share: each fixture is a new book in it, as a deployment's
+    /// books share one database. Kept between runs (books never collide: their ids are random); made on first use.
+    static let sharedName = "carnet_conformance"
+
+    private static let shared = SharedBackend()
+
+    /// A new, empty book's store in the shared database.
+    package static func newBook(configuration: StoreConfiguration) async throws -> PostgresStore {
+        let backend = try await shared.backend()
+        let book = AddressBook(id: UUID().uuidString, name: "Test", ownerID: "tests", fileName: "")
+        return try await PostgresBooks.open(backend, configuration: configuration).store(book)
+    }
+
+    /// The book's store through a new handle, as another instance or a restarted one sees it.
+    package static func reopen(_ store: PostgresStore, configuration: StoreConfiguration) async throws
+        -> PostgresStore
+    {
+        let backend = try await shared.backend()
+        let book = AddressBook(id: store.bookID, name: "Test", ownerID: "tests", fileName: "")
+        return try await PostgresBooks.open(backend, configuration: configuration).store(book)
+    }
+
+    /// Connects once per test process, creating and migrating the shared database if needed.
+    private actor SharedBackend {
+        private var opened: PostgresBackend?
+
+        func backend() async throws -> PostgresBackend {
+            if let opened { return opened }
+            guard let url else { throw NotConfigured() }
+            var server = try PostgresLocation(url: url)
+            server.connectTimeout = .seconds(600)
+            let logger = Logger(label: "carnet.tests.postgres")
+            let admin = try await PostgresDatabase.connect(server, logger: logger)
+            _ = try? await admin.read { connection in
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE DATABASE \(PostgresTestDatabase.sharedName)"), logger: logger)
+            }
+            await admin.close()
+            var location = server
+            location.database = PostgresTestDatabase.sharedName
+            let backend = try await PostgresBackend.open(location)
+            opened = backend
+            return backend
+        }
+    }
 }

@@ -6,12 +6,21 @@ import Synchronization
 import Testing
 
 /// The stores every behavioural store test runs against: each backend, and on SQLite both in memory and in a WAL
-/// file. The conformance suite (`CarnetStoreTests`) takes `allCases`; a backend's own tests name theirs.
+/// file. The conformance suite (`CarnetStoreTests`) takes ``available``; the SQLite backend's own tests ``sqlite``.
 package enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory
     case onDiskWAL
+    case postgres
 
     package var testDescription: String { rawValue }
+
+    package static let sqlite: [StoreKind] = [.inMemory, .onDiskWAL]
+
+    /// Every kind this run can reach: PostgreSQL when a test database is configured or required
+    /// (``PostgresTestDatabase``).
+    package static var available: [StoreKind] {
+        PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired ? allCases : sqlite
+    }
 }
 
 /// A store plus what a test needs to inspect it; removes its files when done.
@@ -22,35 +31,45 @@ package final class StoreFixture: Sendable {
     package let sqlite: SQLiteStore?
     package let directory: URL?
     package let statements: StatementLog
+    private let kind: StoreKind
+    private let configuration: StoreConfiguration
 
-    /// - Parameter traced: log executed statements in ``statements``. Off by default: a traced SQLite store reads
-    ///   through GRDB only, and the tests should run the point readers' direct statements, as a server does.
+    /// - Parameter traced: log executed statements in ``statements`` (SQLite only). Off by default: a traced SQLite
+    ///   store reads through GRDB only, and the tests should run the point readers' direct statements, as a server
+    ///   does.
     package init(
         _ kind: StoreKind, traced: Bool = false, configure: (inout StoreConfiguration) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         let log = StatementLog()
         var configuration = StoreConfiguration()
         if traced { configuration.statementTrace = { log.append($0) } }
         configure(&configuration)
         self.statements = log
-        let sqlite: SQLiteStore
+        self.kind = kind
+        self.configuration = configuration
         switch kind {
         case .inMemory:
             directory = nil
-            sqlite = try SQLiteStore.inMemory(configuration: configuration)
+            let sqlite = try SQLiteStore.inMemory(configuration: configuration)
+            (self.sqlite, self.store) = (sqlite, sqlite)
         case .onDiskWAL:
             let directory = try makeTemporaryDirectory()
             self.directory = directory
-            sqlite = try SQLiteStore.open(
-                path: directory.appendingPathComponent("carnet.sqlite").path,
-                configuration: configuration)
+            let sqlite = try SQLiteStore.open(
+                path: directory.appendingPathComponent("carnet.sqlite").path, configuration: configuration)
+            (self.sqlite, self.store) = (sqlite, sqlite)
+        case .postgres:
+            directory = nil
+            sqlite = nil
+            store = try await PostgresTestDatabase.newBook(configuration: configuration)
         }
-        self.sqlite = sqlite
-        self.store = sqlite
     }
 
     /// The same store opened again, as after a restart, once ``store`` is closed; for kinds that persist.
-    package func reopen() throws -> any ContactStore {
+    package func reopen() async throws -> any ContactStore {
+        if kind == .postgres, let store = store as? PostgresStore {
+            return try await PostgresTestDatabase.reopen(store, configuration: configuration)
+        }
         let path = try #require(databasePath, "A store in memory does not persist.")
         return try SQLiteStore.open(path: path)
     }

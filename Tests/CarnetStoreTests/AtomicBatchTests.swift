@@ -8,9 +8,9 @@ import Testing
 /// take.
 @Suite("Atomic batches of save requests")
 struct AtomicBatchTests {
-    @Test("A refusal in the last request writes nothing of the first ones", arguments: StoreKind.allCases)
+    @Test("A refusal in the last request writes nothing of the first ones", arguments: StoreKind.available)
     func allOrNothing(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
+        let store = try await StoreFixture(kind).store
         let before = try await store.currentHistoryToken()
         var first = SaveRequest(transactionAuthor: "import")
         first.add(Make.person("Anna", "Smith"))
@@ -30,9 +30,9 @@ struct AtomicBatchTests {
         #expect(try await store.currentHistoryToken() == before)
     }
 
-    @Test("Requests over the per-save limit together make one revision", arguments: StoreKind.allCases)
+    @Test("Requests over the per-save limit together make one revision", arguments: StoreKind.available)
     func oneRevision(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
+        let store = try await StoreFixture(kind).store
         let requests = (0..<3).map { index in
             SaveRequest(
                 transactionAuthor: "import",
@@ -48,7 +48,7 @@ struct AtomicBatchTests {
 
     @Test("Retired and otherwise used identifiers are unavailable; free ones and contacts' are not")
     func unavailableIdentifiers() async throws {
-        let store = try StoreFixture(.onDiskWAL).store
+        let store = try await StoreFixture(.onDiskWAL).store
         let gone = Contact(identifier: "gone-1")
         let kept = Contact(identifier: "kept-1")
         let group = Group(identifier: "group-1", name: "G")
@@ -66,7 +66,7 @@ struct AtomicBatchTests {
 
     @Test("Whether any contact keeps a vCard UID")
     func keptUIDs() async throws {
-        let store = try StoreFixture(.onDiskWAL).store
+        let store = try await StoreFixture(.onDiskWAL).store
         var plain = Contact()
         plain.vCardProperties = [LabeledValue(value: "X-FOO:bar")]
         try await store.execute(SaveRequest(operations: [.addContact(plain, containerIdentifier: nil)]))

@@ -144,7 +144,7 @@ struct CatalogTests {
 struct ContactQuotaTests {
     @Test("A save past the book's contact quota writes nothing and says QUOTA_EXCEEDED; deletes make room")
     func quota() async throws {
-        let fixture = try StoreFixture(.onDiskWAL) { $0.contactsPerBook = 3 }
+        let fixture = try await StoreFixture(.onDiskWAL) { $0.contactsPerBook = 3 }
         let store = fixture.store
         var first = SaveRequest(transactionAuthor: "t")
         var kept: [Contact] = []

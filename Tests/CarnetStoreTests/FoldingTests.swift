@@ -70,7 +70,7 @@ struct FoldingTests {
     }
 
     func seeded(_ kind: StoreKind) async throws -> StoreFixture {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         try await fixture.store.add([
             Make.person("Zoe", "Zed"), Make.person("Đức", "Nguyễn"), Make.person("Bob", "Evans"),
             Make.person("Thảo", "Đặng"), Make.person("Amy", "Dale"), Make.person("Minh", "Đỗ"),
@@ -89,7 +89,7 @@ struct FoldingTests {
                     includeTotalCount: true)))
     }
 
-    @Test("Vietnamese names are found without their accents", arguments: StoreKind.allCases)
+    @Test("Vietnamese names are found without their accents", arguments: StoreKind.available)
     func vietnameseSearch(kind: StoreKind) async throws {
         let store = try await seeded(kind).store
         for order in [ContactSortOrder.none, .givenName, .familyName] {
@@ -104,7 +104,7 @@ struct FoldingTests {
         #expect(try await search(store, .matchingName("d")) == ["Amy Dale", "Thảo Đặng", "Minh Đỗ", "Đức Nguyễn"])
     }
 
-    @Test("Sorting puts Đặng among the d's, not after z", arguments: StoreKind.allCases)
+    @Test("Sorting puts Đặng among the d's, not after z", arguments: StoreKind.available)
     func vietnameseSort(kind: StoreKind) async throws {
         let store = try await seeded(kind).store
         #expect(
@@ -123,7 +123,7 @@ struct FoldingTests {
         #expect(try await store.groups().map(\.name) == ["Bạn bè", "Đồng nghiệp", "Zebra"])
     }
 
-    @Test("Renamed and deleted Vietnamese names leave nothing behind in the name index", arguments: StoreKind.allCases)
+    @Test("Renamed and deleted Vietnamese names leave nothing behind in the name index", arguments: StoreKind.available)
     func updateAndDelete(kind: StoreKind) async throws {
         let store = try await seeded(kind).store
         let duc = try await store.contacts(ContactFetchRequest(predicate: .matchingName("duc"), keysToFetch: []))

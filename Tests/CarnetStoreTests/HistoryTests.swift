@@ -27,9 +27,9 @@ struct HistoryTests {
                 limit: limit))
     }
 
-    @Test("Events are coalesced per record", arguments: StoreKind.allCases)
+    @Test("Events are coalesced per record", arguments: StoreKind.available)
     func coalescing(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
+        let store = try await StoreFixture(kind).store
         let kept = Make.person("Kept", "One")
         let updated = Make.person("Updated", "Two")
         try await store.add([updated])
@@ -61,9 +61,9 @@ struct HistoryTests {
         #expect(try await fetch(store, since: page.token).events.isEmpty)
     }
 
-    @Test("Deletes, group changes and memberships, with their authors", arguments: StoreKind.allCases)
+    @Test("Deletes, group changes and memberships, with their authors", arguments: StoreKind.available)
     func groupsAndAuthors(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
+        let store = try await StoreFixture(kind).store
         let anna = Make.person("Anna", "Smith")
         let bob = Make.person("Bob", "Jones")
         let group = Group(name: "Friends")
@@ -93,9 +93,9 @@ struct HistoryTests {
                 == ["addGroup Friends", "addMemberToGroup"])
     }
 
-    @Test("No usable token: drop everything, then every record", arguments: StoreKind.allCases)
+    @Test("No usable token: drop everything, then every record", arguments: StoreKind.available)
     func fullSync(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         let store = fixture.store
         let anna = Make.person("Anna", "Smith")
         let group = Group(name: "Friends")
@@ -124,9 +124,9 @@ struct HistoryTests {
         }
     }
 
-    @Test("Pages continue where the last one stopped, in full and incremental sync", arguments: StoreKind.allCases)
+    @Test("Pages continue where the last one stopped, in full and incremental sync", arguments: StoreKind.available)
     func paging(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
+        let store = try await StoreFixture(kind).store
         let contacts = (0..<25).map { Make.person("C\($0)", "Paged") }
         try await store.add(contacts)
         // A replica applies events: the same code for full and incremental sync.
@@ -166,9 +166,9 @@ struct HistoryTests {
 
     @Test(
         "Compacted history: old tokens fall back to a full sync; the oldest valid token is reported",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.available)
     func retention(kind: StoreKind) async throws {
-        let store = try StoreFixture(kind).store
+        let store = try await StoreFixture(kind).store
         let old = try await store.currentHistoryToken()
         try await store.add([Make.person("Anna", "Smith")])
         let middle = try await store.currentHistoryToken()
@@ -186,12 +186,12 @@ struct HistoryTests {
 
     @Test("Tokens survive a restart")
     func tokensSurviveRestart() async throws {
-        let fixture = try StoreFixture(.onDiskWAL)
+        let fixture = try await StoreFixture(.onDiskWAL)
         try await fixture.store.add([Make.person("Anna", "Smith")])
         let token = try await fixture.store.currentHistoryToken()
         try await fixture.store.add([Make.person("Bob", "Jones")])
         try await fixture.store.close()
-        let reopened = try fixture.reopen()
+        let reopened = try await fixture.reopen()
         #expect(Self.describe(try await fetch(reopened, since: token).events) == ["addContact Bob"])
         try await reopened.close()
     }

@@ -7,7 +7,7 @@ import Testing
 struct StoreChangesTests {
     @Test("A subscriber that does not read gets every commit's author in one element, none dropped")
     func slowSubscriber() async throws {
-        let store = try StoreFixture(.inMemory).store
+        let store = try await StoreFixture(.inMemory).store
         let changes = await store.changes()
         var last: SaveResult?
         for index in 0..<300 { last = try await store.add([Make.person("P\(index)", "Slow")], author: "app-\(index)") }
@@ -22,7 +22,7 @@ struct StoreChangesTests {
 
     @Test("Closing the store ends the sequence; cancelling a waiting reader ends its wait")
     func ending() async throws {
-        let store = try StoreFixture(.inMemory).store
+        let store = try await StoreFixture(.inMemory).store
         let changes = await store.changes()
         let waiting = Task { await changes.makeAsyncIterator().next() }
         waiting.cancel()

@@ -22,7 +22,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     additionalRoutes: (Router<CarnetRequestContext>) -> Void = { _ in }
 ) async throws -> CarnetApplication {
-    let backend = try await openBackend(configuration)
+    let backend = try await openBackend(configuration, logger: logger)
     let admin = try await backend.admin()
     guard let adminBookID = admin.defaultBookID, let adminBook = try await backend.catalog.book(id: adminBookID) else {
         throw StoreError(.storageFailure, "The admin principal has no default address book.")

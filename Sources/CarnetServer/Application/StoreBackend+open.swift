@@ -1,10 +1,17 @@
 import CarnetStore
+import CarnetStorePostgres
 import CarnetStoreSQLite
+import Logging
 
-/// Opens the backend the configuration names: the only place above the store that knows a backend's type.
-/// Today the embedded default, a data folder (creating it, or upgrading a folder of the single-book layout).
-func openBackend(_ configuration: ServerConfiguration) async throws -> any StoreBackend {
-    try await DataFolder.open(
+/// Opens the backend the configuration names: the only place in the server that knows a backend's type.
+/// PostgreSQL when ``ServerConfiguration/databaseURL`` is set, else the embedded default, a data folder (created,
+/// or upgraded from the single-book layout).
+func openBackend(_ configuration: ServerConfiguration, logger: Logger) async throws -> any StoreBackend {
+    if let url = configuration.databaseURL {
+        return try await PostgresBackend.open(
+            try PostgresLocation(url: url), configuration: configuration.storeConfiguration, logger: logger)
+    }
+    return try await DataFolder.open(
         directory: configuration.dataDirectory, configuration: configuration.storeConfiguration,
         openBooks: configuration.openBooks)
 }

@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     /// How many address books stay open when idle, at most; more are opened while in use. `nil` (the default) is
     /// `BookStores.defaultCapacity`, fewer if the process's open-file limit (less a reserve) does not allow it.
     public var openBooks: Int?
+    /// A `postgres://` URL: the catalog and books live in that PostgreSQL database (shared by every instance given
+    /// it) instead of the data folder's SQLite files. The data folder still holds the development certificates.
+    public var databaseURL: String?
 
     /// How the listener secures connections.
     public enum Transport: Sendable, Hashable {

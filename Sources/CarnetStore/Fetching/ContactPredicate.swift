@@ -30,6 +30,21 @@ public struct ContactPredicate: Sendable, Hashable {
     /// Matches every contact.
     public static let all = ContactPredicate()
 
+    /// Refuses predicates no client needs and a database should not be asked: huge strings and identifier lists.
+    package func validateLimits() throws {
+        for (name, text) in [
+            ("matchingName", matchingName), ("matchingEmailAddress", matchingEmailAddress),
+            ("matchingPhoneNumber", matchingPhoneNumber), ("groupIdentifier", groupIdentifier),
+            ("containerIdentifier", containerIdentifier),
+        ]
+        where (text?.utf8.count ?? 0) > StoreLimits.singleLineBytes {
+            throw StoreError(.predicateInvalid, "\(name) is longer than \(StoreLimits.singleLineBytes) bytes")
+        }
+        if (identifiers?.count ?? 0) > StoreLimits.pageSize {
+            throw StoreError(.predicateInvalid, "At most \(StoreLimits.pageSize) identifiers")
+        }
+    }
+
     public static func matchingName(_ name: String) -> Self { .init(matchingName: name) }
     public static func matchingEmailAddress(_ email: String) -> Self { .init(matchingEmailAddress: email) }
     public static func matchingPhoneNumber(_ phone: String) -> Self { .init(matchingPhoneNumber: phone) }

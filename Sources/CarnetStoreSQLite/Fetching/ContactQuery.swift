@@ -19,20 +19,8 @@ struct ContactQuery {
         }
     }
 
-    /// Refuses predicates no client needs and a database should not be asked: huge strings and identifier lists.
-    static func validate(_ predicate: ContactPredicate) throws {
-        for (name, text) in [
-            ("matchingName", predicate.matchingName), ("matchingEmailAddress", predicate.matchingEmailAddress),
-            ("matchingPhoneNumber", predicate.matchingPhoneNumber), ("groupIdentifier", predicate.groupIdentifier),
-            ("containerIdentifier", predicate.containerIdentifier),
-        ]
-        where (text?.utf8.count ?? 0) > StoreLimits.singleLineBytes {
-            throw StoreError(.predicateInvalid, "\(name) is longer than \(StoreLimits.singleLineBytes) bytes")
-        }
-        if (predicate.identifiers?.count ?? 0) > StoreLimits.pageSize {
-            throw StoreError(.predicateInvalid, "At most \(StoreLimits.pageSize) identifiers")
-        }
-    }
+    /// Refuses predicates no client needs and a database should not be asked (``ContactPredicate/validateLimits()``).
+    static func validate(_ predicate: ContactPredicate) throws { try predicate.validateLimits() }
 
     /// The FROM and WHERE clauses for a predicate; `nil` when it can match nothing (an empty name query).
     static func filter(_ predicate: ContactPredicate, _ db: Database) throws

@@ -20,7 +20,7 @@ extension SQLiteStore {
     /// - Throws: ``StoreError``; its `operationIndex` counts operations across the requests.
     @discardableResult
     public func execute(atomically requests: [SaveRequest]) async throws -> SaveResult {
-        for request in requests { try Self.validate(request) }
+        for request in requests { try request.validateShape() }
         let author = requests.first?.transactionAuthor
         let storeID = self.storeID
         let contactLimit = configuration.contactsPerBook
@@ -72,56 +72,5 @@ extension SQLiteStore {
             await maintenance.compactIfDue(self)
         }
         return result
-    }
-
-    /// The checks that need no database: shapes, limits and well-formed values.
-    static func validate(_ request: SaveRequest) throws {
-        if let author = request.transactionAuthor, !Validation.text(author, limit: StoreLimits.labelBytes) {
-            throw StoreError(.validationFailed, "Invalid transaction author", keyPaths: ["transactionAuthor"])
-        }
-        guard request.operations.count <= StoreLimits.operationsPerSave else {
-            throw StoreError(
-                .validationFailed, "A save holds at most \(StoreLimits.operationsPerSave) operations",
-                keyPaths: ["operations"])
-        }
-        for (index, operation) in request.operations.enumerated() {
-            var bad: [String] = []
-            var identifiers: [String] = []
-            switch operation {
-            case .addContact(let contact, let container):
-                bad = Validation.contact(contact, keys: .all)
-                identifiers = [contact.identifier] + (container.map { [$0] } ?? [])
-            case .updateContact(let contact, _):
-                bad = Validation.contact(contact, keys: contact.modifiedKeys)
-                identifiers = [contact.identifier]
-            case .addGroup(let group, let container):
-                bad = Validation.group(group)
-                identifiers = [group.identifier] + (container.map { [$0] } ?? [])
-            case .updateGroup(let group, _):
-                bad = Validation.group(group)
-                identifiers = [group.identifier]
-            case .deleteContact(let id), .deleteGroup(let id):
-                identifiers = [id]
-            case .addMember(let contact, let group), .removeMember(let contact, let group):
-                identifiers = [contact, group]
-            }
-            if let malformed = identifiers.first(where: { !Identifiers.isValid($0) }) {
-                throw StoreError(
-                    .recordIdentifierInvalid, "Malformed identifier", affected: [malformed], operationIndex: index)
-            }
-            // A labeled value's identifier is an identifier too: malformed, it is the identifier code (205), as
-            // for records, not a property's.
-            let badIdentifiers = bad.filter { $0.hasSuffix(".identifier") }
-            if !badIdentifiers.isEmpty {
-                throw StoreError(
-                    .recordIdentifierInvalid, "Malformed labeled value identifier", affected: [identifiers[0]],
-                    operationIndex: index, keyPaths: badIdentifiers.sorted())
-            }
-            if !bad.isEmpty {
-                throw StoreError(
-                    .validationFailed, "Invalid properties", affected: [identifiers[0]], operationIndex: index,
-                    keyPaths: bad.sorted())
-            }
-        }
     }
 }

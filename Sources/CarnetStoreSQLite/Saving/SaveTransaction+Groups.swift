@@ -82,8 +82,3 @@ extension SaveTransaction {
         try record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
     }
 }
-
-/// The derived data that orders groups: the folded name (`sortName`).
-enum GroupIndexing {
-    static func sortName(_ name: String) -> String { TextFolding.fold(name) }
-}

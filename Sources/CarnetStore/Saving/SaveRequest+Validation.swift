@@ -1,0 +1,52 @@
+extension SaveRequest {
+    /// The checks that need no database: shapes, limits and well-formed values.
+    package func validateShape() throws {
+        if let author = transactionAuthor, !Validation.text(author, limit: StoreLimits.labelBytes) {
+            throw StoreError(.validationFailed, "Invalid transaction author", keyPaths: ["transactionAuthor"])
+        }
+        guard operations.count <= StoreLimits.operationsPerSave else {
+            throw StoreError(
+                .validationFailed, "A save holds at most \(StoreLimits.operationsPerSave) operations",
+                keyPaths: ["operations"])
+        }
+        for (index, operation) in operations.enumerated() {
+            var bad: [String] = []
+            var identifiers: [String] = []
+            switch operation {
+            case .addContact(let contact, let container):
+                bad = Validation.contact(contact, keys: .all)
+                identifiers = [contact.identifier] + (container.map { [$0] } ?? [])
+            case .updateContact(let contact, _):
+                bad = Validation.contact(contact, keys: contact.modifiedKeys)
+                identifiers = [contact.identifier]
+            case .addGroup(let group, let container):
+                bad = Validation.group(group)
+                identifiers = [group.identifier] + (container.map { [$0] } ?? [])
+            case .updateGroup(let group, _):
+                bad = Validation.group(group)
+                identifiers = [group.identifier]
+            case .deleteContact(let id), .deleteGroup(let id):
+                identifiers = [id]
+            case .addMember(let contact, let group), .removeMember(let contact, let group):
+                identifiers = [contact, group]
+            }
+            if let malformed = identifiers.first(where: { !Identifiers.isValid($0) }) {
+                throw StoreError(
+                    .recordIdentifierInvalid, "Malformed identifier", affected: [malformed], operationIndex: index)
+            }
+            // A labeled value's identifier is an identifier too: malformed, it is the identifier code (205), as
+            // for records, not a property's.
+            let badIdentifiers = bad.filter { $0.hasSuffix(".identifier") }
+            if !badIdentifiers.isEmpty {
+                throw StoreError(
+                    .recordIdentifierInvalid, "Malformed labeled value identifier", affected: [identifiers[0]],
+                    operationIndex: index, keyPaths: badIdentifiers.sorted())
+            }
+            if !bad.isEmpty {
+                throw StoreError(
+                    .validationFailed, "Invalid properties", affected: [identifiers[0]], operationIndex: index,
+                    keyPaths: bad.sorted())
+            }
+        }
+    }
+}

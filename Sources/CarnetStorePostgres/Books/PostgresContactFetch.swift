@@ -1,0 +1,148 @@
+import CarnetStore
+import Foundation
+import PostgresNIO
+
+/// Runs one ``ContactFetchRequest``: a keyset page in the requested order, each search condition served by its
+/// index (name words, email and phone keys, memberships), the book named in every part.
+struct PostgresContactFetch {
+    let request: ContactFetchRequest
+    let order: ContactSortOrder
+    let store: PostgresStore
+
+    /// The sort column for a resolved order, or the creation order.
+    static func sortColumn(_ order: ContactSortOrder) -> String {
+        switch order {
+        case .givenName: "c.sort_given"
+        case .familyName: "c.sort_family"
+        case .none, .userDefault: "c.created_order"
+        }
+    }
+
+    /// The conditions of a predicate, bound in `sql`; `nil` when it can match nothing (an empty name query).
+    static func conditions(_ predicate: ContactPredicate, book: String, _ sql: inout SQLBuilder) throws -> [String]? {
+        let bookParameter = try sql.bind(book)
+        var conditions = ["c.book_id = \(bookParameter)"]
+        if let name = predicate.matchingName {
+            let words = TextFolding.words(name)
+            guard !words.isEmpty else { return nil }
+            for word in Set(words) {
+                let low = try sql.bind(word)
+                let high = try sql.bind(word + "\u{10FFFF}")
+                conditions.append(
+                    """
+                    c.id IN (SELECT w.contact_id FROM contact_name_word w
+                        WHERE w.book_id = \(bookParameter) AND w.word >= \(low) AND w.word < \(high))
+                    """)
+            }
+        }
+        for (text, kind, key) in [
+            (predicate.matchingEmailAddress, MultiValueKind.emailAddresses, TextFolding.emailKey),
+            (predicate.matchingPhoneNumber, .phoneNumbers, TextFolding.phoneKey),
+        ] {
+            guard let text else { continue }
+            guard let searchKey = key(text) else { return nil }
+            conditions.append(
+                """
+                c.id IN (SELECT v.contact_id FROM labeled_value v WHERE v.book_id = \(bookParameter)
+                    AND v.kind = \(try sql.bind(Int16(kind.rawValue))) AND v.search_key = \(try sql.bind(searchKey)))
+                """)
+        }
+        if let identifiers = predicate.identifiers {
+            guard !identifiers.isEmpty else { return nil }
+            conditions.append("c.id = ANY(\(try sql.bind(identifiers)))")
+        }
+        if let group = predicate.groupIdentifier {
+            conditions.append(
+                """
+                c.id IN (SELECT m.contact_id FROM group_member m
+                    WHERE m.book_id = \(bookParameter) AND m.group_id = \(try sql.bind(group)))
+                """)
+        }
+        if let container = predicate.containerIdentifier {
+            conditions.append("c.container_id = \(try sql.bind(container))")
+        }
+        return conditions
+    }
+
+    func run(_ connection: PostgresConnection) async throws -> ContactPage {
+        let (count, cursorText, backward): (Int, String?, Bool) =
+            switch request.page {
+            case .first(let n, let after): (n, after, false)
+            case .last(let n, let before): (n, before, true)
+            }
+        guard (1...StoreLimits.pageSize).contains(count) else {
+            throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
+        }
+        try request.predicate.validateLimits()
+        let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
+        var sql = SQLBuilder()
+        guard var conditions = try Self.conditions(request.predicate, book: store.bookID, &sql) else {
+            return ContactPage(
+                contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
+                totalCount: request.includeTotalCount ? 0 : nil)
+        }
+        let filter = conditions
+        var countSQL = sql
+        let loader = PostgresContactLoader(keys: request.keysToFetch)
+        let sortColumn = Self.sortColumn(order)
+        let sorted = order != .none
+        if let cursor {
+            let op = backward ? "<" : ">"
+            if sorted {
+                conditions.append(
+                    "(\(sortColumn), c.id) \(op) (\(try sql.bind(cursor.sortKey)), \(try sql.bind(cursor.identifier)))")
+            } else {
+                conditions.append("c.created_order \(op) \(try sql.bind(cursor.rowid))")
+            }
+        }
+        let direction = backward ? "DESC" : "ASC"
+        let orderBy = sorted ? "\(sortColumn) \(direction), c.id \(direction)" : "c.created_order \(direction)"
+        let text = """
+            SELECT \(loader.selectSQL), \(sorted ? sortColumn : "''::text") FROM contact c
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(orderBy) LIMIT \(try sql.bind(count + 1))
+            """
+        var contacts: [Contact] = []
+        var positions: [ContactCursor] = []
+        for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+            let (createdOrder, contact, cells) = try loader.decode(row)
+            let sortKey = try cells[PostgresContactLoader.metadataCount + loader.columns.count].decode(String.self)
+            contacts.append(contact)
+            positions.append(
+                ContactCursor(order: order, rowid: createdOrder, identifier: contact.identifier, sortKey: sortKey))
+        }
+        let hasMore = contacts.count > count
+        if hasMore {
+            contacts.removeLast()
+            positions.removeLast()
+        }
+        if backward {
+            contacts.reverse()
+            positions.reverse()
+        }
+        try await loader.loadRelated(connection, store: store, into: &contacts)
+        var total: Int?
+        if request.includeTotalCount {
+            total = try await Self.count(connection, store: store, filter: filter, &countSQL)
+        }
+        return ContactPage(
+            contacts: contacts, positions: positions,
+            hasNextPage: backward ? cursor != nil : hasMore,
+            hasPreviousPage: backward ? hasMore : cursor != nil,
+            totalCount: total)
+    }
+
+    /// How many contacts the conditions match; every contact is the book's stored count.
+    static func count(
+        _ connection: PostgresConnection, store: PostgresStore, filter: [String], _ sql: inout SQLBuilder
+    ) async throws -> Int {
+        if filter.count == 1 {
+            return Int(
+                try await connection.rows(
+                    "SELECT contact_count FROM book_store WHERE book_id = \(store.bookID)", logger: store.logger
+                ).decode(Int64.self).array().first ?? 0)
+        }
+        let text = "SELECT count(*)::bigint FROM contact c WHERE \(filter.joined(separator: " AND "))"
+        return Int(
+            try await connection.rows(sql.query(text), logger: store.logger).decode(Int64.self).array().first ?? 0)
+    }
+}

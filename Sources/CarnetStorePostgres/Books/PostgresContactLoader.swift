@@ -1,0 +1,107 @@
+import CarnetStore
+import Foundation
+import PostgresNIO
+
+/// Reads contacts with exactly the requested keys: the columns of those keys, labeled values of the requested
+/// kinds only, images only when asked for.
+struct PostgresContactLoader {
+    let keys: ContactKeySet
+    let columns: [(key: ContactKey, column: String)]
+
+    /// The columns every read selects first: identifier and metadata.
+    static let metadataSQL = "c.id, c.revision, c.created_at, c.modified_at, c.container_id, c.created_order"
+    static let metadataCount = 6
+
+    init(keys: ContactKeySet) {
+        self.keys = keys
+        var columns: [(ContactKey, String)] = []
+        for key in ContactKey.allCases where keys.contains(key) && !key.isMultiValue {
+            switch key {
+            case .contactType: columns.append((key, "c.contact_type"))
+            case .birthday: columns.append((key, "c.birthday"))
+            case .nonGregorianBirthday: columns.append((key, "c.non_gregorian_birthday"))
+            case .imageDataAvailable: columns.append((key, "(c.image_data IS NOT NULL)"))
+            case .imageData: columns.append((key, "c.image_data"))
+            case .thumbnailImageData: columns.append((key, "c.thumbnail_image_data"))
+            default:
+                if key.stringSlot != nil { columns.append((key, "c." + BookSchema.column(key))) }
+            }
+        }
+        self.columns = columns
+    }
+
+    var selectSQL: String { ([Self.metadataSQL] + columns.map(\.column)).joined(separator: ", ") }
+
+    /// Decodes a row selected with ``selectSQL`` (trailing columns are left for the caller): the contact and its
+    /// place in creation order.
+    func decode(_ row: PostgresRow) throws -> (order: Int64, contact: Contact, cells: [PostgresCell]) {
+        let cells = Array(row)
+        var contact = Contact(fetched: try cells[0].decode(String.self), keys: keys)
+        contact.revision = try cells[1].decode(Int64.self)
+        contact.createdAt = Date(timeIntervalSince1970: try cells[2].decode(Double.self))
+        contact.modifiedAt = Date(timeIntervalSince1970: try cells[3].decode(Double.self))
+        contact.containerIdentifier = try cells[4].decode(String.self)
+        for (offset, entry) in columns.enumerated() {
+            let cell = cells[Self.metadataCount + offset]
+            switch entry.key {
+            case .contactType:
+                contact.values.contactType = ContactType(rawValue: Int(try cell.decode(Int16.self))) ?? .person
+            case .birthday:
+                contact.values.birthday = try cell.decode(String?.self).flatMap(ContactDate.init(storageString:))
+            case .nonGregorianBirthday:
+                contact.values.nonGregorianBirthday = try cell.decode(String?.self).flatMap(
+                    ContactDate.init(storageString:))
+            case .imageDataAvailable: contact.values.imageDataAvailable = try cell.decode(Bool.self)
+            case .imageData: contact.values.imageData = try cell.decode(Data?.self)
+            case .thumbnailImageData: contact.values.thumbnailImageData = try cell.decode(Data?.self)
+            default:
+                if let slot = entry.key.stringSlot { contact.values.strings[slot] = try cell.decode(String.self) }
+            }
+        }
+        return (try cells[5].decode(Int64.self), contact, cells)
+    }
+
+    /// Fills in labeled values of the requested kinds, with one query for every contact.
+    func loadRelated(_ connection: PostgresConnection, store: PostgresStore, into contacts: inout [Contact])
+        async throws
+    {
+        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }.map { Int16($0.rawValue) }
+        guard !contacts.isEmpty, !kinds.isEmpty else { return }
+        var indexByID: [String: Int] = [:]
+        for (index, contact) in contacts.enumerated() { indexByID[contact.identifier] = index }
+        let ids = contacts.map(\.identifier)
+        let rows = try await connection.rows(
+            """
+            SELECT contact_id, kind, id, label, value FROM labeled_value
+            WHERE book_id = \(store.bookID) AND contact_id = ANY(\(ids)) AND kind = ANY(\(kinds))
+            ORDER BY contact_id, kind, position
+            """, logger: store.logger
+        ).decode((String, Int16, String, String?, String).self).array()
+        for (contactID, kind, id, label, value) in rows {
+            guard let index = indexByID[contactID], let kind = MultiValueKind(rawValue: Int(kind)) else { continue }
+            contacts[index].appendEncoded(kind, identifier: id, label: label, value: value)
+        }
+    }
+
+    /// Contacts by identifier, in the order asked, each once, leaving out identifiers that name none.
+    func load(_ connection: PostgresConnection, store: PostgresStore, identifiers: [String]) async throws
+        -> [Contact]
+    {
+        guard !identifiers.isEmpty else { return [] }
+        var sql = SQLBuilder()
+        let text =
+            "SELECT \(selectSQL) FROM contact c WHERE c.book_id = \(try sql.bind(store.bookID)) AND c.id = ANY(\(try sql.bind(identifiers)))"
+        var byID: [String: Contact] = [:]
+        for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+            let contact = try decode(row).contact
+            byID[contact.identifier] = contact
+        }
+        var contacts: [Contact] = []
+        var seen = Set<String>()
+        for identifier in identifiers where seen.insert(identifier).inserted {
+            if let contact = byID.removeValue(forKey: identifier) { contacts.append(contact) }
+        }
+        try await loadRelated(connection, store: store, into: &contacts)
+        return contacts
+    }
+}

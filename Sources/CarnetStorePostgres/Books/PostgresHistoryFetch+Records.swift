@@ -1,0 +1,64 @@
+import CarnetStore
+import Foundation
+import PostgresNIO
+
+extension PostgresHistoryFetch {
+    /// Drops events about records that are gone now (their delete event covers them), attaches the current
+    /// contacts and groups to add and update events, and states each membership as it is now: a replayed add
+    /// cannot undo a client's own later remove.
+    func attachRecords(to events: inout [ChangeHistoryEvent]) async throws {
+        var contactIDs: [String] = []
+        var groupIDs: [String] = []
+        for event in events {
+            if event.kind != .deleteContact, event.contact == nil, let id = event.contactIdentifier {
+                contactIDs.append(id)
+            }
+            if event.kind != .deleteGroup, let id = event.groupIdentifier { groupIDs.append(id) }
+        }
+        let contacts = try await PostgresContactLoader(keys: request.contactKeys).load(
+            connection, store: store, identifiers: contactIDs)
+        let contactsByID = Dictionary(contacts.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        let groups = try await PostgresStore.groups(connection, store: store, identifiers: groupIDs)
+        let groupsByID = Dictionary(groups.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        let members = try await currentMemberships(of: events)
+        events = events.compactMap { event in
+            var event = event
+            switch event.kind {
+            case .addContact, .updateContact:
+                if event.contact != nil { return event }
+                guard let contact = contactsByID[event.contactIdentifier ?? ""] else { return nil }
+                event.contact = contact
+            case .addGroup, .updateGroup:
+                guard let group = groupsByID[event.groupIdentifier ?? ""] else { return nil }
+                event.group = group
+            case .addMemberToGroup, .removeMemberFromGroup:
+                guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
+                    contactsByID[contact] != nil, groupsByID[group] != nil
+                else { return nil }
+                event.kind = members.contains("\(group)\n\(contact)") ? .addMemberToGroup : .removeMemberFromGroup
+            case .dropEverything, .deleteContact, .deleteGroup:
+                break
+            }
+            return event
+        }
+    }
+
+    /// Which of the events' memberships exist now, as "group\ncontact".
+    private func currentMemberships(of events: [ChangeHistoryEvent]) async throws -> Set<String> {
+        var groups: [String] = []
+        var contacts: [String] = []
+        for event in events where event.kind == .addMemberToGroup || event.kind == .removeMemberFromGroup {
+            guard let group = event.groupIdentifier, let contact = event.contactIdentifier else { continue }
+            groups.append(group)
+            contacts.append(contact)
+        }
+        guard !groups.isEmpty else { return [] }
+        let rows = try await connection.rows(
+            """
+            SELECT m.group_id, m.contact_id FROM unnest(\(groups)::text[], \(contacts)::text[]) AS w(g, c)
+            JOIN group_member m ON m.book_id = \(store.bookID) AND m.group_id = w.g AND m.contact_id = w.c
+            """, logger: store.logger
+        ).decode((String, String).self).array()
+        return Set(rows.map { "\($0.0)\n\($0.1)" })
+    }
+}

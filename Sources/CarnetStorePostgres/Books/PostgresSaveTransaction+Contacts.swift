@@ -1,0 +1,92 @@
+import CarnetStore
+import Foundation
+import PostgresNIO
+
+extension PostgresSaveTransaction {
+    /// The string keys' columns, in ``ContactKey/stringKeys`` order.
+    static let stringColumns = ContactKey.stringKeys.map(BookSchema.column).joined(separator: ", ")
+
+    mutating func addContact(_ contact: Contact, containerIdentifier: String?) async throws {
+        // A UUID made in this process cannot name a group, container or value; it can still come back after a
+        // delete, which the retired check catches, or twice, which the primary key does.
+        if contact.hasFreshIdentifier {
+            try await ensureNotRetired(contact.identifier)
+        } else {
+            try await ensureUnused(contact.identifier)
+        }
+        let container = try await container(containerIdentifier)
+        let values = contact.values
+        let order = try await nextOrder()
+        var query = PostgresQuery(unsafeSQL: "")
+        var bindings = PostgresBindings()
+        bindings.append(bookID)
+        bindings.append(contact.identifier)
+        bindings.append(container)
+        bindings.append(Int16(values.contactType.rawValue))
+        for value in values.strings { bindings.append(value) }
+        bindings.append(values.birthday?.storageString)
+        bindings.append(values.nonGregorianBirthday?.storageString)
+        try bindings.append(values.imageData)
+        try bindings.append(values.thumbnailImageData)
+        bindings.append(ContactIndexing.sortKey(contact, .givenName))
+        bindings.append(ContactIndexing.sortKey(contact, .familyName))
+        bindings.append(order)
+        bindings.append(seq)
+        bindings.append(seq)
+        bindings.append(now)
+        bindings.append(now)
+        let placeholders = (1...bindings.count).map { "$\($0)" }.joined(separator: ", ")
+        query = PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO contact (book_id, id, container_id, contact_type, \(Self.stringColumns), birthday,
+                    non_gregorian_birthday, image_data, thumbnail_image_data, sort_given, sort_family, created_order,
+                    created_revision, revision, created_at, modified_at)
+                VALUES (\(placeholders))
+                """, binds: bindings)
+        try await run(query)
+        try await insertNameWords(contact.identifier, ContactIndexing.names(contact))
+        for kind in MultiValueKind.allCases {
+            for (position, item) in contact.encodedValues(kind).enumerated() {
+                try await insertValue(item, kind: kind, position: position, contact: contact.identifier)
+            }
+        }
+        contactDelta += 1
+        try await record(.addContact, contact.identifier, other: container)
+    }
+
+    /// Indexes the contact's folded name words for prefix search.
+    func insertNameWords(_ contact: String, _ names: String) async throws {
+        let words = Array(Set(TextFolding.words(names)))
+        guard !words.isEmpty else { return }
+        try await run(
+            """
+            INSERT INTO contact_name_word (book_id, word, contact_id)
+            SELECT \(bookID), word, \(contact) FROM unnest(\(words)::text[]) AS word
+            """)
+    }
+
+    /// Inserts a labeled value under a fresh identifier.
+    func insertValue(_ item: EncodedLabeledValue, kind: MultiValueKind, position: Int, contact: String) async throws {
+        let searchKey = EncodedLabeledValue.searchKey(kind: kind, value: item.value)
+        try await run(
+            """
+            INSERT INTO labeled_value (book_id, id, contact_id, kind, position, label, value, search_key,
+                created_revision, revision)
+            VALUES (\(bookID), \(Contact.makeIdentifier()), \(contact), \(Int16(kind.rawValue)), \(Int32(position)),
+                \(item.label), \(item.value), \(searchKey), \(seq), \(seq))
+            """)
+    }
+
+    mutating func deleteContact(_ identifier: String) async throws {
+        let deleted = try await run(
+            "DELETE FROM contact WHERE book_id = \(bookID) AND id = \(identifier) RETURNING id"
+        ).collect()
+        guard !deleted.isEmpty else {
+            throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+        }
+        // Name words, labeled values, memberships and key revisions go with the row (ON DELETE CASCADE).
+        contactDelta -= 1
+        try await retire(identifier, kind: .contact)
+        try await record(.deleteContact, identifier)
+    }
+}

@@ -1,0 +1,111 @@
+import CarnetStore
+import Foundation
+import PostgresNIO
+
+extension PostgresSaveTransaction {
+    struct GroupRow {
+        var containerID: String
+        var name: String
+        var nameRevision: Int64
+    }
+
+    func groupRow(_ identifier: String) async throws -> GroupRow? {
+        try await run(
+            """
+            SELECT container_id, name, name_revision FROM contact_group
+            WHERE book_id = \(bookID) AND id = \(identifier) FOR UPDATE
+            """
+        ).decode((String, String, Int64).self).array().first.map {
+            GroupRow(containerID: $0.0, name: $0.1, nameRevision: $0.2)
+        }
+    }
+
+    mutating func addGroup(_ group: Group, containerIdentifier: String?) async throws {
+        try await ensureUnused(group.identifier)
+        let container = try await container(containerIdentifier)
+        try await run(
+            """
+            INSERT INTO contact_group (book_id, id, container_id, name, sort_name, created_order, created_revision,
+                name_revision, revision, created_at, modified_at)
+            SELECT \(bookID), \(group.identifier), \(container), \(group.name), \(GroupIndexing.sortName(group.name)),
+                coalesce(max(created_order), 0) + 1, \(seq), \(seq), \(seq), \(now), \(now)
+            FROM contact_group WHERE book_id = \(bookID)
+            """)
+        try await record(.addGroup, group.identifier, other: container)
+    }
+
+    mutating func updateGroup(_ group: Group, baseRevision: Int64?) async throws {
+        guard let stored = try await groupRow(group.identifier) else {
+            throw StoreError(.recordDoesNotExist, "No such group", affected: [group.identifier])
+        }
+        guard stored.name != group.name else { return }
+        if let base = baseRevision, stored.nameRevision > base {
+            throw StoreError(
+                .conflict, "The group's name changed since revision \(base)", affected: [group.identifier],
+                keyPaths: ["name"])
+        }
+        try await run(
+            """
+            UPDATE contact_group SET name = \(group.name), sort_name = \(GroupIndexing.sortName(group.name)),
+                name_revision = \(seq), revision = \(seq), modified_at = \(now)
+            WHERE book_id = \(bookID) AND id = \(group.identifier)
+            """)
+        try await record(.updateGroup, group.identifier)
+    }
+
+    mutating func deleteGroup(_ identifier: String) async throws {
+        let deleted = try await run(
+            "DELETE FROM contact_group WHERE book_id = \(bookID) AND id = \(identifier) RETURNING id"
+        ).collect()
+        guard !deleted.isEmpty else {
+            throw StoreError(.recordDoesNotExist, "No such group", affected: [identifier])
+        }
+        try await retire(identifier, kind: .group)
+        try await record(.deleteGroup, identifier)
+    }
+
+    /// Adds or removes a member; a no-op (no event, no new revision) when the membership is already as asked.
+    mutating func changeMembership(contact: String, group: String, add: Bool) async throws {
+        guard let groupRow = try await groupRow(group) else {
+            throw StoreError(.recordDoesNotExist, "No such group", affected: [group])
+        }
+        guard
+            let memberContainer = try await run(
+                "SELECT container_id FROM contact WHERE book_id = \(bookID) AND id = \(contact)"
+            ).decode(String.self).array().first
+        else {
+            throw StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
+        }
+        let changed: [PostgresRow]
+        if add {
+            guard memberContainer == groupRow.containerID else {
+                throw StoreError(
+                    .containmentScope, "A group's members must come from the group's container",
+                    affected: [contact, group])
+            }
+            changed = try await run(
+                """
+                INSERT INTO group_member (book_id, group_id, contact_id, group_order, contact_order)
+                SELECT \(bookID), \(group), \(contact), g.created_order, c.created_order
+                FROM contact_group g, contact c
+                WHERE g.book_id = \(bookID) AND g.id = \(group) AND c.book_id = \(bookID) AND c.id = \(contact)
+                ON CONFLICT DO NOTHING RETURNING group_id
+                """
+            ).collect()
+        } else {
+            changed = try await run(
+                """
+                DELETE FROM group_member WHERE book_id = \(bookID) AND group_id = \(group) AND contact_id = \(contact)
+                RETURNING group_id
+                """
+            ).collect()
+        }
+        guard !changed.isEmpty else { return }
+        try await run(
+            """
+            UPDATE contact_group SET revision = \(seq), modified_at = \(now)
+            WHERE book_id = \(bookID) AND id = \(group)
+            """)
+        try await record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
+    }
+}

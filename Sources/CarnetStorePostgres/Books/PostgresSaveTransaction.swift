@@ -1,0 +1,195 @@
+import CarnetStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The state of one save while its transaction is open: the book's row lock, the commit's revision, the clock, and
+/// the history events it appends.
+struct PostgresSaveTransaction {
+    let connection: PostgresConnection
+    let logger: Logger
+    let bookID: String
+    /// The revision of this commit.
+    let seq: Int64
+    let now: Double
+    let author: String?
+    private(set) var changed = false
+    /// The last history position assigned (the book's, before this save's first event).
+    private(set) var position: Int64
+    /// Contacts added less contacts deleted so far.
+    var contactDelta = 0
+    private var nextCreatedOrder: Int64?
+
+    /// Takes the book's lock (its `book_store` row) for the rest of the transaction: saves to one book commit one
+    /// after the other, in the order of their revisions and log positions.
+    static func begin(_ connection: PostgresConnection, bookID: String, author: String?, logger: Logger) async throws
+        -> PostgresSaveTransaction
+    {
+        guard
+            let (lastSeq, lastPosition) = try await connection.rows(
+                "SELECT last_seq, last_position FROM book_store WHERE book_id = \(bookID) FOR UPDATE", logger: logger
+            ).decode((Int64, Int64).self).array().first
+        else { throw StoreError(.recordDoesNotExist, "No such address book", affected: [bookID]) }
+        return PostgresSaveTransaction(
+            connection: connection, logger: logger, bookID: bookID, seq: lastSeq + 1,
+            now: Date().timeIntervalSince1970, author: author, position: lastPosition)
+    }
+
+    private init(
+        connection: PostgresConnection, logger: Logger, bookID: String, seq: Int64, now: Double, author: String?,
+        position: Int64
+    ) {
+        self.connection = connection
+        self.logger = logger
+        self.bookID = bookID
+        self.seq = seq
+        self.now = now
+        self.author = author
+        self.position = position
+    }
+
+    @discardableResult
+    func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        try await connection.rows(query, logger: logger)
+    }
+
+    /// Records the commit in the book's row: its revision, log position and count of contacts. A save that changed
+    /// nothing leaves no trace, not even a used-up revision.
+    func finish() async throws {
+        guard changed else { return }
+        try await run(
+            """
+            UPDATE book_store SET last_seq = \(seq), last_position = \(position),
+                contact_count = contact_count + \(Int64(contactDelta))
+            WHERE book_id = \(bookID)
+            """)
+    }
+
+    /// How many contacts the book holds, this save's adds and deletes included.
+    func contactCount() async throws -> Int {
+        let stored =
+            try await run("SELECT contact_count FROM book_store WHERE book_id = \(bookID)").decode(Int64.self).array()
+            .first ?? 0
+        return Int(stored) + contactDelta
+    }
+
+    /// Runs one operation and returns the identifier of the record it saved.
+    mutating func apply(_ operation: SaveOperation) async throws -> String {
+        switch operation {
+        case .addContact(let contact, let container):
+            try await addContact(contact, containerIdentifier: container)
+            return contact.identifier
+        case .updateContact(let contact, let base):
+            try await updateContact(contact, baseRevision: base)
+            return contact.identifier
+        case .deleteContact(let identifier):
+            try await deleteContact(identifier)
+            return identifier
+        case .addGroup(let group, let container):
+            try await addGroup(group, containerIdentifier: container)
+            return group.identifier
+        case .updateGroup(let group, let base):
+            try await updateGroup(group, baseRevision: base)
+            return group.identifier
+        case .deleteGroup(let identifier):
+            try await deleteGroup(identifier)
+            return identifier
+        case .addMember(let contact, let group):
+            try await changeMembership(contact: contact, group: group, add: true)
+            return group
+        case .removeMember(let contact, let group):
+            try await changeMembership(contact: contact, group: group, add: false)
+            return group
+        }
+    }
+
+    /// Where the next added contact goes in creation order.
+    mutating func nextOrder() async throws -> Int64 {
+        if nextCreatedOrder == nil {
+            let highest = try await run(
+                "SELECT coalesce(max(created_order), 0)::bigint FROM contact WHERE book_id = \(bookID)"
+            ).decode(Int64.self).array().first
+            nextCreatedOrder = (highest ?? 0) + 1
+        }
+        let order = nextCreatedOrder ?? 1
+        nextCreatedOrder = order + 1
+        return order
+    }
+
+    /// Appends a history event; the first one records the commit itself.
+    mutating func record(_ kind: ChangeEventKind, _ recordId: String, other: String? = nil, keys: [ContactKey]? = nil)
+        async throws
+    {
+        if !changed {
+            changed = true
+            try await run(
+                """
+                INSERT INTO save_transaction (book_id, seq, author, timestamp)
+                VALUES (\(bookID), \(seq), \(author), \(now))
+                """)
+        }
+        position += 1
+        let changedKeys = keys?.map(\.rawValue).joined(separator: ",")
+        try await run(
+            """
+            INSERT INTO change_event (book_id, position, seq, kind, record_id, other_id, changed_keys)
+            VALUES (\(bookID), \(position), \(seq), \(Int16(kind.rawValue)), \(recordId), \(other), \(changedKeys))
+            """)
+    }
+
+    /// Refuses an identifier that is malformed, in use by any record or value of the book, or retired.
+    func ensureUnused(_ identifier: String) async throws {
+        guard Identifiers.isValid(identifier) else {
+            throw StoreError(.recordIdentifierInvalid, "Malformed identifier", affected: [identifier])
+        }
+        let used = try await run(
+            """
+            SELECT 1 FROM contact WHERE book_id = \(bookID) AND id = \(identifier)
+            UNION ALL SELECT 1 FROM contact_group WHERE book_id = \(bookID) AND id = \(identifier)
+            UNION ALL SELECT 1 FROM container WHERE book_id = \(bookID) AND id = \(identifier)
+            UNION ALL SELECT 1 FROM labeled_value WHERE book_id = \(bookID) AND id = \(identifier)
+            UNION ALL SELECT 1 FROM book_retired_identifier WHERE book_id = \(bookID) AND id = \(identifier)
+            LIMIT 1
+            """
+        ).collect()
+        if !used.isEmpty {
+            throw StoreError(
+                .insertedRecordAlreadyExists, "The identifier is or was already in use", affected: [identifier])
+        }
+    }
+
+    func ensureNotRetired(_ identifier: String) async throws {
+        let retired = try await run(
+            "SELECT 1 FROM book_retired_identifier WHERE book_id = \(bookID) AND id = \(identifier)"
+        ).collect()
+        if !retired.isEmpty {
+            throw StoreError(.insertedRecordAlreadyExists, "The identifier was used before", affected: [identifier])
+        }
+    }
+
+    /// The container's identifier, checked; `nil` means the default container.
+    func container(_ identifier: String?) async throws -> String {
+        let found: [String]
+        if let identifier {
+            found = try await run("SELECT id FROM container WHERE book_id = \(bookID) AND id = \(identifier)")
+                .decode(String.self).array()
+        } else {
+            found = try await run("SELECT id FROM container WHERE book_id = \(bookID) AND is_default")
+                .decode(String.self).array()
+        }
+        guard let container = found.first else {
+            throw StoreError(.recordDoesNotExist, "No such container", affected: identifier.map { [$0] } ?? [])
+        }
+        return container
+    }
+
+    func retire(_ identifier: String, kind: RetiredKind, owner: String? = nil) async throws {
+        try await run(
+            """
+            INSERT INTO book_retired_identifier (book_id, id, kind, owner_id, revision)
+            VALUES (\(bookID), \(identifier), \(Int16(kind.rawValue)), \(owner), \(seq))
+            ON CONFLICT (book_id, id) DO UPDATE SET kind = excluded.kind, owner_id = excluded.owner_id,
+                revision = excluded.revision
+            """)
+    }
+}

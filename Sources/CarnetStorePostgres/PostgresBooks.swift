@@ -1,0 +1,60 @@
+import CarnetStore
+import Foundation
+import Synchronization
+
+/// The books' stores on PostgreSQL: handles onto the shared tables, with each book's store identifier and this
+/// instance's notifier for it kept after the first use. Nothing is held open per book, so there is no pool to bound.
+public final class PostgresBooks: AddressBookStores {
+    let database: PostgresDatabase
+    let configuration: StoreConfiguration
+    private let known = Mutex<[String: PostgresStore]>([:])
+
+    init(database: PostgresDatabase, configuration: StoreConfiguration) {
+        self.database = database
+        self.configuration = configuration
+    }
+
+    public func acquire(_ book: AddressBook) async throws -> any ContactStore { try await store(book) }
+
+    /// ``acquire(_:)`` with the store's own type, for this backend's tools and tests.
+    public func store(_ book: AddressBook) async throws -> PostgresStore {
+        if let store = known.withLock({ $0[book.id] }) { return store }
+        let opened = try await PostgresStore.open(database: database, bookID: book.id, configuration: configuration)
+        // Two requests opening the book at once: the first one filed keeps its notifier.
+        return known.withLock { stores in
+            if let filed = stores[book.id] { return filed }
+            stores[book.id] = opened
+            return opened
+        }
+    }
+
+    /// Stores are handles; nothing to give back.
+    public func release(_ bookID: String) async {}
+
+    /// Deletes the book's records from every table, in one transaction, and ends its subscriptions here.
+    public func delete(_ book: AddressBook) async throws {
+        if let store = known.withLock({ $0.removeValue(forKey: book.id) }) { await store.notifier.finishAll() }
+        let logger = database.logger
+        try await database.write { connection in
+            for table in BookSchema.bookTables {
+                try await connection.rows(
+                    "DELETE FROM \(unescaped: table) WHERE book_id = \(book.id)", logger: logger)
+            }
+        }
+    }
+
+    public func closeAll() async {
+        let stores = known.withLock { stores in
+            defer { stores.removeAll() }
+            return Array(stores.values)
+        }
+        for store in stores { await store.notifier.finishAll() }
+    }
+}
+
+extension PostgresBooks {
+    /// Another set of handles on the backend's database, with their own settings: what another instance sees.
+    package static func open(_ backend: PostgresBackend, configuration: StoreConfiguration) -> PostgresBooks {
+        PostgresBooks(database: backend.database, configuration: configuration)
+    }
+}
