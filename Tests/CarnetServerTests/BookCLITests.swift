@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetStoreTestSupport
 import CarnetTestSupport
 import Foundation
 import Testing
@@ -6,13 +7,24 @@ import Testing
 /// `carnet principal`, `carnet book`, `carnet token --principal --book` and `--book` on the local commands.
 @Suite("carnet CLI: principals and books")
 struct BookCLITests {
-    @Test("Principals and books from the CLI; import, export, status and query work on the book named by --book")
-    func principalsAndBooks() async throws {
+    @Test(
+        "Principals and books from the CLI; import, export, status and query work on the book named by --book",
+        arguments: CatalogKind.available)
+    func principalsAndBooks(kind: CatalogKind) async throws {
+        switch kind {
+        case .sqlite: try await principalsAndBooks(database: nil)
+        case .postgres: try await PostgresTestDatabase.with { try await principalsAndBooks(database: $0.description) }
+        }
+    }
+
+    /// The commands on the data folder, or with `--database` on PostgreSQL.
+    func principalsAndBooks(database: String?) async throws {
         let carnet = try ChildProcess.carnetExecutable()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
+        let backend = ["--data", data] + (database.map { ["--database", $0] } ?? [])
         func run(_ arguments: [String]) async throws -> String {
-            let result = try await ChildProcess.run(carnet, arguments + ["--data", data])
+            let result = try await ChildProcess.run(carnet, arguments + backend)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             return result.stdout
         }
@@ -42,14 +54,18 @@ struct BookCLITests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(token.utf8)) as? [String: Any])
         #expect(json["principal"] as? String == "sync-bot" && json["books"] as? [String] == [bookID])
         let foreign = try await ChildProcess.run(
-            carnet, ["token", "create", "--name", "x", "--principal", "alice", "--book", "nope", "--data", data])
+            carnet, ["token", "create", "--name", "x", "--principal", "alice", "--book", "nope"] + backend)
         #expect(foreign.status != 0)
 
-        let unknown = try await ChildProcess.run(carnet, ["status", "--book", "nope", "--data", data])
+        let unknown = try await ChildProcess.run(carnet, ["status", "--book", "nope"] + backend)
         #expect(unknown.status != 0)
         _ = try await run(["principal", "delete", "alice", "--yes"])
-        let after = try await ChildProcess.run(carnet, ["status", "--book", bookID, "--data", data])
+        let after = try await ChildProcess.run(carnet, ["status", "--book", bookID] + backend)
         #expect(after.status != 0)
         #expect(!FileManager.default.fileExists(atPath: data + "/books/\(bookID).sqlite"))
+        if database != nil {
+            let backup = try await ChildProcess.run(carnet, ["backup", data + "/copy"] + backend)
+            #expect(backup.status != 0 && backup.stderr.contains("pg_dump"))
+        }
     }
 }

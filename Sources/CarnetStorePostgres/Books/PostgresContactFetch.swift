@@ -75,35 +75,17 @@ struct PostgresContactFetch {
         }
         try request.predicate.validateLimits()
         let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
-        var sql = SQLBuilder()
-        guard var conditions = try Self.conditions(request.predicate, book: store.bookID, &sql) else {
+        let loader = PostgresContactLoader(keys: request.keysToFetch)
+        guard let (query, filter, countSQL) = try pageQuery(loader, count: count, cursor: cursor, backward: backward)
+        else {
             return ContactPage(
                 contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
                 totalCount: request.includeTotalCount ? 0 : nil)
         }
-        let filter = conditions
-        var countSQL = sql
-        let loader = PostgresContactLoader(keys: request.keysToFetch)
-        let sortColumn = Self.sortColumn(order)
-        let sorted = order != .none
-        if let cursor {
-            let op = backward ? "<" : ">"
-            if sorted {
-                conditions.append(
-                    "(\(sortColumn), c.id) \(op) (\(try sql.bind(cursor.sortKey)), \(try sql.bind(cursor.identifier)))")
-            } else {
-                conditions.append("c.created_order \(op) \(try sql.bind(cursor.rowid))")
-            }
-        }
-        let direction = backward ? "DESC" : "ASC"
-        let orderBy = sorted ? "\(sortColumn) \(direction), c.id \(direction)" : "c.created_order \(direction)"
-        let text = """
-            SELECT \(loader.selectSQL), \(sorted ? sortColumn : "''::text") FROM contact c
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(orderBy) LIMIT \(try sql.bind(count + 1))
-            """
+        var countBuilder = countSQL
         var contacts: [Contact] = []
         var positions: [ContactCursor] = []
-        for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+        for try await row in try await connection.rows(query, logger: store.logger) {
             let (createdOrder, contact, cells) = try loader.decode(row)
             let sortKey = try cells[PostgresContactLoader.metadataCount + loader.columns.count].decode(String.self)
             contacts.append(contact)
@@ -122,13 +104,41 @@ struct PostgresContactFetch {
         try await loader.loadRelated(connection, store: store, into: &contacts)
         var total: Int?
         if request.includeTotalCount {
-            total = try await Self.count(connection, store: store, filter: filter, &countSQL)
+            total = try await Self.count(connection, store: store, filter: filter, &countBuilder)
         }
         return ContactPage(
             contacts: contacts, positions: positions,
             hasNextPage: backward ? cursor != nil : hasMore,
             hasPreviousPage: backward ? hasMore : cursor != nil,
             totalCount: total)
+    }
+
+    /// The page's statement, the predicate's conditions and their bindings (for the count); `nil` when the
+    /// predicate can match nothing.
+    func pageQuery(_ loader: PostgresContactLoader, count: Int, cursor: ContactCursor?, backward: Bool) throws
+        -> (query: PostgresQuery, filter: [String], filterSQL: SQLBuilder)?
+    {
+        var sql = SQLBuilder()
+        guard var conditions = try Self.conditions(request.predicate, book: store.bookID, &sql) else { return nil }
+        let (filter, filterSQL) = (conditions, sql)
+        let sortColumn = Self.sortColumn(order)
+        let sorted = order != .none
+        if let cursor {
+            let op = backward ? "<" : ">"
+            if sorted {
+                conditions.append(
+                    "(\(sortColumn), c.id) \(op) (\(try sql.bind(cursor.sortKey)), \(try sql.bind(cursor.identifier)))")
+            } else {
+                conditions.append("c.created_order \(op) \(try sql.bind(cursor.rowid))")
+            }
+        }
+        let direction = backward ? "DESC" : "ASC"
+        let orderBy = sorted ? "\(sortColumn) \(direction), c.id \(direction)" : "c.created_order \(direction)"
+        let text = """
+            SELECT \(loader.selectSQL), \(sorted ? sortColumn : "''::text") FROM contact c
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(orderBy) LIMIT \(try sql.bind(count + 1))
+            """
+        return (sql.query(text), filter, filterSQL)
     }
 
     /// How many contacts the conditions match; every contact is the book's stored count.

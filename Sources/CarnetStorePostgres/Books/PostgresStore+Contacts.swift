@@ -45,7 +45,7 @@ extension PostgresStore: ContactStore {
                 .validationFailed, "The default sort order must be a concrete order", keyPaths: ["sortOrder"])
         }
         let (bookID, logger) = (bookID, logger)
-        try await database.write { connection in
+        _ = try await database.write { connection in
             try await connection.rows(
                 "UPDATE book_store SET user_default_sort = \(order.rawValue) WHERE book_id = \(bookID)", logger: logger)
         }

@@ -1,0 +1,99 @@
+import CarnetStore
+import CarnetStoreTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import CarnetStorePostgres
+
+/// Every search shape runs from its index: the plan PostgreSQL chooses for a book of 20,000 contacts (among other
+/// books' rows) never scans the contact table. Names are spread as real ones are (a typed prefix matches a few
+/// contacts, not half the book, where reading the table would be the better plan).
+@Suite("PostgreSQL search plans", .enabled(if: PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired))
+struct PostgresSearchPlanTests {
+    /// Fills a book with synthetic rows straight in SQL (a save per contact would take minutes), then analyses.
+    func seed(_ store: PostgresStore, count: Int, group: String) async throws {
+        let (book, logger) = (store.bookID, store.logger)
+        let container = try await store.defaultContainer().identifier
+        let count = Int64(count)
+        _ = try await store.database.write { connection in
+            try await connection.rows(
+                """
+                INSERT INTO contact (book_id, id, container_id, given_name, family_name, sort_given, sort_family,
+                    created_order, created_revision, revision, created_at, modified_at)
+                SELECT \(book), 'c' || i, \(container), 'Given' || left(md5(i::text), 8), 'Family' || (i % 500),
+                    'given' || left(md5(i::text), 8) || chr(1) || 'family' || (i % 500),
+                    'family' || (i % 500) || chr(1) || 'given' || left(md5(i::text), 8), i, 1, 1, 0, 0
+                FROM generate_series(1, \(count)) i
+                """, logger: logger)
+            try await connection.rows(
+                """
+                INSERT INTO contact_name_word (book_id, word, contact_id)
+                SELECT \(book), 'given' || left(md5(i::text), 8), 'c' || i FROM generate_series(1, \(count)) i
+                UNION ALL SELECT \(book), 'family' || (i % 500), 'c' || i FROM generate_series(1, \(count)) i
+                """, logger: logger)
+            for (kind, prefix) in [(Int16(2), "u"), (Int16(1), "555")] {
+                try await connection.rows(
+                    """
+                    INSERT INTO labeled_value (book_id, id, contact_id, kind, position, value, search_key,
+                        created_revision, revision)
+                    SELECT \(book), \(prefix) || '-' || i, 'c' || i, \(kind), 0, \(prefix) || i, \(prefix) || i, 1, 1
+                    FROM generate_series(1, \(count)) i
+                    """, logger: logger)
+            }
+            try await connection.rows(
+                """
+                INSERT INTO contact_group (book_id, id, container_id, name, sort_name, created_order, created_revision,
+                    name_revision, revision, created_at, modified_at)
+                VALUES (\(book), \(group), \(container), 'Friends', 'friends', 1, 1, 1, 1, 0, 0)
+                """, logger: logger)
+            try await connection.rows(
+                """
+                INSERT INTO group_member (book_id, group_id, contact_id, group_order, contact_order)
+                SELECT \(book), \(group), 'c' || i, 1, i FROM generate_series(1, 100) i
+                """, logger: logger)
+            try await connection.rows(
+                "UPDATE book_store SET contact_count = \(count) WHERE book_id = \(book)", logger: logger)
+        }
+        _ = try await store.read { connection in try await connection.rows("ANALYZE", logger: logger) }
+    }
+
+    @Test("Name, email, phone, group and container searches, in every order, never scan contacts")
+    func noSequentialScans() async throws {
+        try await PostgresTestDatabase.with { location in
+            let backend = try await PostgresBackend.open(location)
+            let book = AddressBook(id: UUID().uuidString, name: "Big", ownerID: "tests", fileName: "")
+            let store = try await backend.postgresBooks.store(book)
+            let other = try await backend.postgresBooks.store(
+                AddressBook(id: UUID().uuidString, name: "Other", ownerID: "tests", fileName: ""))
+            try await seed(store, count: 20_000, group: "g1")
+            try await seed(other, count: 5_000, group: "g2")
+            let container = try await store.defaultContainer().identifier
+            let predicates: [ContactPredicate] = [
+                .matchingName("givenab1"), .matchingName("family123 givena"), .matchingEmailAddress("u77"),
+                .matchingPhoneNumber("5551234567"), .inGroup("g1"),
+                ContactPredicate(matchingName: "family1", matchingEmailAddress: "u2"),
+                ContactPredicate(matchingName: "givenc0", containerIdentifier: container),
+            ]
+            for predicate in predicates {
+                for order in [ContactSortOrder.none, .givenName, .familyName] {
+                    let fetch = PostgresContactFetch(
+                        request: ContactFetchRequest(predicate: predicate, keysToFetch: [.givenName], sortOrder: order),
+                        order: order, store: store)
+                    let (query, _, _) = try #require(
+                        try fetch.pageQuery(
+                            PostgresContactLoader(keys: [.givenName]), count: 50, cursor: nil, backward: false))
+                    let plan = try await store.read { connection in
+                        try await connection.rows(
+                            PostgresQuery(unsafeSQL: "EXPLAIN " + query.sql, binds: query.binds), logger: store.logger
+                        ).decode(String.self).array()
+                    }.joined(separator: "\n")
+                    #expect(!plan.contains("Seq Scan on contact "), "\(predicate) \(order):\n\(plan)")
+                    #expect(!plan.contains("Seq Scan on labeled_value"), "\(predicate) \(order):\n\(plan)")
+                    #expect(!plan.contains("Seq Scan on contact_name_word"), "\(predicate) \(order):\n\(plan)")
+                }
+            }
+            try await backend.close()
+        }
+    }
+}
