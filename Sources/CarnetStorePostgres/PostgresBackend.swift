@@ -27,6 +27,7 @@ public struct PostgresBackend: StoreBackend {
                 postgresCatalog: PostgresCatalog(database: database, configuration: configuration, ownsDatabase: false),
                 postgresBooks: PostgresBooks(database: database, configuration: configuration))
             try await backend.bootstrap()
+            backend.postgresBooks.listen()
             return backend
         } catch {
             await database.close()

@@ -9,9 +9,45 @@ public final class PostgresBooks: AddressBookStores {
     let configuration: StoreConfiguration
     private let known = Mutex<[String: PostgresStore]>([:])
 
+    private let listener = Mutex<Task<Void, Never>?>(nil)
+
+    /// The channel saves notify on: the payload is the book's id and its newest log position.
+    static let channel = "carnet_book"
+
     init(database: PostgresDatabase, configuration: StoreConfiguration) {
         self.database = database
         self.configuration = configuration
+    }
+
+    /// Starts this instance's one listening connection: each wake-up makes the book's notifier here look for new
+    /// commits. After a dropped connection or a database restart it listens again and has every notifier look, so
+    /// subscribers catch up; meanwhile the notifiers' own polling covers the gap.
+    func listen() {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                do {
+                    try await self.database.client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            await self.wakeAll()
+                            for try await notification in notifications {
+                                let book = notification.payload.split(separator: " ").first.map(String.init) ?? ""
+                                if let store = self.known.withLock({ $0[book] }) { await store.notifier.check() }
+                            }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        listener.withLock { $0 = task }
+    }
+
+    /// Every known book's notifier looks for commits it may have missed.
+    private func wakeAll() async {
+        for store in known.withLock({ Array($0.values) }) { await store.notifier.check() }
     }
 
     public func acquire(_ book: AddressBook) async throws -> any ContactStore { try await store(book) }
@@ -44,6 +80,7 @@ public final class PostgresBooks: AddressBookStores {
     }
 
     public func closeAll() async {
+        listener.withLock { $0?.cancel() }
         let stores = known.withLock { stores in
             defer { stores.removeAll() }
             return Array(stores.values)

@@ -20,8 +20,13 @@ struct PostgresInstancesTests {
     {
         try await PostgresTestDatabase.with { location in
             let url = location.description
-            try await withRouter({ $0.databaseURL = url }) { a, clientA in
-                try await withRouter({ $0.databaseURL = url }) { b, clientB in
+            // No polling to speak of: what reaches the other instance's subscribers comes through LISTEN/NOTIFY.
+            let configure: @Sendable (inout ServerConfiguration) -> Void = {
+                $0.databaseURL = url
+                $0.storeConfiguration.externalChangePollInterval = 3_600
+            }
+            try await withRouter(configure) { a, clientA in
+                try await withRouter(configure) { b, clientB in
                     try await body(a, clientA, b, clientB)
                 }
             }
@@ -71,7 +76,7 @@ struct PostgresInstancesTests {
         }
     }
 
-    @Test("A subscriber of instance B hears of a save made through instance A")
+    @Test("A subscriber of instance B hears of a save made through instance A (a NOTIFY wake-up, no polling)")
     func notificationsAcrossInstances() async throws {
         try await withInstances { a, clientA, b, _ in
             let token = try await a.token()

@@ -63,6 +63,9 @@ struct PostgresSaveTransaction {
                 contact_count = contact_count + \(Int64(contactDelta))
             WHERE book_id = \(bookID)
             """)
+        // A wake-up for every instance's subscribers, sent at commit: the book and its newest position, far under
+        // NOTIFY's 8,000 bytes. Subscribers read the changes from their tokens, so a lost wake-up loses nothing.
+        try await run("SELECT pg_notify(\(PostgresBooks.channel), \(bookID + " " + String(position)))")
     }
 
     /// How many contacts the book holds, this save's adds and deletes included.
