@@ -184,7 +184,8 @@ let package = Package(
         .testTarget(
             name: "CarnetGraphQLTests",
             dependencies: [
-                "CarnetGraphQL", "CarnetStore", "CarnetStoreSQLite", "CarnetGraphQLReference", "CarnetTestSupport",
+                "CarnetGraphQL", "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres", "CarnetGraphQLReference",
+                "CarnetTestSupport", "CarnetStoreTestSupport",
                 .product(name: "GraphQL", package: "GraphQL"),
             ],
             swiftSettings: swiftSettings

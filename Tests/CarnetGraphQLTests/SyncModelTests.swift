@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Foundation
 import Testing
 
@@ -12,14 +13,30 @@ struct SyncModelTests {
         ProcessInfo.processInfo.environment["CARNET_SYNC_BASE_SEED"].flatMap(UInt64.init)
         ?? UInt64(Date().timeIntervalSince1970)
 
+    /// Schedules on PostgreSQL: each one's saves are network round trips, so fewer by default
+    /// (`CARNET_SYNC_SCHEDULES_POSTGRES`).
+    static let totalPostgres =
+        ProcessInfo.processInfo.environment["CARNET_SYNC_SCHEDULES_POSTGRES"].flatMap(Int.init) ?? 100
+
     @Test("Every replica converges to the server", arguments: 0..<4)
     func converges(batch: Int) async throws {
+        try await run(batch: batch, total: Self.total, postgres: false)
+    }
+
+    @Test(
+        "Every replica converges to the server on PostgreSQL",
+        .enabled(if: PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired), arguments: 0..<4)
+    func convergesOnPostgres(batch: Int) async throws {
+        try await run(batch: batch, total: Self.totalPostgres, postgres: true)
+    }
+
+    func run(batch: Int, total: Int, postgres: Bool) async throws {
         let seeds: [UInt64] =
             Self.onlySeed.map { batch == 0 ? [$0] : [] }
-            ?? (0..<Self.total).filter { $0 % 4 == batch }.map { Self.baseSeed &+ UInt64($0) }
+            ?? (0..<total).filter { $0 % 4 == batch }.map { Self.baseSeed &+ UInt64($0) }
         var steps = 0
         for seed in seeds {
-            var runner = try await ScheduleRunner(seed: seed)
+            var runner = try await ScheduleRunner(seed: seed, postgres: postgres)
             do {
                 try await runner.run()
                 steps += runner.steps
@@ -32,6 +49,8 @@ struct SyncModelTests {
             }
             await runner.world.close()
         }
-        print("sync model batch \(batch): \(seeds.count) schedules, \(steps) steps, base seed \(Self.baseSeed)")
+        print(
+            "sync model\(postgres ? " on PostgreSQL" : "") batch \(batch): \(seeds.count) schedules, \(steps) steps, base seed \(Self.baseSeed)"
+        )
     }
 }

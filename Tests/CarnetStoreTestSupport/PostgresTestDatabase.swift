@@ -82,9 +82,19 @@ package enum PostgresTestDatabase {
         return try await PostgresBooks.open(backend, configuration: configuration).store(book)
     }
 
+    /// The shared database's location, made (and migrated) on first use.
+    package static func sharedLocation() async throws -> PostgresLocation { try await shared.location() }
+
     /// Connects once per test process, creating and migrating the shared database if needed.
     private actor SharedBackend {
         private var opened: PostgresBackend?
+        private var sharedLocation: PostgresLocation?
+
+        func location() async throws -> PostgresLocation {
+            _ = try await backend()
+            guard let sharedLocation else { throw NotConfigured() }
+            return sharedLocation
+        }
 
         func backend() async throws -> PostgresBackend {
             if let opened { return opened }
@@ -102,6 +112,7 @@ package enum PostgresTestDatabase {
             location.database = PostgresTestDatabase.sharedName
             let backend = try await PostgresBackend.open(location)
             opened = backend
+            sharedLocation = location
             return backend
         }
     }

@@ -19,12 +19,12 @@ struct ScheduleRunner {
     var log: [String] = []
     var steps = 0
 
-    init(seed: UInt64) async throws {
+    init(seed: UInt64, postgres: Bool = false) async throws {
         self.seed = seed
         var random = SeededRandom(seed: seed)
         // A third of the schedules run over three books: the owner's two and one shared with it.
         let books = random.chance(33)
-        world = try await SyncWorld(onDisk: random.chance(25), books: books)
+        world = try await SyncWorld(onDisk: random.chance(25), books: books, postgres: postgres)
         let lastBook = world.booksCount - 1
         for index in 0..<random.int(1...3) {
             var client = PullClient(

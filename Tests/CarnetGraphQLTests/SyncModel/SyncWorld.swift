@@ -1,53 +1,88 @@
 import CarnetGraphQL
 import CarnetStore
+import CarnetStorePostgres
 import CarnetStoreSQLite
+import CarnetStoreTestSupport
 import Foundation
 
 /// The server side of a schedule: a store (on disk when the schedule restarts it) and the GraphQL service; or, for
-/// schedules over several books, a data folder whose principal `owner` reaches three books (its default, a second
-/// of its own, and one `other` shares with it), each client following one of them.
+/// schedules over several books, a backend whose principal `owner` reaches three books (its default, a second of
+/// its own, and one `other` shares with it), each client following one of them. On PostgreSQL every world is a
+/// backend on the shared test database (its principals named uniquely), restarted by opening it again.
 final class SyncWorld {
     let directory: URL?
     let booksCount: Int
     var store: any ContactStore
     var service: GraphQLService
-    private var folder: DataFolder?
+    private var folder: (any StoreBackend)?
+    private let openBackend: () async throws -> any StoreBackend
     /// In a data folder: the books clients reach (the first is the owner's default) and their open stores.
     private(set) var books: [AddressBook] = []
     private(set) var stores: [any ContactStore] = []
     private var ownerID = ""
     private var otherID = ""
 
-    init(onDisk: Bool, books: Bool = false) async throws {
+    init(onDisk: Bool, books: Bool = false, postgres: Bool = false) async throws {
+        if postgres {
+            directory = nil
+            let location = try await PostgresTestDatabase.sharedLocation()
+            openBackend = { try await PostgresBackend.open(location) }
+            booksCount = books ? 3 : 1
+            let backend = try await openBackend()
+            // A world of one book is a principal with its default book; names are unique in the shared database.
+            let owner = try await backend.catalog.createPrincipal(name: "owner-\(UUID().uuidString)")
+            guard let ownerBook = owner.defaultBookID, let first = try await backend.catalog.book(id: ownerBook) else {
+                throw ModelFailure("the book was not made")
+            }
+            store = try await backend.books.acquire(first)
+            service = GraphQLService(store: store, limits: .unhurried)
+            self.books = [first]
+            ownerID = owner.id
+            folder = backend
+            if books { try await makeBooks(backend, owner: owner, first: first) }
+            try await openBooks()
+            return
+        }
+        let directory: URL?
         if onDisk || books {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "carnet-sync-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            self.directory = directory
-            store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            directory = folder
+            store = try SQLiteStore.open(path: folder.appendingPathComponent("carnet.sqlite").path)
         } else {
             directory = nil
             store = try SQLiteStore.inMemory()
         }
+        self.directory = directory
+        let path = directory?.path ?? ""
+        openBackend = { try await DataFolder.open(directory: path) }
         booksCount = books ? 3 : 1
         service = GraphQLService(store: store, limits: .unhurried)
-        if books, let directory {
+        if books {
             try await store.close()
-            let folder = try await DataFolder.open(directory: directory.path)
+            let folder = try await openBackend()
             let owner = try await folder.catalog.createPrincipal(name: "owner")
-            let other = try await folder.catalog.createPrincipal(name: "other")
-            let second = try await folder.catalog.createBook(name: "Second", ownerID: owner.id)
-            guard let ownerBook = owner.defaultBookID, let otherBook = other.defaultBookID,
-                let first = try await folder.catalog.book(id: ownerBook),
-                let shared = try await folder.catalog.book(id: otherBook)
-            else { throw ModelFailure("the books were not made") }
-            try await folder.catalog.share(bookID: otherBook, with: owner.id, access: .readWrite, by: other.id)
-            self.books = [first, second, shared]
-            ownerID = owner.id
-            otherID = other.id
+            guard let ownerBook = owner.defaultBookID, let first = try await folder.catalog.book(id: ownerBook) else {
+                throw ModelFailure("the books were not made")
+            }
             self.folder = folder
+            try await makeBooks(folder, owner: owner, first: first)
             try await openBooks()
         }
+    }
+
+    /// The owner's second book and `other`'s default, which it shares with the owner.
+    private func makeBooks(_ backend: any StoreBackend, owner: Principal, first: AddressBook) async throws {
+        let other = try await backend.catalog.createPrincipal(name: "other-\(UUID().uuidString)")
+        let second = try await backend.catalog.createBook(name: "Second", ownerID: owner.id)
+        guard let otherBook = other.defaultBookID, let shared = try await backend.catalog.book(id: otherBook) else {
+            throw ModelFailure("the books were not made")
+        }
+        try await backend.catalog.share(bookID: otherBook, with: owner.id, access: .readWrite, by: other.id)
+        books = [first, second, shared]
+        ownerID = owner.id
+        otherID = other.id
     }
 
     private func openBooks() async throws {
@@ -82,13 +117,13 @@ final class SyncWorld {
 
     /// Closes the store (ending every subscription) and opens it again, as a server restart does.
     func restart() async throws {
-        guard let directory else { return }
         if let folder {
             try await folder.close()
-            self.folder = try await DataFolder.open(directory: directory.path)
+            self.folder = try await openBackend()
             try await openBooks()
             return
         }
+        guard let directory else { return }
         try await store.close()
         store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
         service = GraphQLService(store: store, limits: .unhurried)
