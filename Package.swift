@@ -143,7 +143,7 @@ let package = Package(
         // A writer the durability tests run as a child process and kill mid-stream: test support, not a command of
         // the product.
         .executableTarget(
-            name: "carnet-test-writer", dependencies: ["CarnetStore", "CarnetStoreSQLite"],
+            name: "carnet-test-writer", dependencies: ["CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres"],
             path: "Tests/CarnetTestWriter",
             swiftSettings: swiftSettings),
         // The stores the store tests run against, one fixture for every backend.
@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "CarnetStorePostgresTests",
             dependencies: [
-                "CarnetStore", "CarnetStorePostgres", "CarnetStoreTestSupport",
+                "CarnetStore", "CarnetStorePostgres", "CarnetStoreTestSupport", "CarnetTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
