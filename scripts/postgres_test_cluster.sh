@@ -15,13 +15,15 @@ if pg_isready -q -h 127.0.0.1 -p "$port" 2>/dev/null; then
 fi
 if [ "$(id -u)" = 0 ]; then
     if ! pg_lsclusters -h | awk '{print $2}' | grep -qx carnet-test; then
-        pg_createcluster "$version" carnet-test -p "$port" -- --auth=trust >/dev/null
+        # Every test backend opens a pool: room for many at once.
+        pg_createcluster "$version" carnet-test -p "$port" -o max_connections=500 -- --auth=trust >/dev/null
     fi
     pg_ctlcluster "$version" carnet-test start
 else
     data=$(mktemp -d /tmp/carnet-postgres.XXXXXX)
     "$bin/initdb" -D "$data" -U postgres --auth=trust >/dev/null
-    "$bin/pg_ctl" -D "$data" -o "-p $port -k $data -c listen_addresses=127.0.0.1" -l "$data/server.log" -w start \
+    "$bin/pg_ctl" -D "$data" -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c max_connections=500" \
+        -l "$data/server.log" -w start \
         >/dev/null
 fi
 for _ in $(seq 1 30); do

@@ -19,7 +19,8 @@ public struct PostgresBackend: StoreBackend {
         _ location: PostgresLocation, configuration: StoreConfiguration = StoreConfiguration(),
         logger: Logger = Logger(label: "carnet.postgres")
     ) async throws -> PostgresBackend {
-        let database = try await PostgresDatabase.connect(location, logger: logger)
+        let database = try await PostgresDatabase.connect(
+            location, lockTimeout: configuration.busyTimeout, logger: logger)
         do {
             try await PostgresMigrations.migrate(database)
             let backend = PostgresBackend(

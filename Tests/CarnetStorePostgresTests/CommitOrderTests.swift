@@ -24,6 +24,8 @@ struct CommitOrderTests {
             let stores = [
                 try await instances[0].postgresBooks.store(book), try await instances[1].postgresBooks.store(book),
             ]
+            // Tokens from before the first save, so every save's event is after them.
+            let startTokens = [try await stores[0].currentHistoryToken(), try await stores[1].currentHistoryToken()]
             let writers = 8
             let perWriter = Self.saves / writers
             let done = FinishedWriters()
@@ -43,7 +45,7 @@ struct CommitOrderTests {
                 }
                 for reader in 0..<2 {
                     group.addTask {
-                        var token = try await stores[reader].currentHistoryToken()
+                        var token = startTokens[reader]
                         var ids: [String] = []
                         while true {
                             let finished = done.count == writers

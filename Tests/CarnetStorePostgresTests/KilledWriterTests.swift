@@ -45,3 +45,42 @@ struct KilledWriterTests {
         }
     }
 }
+
+@Suite("PostgreSQL busy books", .enabled(if: PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired))
+struct BusyBookTests {
+    @Test("A save that waits for its book past the busy timeout fails with UNAVAILABLE and writes nothing")
+    func lockTimeout() async throws {
+        try await PostgresTestDatabase.with { location in
+            var configuration = StoreConfiguration()
+            configuration.busyTimeout = 0.2
+            let backend = try await PostgresBackend.open(location, configuration: configuration)
+            let book = AddressBook(id: UUID().uuidString, name: "Busy", ownerID: "tests", fileName: "")
+            let store = try await backend.postgresBooks.store(book)
+            let (locked, release) = AsyncStream<Void>.makeStream()
+            let (done, finish) = AsyncStream<Void>.makeStream()
+            // Another instance's save, holding the book's row until told to finish.
+            let holder = Task {
+                _ = try await backend.database.write { connection in
+                    _ = try await connection.rows(
+                        "SELECT 1 FROM book_store WHERE book_id = \(book.id) FOR UPDATE",
+                        logger: backend.database.logger
+                    ).collect()
+                    release.yield()
+                    for await _ in done { break }
+                }
+            }
+            for await _ in locked { break }
+            var request = SaveRequest(transactionAuthor: "waiting")
+            request.add(Contact())
+            await #expect {
+                try await store.execute(request)
+            } throws: { error in
+                (error as? StoreError)?.code == .unavailable && (error as? StoreError)?.retryAfter != nil
+            }
+            finish.yield()
+            try await holder.value
+            #expect(try await store.contactCount() == 0)
+            try await backend.close()
+        }
+    }
+}

@@ -33,6 +33,9 @@ package enum PostgresTestDatabase {
         var server = try PostgresLocation(url: url)
         // A bound on a hang, not a race: a loaded test run can keep the cooperative threads busy for seconds.
         server.connectTimeout = .seconds(600)
+        // Many backends open at once in a test run, each with its pool: small pools stay within the server's
+        // connections (scripts/postgres_test_cluster.sh allows 500).
+        server.poolSize = 4
         let logger = Logger(label: "carnet.tests.postgres")
         let admin = try await PostgresDatabase.connect(server, logger: logger)
         let name = "carnet_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
@@ -101,6 +104,7 @@ package enum PostgresTestDatabase {
             guard let url else { throw NotConfigured() }
             var server = try PostgresLocation(url: url)
             server.connectTimeout = .seconds(600)
+            server.poolSize = 8
             let logger = Logger(label: "carnet.tests.postgres")
             let admin = try await PostgresDatabase.connect(server, logger: logger)
             _ = try? await admin.read { connection in

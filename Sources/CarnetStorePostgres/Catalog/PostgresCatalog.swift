@@ -25,7 +25,8 @@ public struct PostgresCatalog: CatalogStore {
         _ location: PostgresLocation, configuration: StoreConfiguration = StoreConfiguration(),
         logger: Logger = Logger(label: "carnet.postgres")
     ) async throws -> PostgresCatalog {
-        let database = try await PostgresDatabase.connect(location, logger: logger)
+        let database = try await PostgresDatabase.connect(
+            location, lockTimeout: configuration.busyTimeout, logger: logger)
         do {
             try await PostgresMigrations.migrate(database)
         } catch {

@@ -1,4 +1,5 @@
 import CarnetStore
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -21,9 +22,13 @@ package final class PostgresDatabase: Sendable {
 
     /// Starts the pool and checks that the database answers.
     /// - Throws: ``StoreError`` `unavailable` when it does not.
-    package static func connect(_ location: PostgresLocation, logger: Logger) async throws -> PostgresDatabase {
+    /// - Parameter lockTimeout: how long a statement waits for a lock (``StoreConfiguration/busyTimeout``).
+    package static func connect(_ location: PostgresLocation, lockTimeout: TimeInterval = 5, logger: Logger)
+        async throws -> PostgresDatabase
+    {
         let database = PostgresDatabase(
-            client: PostgresClient(configuration: try location.clientConfiguration(), backgroundLogger: logger),
+            client: PostgresClient(
+                configuration: try location.clientConfiguration(lockTimeout: lockTimeout), backgroundLogger: logger),
             location: location, logger: logger)
         do {
             // The pool retries a failing connection for about a minute; a server that is down must not hold up a

@@ -90,16 +90,19 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The location without its password, for logs and messages.
     public var description: String {
-        "postgres://\(username)@\(host):\(port)/\(database)?sslmode=\(tls.rawValue)"
+        "postgres://\(username)@\(host):\(port)/\(database)?sslmode=\(tls.rawValue)&pool_size=\(poolSize)"
     }
 
-    /// postgres-nio's settings for this location.
-    func clientConfiguration() throws -> PostgresClient.Configuration {
+    /// postgres-nio's settings for this location. `lockTimeout` bounds how long a statement waits for a row lock
+    /// (a save for its book's, held by a save on another instance) before failing with `UNAVAILABLE`.
+    func clientConfiguration(lockTimeout: TimeInterval) throws -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database,
             tls: try clientTLS())
         configuration.options.maximumConnections = poolSize
         configuration.options.connectTimeout = connectTimeout
+        let milliseconds = Int(min(max(lockTimeout, 0.001), 3_600) * 1_000)
+        configuration.options.additionalStartupParameters = [("lock_timeout", "\(milliseconds)")]
         return configuration
     }
 

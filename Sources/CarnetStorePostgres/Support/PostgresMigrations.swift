@@ -22,14 +22,18 @@ enum PostgresMigrations {
     static func migrate(_ database: PostgresDatabase) async throws {
         let logger = database.logger
         try await database.read { connection in
+            // Waiting for another instance's migration is not a busy book: no lock timeout here.
+            try await connection.query("SET lock_timeout = 0", logger: logger)
             try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
             do {
                 try await apply(connection, logger: logger)
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+                _ = try? await connection.query("RESET lock_timeout", logger: logger)
                 throw error
             }
             try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+            try await connection.query("RESET lock_timeout", logger: logger)
         }
     }
 
