@@ -98,7 +98,7 @@ public struct SQLiteStore: ContactStore {
         self.pointReaders = pointReaders
         self.storeID = storeID
         self.configuration = configuration
-        self.notifier = ChangeNotifier(
+        self.notifier = ChangeNotifier.sqlite(
             database: database, storeID: storeID, interval: configuration.externalChangePollInterval)
         self.maintenance = MaintenanceClock()
     }

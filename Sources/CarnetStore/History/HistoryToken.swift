@@ -59,3 +59,22 @@ package struct HistoryToken: Hashable, Sendable {
         }
     }
 }
+
+/// Whether a client's history token continues its replica, and if not, why it must start over.
+package enum HistoryTokenUse {
+    case usable(HistoryToken)
+    case unusable(DropEverythingReason)
+}
+
+extension HistoryToken {
+    /// Classifies a client's token against the store's identity and the history it still holds: the same rules on
+    /// every backend.
+    package static func classify(_ text: String?, storeID: String, oldest: Int64, current: Int64) -> HistoryTokenUse {
+        guard let text, !text.isEmpty else { return .unusable(.noToken) }
+        guard let token = HistoryToken(encoded: text) else { return .unusable(.malformedToken) }
+        guard token.storeID == storeID else { return .unusable(.otherStore) }
+        guard token.position >= oldest else { return .unusable(.expiredToken) }
+        guard token.position <= current else { return .unusable(.tokenAhead) }
+        return .usable(token)
+    }
+}

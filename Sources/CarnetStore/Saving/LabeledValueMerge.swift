@@ -116,3 +116,23 @@ package struct LabeledValueMerge {
         }
     }
 }
+
+extension StoreError {
+    /// Why an update's merge refuses it, on every backend: value identifiers that are not the contact's first, then
+    /// conflicts with changes since the base revision; `nil` when it may be written.
+    package static func updateRefusal(
+        contact id: String, invalidIdentifiers: [String], conflicts: [String], baseRevision: Int64?
+    ) -> StoreError? {
+        if !invalidIdentifiers.isEmpty {
+            return StoreError(
+                .recordIdentifierInvalid, "Labeled value identifiers that are not values of this contact",
+                affected: [id], keyPaths: invalidIdentifiers)
+        }
+        if !conflicts.isEmpty {
+            return StoreError(
+                .conflict, "The contact changed since revision \(baseRevision ?? 0) in the keys this update touches",
+                affected: [id], keyPaths: conflicts)
+        }
+        return nil
+    }
+}

@@ -20,3 +20,18 @@ package enum SingleValueMerge {
         return changing.filter { (keyRevisions[$0] ?? createdRevision) > baseRevision }
     }
 }
+
+extension Contact {
+    /// Whether `update` sets a single-value key this stored contact holds (strings, contact type, birthdays) to
+    /// another value; `nil` for keys a backend stores apart (images) and compares itself.
+    package func singleValueDiffers(_ key: ContactKey, from update: Contact) -> Bool? {
+        let (new, stored) = (update.values, values)
+        if let slot = key.stringSlot { return new.strings[slot] != stored.strings[slot] }
+        switch key {
+        case .contactType: return new.contactType != stored.contactType
+        case .birthday: return new.birthday != stored.birthday
+        case .nonGregorianBirthday: return new.nonGregorianBirthday != stored.nonGregorianBirthday
+        default: return nil
+        }
+    }
+}

@@ -17,7 +17,7 @@ struct PostgresHistoryFetch {
     func run() async throws -> ChangeHistoryPage {
         let (current, oldest) = try await positions()
         var page: Page
-        switch Self.classify(request.startingToken, storeID: store.storeID, oldest: oldest, current: current) {
+        switch HistoryToken.classify(request.startingToken, storeID: store.storeID, oldest: oldest, current: current) {
         case .usable(let token):
             if let snapshot = token.snapshot {
                 page = try await snapshotPage(
@@ -42,21 +42,6 @@ struct PostgresHistoryFetch {
             "SELECT last_position, oldest_position FROM book_store WHERE book_id = \(store.bookID)",
             logger: store.logger
         ).decode((Int64, Int64).self).array().first ?? (0, 0)
-    }
-
-    enum TokenUse {
-        case usable(HistoryToken)
-        case unusable(DropEverythingReason)
-    }
-
-    /// Whether a client's token continues its replica, and if not, why it must start over.
-    static func classify(_ text: String?, storeID: String, oldest: Int64, current: Int64) -> TokenUse {
-        guard let text, !text.isEmpty else { return .unusable(.noToken) }
-        guard let token = HistoryToken(encoded: text) else { return .unusable(.malformedToken) }
-        guard token.storeID == storeID else { return .unusable(.otherStore) }
-        guard token.position >= oldest else { return .unusable(.expiredToken) }
-        guard token.position <= current else { return .unusable(.tokenAhead) }
-        return .usable(token)
     }
 
     /// Coalesces events after `start`, stopping before the event that would exceed the page size.

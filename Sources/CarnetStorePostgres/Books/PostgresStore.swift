@@ -15,15 +15,14 @@ public struct PostgresStore: Sendable {
     let storeID: String
     public let configuration: StoreConfiguration
     /// The book's subscribers in this instance.
-    let notifier: PostgresChangeNotifier
+    let notifier: ChangeNotifier
 
     var logger: Logger { database.logger }
 
     /// The book's store, creating its store row and default container on first use.
-    static func open(
-        database: PostgresDatabase, bookID: String, configuration: StoreConfiguration,
-        notifier: PostgresChangeNotifier = PostgresChangeNotifier()
-    ) async throws -> PostgresStore {
+    static func open(database: PostgresDatabase, bookID: String, configuration: StoreConfiguration) async throws
+        -> PostgresStore
+    {
         let logger = database.logger
         let storeID = try await database.write { connection -> String in
             let found = try await connection.rows(
@@ -51,10 +50,10 @@ public struct PostgresStore: Sendable {
                 """, logger: logger)
             return storeID
         }
-        let store = PostgresStore(
+        let notifier = ChangeNotifier.postgres(
+            database: database, bookID: bookID, storeID: storeID, interval: configuration.externalChangePollInterval)
+        return PostgresStore(
             database: database, bookID: bookID, storeID: storeID, configuration: configuration, notifier: notifier)
-        await notifier.attach(store)
-        return store
     }
 
     /// The handle is released with the backend's pool; nothing to close per book.

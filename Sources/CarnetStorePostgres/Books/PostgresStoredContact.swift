@@ -95,14 +95,9 @@ struct PostgresStoredContact {
 
     /// Whether the update sets a single-value key to another value than the stored one.
     func differs(_ key: ContactKey, from update: Contact, _ transaction: PostgresSaveTransaction) async throws -> Bool {
+        if let differs = contact.singleValueDiffers(key, from: update) { return differs }
         let new = update.values
         switch key {
-        case _ where key.stringSlot != nil:
-            guard let slot = key.stringSlot else { return false }
-            return new.strings[slot] != contact.values.strings[slot]
-        case .contactType: return new.contactType != contact.values.contactType
-        case .birthday: return new.birthday != contact.values.birthday
-        case .nonGregorianBirthday: return new.nonGregorianBirthday != contact.values.nonGregorianBirthday
         case .imageData, .thumbnailImageData:
             let column = key == .imageData ? "image_data" : "thumbnail_image_data"
             let current =

@@ -13,7 +13,7 @@ struct HistoryFetch {
         let current = try HistoryStore.currentPosition(db)
         let oldest = try HistoryStore.oldestPosition(db)
         var page: (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
-        switch Self.classify(request.startingToken, storeID: storeID, oldest: oldest, current: current) {
+        switch HistoryToken.classify(request.startingToken, storeID: storeID, oldest: oldest, current: current) {
         case .usable(let token):
             if let snapshot = token.snapshot {
                 page = try snapshotPage(db, at: token.position, from: snapshot, budget: request.limit, current: current)
@@ -30,21 +30,6 @@ struct HistoryFetch {
         }
         try attachRecords(db, to: &page.events)
         return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
-    }
-
-    enum TokenUse {
-        case usable(HistoryToken)
-        case unusable(DropEverythingReason)
-    }
-
-    /// Whether a client's token continues its replica, and if not, why it must start over.
-    static func classify(_ text: String?, storeID: String, oldest: Int64, current: Int64) -> TokenUse {
-        guard let text, !text.isEmpty else { return .unusable(.noToken) }
-        guard let token = HistoryToken(encoded: text) else { return .unusable(.malformedToken) }
-        guard token.storeID == storeID else { return .unusable(.otherStore) }
-        guard token.position >= oldest else { return .unusable(.expiredToken) }
-        guard token.position <= current else { return .unusable(.tokenAhead) }
-        return .usable(token)
     }
 
     /// Coalesces events after `position`, stopping before the event that would exceed the page size.

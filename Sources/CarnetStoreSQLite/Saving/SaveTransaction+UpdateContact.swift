@@ -33,15 +33,10 @@ extension SaveTransaction {
                 merges.append((kind, merge))
             }
         }
-        if !invalid.isEmpty {
-            throw StoreError(
-                .recordIdentifierInvalid, "Labeled value identifiers that are not values of this contact",
-                affected: [id], keyPaths: invalid)
-        }
-        if !conflicts.isEmpty {
-            throw StoreError(
-                .conflict, "The contact changed since revision \(baseRevision ?? 0) in the keys this update touches",
-                affected: [id], keyPaths: conflicts)
+        if let refusal = StoreError.updateRefusal(
+            contact: id, invalidIdentifiers: invalid, conflicts: conflicts, baseRevision: baseRevision)
+        {
+            throw refusal
         }
         guard !changedKeys.isEmpty else { return }
 
