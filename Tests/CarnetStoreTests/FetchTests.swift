@@ -130,6 +130,23 @@ struct FetchTests {
         #expect(page.contacts.map(\.identifier) == twins.map(\.identifier).sorted())
     }
 
+    @Test(
+        "A name query of many words matches only contacts where every word prefixes a name word",
+        arguments: StoreKind.available)
+    func manyWords(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        try await store.add([
+            Make.person("Anna", "Smith", organization: "Acme Corp"),
+            Make.person("Anna", "Smithers", organization: "Acme"),
+        ])
+        #expect(try await search(store, .matchingName("an sm ac co anna smith corp")) == ["Anna Smith"])
+        #expect(try await search(store, .matchingName("an sm ac anna smith smithe")) == ["Anna Smithers"])
+        #expect(try await search(store, .matchingName("an sm ac co anna smith corpx")) == [])
+        // Hundreds of words: an answer, not a stall.
+        let many = (0..<200).map { "w\($0)" }.joined(separator: " ")
+        #expect(try await search(store, .matchingName(many)) == [])
+    }
+
     @Test("Reading a key that was not fetched traps with a clear message")
     func unfetchedKeyTraps() async {
         await #expect(processExitsWith: .failure) {
