@@ -13,7 +13,7 @@ struct BookCLITests {
     func principalsAndBooks(kind: CatalogKind) async throws {
         switch kind {
         case .sqlite: try await principalsAndBooks(database: nil)
-        case .postgres: try await PostgresTestDatabase.with { try await principalsAndBooks(database: $0.description) }
+        case .postgres: try await PostgresTestDatabase.with { try await principalsAndBooks(database: $0.testURL) }
         }
     }
 

@@ -19,7 +19,7 @@ struct PostgresInstancesTests {
         async throws
     {
         try await PostgresTestDatabase.with { location in
-            let url = location.description
+            let url = location.testURL
             // No polling to speak of: what reaches the other instance's subscribers comes through LISTEN/NOTIFY.
             let configure: @Sendable (inout ServerConfiguration) -> Void = {
                 $0.databaseURL = url

@@ -17,7 +17,7 @@ struct PostgresServeTests {
             let base = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-pg-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: base) }
             let (dataA, dataB) = (base.appendingPathComponent("a").path, base.appendingPathComponent("b").path)
-            let database = location.description
+            let database = location.testURL
             let first = try ChildProcess(carnet, ["serve", "--data", dataA, "--database", database, "--port", "0"])
             let urlA = try #require(
                 try await first.line(containing: "is listening on").split(separator: " ").last.map(String.init))

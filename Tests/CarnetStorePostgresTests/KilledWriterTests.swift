@@ -17,7 +17,7 @@ struct KilledWriterTests {
             for round in 0..<3 {
                 let child = try ChildProcess(
                     try ChildProcess.executable("carnet-test-writer"),
-                    ["--database", location.description, "--book", book])
+                    ["--database", location.testURL, "--book", book])
                 let started = try await ChildProcess.wait(seconds: 120) { child.outputLines.count >= 40 + round * 25 }
                 #expect(started, "the writer did not get going")
                 try await child.kill()

@@ -121,3 +121,9 @@ package enum PostgresTestDatabase {
         }
     }
 }
+
+extension PostgresLocation {
+    /// The location as a URL for a child process or a server under test, its connect timeout a bound on a hang (a
+    /// loaded test run can delay the first answer past the default 10 s), not a race.
+    package var testURL: String { description + "&connect_timeout=600" }
+}
