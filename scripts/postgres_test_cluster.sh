@@ -9,26 +9,31 @@ version=$(ls /usr/lib/postgresql | sort -n | tail -1)
 bin="/usr/lib/postgresql/$version/bin"
 url="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 
-if pg_isready -q -h 127.0.0.1 -p "$port" 2>/dev/null; then
-    echo "$url"
-    exit 0
-fi
-if [ "$(id -u)" = 0 ]; then
-    if ! pg_lsclusters -h | awk '{print $2}' | grep -qx carnet-test; then
-        # Every test backend opens a pool: room for many at once.
-        pg_createcluster "$version" carnet-test -p "$port" -o max_connections=500 -- --auth=trust >/dev/null
+# Only the URL goes to standard output: the cluster tools print notes there ("Removed stale pid file."), which
+# would otherwise become part of the captured URL. The server started here inherits standard error, not the
+# caller's pipe, so a command substitution does not wait for it.
+start_cluster() {
+    if [ "$(id -u)" = 0 ]; then
+        if ! pg_lsclusters -h | awk '{print $2}' | grep -qx carnet-test; then
+            # Every test backend opens a pool: room for many at once.
+            pg_createcluster "$version" carnet-test -p "$port" -o max_connections=500 -- --auth=trust >/dev/null
+        fi
+        pg_ctlcluster "$version" carnet-test start
+    else
+        data=$(mktemp -d /tmp/carnet-postgres.XXXXXX)
+        "$bin/initdb" -D "$data" -U postgres --auth=trust >/dev/null
+        "$bin/pg_ctl" -D "$data" -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c max_connections=500" \
+            -l "$data/server.log" -w start \
+            >/dev/null
     fi
-    pg_ctlcluster "$version" carnet-test start
-else
-    data=$(mktemp -d /tmp/carnet-postgres.XXXXXX)
-    "$bin/initdb" -D "$data" -U postgres --auth=trust >/dev/null
-    "$bin/pg_ctl" -D "$data" -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c max_connections=500" \
-        -l "$data/server.log" -w start \
-        >/dev/null
+    for _ in $(seq 1 30); do
+        pg_isready -q -h 127.0.0.1 -p "$port" && break
+        sleep 1
+    done
+    pg_isready -q -h 127.0.0.1 -p "$port"
+}
+
+if ! pg_isready -q -h 127.0.0.1 -p "$port" 2>/dev/null; then
+    start_cluster >&2
 fi
-for _ in $(seq 1 30); do
-    pg_isready -q -h 127.0.0.1 -p "$port" && break
-    sleep 1
-done
-pg_isready -q -h 127.0.0.1 -p "$port"
 echo "$url"
