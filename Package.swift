@@ -176,7 +176,8 @@ let package = Package(
         .testTarget(
             name: "CarnetStorePostgresTests",
             dependencies: [
-                "CarnetStore", "CarnetStorePostgres", "CarnetStoreTestSupport", "CarnetTestSupport",
+                "CarnetStore", "CarnetStorePostgres", "CarnetStoreSQLite", "CarnetStoreTestSupport",
+                "CarnetTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -14,6 +14,7 @@ struct Carnet: AsyncParsableCommand {
         subcommands: [
             Serve.self, QueryCommand.self, TokenCommand.self, PrincipalCommand.self, BookCommand.self,
             BackupCommand.self, Status.self, SchemaCommand.self, ImportCommand.self, ExportCommand.self,
+            MigrateStoreCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -57,6 +58,23 @@ struct DataOptions: ParsableArguments {
             try? await folder.close()
             throw error
         }
+    }
+}
+
+/// The two ends of `carnet migrate-store`: a data folder and a PostgreSQL database (the one pair both backends
+/// support today).
+func openMigration(from directory: String, to url: String) async throws -> (
+    source: any StoreMigrationSource, target: any StoreMigrationTarget
+) {
+    guard FileManager.default.fileExists(atPath: directory) else {
+        throw StoreError(.validationFailed, "No data folder at \(directory).", keyPaths: ["from"])
+    }
+    let target = try await PostgresBackend.open(try PostgresLocation(url: url))
+    do {
+        return (try await DataFolder.open(directory: directory), target)
+    } catch {
+        try? await target.close()
+        throw error
     }
 }
 

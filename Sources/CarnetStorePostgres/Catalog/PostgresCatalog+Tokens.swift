@@ -1,13 +1,12 @@
 import CarnetStore
 import Foundation
+import Logging
 import PostgresNIO
 
 extension PostgresCatalog {
     /// Stores a new token for its ``AccessTokenRecord/principalID``. - Throws: `insertedRecordAlreadyExists` if
     /// the id is taken, `recordDoesNotExist` for an unknown principal or a book it may not open.
     public func insertAccessToken(_ token: AccessTokenRecord) async throws {
-        let authors = String(decoding: try JSONEncoder().encode(token.authors), as: UTF8.self)
-        let books = try token.bookIDs.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         let logger = self.logger
         try await database.write { connection in
             guard try await Self.principal(connection, id: token.principalID, logger: logger) != nil else {
@@ -23,15 +22,22 @@ extension PostgresCatalog {
             guard taken.isEmpty else {
                 throw StoreError(.insertedRecordAlreadyExists, "Access token \(token.id) already exists.")
             }
-            try await connection.rows(
-                """
-                INSERT INTO access_token (id, principal_id, name, secret_hash, scopes, authors, book_ids, created_at,
-                    revoked_at)
-                VALUES (\(token.id), \(token.principalID), \(token.name), \(Data(token.secretHash)),
-                    \(token.scopes.joined(separator: " ")), \(authors), \(books), \(token.created.timeIntervalSince1970),
-                    \(token.revoked?.timeIntervalSince1970))
-                """, logger: logger)
+            try await Self.insert(token, connection, logger: logger)
         }
+    }
+
+    /// Inserts the token's row as it is: for a new token, and for a copy of another backend's catalog.
+    static func insert(_ token: AccessTokenRecord, _ connection: PostgresConnection, logger: Logger) async throws {
+        let authors = String(decoding: try JSONEncoder().encode(token.authors), as: UTF8.self)
+        let books = try token.bookIDs.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try await connection.rows(
+            """
+            INSERT INTO access_token (id, principal_id, name, secret_hash, scopes, authors, book_ids, created_at,
+                revoked_at)
+            VALUES (\(token.id), \(token.principalID), \(token.name), \(Data(token.secretHash)),
+                \(token.scopes.joined(separator: " ")), \(authors), \(books), \(token.created.timeIntervalSince1970),
+                \(token.revoked?.timeIntervalSince1970))
+            """, logger: logger)
     }
 
     /// The token with this id and its principal, revoked or not.

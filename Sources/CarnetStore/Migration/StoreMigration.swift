@@ -1,0 +1,52 @@
+import Foundation
+
+/// A backend whose catalog and books can be copied out whole: the source of `carnet migrate-store`.
+public protocol StoreMigrationSource: StoreBackend {
+    /// The catalog as it stands.
+    func exportCatalog() async throws -> CatalogArchive
+    /// Hands the book's stored state to `write` in sections (``BookArchiveSection``), all from one consistent
+    /// snapshot of the book, so saves made meanwhile are either wholly in the copy or not at all.
+    func exportBook(_ book: AddressBook, to write: @Sendable (BookArchiveSection) async throws -> Void) async throws
+}
+
+/// A backend that can take such a copy: the target of `carnet migrate-store`.
+public protocol StoreMigrationTarget: StoreBackend {
+    /// Whether the backend holds nothing a copy would overwrite: no principal but a new admin, no record, no history.
+    func isEmptyForMigration() async throws -> Bool
+    /// Replaces the catalog with the archive's, in one transaction, and drops the records of the books it held.
+    func importCatalog(_ archive: CatalogArchive) async throws
+    /// Fills the (catalogued, empty) book from the source's sections, in one transaction: the copy is whole or
+    /// absent, never partial.
+    func importBook(_ book: AddressBook, from source: any StoreMigrationSource) async throws
+}
+
+/// Copies a whole deployment from one backend to another: the catalog, then every book.
+public enum StoreMigration {
+    /// What a finished copy holds.
+    public struct Report: Sendable, Hashable {
+        public var principals: Int
+        public var books: Int
+        public var tokens: Int
+    }
+
+    /// Copies `source` into `target`, which must be empty (``StoreMigrationTarget/isEmptyForMigration()``).
+    /// `progress` hears of each book as it is copied.
+    public static func copy(
+        from source: any StoreMigrationSource, to target: any StoreMigrationTarget,
+        progress: @Sendable (AddressBook) async -> Void = { _ in }
+    ) async throws -> Report {
+        guard try await target.isEmptyForMigration() else {
+            throw StoreError(
+                .validationFailed,
+                "The target already holds principals, records or history; migrate-store copies into a new database only."
+            )
+        }
+        let catalog = try await source.exportCatalog()
+        try await target.importCatalog(catalog)
+        for book in catalog.books {
+            await progress(book)
+            try await target.importBook(book, from: source)
+        }
+        return Report(principals: catalog.principals.count, books: catalog.books.count, tokens: catalog.tokens.count)
+    }
+}

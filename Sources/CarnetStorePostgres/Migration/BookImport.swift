@@ -1,0 +1,83 @@
+import CarnetStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Writes a book's archive sections into the shared tables under its `book_id`, inside the caller's transaction.
+///
+/// Each section's rows go in as one statement over arrays (`unnest`): a statement per row made a copy of a large
+/// book take minutes of round trips. Derived data (sort keys, name words, search keys) is computed here with the
+/// same functions a save uses, so searches find exactly what they found on the source.
+struct BookImport: Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+    let bookID: String
+
+    /// Removes whatever the book holds (a store row made by an earlier open), so the copy starts from nothing.
+    func clear() async throws {
+        for table in BookSchema.bookTables {
+            try await connection.rows("DELETE FROM \(unescaped: table) WHERE book_id = \(bookID)", logger: logger)
+        }
+    }
+
+    func insert(_ section: BookArchiveSection) async throws {
+        switch section {
+        case .header(let header):
+            try await connection.rows(
+                """
+                INSERT INTO book_store (book_id, store_id, last_seq, last_position, oldest_position, user_default_sort)
+                VALUES (\(bookID), \(header.storeID), \(header.lastRevision), \(header.lastPosition),
+                    \(header.oldestPosition), \(header.userDefaultSortOrder))
+                """, logger: logger)
+        case .containers(let containers):
+            for container in containers {
+                try await connection.rows(
+                    """
+                    INSERT INTO container (book_id, id, name, type, is_default, revision, created_at, modified_at)
+                    VALUES (\(bookID), \(container.identifier), \(container.name), \(Int16(container.type.rawValue)),
+                        \(container.isDefault), \(container.revision), \(container.createdAt?.timeIntervalSince1970 ?? 0),
+                        \(container.modifiedAt?.timeIntervalSince1970 ?? 0))
+                    """, logger: logger)
+            }
+        case .contacts(let contacts): try await insertContacts(contacts)
+        case .groups(let groups): try await insertGroups(groups)
+        case .memberships(let memberships): try await insertMemberships(memberships)
+        case .valueVersions(let versions): try await insertValueVersions(versions)
+        case .retiredIdentifiers(let retired): try await insertRetired(retired)
+        case .transactions(let transactions): try await insertTransactions(transactions)
+        case .events(let events): try await insertEvents(events)
+        }
+    }
+
+    /// Counts the contacts copied into the book's row.
+    func finish() async throws {
+        try await connection.rows(
+            """
+            UPDATE book_store SET contact_count = (SELECT count(*) FROM contact WHERE book_id = \(bookID))
+            WHERE book_id = \(bookID)
+            """, logger: logger)
+    }
+
+    /// Runs `INSERT INTO table (book_id, columns) SELECT $1, expressions FROM unnest(arrays) AS u(names)`.
+    /// - Parameter columns: each array's column name and element type, and how a row's value is written: `u_` and
+    ///   the name by default, an expression such as `NULLIF(u_x, '')` for a column that may be null, or `""` for an
+    ///   array that only helps another column's expression (a null flag) and is no column itself.
+    func insertRows(
+        into table: String, _ columns: [(name: String, type: String, expression: String?)],
+        bind: (inout PostgresBindings) throws -> Void
+    ) async throws {
+        var bindings = PostgresBindings()
+        bindings.append(bookID)
+        try bind(&bindings)
+        let arrays = columns.enumerated().map { "$\($0.offset + 2)::\($0.element.type)[]" }.joined(separator: ", ")
+        let names = columns.map { "u_\($0.name)" }.joined(separator: ", ")
+        let targets = columns.filter { $0.expression != "" }
+        let values = targets.map { $0.expression ?? "u_\($0.name)" }.joined(separator: ", ")
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(table) (book_id, \(targets.map(\.name).joined(separator: ", ")))
+                    SELECT $1, \(values) FROM unnest(\(arrays)) AS u(\(names))
+                    """, binds: bindings), logger: logger)
+    }
+}
