@@ -10,7 +10,9 @@ import Testing
     "carnet serve: two processes on PostgreSQL",
     .enabled(if: PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired))
 struct PostgresServeTests {
-    @Test("A save through one process is read through the other; conflicting saves through both: one CONFLICT")
+    @Test(
+        "A save through one process is read through the other and reaches a wss subscriber of the other; conflicting saves through both: one CONFLICT"
+    )
     func twoProcesses() async throws {
         try await PostgresTestDatabase.with { location in
             let carnet = try ChildProcess.carnetExecutable()
@@ -44,6 +46,7 @@ struct PostgresServeTests {
             #expect(
                 try await query(dataB, urlB, #"{ contact(id: "\#(id)") { givenName } }"#)
                     == #"{"data":{"contact":{"givenName":"Anna"}}}"#)
+            try await subscriberOnB(dataA: dataA, urlA: urlA, dataB: dataB, urlB: urlB, token: token, query: query)
             func update(_ data: String, _ url: String, _ name: String) async throws -> String {
                 try await query(
                     data, url,
@@ -60,5 +63,39 @@ struct PostgresServeTests {
                 #expect(try await server.wait(timeout: .seconds(30)) == 0)
             }
         }
+    }
+
+    /// A graphql-transport-ws subscriber of process B hears of a save made through process A: B learns of A's
+    /// commit from the database (a NOTIFY wake-up), as one server behind a load balancer must of another's.
+    private func subscriberOnB(
+        dataA: String, urlA: String, dataB: String, urlB: String, token: String,
+        query: (String, String, String) async throws -> String
+    ) async throws {
+        let port = try #require(URLComponents(string: urlB)?.port)
+        let caPath = dataB + "/tls/ca.pem"
+        let (messages, sink) = AsyncStream<String>.makeStream()
+        let socket = Task {
+            try await WebSocketTestClient.connect(port: port, caPath: caPath, token: token) { inbound, outbound in
+                try await outbound.writeTextMessage(
+                    #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange { authors } }"}}"#)
+                // The subscription exists once a ping sent after it is answered (messages are handled in order).
+                try await outbound.writeTextMessage(#"{"type":"ping"}"#)
+                while let message = try await inbound.next() {
+                    guard case .text(let text) = message else { continue }
+                    sink.yield(text)
+                }
+            }
+        }
+        defer { socket.cancel() }
+        var iterator = messages.makeAsyncIterator()
+        #expect(await iterator.next() == #"{"type":"pong"}"#)
+        let saved = try await query(
+            dataA, urlA,
+            #"mutation { save(request: {transactionAuthor: "through-a", operations: [{addContact: {givenName: "Bea"}}]}) { revision } }"#
+        )
+        #expect(saved.contains(#""revision""#), "\(saved)")
+        #expect(
+            await iterator.next()
+                == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["through-a"]}}}}"#)
     }
 }

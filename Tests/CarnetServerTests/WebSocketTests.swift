@@ -115,14 +115,25 @@ enum WebSocketTestClient {
             async throws
             -> Void
     ) async throws -> WebSocketCloseFrame? {
+        try await connect(port: server.port, caPath: server.caPath, token: token, body)
+    }
+
+    /// The same for any server on loopback: a `carnet serve` process, whose CA is in its data folder.
+    static func connect(
+        port: Int, caPath: String, token: String,
+        _ body:
+            @escaping @Sendable (inout WebSocketInboundMessageStream.AsyncIterator, WebSocketOutboundWriter)
+            async throws
+            -> Void
+    ) async throws -> WebSocketCloseFrame? {
         var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .file(server.caPath)
+        tls.trustRoots = .file(caPath)
         var configuration = WebSocketClientConfiguration()
         configuration.additionalHeaders = [.secWebSocketProtocol: "graphql-transport-ws"]
         var logger = Logger(label: "ws-test")
         logger.logLevel = .warning
         return try await WebSocketClient.connect(
-            url: "wss://localhost:\(server.port)/graphql", configuration: configuration,
+            url: "wss://localhost:\(port)/graphql", configuration: configuration,
             tlsConfiguration: tls, logger: logger
         ) { inbound, outbound, _ in
             try await outbound.writeTextMessage(
