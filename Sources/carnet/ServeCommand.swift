@@ -50,8 +50,8 @@ extension Carnet {
             let group = ServiceGroup(
                 configuration: .init(
                     services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            // The application closes the backend (every book, or the PostgreSQL pool) when it stops.
             try await group.run()
-            try await app.store.close()
         }
 
         static func printFirstToken(_ token: String, configuration: ServerConfiguration, port: Int, ca: String?) {

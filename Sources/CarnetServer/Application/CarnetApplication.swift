@@ -8,9 +8,10 @@ import ServiceLifecycle
 /// in a `ServiceGroup` with SIGTERM as a graceful-shutdown signal).
 ///
 /// Shutdown happens in order: WebSocket sessions first (no new operations, in-flight ones finish, then close
-/// 1001), then the HTTP server (stops accepting, finishes in-flight requests). Hummingbird's own WebSocket
-/// shutdown would close sockets with 1000 at once, which is why sessions are drained by a service of their own
-/// that the group stops before the server.
+/// 1001), then the HTTP server (stops accepting, finishes in-flight requests), then the backend (the open books, or
+/// PostgreSQL's connection pool), so every request still running has its database until it ends. Hummingbird's own
+/// WebSocket shutdown would close sockets with 1000 at once, which is why sessions are drained by a service of
+/// their own that the group stops before the server.
 public struct CarnetApplication: Service {
     /// Where everything is stored: the catalog and the books.
     public let backend: any StoreBackend
@@ -29,8 +30,9 @@ public struct CarnetApplication: Service {
 
     public func run() async throws {
         let drain = WebSocketDrainService(sessions: sessions, grace: configuration.shutdownGracePeriod)
-        // Graceful shutdown runs in reverse order: the drain service before the server.
-        let group = ServiceGroup(configuration: .init(services: [server, drain], logger: logger))
+        // Graceful shutdown runs in reverse order: the drain service, then the server, then the backend.
+        let group = ServiceGroup(
+            configuration: .init(services: [StoreBackendService(backend: backend), server, drain], logger: logger))
         try await group.run()
     }
 
@@ -40,6 +42,17 @@ public struct CarnetApplication: Service {
         let admin = try await backend.admin()
         guard try await backend.catalog.accessTokens(principalID: admin.id).isEmpty else { return nil }
         return try await tokens.create(name: "admin", scopes: [.read, .write], principalID: admin.id).token
+    }
+}
+
+/// Holds the backend open for the service's lifetime and closes it last: after graceful shutdown (or
+/// cancellation), once the services started after it have stopped.
+struct StoreBackendService: Service {
+    let backend: any StoreBackend
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await backend.close()
     }
 }
 
