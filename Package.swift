@@ -195,7 +195,7 @@ let package = Package(
             name: "CarnetServerTests",
             dependencies: [
                 "CarnetServer", "CarnetStore", "CarnetStoreSQLite", "CarnetGraphQL", "CarnetTestSupport",
-                "CarnetStoreTestSupport",
+                "CarnetStoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -20,7 +20,8 @@ struct PostgresKilledServeTests {
             let base = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-pg-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: base) }
             let (dataA, dataB) = (base.appendingPathComponent("a").path, base.appendingPathComponent("b").path)
-            let victim = try ChildProcess(carnet, ["serve", "--data", dataA, "--database", location.testURL, "--port", "0"])
+            let victim = try ChildProcess(
+                carnet, ["serve", "--data", dataA, "--database", location.testURL, "--port", "0"])
             let urlA = try #require(
                 try await victim.line(containing: "is listening on").split(separator: " ").last.map(String.init))
             let token = try #require(
@@ -58,10 +59,11 @@ struct PostgresKilledServeTests {
             let saved = acknowledged.ids.withLock { $0 }
             let clientB = GraphQLClient(url: urlB, caPath: dataB + "/tls/ca.pem", token: token)
             var found = Set<String>()
-            for chunk in stride(from: 0, to: saved.count, by: 500).map({ Array(saved[$0..<min($0 + 500, saved.count)]) })
-            {
+            for chunk in stride(from: 0, to: saved.count, by: 500).map({ Array(saved[$0..<min($0 + 500, saved.count)]) }
+            ) {
                 let ids = chunk.map { "\"\($0)\"" }.joined(separator: ",")
-                let reply = try await clientB.post(#"{ contacts(filter: {ids: [\#(ids)]}, first: 1000) { nodes { id } } }"#)
+                let reply = try await clientB.post(
+                    #"{ contacts(filter: {ids: [\#(ids)]}, first: 1000) { nodes { id } } }"#)
                 found.formUnion(GraphQLClient.nodeIDs(reply))
             }
             #expect(found == Set(saved), "\(saved.count) acknowledged, \(found.count) found")

@@ -77,7 +77,8 @@ struct PostgresServeTests {
         let socket = Task {
             try await WebSocketTestClient.connect(port: port, caPath: caPath, token: token) { inbound, outbound in
                 try await outbound.writeTextMessage(
-                    #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange { authors } }"}}"#)
+                    #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange { authors } }"}}"#
+                )
                 // The subscription exists once a ping sent after it is answered (messages are handled in order).
                 try await outbound.writeTextMessage(#"{"type":"ping"}"#)
                 while let message = try await inbound.next() {
