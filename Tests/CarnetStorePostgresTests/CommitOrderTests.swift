@@ -20,7 +20,7 @@ struct CommitOrderTests {
     func noSkipNoRepeat() async throws {
         try await PostgresTestDatabase.with { location in
             let instances = [try await PostgresBackend.open(location), try await PostgresBackend.open(location)]
-            let book = AddressBook(id: UUID().uuidString, name: "Shared", ownerID: "tests", fileName: "")
+            let book = AddressBook(id: UUID().uuidString, name: "Shared", ownerID: "tests")
             let stores = [
                 try await instances[0].postgresBooks.store(book), try await instances[1].postgresBooks.store(book),
             ]

@@ -26,7 +26,7 @@ struct KilledWriterTests {
             }
             let backend = try await PostgresBackend.open(location)
             let store = try await backend.postgresBooks.store(
-                AddressBook(id: book, name: "Writer", ownerID: "tests", fileName: ""))
+                AddressBook(id: book, name: "Writer", ownerID: "tests"))
             let found = try await store.contacts(withIdentifiers: acknowledged, keysToFetch: [.familyName])
             #expect(found.count == acknowledged.count)
             // Every saved contact has its event: they were in the same transaction.
@@ -54,7 +54,7 @@ struct BusyBookTests {
             var configuration = StoreConfiguration()
             configuration.busyTimeout = 0.2
             let backend = try await PostgresBackend.open(location, configuration: configuration)
-            let book = AddressBook(id: UUID().uuidString, name: "Busy", ownerID: "tests", fileName: "")
+            let book = AddressBook(id: UUID().uuidString, name: "Busy", ownerID: "tests")
             let store = try await backend.postgresBooks.store(book)
             let (locked, release) = AsyncStream<Void>.makeStream()
             let (done, finish) = AsyncStream<Void>.makeStream()

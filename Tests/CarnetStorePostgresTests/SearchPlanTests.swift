@@ -62,10 +62,10 @@ struct PostgresSearchPlanTests {
     func noSequentialScans() async throws {
         try await PostgresTestDatabase.with { location in
             let backend = try await PostgresBackend.open(location)
-            let book = AddressBook(id: UUID().uuidString, name: "Big", ownerID: "tests", fileName: "")
+            let book = AddressBook(id: UUID().uuidString, name: "Big", ownerID: "tests")
             let store = try await backend.postgresBooks.store(book)
             let other = try await backend.postgresBooks.store(
-                AddressBook(id: UUID().uuidString, name: "Other", ownerID: "tests", fileName: ""))
+                AddressBook(id: UUID().uuidString, name: "Other", ownerID: "tests"))
             try await seed(store, count: 20_000, group: "g1")
             try await seed(other, count: 5_000, group: "g2")
             let container = try await store.defaultContainer().identifier

@@ -15,8 +15,12 @@ struct CatalogFileTests {
             let catalog = try #require(catalog as? SQLiteCatalog)
             let alice = try await catalog.createPrincipal(name: "alice")
             let second = try await catalog.createBook(name: "Work", ownerID: alice.id)
+            let file = try await catalog.read { db in
+                try String.fetchOne(db, sql: "SELECT fileName FROM addressBook WHERE id = ?", arguments: [second.id])
+            }
+            #expect(file == "books/\(second.id).sqlite")
             let deleted = try await catalog.deleteBook(id: second.id, by: alice.id)
-            #expect(deleted.fileName == "books/\(second.id).sqlite")
+            #expect(BookStores(directory: "/data").path(of: deleted) == "/data/books/\(second.id).sqlite")
             let retired = try await catalog.read { db in
                 try Bool.fetchOne(db, sql: "SELECT 1 FROM retiredIdentifier WHERE id = ?", arguments: [second.id])
             }

@@ -31,7 +31,7 @@ struct DataFolderTests {
         #expect(adopted.secretHash == [7] && owner.id == admin.id)
         let adminBook = try #require(admin.defaultBookID)
         let book = try #require(try await folder.sqliteCatalog.book(id: adminBook))
-        #expect(book.fileName == "carnet.sqlite")
+        #expect(folder.bookStores.path(of: book) == directory.appendingPathComponent("carnet.sqlite").path)
         try await folder.bookStores.withStore(book) { store in
             #expect(
                 try await store.contacts(withIdentifiers: [id], keysToFetch: [.givenName]).first?

@@ -72,7 +72,7 @@ package enum PostgresTestDatabase {
     /// A new, empty book's store in the shared database.
     package static func newBook(configuration: StoreConfiguration) async throws -> PostgresStore {
         let backend = try await shared.backend()
-        let book = AddressBook(id: UUID().uuidString, name: "Test", ownerID: "tests", fileName: "")
+        let book = AddressBook(id: UUID().uuidString, name: "Test", ownerID: "tests")
         return try await PostgresBooks.open(backend, configuration: configuration).store(book)
     }
 
@@ -81,7 +81,7 @@ package enum PostgresTestDatabase {
         -> PostgresStore
     {
         let backend = try await shared.backend()
-        let book = AddressBook(id: store.bookID, name: "Test", ownerID: "tests", fileName: "")
+        let book = AddressBook(id: store.bookID, name: "Test", ownerID: "tests")
         return try await PostgresBooks.open(backend, configuration: configuration).store(book)
     }
 

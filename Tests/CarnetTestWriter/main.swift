@@ -23,7 +23,7 @@ let author = options["author"] ?? "test-writer"
 let store: any ContactStore
 if database.hasPrefix("postgres://") {
     let backend = try await PostgresBackend.open(try PostgresLocation(url: database))
-    let book = AddressBook(id: options["book"] ?? "test-writer", name: "Writer", ownerID: "tests", fileName: "")
+    let book = AddressBook(id: options["book"] ?? "test-writer", name: "Writer", ownerID: "tests")
     store = try await backend.books.acquire(book)
 } else {
     store = try SQLiteStore.open(path: database)

@@ -8,14 +8,12 @@ public struct AddressBook: Sendable, Hashable, Identifiable {
     /// The owning principal's id.
     public var ownerID: String
     /// The book's database, relative to the data folder.
-    public var fileName: String
     public var created: Date
 
-    public init(id: String, name: String, ownerID: String, fileName: String, created: Date = Date()) {
+    public init(id: String, name: String, ownerID: String, created: Date = Date()) {
         self.id = id
         self.name = name
         self.ownerID = ownerID
-        self.fileName = fileName
         self.created = created
     }
 }

@@ -7,9 +7,9 @@ extension PostgresCatalog {
     static let bookColumns = "id, name, owner_id, created_at"
     typealias BookRow = (String, String, String, Double)
 
-    /// A book's records live in the shared tables under its id; `fileName` is the SQLite backend's and stays empty.
+    /// A book's records live in the shared tables under its id.
     static func book(_ row: BookRow) -> AddressBook {
-        AddressBook(id: row.0, name: row.1, ownerID: row.2, fileName: "", created: Date(timeIntervalSince1970: row.3))
+        AddressBook(id: row.0, name: row.1, ownerID: row.2, created: Date(timeIntervalSince1970: row.3))
     }
 
     /// A new book owned by `ownerID`. - Throws: `quotaExceeded` past ``StoreConfiguration/booksPerPrincipal``,
@@ -37,7 +37,7 @@ extension PostgresCatalog {
         async throws -> AddressBook
     {
         let book = AddressBook(
-            id: try await newIdentifier(connection, logger: logger), name: name, ownerID: ownerID, fileName: "")
+            id: try await newIdentifier(connection, logger: logger), name: name, ownerID: ownerID)
         try await connection.rows(
             """
             INSERT INTO address_book (id, name, owner_id, created_at)

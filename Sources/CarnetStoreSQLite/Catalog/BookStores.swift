@@ -16,6 +16,9 @@ import Foundation
 public actor BookStores: AddressBookStores {
     /// The data folder that books' file names are relative to.
     public nonisolated let directory: String
+    /// The book kept in `carnet.sqlite`, the single store of earlier versions (the admin's default book); every
+    /// other book is `books/<id>.sqlite`.
+    public nonisolated let legacyBookID: String?
     public nonisolated let configuration: StoreConfiguration
     /// How many books stay open when idle, at most.
     public nonisolated let capacity: Int
@@ -50,9 +53,10 @@ public actor BookStores: AddressBookStores {
     ///     less a reserve (``FileDescriptorBudget/forBooks``).
     public init(
         directory: String, configuration: StoreConfiguration = StoreConfiguration(), capacity: Int? = nil,
-        descriptorBudget: Int? = nil
+        descriptorBudget: Int? = nil, legacyBookID: String? = nil
     ) {
         self.directory = directory
+        self.legacyBookID = legacyBookID
         self.configuration = configuration
         self.capacity = max(1, capacity ?? Self.defaultCapacity)
         self.descriptorBudget = max(1, descriptorBudget ?? FileDescriptorBudget.forBooks)
@@ -64,8 +68,12 @@ public actor BookStores: AddressBookStores {
 
     /// The book's database path.
     public nonisolated func path(of book: AddressBook) -> String {
-        (directory as NSString).appendingPathComponent(book.fileName)
+        (directory as NSString).appendingPathComponent(
+            book.id == legacyBookID ? DataFolder.adminBookFileName : Self.fileName(of: book.id))
     }
+
+    /// A book's file, relative to the data folder: its identifier names it, and identifiers are never reused.
+    static func fileName(of bookID: String) -> String { "books/\(bookID).sqlite" }
 
     /// How many books are open now.
     public var openCount: Int { open.count }

@@ -29,24 +29,33 @@ public struct DataFolder: StoreBackend {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let catalog = try SQLiteCatalog.open(
             path: (directory as NSString).appendingPathComponent(catalogFileName), configuration: configuration)
+        let created = try await createAdmin(catalog)
+        let legacyBook = try await catalog.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT id FROM addressBook WHERE fileName = ?", arguments: [Self.adminBookFileName])
+        }
         let folder = DataFolder(
             directory: directory, sqliteCatalog: catalog,
-            bookStores: BookStores(directory: directory, configuration: configuration, capacity: openBooks))
-        try await folder.bootstrap()
+            bookStores: BookStores(
+                directory: directory, configuration: configuration, capacity: openBooks, legacyBookID: legacyBook))
+        if let created { try await folder.adoptTokens(of: created) }
         return folder
     }
 
-    /// Creates the admin principal on first open, adopting a single-book store's tokens.
-    private func bootstrap() async throws {
-        guard try await catalog.principals().first(where: \.isAdmin) == nil else { return }
+    /// Creates the admin principal on first open, its default book in `carnet.sqlite`; `nil` if there was one.
+    private static func createAdmin(_ catalog: SQLiteCatalog) async throws -> Principal? {
+        guard try await catalog.principals().first(where: \.isAdmin) == nil else { return nil }
         // Checked again in the write: a server and a CLI command opening a new folder at once make one admin.
-        let created = try await sqliteCatalog.write { db -> Principal? in
+        return try await catalog.write { db -> Principal? in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM principal WHERE isAdmin = 1") == true { return nil }
             return try SQLiteCatalog.insertPrincipal(
                 db, name: "admin", kind: .user, isAdmin: true, defaultBookFile: Self.adminBookFileName)
         }
-        guard let admin = created, let bookID = admin.defaultBookID, let book = try await catalog.book(id: bookID)
-        else { return }
+    }
+
+    /// Makes a single-book store's tokens the new admin's.
+    private func adoptTokens(of admin: Principal) async throws {
+        guard let bookID = admin.defaultBookID, let book = try await catalog.book(id: bookID) else { return }
         let tokens = try await bookStores.withSQLiteStore(book) { store in try await store.accessTokens() }
         for var token in tokens {
             token.principalID = admin.id

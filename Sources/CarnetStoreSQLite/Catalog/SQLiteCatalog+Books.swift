@@ -3,11 +3,11 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog {
-    static let bookColumns = "id, name, ownerId, fileName, createdAt"
+    static let bookColumns = "id, name, ownerId, createdAt"
 
     static func book(_ row: Row) -> AddressBook {
         AddressBook(
-            id: row[0], name: row[1], ownerID: row[2], fileName: row[3], created: Date(timeIntervalSince1970: row[4]))
+            id: row[0], name: row[1], ownerID: row[2], created: Date(timeIntervalSince1970: row[3]))
     }
 
     /// A new book owned by `ownerID`. - Throws: `quotaExceeded` past ``StoreConfiguration/booksPerPrincipal``,
@@ -31,10 +31,12 @@ extension SQLiteCatalog {
 
     static func insertBook(_ db: Database, name: String, ownerID: String, fileName: String?) throws -> AddressBook {
         let id = try newIdentifier(db)
-        let book = AddressBook(id: id, name: name, ownerID: ownerID, fileName: fileName ?? "books/\(id).sqlite")
+        let book = AddressBook(id: id, name: name, ownerID: ownerID)
         try db.execute(
             sql: "INSERT INTO addressBook (id, name, ownerId, fileName, createdAt) VALUES (?, ?, ?, ?, ?)",
-            arguments: [book.id, name, ownerID, book.fileName, book.created.timeIntervalSince1970])
+            arguments: [
+                book.id, name, ownerID, fileName ?? BookStores.fileName(of: id), book.created.timeIntervalSince1970,
+            ])
         return book
     }
 
@@ -44,7 +46,7 @@ extension SQLiteCatalog {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT b.id, b.name, b.ownerId, b.fileName, b.createdAt,
+                    SELECT b.id, b.name, b.ownerId, b.createdAt,
                     CASE WHEN b.ownerId = ?1 THEN 'owner' ELSE g.access END, \(Self.principalColumnsP)
                     FROM addressBook b JOIN principal p ON p.id = b.ownerId
                     LEFT JOIN bookGrant g ON g.bookId = b.id AND g.principalId = ?1
@@ -52,9 +54,9 @@ extension SQLiteCatalog {
                     ORDER BY b.ownerId != ?1, b.name, b.id
                     """, arguments: [principalID])
             return rows.compactMap { row in
-                guard let access = BookAccess(rawValue: row[5]) else { return nil }
+                guard let access = BookAccess(rawValue: row[4]) else { return nil }
                 let book = Self.book(row)
-                let owner = Self.principal(row, at: 6)
+                let owner = Self.principal(row, at: 5)
                 return VisibleBook(book: book, access: access, sharedBy: access == .owner ? nil : owner)
             }
         }
@@ -81,7 +83,7 @@ extension SQLiteCatalog {
                     ELSE (SELECT access FROM bookGrant WHERE bookId = ?2 AND principalId = ?1) END
                     FROM addressBook WHERE id = ?2
                     """, arguments: [principalID, bookID]),
-            let text = row[5] as String?, let access = BookAccess(rawValue: text)
+            let text = row[4] as String?, let access = BookAccess(rawValue: text)
         else { return nil }
         return (book(row), access)
     }
