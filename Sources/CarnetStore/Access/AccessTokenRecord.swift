@@ -38,3 +38,19 @@ public struct AccessTokenRecord: Sendable, Hashable {
         self.revoked = revoked
     }
 }
+
+extension AccessTokenRecord {
+    /// A token's name follows the rule of principals' and books' names (at most 200 characters, no control
+    /// characters; blank allowed, as tokens from before had), its authors that of transaction authors: the same on
+    /// every backend, and nothing a backend cannot store.
+    package func validate() throws {
+        guard name.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw StoreError(
+                .validationFailed, "A token's name is at most 200 characters without control characters.",
+                keyPaths: ["name"])
+        }
+        guard authors.allSatisfy({ Validation.text($0, limit: StoreLimits.labelBytes) }) else {
+            throw StoreError(.validationFailed, "Invalid transaction author", keyPaths: ["authors"])
+        }
+    }
+}

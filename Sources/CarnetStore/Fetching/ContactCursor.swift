@@ -29,7 +29,10 @@ package struct ContactCursor: Hashable {
             let text = String(data: data, encoding: .utf8)
         else { throw Self.invalid }
         let parts = text.split(separator: "|", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 5, parts[0] == "1", let rowid = Int64(parts[2]) else { throw Self.invalid }
+        // No cursor this store wrote holds U+0000 (PostgreSQL could not even compare with it).
+        guard parts.count == 5, parts[0] == "1", let rowid = Int64(parts[2]), !text.utf8.contains(0) else {
+            throw Self.invalid
+        }
         guard parts[1] == order.rawValue else {
             throw StoreError(.predicateInvalid, "The cursor belongs to another sort order")
         }

@@ -31,4 +31,11 @@ public enum StoreLimits {
     public static let operationsPerSave = 10_000
     /// The largest page a fetch may ask for.
     public static let pageSize = 1_000
+    /// The longest sort key kept (the folded names a name order sorts by): an index entry must fit PostgreSQL's
+    /// B-tree limit of about 2.7 kB. Contacts whose folded names agree in their first 1,536 bytes sort by
+    /// identifier, on every backend.
+    public static let sortKeyBytes = 1_536
+    /// The longest kept vCard UID a re-import finds its contact by (an indexed key, like the sort key); a card
+    /// with a longer UID keeps it, but importing it again adds a new contact.
+    public static let indexedUIDBytes = singleLineBytes
 }

@@ -169,8 +169,21 @@ package enum TextFolding {
     /// A contact with no personal name sorts by organization name; one with neither sorts last.
     package static func sortKey(primary: String, secondary: String, middle: String, organization: String) -> String {
         let parts = [primary, secondary, middle].map(fold).filter { !$0.isEmpty }
-        if !parts.isEmpty { return parts.joined(separator: "\u{1}") }
+        if !parts.isEmpty { return prefix(parts.joined(separator: "\u{1}"), bytes: StoreLimits.sortKeyBytes) }
         let org = fold(organization)
-        return org.isEmpty ? "\u{FFFD}" : org
+        return org.isEmpty ? "\u{FFFD}" : prefix(org, bytes: StoreLimits.sortKeyBytes)
+    }
+
+    /// The longest prefix of `text` within `bytes` UTF-8 bytes, cut between scalars.
+    package static func prefix(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += UTF8.width(scalar)
+            guard count <= bytes else { break }
+            kept.append(scalar)
+        }
+        return String(kept)
     }
 }

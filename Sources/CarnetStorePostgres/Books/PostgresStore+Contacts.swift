@@ -4,7 +4,9 @@ import PostgresNIO
 
 extension PostgresStore: ContactStore {
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
-        try await read { connection in
+        var request = request
+        request.predicate = request.predicate.storable
+        return try await read { [request] connection in
             let order = try await Self.resolve(request.sortOrder, connection, store: self)
             return try await PostgresContactFetch(request: request, order: order, store: self).run(connection)
         }
@@ -12,6 +14,7 @@ extension PostgresStore: ContactStore {
 
     public func contactCount(matching predicate: ContactPredicate) async throws -> Int {
         try predicate.validateLimits()
+        let predicate = predicate.storable
         return try await read { connection in
             var sql = SQLBuilder()
             guard let conditions = try PostgresContactFetch.conditions(predicate, book: bookID, &sql) else { return 0 }
@@ -30,6 +33,7 @@ extension PostgresStore: ContactStore {
         -> [Contact]
     {
         guard !identifiers.isEmpty else { return [] }
+        let identifiers = identifiers.storable
         return try await read { connection in
             try await PostgresContactLoader(keys: keys).load(connection, store: self, identifiers: identifiers)
         }
@@ -64,7 +68,7 @@ extension PostgresStore: ContactStore {
 
     public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [String: String] {
         guard !uids.isEmpty else { return [:] }
-        let keys = uids.map { "UID:\($0)" }
+        let keys = uids.map { "UID:\($0.storable)" }
         return try await read { connection in
             let rows = try await connection.rows(
                 """
@@ -92,6 +96,7 @@ extension PostgresStore: ContactStore {
 
     public func unavailableIdentifiers(_ identifiers: [String]) async throws -> Set<String> {
         guard !identifiers.isEmpty else { return [] }
+        let identifiers = identifiers.storable
         return try await read { connection in
             let rows = try await connection.rows(
                 """

@@ -37,7 +37,7 @@ extension PostgresStore {
     public func containers(withIdentifiers identifiers: [String]) async throws -> [Container] {
         guard !identifiers.isEmpty else { return [] }
         var sql = SQLBuilder()
-        let condition = "AND k.id = ANY(\(try sql.bind(identifiers)))"
+        let condition = "AND k.id = ANY(\(try sql.bind(identifiers.storable)))"
         return try await fetchContainers(condition, sql)
     }
 
@@ -51,7 +51,7 @@ extension PostgresStore {
     public func container(ofContact identifier: String) async throws -> Container {
         var sql = SQLBuilder()
         let condition =
-            "AND k.id = (SELECT container_id FROM contact WHERE book_id = k.book_id AND id = \(try sql.bind(identifier)))"
+            "AND k.id = (SELECT container_id FROM contact WHERE book_id = k.book_id AND id = \(try sql.bind(identifier.storable)))"
         guard let container = try await fetchContainers(condition, sql).first else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
         }
@@ -61,7 +61,7 @@ extension PostgresStore {
     public func container(ofGroup identifier: String) async throws -> Container {
         var sql = SQLBuilder()
         let condition =
-            "AND k.id = (SELECT container_id FROM contact_group WHERE book_id = k.book_id AND id = \(try sql.bind(identifier)))"
+            "AND k.id = (SELECT container_id FROM contact_group WHERE book_id = k.book_id AND id = \(try sql.bind(identifier.storable)))"
         guard let container = try await fetchContainers(condition, sql).first else {
             throw StoreError(.recordDoesNotExist, "No such group", affected: [identifier])
         }

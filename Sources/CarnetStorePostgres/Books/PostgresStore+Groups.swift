@@ -23,7 +23,7 @@ extension PostgresStore {
         let rows = try await connection.rows(
             """
             SELECT \(unescaped: groupColumns) FROM contact_group g
-            WHERE g.book_id = \(store.bookID) AND g.id = ANY(\(identifiers))
+            WHERE g.book_id = \(store.bookID) AND g.id = ANY(\(identifiers.storable))
             """, logger: store.logger
         ).decode(GroupRow.self).array()
         let byID = Dictionary(rows.map(group).map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
@@ -35,7 +35,7 @@ extension PostgresStore {
             try await connection.rows(
                 """
                 SELECT \(unescaped: Self.groupColumns) FROM contact_group g
-                WHERE g.book_id = \(bookID) AND (\(container)::text IS NULL OR g.container_id = \(container))
+                WHERE g.book_id = \(bookID) AND (\(container?.storable)::text IS NULL OR g.container_id = \(container?.storable))
                 ORDER BY g.sort_name, g.id
                 """, logger: logger
             ).decode(GroupRow.self).array().map(Self.group)
@@ -59,7 +59,7 @@ extension PostgresStore {
                 try await connection.rows(
                     """
                     SELECT count(*)::bigint FROM contact_group
-                    WHERE book_id = \(bookID) AND (\(container)::text IS NULL OR container_id = \(container))
+                    WHERE book_id = \(bookID) AND (\(container?.storable)::text IS NULL OR container_id = \(container?.storable))
                     """, logger: logger
                 ).decode(Int64.self).array().first ?? 0)
         }
@@ -72,7 +72,7 @@ extension PostgresStore {
                 """
                 SELECT \(unescaped: Self.groupColumns), m.contact_id FROM group_member m
                 JOIN contact_group g ON g.book_id = m.book_id AND g.id = m.group_id
-                WHERE m.book_id = \(bookID) AND m.contact_id = ANY(\(identifiers)) ORDER BY g.sort_name, g.id
+                WHERE m.book_id = \(bookID) AND m.contact_id = ANY(\(identifiers.storable)) ORDER BY g.sort_name, g.id
                 """, logger: logger
             ).decode((String, String, String, Int64, Double, Double, String).self).array()
             var result: [String: [Group]] = [:]
@@ -104,7 +104,7 @@ extension PostgresStore {
                             FROM group_member m JOIN contact c ON c.book_id = m.book_id AND c.id = m.contact_id
                             WHERE m.book_id = $1 AND m.group_id = ANY($2)
                         ) ranked WHERE position <= $3 ORDER BY group_id, position
-                        """, binds: try Self.binds(bookID, identifiers, Int64(limit ?? Int(Int32.max)))),
+                        """, binds: try Self.binds(bookID, identifiers.storable, Int64(limit ?? Int(Int32.max)))),
                 logger: logger
             ).decode((String, String).self).array()
             let contacts = try await PostgresContactLoader(keys: keys).load(
@@ -124,7 +124,7 @@ extension PostgresStore {
             let rows = try await connection.rows(
                 """
                 SELECT g.id, (SELECT count(*) FROM group_member m WHERE m.book_id = g.book_id AND m.group_id = g.id)::bigint
-                FROM contact_group g WHERE g.book_id = \(bookID) AND g.id = ANY(\(identifiers))
+                FROM contact_group g WHERE g.book_id = \(bookID) AND g.id = ANY(\(identifiers.storable))
                 """, logger: logger
             ).decode((String, Int64).self).array()
             return Dictionary(rows.map { ($0.0, Int($0.1)) }, uniquingKeysWith: { a, _ in a })

@@ -15,6 +15,7 @@ extension PostgresCatalog {
     /// A new book owned by `ownerID`. - Throws: `quotaExceeded` past ``StoreConfiguration/booksPerPrincipal``,
     /// `recordDoesNotExist` for an unknown owner, `validationFailed` for a bad name.
     public func createBook(name: String, ownerID: String) async throws -> AddressBook {
+        let ownerID = ownerID.storable
         try CatalogNames.validate(name, what: "book")
         let (quota, logger) = (configuration.booksPerPrincipal, self.logger)
         return try await database.write { connection in
@@ -48,6 +49,7 @@ extension PostgresCatalog {
 
     /// The books a principal may open: its own, then those shared with it, each by name.
     public func books(visibleTo principalID: String) async throws -> [VisibleBook] {
+        let principalID = principalID.storable
         let logger = self.logger
         return try await database.read { connection in
             let rows = try await connection.rows(
@@ -78,6 +80,8 @@ extension PostgresCatalog {
     public func access(principalID: String, bookID: String, tokenBooks: [String]?) async throws -> (
         book: AddressBook, access: BookAccess
     )? {
+        let principalID = principalID.storable
+        let bookID = bookID.storable
         if let tokenBooks, !tokenBooks.contains(bookID) { return nil }
         let logger = self.logger
         return try await database.read { connection in
@@ -88,6 +92,8 @@ extension PostgresCatalog {
     static func access(_ connection: PostgresConnection, principalID: String, bookID: String, logger: Logger)
         async throws -> (book: AddressBook, access: BookAccess)?
     {
+        let principalID = principalID.storable
+        let bookID = bookID.storable
         let rows = try await connection.rows(
             """
             SELECT id, name, owner_id, created_at, CASE WHEN owner_id = \(principalID) THEN 'owner'
@@ -101,6 +107,7 @@ extension PostgresCatalog {
 
     /// The book with this id, whoever owns it (for the CLI; requests go through ``access``).
     public func book(id: String) async throws -> AddressBook? {
+        let id = id.storable
         let logger = self.logger
         return try await database.read { connection in
             try await connection.rows(
@@ -122,6 +129,8 @@ extension PostgresCatalog {
 
     /// Renames a book; owners only.
     public func renameBook(id: String, to name: String, by principalID: String) async throws -> AddressBook {
+        let id = id.storable
+        let principalID = principalID.storable
         try CatalogNames.validate(name, what: "book")
         let logger = self.logger
         return try await database.write { connection in
@@ -135,6 +144,8 @@ extension PostgresCatalog {
     /// Deletes a book from the catalog (owners only; not a principal's default book) and returns it, so the caller
     /// deletes its records. Its identifier is never used again.
     public func deleteBook(id: String, by principalID: String) async throws -> AddressBook {
+        let id = id.storable
+        let principalID = principalID.storable
         let logger = self.logger
         return try await database.write { connection in
             let book = try await Self.owned(connection, bookID: id, by: principalID, logger: logger)

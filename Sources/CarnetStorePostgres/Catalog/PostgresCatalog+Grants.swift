@@ -5,6 +5,9 @@ import PostgresNIO
 extension PostgresCatalog {
     /// Grants `principalID` `read` or `readWrite` on a book the caller owns (replacing an earlier grant).
     public func share(bookID: String, with principalID: String, access: BookAccess, by ownerID: String) async throws {
+        let bookID = bookID.storable
+        let principalID = principalID.storable
+        let ownerID = ownerID.storable
         guard access != .owner else {
             throw StoreError(.validationFailed, "A book is shared read or readWrite.", keyPaths: ["access"])
         }
@@ -27,6 +30,9 @@ extension PostgresCatalog {
     /// Withdraws a grant. - Returns: `false` when there was none.
     @discardableResult
     public func unshare(bookID: String, with principalID: String, by ownerID: String) async throws -> Bool {
+        let bookID = bookID.storable
+        let principalID = principalID.storable
+        let ownerID = ownerID.storable
         let logger = self.logger
         return try await database.write { connection in
             _ = try await Self.owned(connection, bookID: bookID, by: ownerID, logger: logger)
@@ -42,6 +48,8 @@ extension PostgresCatalog {
     /// Who a book is shared with, and how.
     public func grants(bookID: String, by ownerID: String) async throws -> [(principal: Principal, access: BookAccess)]
     {
+        let bookID = bookID.storable
+        let ownerID = ownerID.storable
         let logger = self.logger
         return try await database.read { connection in
             _ = try await Self.owned(connection, bookID: bookID, by: ownerID, logger: logger)

@@ -61,6 +61,7 @@ extension PostgresCatalog {
 
     /// The principal with this id, or `nil`.
     public func principal(id: String) async throws -> Principal? {
+        let id = id.storable
         let logger = self.logger
         return try await database.read { connection in
             try await Self.principal(connection, id: id, logger: logger)
@@ -70,6 +71,7 @@ extension PostgresCatalog {
     static func principal(_ connection: PostgresConnection, id: String, lock: Bool = false, logger: Logger)
         async throws -> Principal?
     {
+        let id = id.storable
         var query: PostgresQuery = "SELECT \(unescaped: principalColumns) FROM principal WHERE id = \(id)"
         if lock { query = "SELECT \(unescaped: principalColumns) FROM principal WHERE id = \(id) FOR UPDATE" }
         return try await connection.rows(query, logger: logger).decode(PrincipalRow.self).array().first
@@ -78,6 +80,7 @@ extension PostgresCatalog {
 
     /// The principal with this name, or `nil`.
     public func principal(named name: String) async throws -> Principal? {
+        let name = name.storable
         let logger = self.logger
         return try await database.read { connection in
             try await connection.rows(
@@ -89,6 +92,7 @@ extension PostgresCatalog {
     /// Disables or enables a principal; a disabled principal's tokens authenticate nothing.
     /// - Throws: `recordDoesNotExist` for an unknown id.
     public func setDisabled(_ disabled: Bool, principal id: String, at date: Date) async throws {
+        let id = id.storable
         let logger = self.logger
         let when: Double? = disabled ? date.timeIntervalSince1970 : nil
         try await database.write { connection in
@@ -104,6 +108,7 @@ extension PostgresCatalog {
     /// Deletes a principal with its tokens, grants and the books it owns; returns those books, whose records the
     /// caller deletes. Their identifiers are never used again.
     public func deletePrincipal(id: String) async throws -> [AddressBook] {
+        let id = id.storable
         let logger = self.logger
         return try await database.write { connection in
             guard try await Self.principal(connection, id: id, lock: true, logger: logger) != nil else {

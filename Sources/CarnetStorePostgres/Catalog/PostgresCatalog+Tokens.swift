@@ -7,6 +7,7 @@ extension PostgresCatalog {
     /// Stores a new token for its ``AccessTokenRecord/principalID``. - Throws: `insertedRecordAlreadyExists` if
     /// the id is taken, `recordDoesNotExist` for an unknown principal or a book it may not open.
     public func insertAccessToken(_ token: AccessTokenRecord) async throws {
+        try token.validate()
         let logger = self.logger
         try await database.write { connection in
             guard try await Self.principal(connection, id: token.principalID, logger: logger) != nil else {
@@ -42,6 +43,7 @@ extension PostgresCatalog {
 
     /// The token with this id and its principal, revoked or not.
     public func accessToken(id: String) async throws -> (token: AccessTokenRecord, principal: Principal)? {
+        let id = id.storable
         let logger = self.logger
         return try await database.read { connection in
             let rows = try await connection.rows(
@@ -56,6 +58,7 @@ extension PostgresCatalog {
 
     /// A principal's tokens (every principal's when `nil`), oldest first, revoked ones included.
     public func accessTokens(principalID: String?) async throws -> [AccessTokenRecord] {
+        let principalID = principalID?.storable
         let logger = self.logger
         return try await database.read { connection in
             try await connection.rows(
@@ -70,6 +73,8 @@ extension PostgresCatalog {
     /// Revokes a token, of `principalID` only when given. - Returns: `false` if no such live token exists.
     @discardableResult
     public func revokeAccessToken(id: String, principalID: String?, at date: Date) async throws -> Bool {
+        let id = id.storable
+        let principalID = principalID?.storable
         let logger = self.logger
         return try await database.write { connection in
             let revoked = try await connection.rows(

@@ -45,6 +45,10 @@ extension StoreError {
             return StoreError(.storageFull, "The database's disk is full; nothing was written.")
         case "23505":
             return StoreError(.insertedRecordAlreadyExists, "A concurrent save took the same identifier or name.")
+        // Bad input that got past validation (text with U+0000, a value too large for an index entry): the store
+        // refuses such values up front, so this is a guard, never the usual path.
+        case "22021", "22P05", "54000":
+            return StoreError(.validationFailed, "A value cannot be stored (SQLSTATE \(state)); nothing was written.")
         case "XX001", "XX002", "58030":
             return StoreError(.storageFailure, "The database could not be read or written (SQLSTATE \(state)).")
         default:

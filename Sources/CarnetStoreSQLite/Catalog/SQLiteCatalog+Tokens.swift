@@ -6,6 +6,7 @@ extension SQLiteCatalog {
     /// Stores a new token for its ``AccessTokenRecord/principalID``. - Throws: `insertedRecordAlreadyExists` if
     /// the id is taken, `recordDoesNotExist` for an unknown principal or a book it may not open.
     public func insertAccessToken(_ token: AccessTokenRecord) async throws {
+        try token.validate()
         let authors = String(decoding: try JSONEncoder().encode(token.authors), as: UTF8.self)
         let books = try token.bookIDs.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try await write { db in
