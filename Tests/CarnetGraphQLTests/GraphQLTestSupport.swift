@@ -12,7 +12,12 @@ struct GraphQLFixture {
     init(limits: GraphQLLimits = GraphQLLimits(), configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
         var configuration = StoreConfiguration()
         configure(&configuration)
-        store = try SQLiteStore.inMemory(configuration: configuration)
+        self.init(store: try SQLiteStore.inMemory(configuration: configuration), limits: limits)
+    }
+
+    /// A service over a store of any backend.
+    init(store: any ContactStore, limits: GraphQLLimits = GraphQLLimits()) {
+        self.store = store
         // The tests share two loaded cores, where an operation can wait longer than the default 10 s execution
         // budget without doing anything wrong; tests of the budget set it explicitly.
         var limits = limits
