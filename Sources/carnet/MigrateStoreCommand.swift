@@ -22,8 +22,10 @@ extension Carnet {
         func run() async throws {
             let (source, target) = try await openMigration(from: from, to: to)
             do {
-                let report = try await StoreMigration.copy(from: source, to: target) { book in
-                    print("Copying address book \(book.name) (\(book.id))…")
+                let report = try await StoreMigration.copy(from: source, to: target) { book, copied in
+                    print(
+                        "Copied address book \(book.name) (\(book.id)): \(copied.contacts) contacts, \(copied.groups) groups."
+                    )
                 }
                 print(
                     "Copied \(report.principals) principals, \(report.books) address books and \(report.tokens) access tokens."

@@ -20,7 +20,8 @@ public protocol StoreMigrationTarget: StoreBackend {
     func importBook(_ book: AddressBook, from source: any StoreMigrationSource) async throws
 }
 
-/// Copies a whole deployment from one backend to another: the catalog, then every book.
+/// Copies a whole deployment from one backend to another: the catalog, then every book, each checked against its
+/// source afterwards.
 public enum StoreMigration {
     /// What a finished copy holds.
     public struct Report: Sendable, Hashable {
@@ -29,11 +30,21 @@ public enum StoreMigration {
         public var tokens: Int
     }
 
+    /// What a copied book holds, read back from the target and compared with the source.
+    public struct BookReport: Sendable, Hashable {
+        public var contacts: Int
+        public var groups: Int
+        /// Where its history stands: a client's token for "now" is the same on both.
+        public var historyToken: String
+    }
+
     /// Copies `source` into `target`, which must be empty (``StoreMigrationTarget/isEmptyForMigration()``).
-    /// `progress` hears of each book as it is copied.
+    /// `progress` hears of each book once it is copied and checked.
+    /// - Throws: `validationFailed` for a target that is not empty; `storageFailure` when a copied book differs
+    ///   from its source (a server still writing to the source: stop it and copy into a new database again).
     public static func copy(
         from source: any StoreMigrationSource, to target: any StoreMigrationTarget,
-        progress: @Sendable (AddressBook) async -> Void = { _ in }
+        progress: @Sendable (AddressBook, BookReport) async -> Void = { _, _ in }
     ) async throws -> Report {
         guard try await target.isEmptyForMigration() else {
             throw StoreError(
@@ -44,9 +55,22 @@ public enum StoreMigration {
         let catalog = try await source.exportCatalog()
         try await target.importCatalog(catalog)
         for book in catalog.books {
-            await progress(book)
             try await target.importBook(book, from: source)
+            let copied = try await target.books.withStore(book, summary)
+            guard try await source.books.withStore(book, summary) == copied else {
+                throw StoreError(
+                    .storageFailure,
+                    "The copy of address book \(book.id) differs from its source, which changed meanwhile: stop the servers on it and copy into a new database again.",
+                    affected: [book.id])
+            }
+            await progress(book, copied)
         }
         return Report(principals: catalog.principals.count, books: catalog.books.count, tokens: catalog.tokens.count)
+    }
+
+    @Sendable private static func summary(_ store: any ContactStore) async throws -> BookReport {
+        BookReport(
+            contacts: try await store.contactCount(), groups: try await store.groupCount(),
+            historyToken: try await store.currentHistoryToken())
     }
 }
