@@ -7,6 +7,8 @@ struct BackendBenchmarks {
     let workload: Workload
     let generator: DataGenerator
     let iterations: Int
+    /// Timed runs of each kind of name search: fewer where a backend takes seconds per query (PostgreSQL at 1M).
+    var searchIterations: Int? = nil
 
     /// The name searches of the goal: the three kinds of `carnet-bench`'s "Name-prefix search", one letter apart.
     static let nameKinds: [Workload.NameQuery] = [.oneWord, .twoWords, .familyPrefix]
@@ -26,7 +28,9 @@ struct BackendBenchmarks {
         var kinds: [OperationResult] = []
         for kind in Self.nameKinds {
             let queries = workload.nameQueries(kind)
-            let measured = try await Stopwatch.measure(iterations: iterations) { index in
+            let measured = try await Stopwatch.measure(
+                iterations: searchIterations ?? iterations, warmup: min(20, searchIterations ?? 20)
+            ) { index in
                 _ = try await StoreQueries.search(store, .matchingName(queries[index % queries.count]))
             }
             mixed += measured.samples

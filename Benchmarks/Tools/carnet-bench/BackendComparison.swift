@@ -15,6 +15,7 @@ struct BackendComparison {
     var seed: UInt64
     var syncRuns: Int
     var notifySaves: Int
+    var searchIterations: Int?
 
     /// The size of the book the full sync and the notification latency use.
     static let syncBookSize = 10_000
@@ -33,7 +34,7 @@ struct BackendComparison {
                 let opened = try await BackendStore.open(kind, dataset: dataset, postgresURL: url)
                 let operations = try await BackendBenchmarks(
                     store: opened.store, workload: workload, generator: DataGenerator(seed: seed),
-                    iterations: iterations
+                    iterations: iterations, searchIterations: searchIterations
                 ).run()
                 try await opened.close()
                 report.sizes.append(

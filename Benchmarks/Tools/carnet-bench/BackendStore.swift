@@ -13,9 +13,10 @@ struct BackendStore {
     var store: any ContactStore
     private var closeBackend: () async throws -> Void
 
-    /// The data set's file on SQLite, or its copy (`PostgresDataset`) on PostgreSQL, with the default configuration.
+    /// The data set's file on SQLite, or its copy (`PostgresDataset`) on PostgreSQL, with the default configuration
+    /// but for the quota: a 1,000,000-contact book is full, and the save benchmark adds to it (then deletes).
     static func open(
-        _ kind: Kind, dataset: Dataset, postgresURL: String?, configuration: StoreConfiguration = StoreConfiguration()
+        _ kind: Kind, dataset: Dataset, postgresURL: String?, configuration: StoreConfiguration = .benchmark
     ) async throws -> BackendStore {
         switch kind {
         case .sqlite:
@@ -31,4 +32,13 @@ struct BackendStore {
     }
 
     func close() async throws { try await closeBackend() }
+}
+
+extension StoreConfiguration {
+    /// The defaults with room for the saves timed on a 1,000,000-contact book.
+    static var benchmark: StoreConfiguration {
+        var configuration = StoreConfiguration()
+        configuration.contactsPerBook = 2_000_000
+        return configuration
+    }
 }

@@ -58,6 +58,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Saves timed from instance A to a subscriber on instance B (--backends with postgres; 0 skips).")
     var notifySaves: Int = 1000
 
+    @Option(help: "Timed runs of each kind of name search with --backends (default: --iterations).")
+    var searchIterations: Int?
+
     @Option(help: ArgumentHelp("Run one Carnet operation in a loop on the first size, for perf.", visibility: .hidden))
     var profile: String?
 
@@ -93,7 +96,7 @@ struct BenchCommand: AsyncParsableCommand {
             return try await BackendComparison(
                 backends: backends.split(separator: ",").compactMap { BackendStore.Kind(rawValue: String($0)) },
                 databaseURL: database, sizes: parsedSizes, directory: directory, iterations: iterations, seed: seed,
-                syncRuns: syncRuns, notifySaves: notifySaves
+                syncRuns: syncRuns, notifySaves: notifySaves, searchIterations: searchIterations
             ).run()
         }
         if let profile {

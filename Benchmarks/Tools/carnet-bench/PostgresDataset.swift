@@ -37,6 +37,8 @@ enum PostgresDataset {
             _ = try await StoreMigration.copy(from: source, to: target)
         }.seconds
         try psql(url, triggers("ENABLE"))
+        // The planner's statistics now, as autovacuum would make them a little later.
+        try psql(url, "ANALYZE")
         log(String(format: "  copied in %.1f s", seconds))
         try await target.close()
         try await source.close()
