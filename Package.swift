@@ -236,11 +236,12 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
             ],
             path: "Benchmarks/CarnetBenchmarks", swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        // The store against hand-written SQL on the same database file, at 10k, 100k and 1M contacts.
+        // The store against hand-written SQL on the same database file, at 10k, 100k and 1M contacts; and the same
+        // store operations on SQLite and PostgreSQL from the same data (`--backends sqlite,postgres`).
         .executableTarget(
             name: "carnet-bench",
             dependencies: [
-                "CarnetStore", "CarnetStoreSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Tools/carnet-bench", swiftSettings: swiftSettings),

@@ -14,6 +14,12 @@ Usage:
     swift build -c release --product carnet
     CARNET_BENCHMARKS=1 swift build -c release --product carnet-server-bench
     python3 scripts/bench_server.py [--contacts 10000] [--duration 10] [--connections 32] [--markdown] [--perf]
+    python3 scripts/bench_server.py --database postgres://postgres@127.0.0.1:54329/postgres?sslmode=disable \
+        [--contacts 100000] [--rounds 5]
+
+With --database, contact by id on SQLite against the same data on PostgreSQL (issue 18): the seeded folder is copied
+with `carnet migrate-store` into a fresh database carnet_bench_server on that server (dropped and made again each
+run; psql makes it), both servers run side by side, and wrk and h2load load them in alternating rounds.
 
 With --perf, `perf stat` also counts the server's instructions and cycles during each run (all its threads), and
 the table gains instructions per request and instructions per cycle: unlike requests per second, instructions per
@@ -49,9 +55,15 @@ SEARCH = "query Search($q: String!) { contacts(first: 20, filter: {name: $q}) { 
 SAVE = ("mutation Save($request: SaveRequestInput!) { save(request: $request) { revision } }")
 
 
-def carnet(*args: str, data: Path, check=True) -> str:
-    binary = ROOT / ".build" / "release" / "carnet"
-    result = subprocess.run([str(binary), *args, "--data", str(data)], capture_output=True, text=True)
+BUILD = ROOT / ".build"
+
+
+def carnet(*args: str, data: Path | None, check=True) -> str:
+    binary = BUILD / "release" / "carnet"
+    # The data folder only: an exported CARNET_DATABASE_URL would send the seeding to PostgreSQL.
+    env = {k: v for k, v in os.environ.items() if k != "CARNET_DATABASE_URL"}
+    result = subprocess.run([str(binary), *args, *(["--data", str(data)] if data else [])],
+                            capture_output=True, text=True, env=env)
     if check and result.returncode != 0:
         sys.exit(f"carnet {' '.join(args)} failed: {result.stderr}")
     return result.stdout
@@ -109,6 +121,77 @@ class ServerCounters:
         return counts["instructions"] / (rps * self.window), counts["instructions"] / counts["cycles"]
 
 
+def start_server(data: Path, port: int, database: str | None = None) -> subprocess.Popen:
+    """carnet-server-bench on `data` (its TLS material, and its books unless `database` is given), once listening."""
+    env = dict(os.environ)
+    env.pop("CARNET_DATABASE_URL", None)
+    if database:
+        env["CARNET_DATABASE_URL"] = database
+    server = subprocess.Popen([str(BUILD / "release/carnet-server-bench"), str(data), str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    for line in server.stdout:
+        if "listening on" in line:
+            return server
+    sys.exit(f"carnet-server-bench on port {port} exited before listening")
+
+
+def database_url(base: str, name: str) -> str:
+    """`base` with its database replaced by `name`; libpq's form for psql drops Carnet's own parameters."""
+    scheme, rest = base.split("://", 1)
+    authority, _, tail = rest.partition("/")
+    query = tail.partition("?")[2]
+    return f"{scheme}://{authority}/{name}" + (f"?{query}" if query else "")
+
+
+def psql(url: str, sql: str) -> None:
+    libpq = "&".join(p for p in url.partition("?")[2].split("&") if p.split("=")[0] in ("sslmode", "sslrootcert"))
+    subprocess.run(["psql", url.partition("?")[0] + (f"?{libpq}" if libpq else ""), "-v", "ON_ERROR_STOP=1",
+                    "-qc", sql], check=True, capture_output=True)
+
+
+TRIGGERS = """DO $$ DECLARE t text; BEGIN
+    FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
+        EXECUTE format('ALTER TABLE %I {action} TRIGGER ALL', t);
+    END LOOP;
+END $$"""
+
+
+def compare_backends(args, work: Path, data: Path, token: str, body: Path) -> None:
+    """Contact by id on SQLite and on PostgreSQL (issue 18): the same folder copied with `carnet migrate-store`
+    (same contacts, ids and token), two servers, loaded in alternating rounds so the machine's drift hits both."""
+    url = database_url(args.database, "carnet_bench_server")
+    psql(args.database, "DROP DATABASE IF EXISTS carnet_bench_server")
+    psql(args.database, "CREATE DATABASE carnet_bench_server")
+    # The schema first, then the copy with the tables' triggers off: in migrate-store's one transaction per book the
+    # foreign-key checks made a 10,000-contact copy take a minute instead of seconds (carnet-bench does the same).
+    carnet("status", "--database", url, data=work / "pg-tls")
+    psql(url, TRIGGERS.format(action="DISABLE"))
+    carnet("migrate-store", "--from", str(data), "--to", url, data=None)
+    psql(url, TRIGGERS.format(action="ENABLE"))
+    servers = {"sqlite": start_server(data, args.port),
+               "postgres": start_server(work / "pg-tls", args.port + 1, database=url)}
+    ports = {"sqlite": args.port, "postgres": args.port + 1}
+    try:
+        for client, load in (("wrk (HTTP/1.1)", wrk), ("h2load (HTTP/2)", h2load)):
+            rounds = {"sqlite": [], "postgres": []}
+            for _ in range(args.rounds):
+                for backend in ("sqlite", "postgres"):
+                    rounds[backend].append(load(f"https://localhost:{ports[backend]}/graphql", token, body,
+                                                args.round_duration, args.connections))
+            ratios = [p[0] / s[0] for s, p in zip(rounds["sqlite"], rounds["postgres"])]
+            for backend in ("sqlite", "postgres"):
+                rps, p99 = statistics.median_low(rounds[backend])
+                print(f"{client:16} contact by id  {backend:8} {rps:10,.0f} req/s   p99 {p99:7.2f} ms   "
+                      f"(rounds: {', '.join(f'{r[0]:,.0f}' for r in rounds[backend])})")
+            print(f"{client:16} postgres / sqlite in each round: {', '.join(f'{r:.0%}' for r in ratios)}; "
+                  f"median {statistics.median(ratios):.0%}")
+    finally:
+        for server in servers.values():
+            server.send_signal(signal.SIGTERM)
+        for server in servers.values():
+            server.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--contacts", type=int, default=10_000)
@@ -119,7 +202,12 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=18443)
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
     parser.add_argument("--perf", action="store_true", help="count the server's instructions per request (perf stat)")
+    parser.add_argument("--scratch-path", default=".build", help="where the release binaries were built")
+    parser.add_argument("--database", help="a postgres:// URL: compare contact by id on SQLite and PostgreSQL "
+                        "(the same data copied with carnet migrate-store into its database carnet_bench_server)")
     args = parser.parse_args()
+    global BUILD
+    BUILD = ROOT / args.scratch_path
     for tool in ("wrk", "h2load") + (("perf",) if args.perf else ()):
         if not shutil.which(tool):
             sys.exit(f"{tool} is missing: apt-get install wrk nghttp2-client")
@@ -150,12 +238,15 @@ def main() -> None:
         path.write_text(json.dumps(body))
         files[name] = path
 
-    server = subprocess.Popen([str(ROOT / ".build/release/carnet-server-bench"), str(data), str(args.port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if args.database:
+        try:
+            compare_backends(args, work, data, token, files["contact by id"])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
+
+    server = start_server(data, args.port)
     try:
-        for line in server.stdout:
-            if "listening on" in line:
-                break
         base = f"https://localhost:{args.port}"
         rows, notes = [], []
         counted = {}

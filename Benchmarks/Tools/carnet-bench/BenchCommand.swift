@@ -38,6 +38,29 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the store's SQL and query plans.")
     var verbose = false
 
+    @Option(
+        help: """
+            Run issue 18's comparison instead: these backends (comma-separated: sqlite, postgres) on the same data, \
+            through the ContactStore protocol.
+            """)
+    var backends: String?
+
+    @Option(
+        help: """
+            A postgres:// URL for --backends postgres: each data set is copied into a database carnet_bench_<size> \
+            of that server (made once, with psql). Env: CARNET_DATABASE_URL.
+            """)
+    var database: String? = ProcessInfo.processInfo.environment["CARNET_DATABASE_URL"]
+
+    @Option(help: "Full syncs of the 10,000-contact book per backend (--backends).")
+    var syncRuns: Int = 10
+
+    @Option(help: "Saves timed from instance A to a subscriber on instance B (--backends with postgres; 0 skips).")
+    var notifySaves: Int = 1000
+
+    @Option(help: "Timed runs of each kind of name search with --backends (default: --iterations).")
+    var searchIterations: Int?
+
     @Option(help: ArgumentHelp("Run one Carnet operation in a loop on the first size, for perf.", visibility: .hidden))
     var profile: String?
 
@@ -50,6 +73,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
         guard iterations >= 20 else { throw ValidationError("--iterations must be at least 20") }
         if reportOnly && report == nil { throw ValidationError("--report-only needs --report") }
+        if let backends {
+            let kinds = backends.split(separator: ",").map { BackendStore.Kind(rawValue: String($0)) }
+            guard !kinds.isEmpty, kinds.allSatisfy({ $0 != nil }) else {
+                throw ValidationError("--backends takes sqlite, postgres or both, comma-separated")
+            }
+            if kinds.contains(.postgres) && database == nil {
+                throw ValidationError("--backends postgres needs --database (or CARNET_DATABASE_URL)")
+            }
+        }
     }
 
     var parsedSizes: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
@@ -60,6 +92,13 @@ struct BenchCommand: AsyncParsableCommand {
         #endif
         try Exclusive.lock(directory: directory)
         try await StoreSettings.capture(directory: directory)
+        if let backends {
+            return try await BackendComparison(
+                backends: backends.split(separator: ",").compactMap { BackendStore.Kind(rawValue: String($0)) },
+                databaseURL: database, sizes: parsedSizes, directory: directory, iterations: iterations, seed: seed,
+                syncRuns: syncRuns, notifySaves: notifySaves, searchIterations: searchIterations
+            ).run()
+        }
         if let profile {
             let dataset = try await Dataset.prepare(
                 size: parsedSizes[0], directory: directory, seed: seed, regenerate: regenerate)

@@ -12,6 +12,8 @@ import ServiceLifecycle
 // The route lives here, not in the product: it answers anyone.
 //
 // Usage: carnet-server-bench <data folder> <port>
+// With CARNET_DATABASE_URL set (as `carnet serve` reads it), the catalog and books are in that PostgreSQL database
+// and the folder keeps only the TLS material: bench_server.py --database runs the same load on both backends.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let port = Int(arguments[2]) else {
@@ -22,6 +24,7 @@ var configuration = ServerConfiguration()
 configuration.dataDirectory = arguments[1]
 configuration.port = port
 configuration.rateLimitPerSecond = 0
+configuration.databaseURL = ProcessInfo.processInfo.environment["CARNET_DATABASE_URL"]
 var logger = Logger(label: "carnet-server-bench")
 logger.logLevel = .warning
 
