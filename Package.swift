@@ -241,7 +241,8 @@ if Context.environment["CARNET_BENCHMARKS"] != nil {
         .executableTarget(
             name: "carnet-bench",
             dependencies: [
-                "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres", .product(name: "GRDB", package: "GRDB.swift"),
+                "CarnetStore", "CarnetStoreSQLite", "CarnetStorePostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Tools/carnet-bench", swiftSettings: swiftSettings),
