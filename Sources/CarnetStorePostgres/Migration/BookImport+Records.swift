@@ -37,6 +37,7 @@ extension BookImport {
             bindings.append(contacts.map(\.createdAt))
             bindings.append(contacts.map(\.modifiedAt))
         }
+        try await analyzeIfGrown(adding: contacts.count)
         for contact in contacts where contact.imageData != nil || contact.thumbnailImageData != nil {
             try await connection.query(
                 """

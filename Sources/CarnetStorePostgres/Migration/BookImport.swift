@@ -2,6 +2,7 @@ import CarnetStore
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Writes a book's archive sections into the shared tables under its `book_id`, inside the caller's transaction.
 ///
@@ -12,6 +13,12 @@ struct BookImport: Sendable {
     let connection: PostgresConnection
     let logger: Logger
     let bookID: String
+    /// Contacts written so far, and how many there were at the last `ANALYZE`.
+    let contactsWritten = Counts()
+
+    final class Counts: Sendable {
+        let state = Mutex<(written: Int, analyzed: Int)>((0, 0))
+    }
 
     /// Removes whatever the book holds (a store row made by an earlier open), so the copy starts from nothing.
     func clear() async throws {
@@ -49,8 +56,28 @@ struct BookImport: Sendable {
         }
     }
 
-    /// Counts the contacts copied into the book's row.
+    /// Refreshes the contacts' statistics each time the book has doubled. The foreign-key checks of the values and
+    /// name words written next are planned from them: planned from a database that was empty, each check scanned
+    /// the contacts written before it in this transaction, and a copy of 10,000 contacts took 70 s instead of 11.
+    func analyzeIfGrown(adding count: Int) async throws {
+        let due = contactsWritten.state.withLock { state in
+            state.written += count
+            // Small books leave the statistics alone: checks over a thousand rows are cheap whatever the plan.
+            guard state.written >= max(1_000, 2 * state.analyzed) else { return false }
+            state.analyzed = state.written
+            return true
+        }
+        if due { try await connection.query("ANALYZE contact", logger: logger) }
+    }
+
+    /// Counts the contacts copied into the book's row; after a large book, every table gets statistics for what it
+    /// now holds (autovacuum would, later; the first requests should not wait for it).
     func finish() async throws {
+        if contactsWritten.state.withLock({ $0.written }) >= 10_000 {
+            for table in BookSchema.bookTables {
+                try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
+            }
+        }
         try await connection.rows(
             """
             UPDATE book_store SET contact_count = (SELECT count(*) FROM contact WHERE book_id = \(bookID))
