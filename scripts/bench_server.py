@@ -149,25 +149,13 @@ def psql(url: str, sql: str) -> None:
                     "-qc", sql], check=True, capture_output=True)
 
 
-TRIGGERS = """DO $$ DECLARE t text; BEGIN
-    FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
-        EXECUTE format('ALTER TABLE %I {action} TRIGGER ALL', t);
-    END LOOP;
-END $$"""
-
-
 def compare_backends(args, work: Path, data: Path, token: str, body: Path) -> None:
     """Contact by id on SQLite and on PostgreSQL (issue 18): the same folder copied with `carnet migrate-store`
     (same contacts, ids and token), two servers, loaded in alternating rounds so the machine's drift hits both."""
     url = database_url(args.database, "carnet_bench_server")
     psql(args.database, "DROP DATABASE IF EXISTS carnet_bench_server")
     psql(args.database, "CREATE DATABASE carnet_bench_server")
-    # The schema first, then the copy with the tables' triggers off: in migrate-store's one transaction per book the
-    # foreign-key checks made a 10,000-contact copy take a minute instead of seconds (carnet-bench does the same).
-    carnet("status", "--database", url, data=work / "pg-tls")
-    psql(url, TRIGGERS.format(action="DISABLE"))
     carnet("migrate-store", "--from", str(data), "--to", url, data=None)
-    psql(url, TRIGGERS.format(action="ENABLE"))
     servers = {"sqlite": start_server(data, args.port),
                "postgres": start_server(work / "pg-tls", args.port + 1, database=url)}
     ports = {"sqlite": args.port, "postgres": args.port + 1}

@@ -32,11 +32,9 @@ enum PostgresDataset {
         log("copying \(dataset.info.size) contacts into PostgreSQL database \(name)")
         let source = try await DataFolder.open(directory: folder)
         let target = try await PostgresBackend.open(try PostgresLocation(url: url))
-        try psql(url, triggers("DISABLE"))
         let seconds = try await Stopwatch.time {
             _ = try await StoreMigration.copy(from: source, to: target)
         }.seconds
-        try psql(url, triggers("ENABLE"))
         // The planner's statistics now, as autovacuum would make them a little later.
         try psql(url, "ANALYZE")
         log(String(format: "  copied in %.1f s", seconds))
@@ -60,19 +58,6 @@ enum PostgresDataset {
         let count = try await backend.books.withStore(try await adminBook(backend)) { try await $0.contactCount() }
         try await backend.close()
         return count
-    }
-
-    /// Turns every table's triggers off or on again. A copy checks each row's foreign key against its contact
-    /// inside the one transaction of the book, and those checks made a 10,000-contact copy take over a minute;
-    /// the rows come from a consistent source, so the copy runs without them (a benchmark data set only).
-    private static func triggers(_ action: String) -> String {
-        """
-        DO $$ DECLARE t text; BEGIN
-            FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
-                EXECUTE format('ALTER TABLE %I \(action) TRIGGER ALL', t);
-            END LOOP;
-        END $$
-        """
     }
 
     /// `baseURL` with its database replaced by `name`.

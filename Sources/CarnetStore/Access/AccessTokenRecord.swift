@@ -40,10 +40,13 @@ public struct AccessTokenRecord: Sendable, Hashable {
 }
 
 extension AccessTokenRecord {
-    /// A token's name follows the rule of principals' and books' names (at most 200 characters, no control
-    /// characters; blank allowed, as tokens from before had), its authors that of transaction authors: the same on
-    /// every backend, and nothing a backend cannot store.
+    /// A token's id is a line of text (random, or a migrated token's), its name follows the rule of principals' and
+    /// books' names (at most 200 characters, no control characters; blank allowed, as tokens from before had), its
+    /// authors that of transaction authors: the same on every backend, and nothing a backend cannot store.
     package func validate() throws {
+        guard Validation.required(id, limit: StoreLimits.identifierBytes) else {
+            throw StoreError(.validationFailed, "Invalid token id", keyPaths: ["id"])
+        }
         guard name.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw StoreError(
                 .validationFailed, "A token's name is at most 200 characters without control characters.",

@@ -20,6 +20,11 @@ enum BookSchema {
         return column
     }
 
+    /// A contact's rows in `contact_name_word`: each folded word of its names once.
+    static func nameWords(_ contact: Contact) -> [String] {
+        Array(Set(TextFolding.words(ContactIndexing.names(contact))))
+    }
+
     static let v1 = PostgresMigrations.Migration(
         id: "books-v1",
         statements: [

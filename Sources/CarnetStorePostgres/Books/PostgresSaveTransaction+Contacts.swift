@@ -44,7 +44,7 @@ extension PostgresSaveTransaction {
                 VALUES (\(placeholders))
                 """, binds: bindings)
         try await run(query)
-        try await insertNameWords(contact.identifier, ContactIndexing.names(contact))
+        try await insertNameWords(contact.identifier, BookSchema.nameWords(contact))
         for kind in MultiValueKind.allCases {
             for (position, item) in contact.encodedValues(kind).enumerated() {
                 try await insertValue(item, kind: kind, position: position, contact: contact.identifier)
@@ -55,8 +55,7 @@ extension PostgresSaveTransaction {
     }
 
     /// Indexes the contact's folded name words for prefix search.
-    func insertNameWords(_ contact: String, _ names: String) async throws {
-        let words = Array(Set(TextFolding.words(names)))
+    func insertNameWords(_ contact: String, _ words: [String]) async throws {
         guard !words.isEmpty else { return }
         try await run(
             """

@@ -87,7 +87,7 @@ extension PostgresSaveTransaction {
             try set("sort_family", ContactIndexing.sortKey(merged, .familyName))
             try await run(
                 "DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = \(id)")
-            try await insertNameWords(id, ContactIndexing.names(merged))
+            try await insertNameWords(id, BookSchema.nameWords(merged))
         }
         try set("revision", seq)
         try set("modified_at", now)

@@ -92,8 +92,6 @@ extension PostgresCatalog {
     static func access(_ connection: PostgresConnection, principalID: String, bookID: String, logger: Logger)
         async throws -> (book: AddressBook, access: BookAccess)?
     {
-        let principalID = principalID.storable
-        let bookID = bookID.storable
         let rows = try await connection.rows(
             """
             SELECT id, name, owner_id, created_at, CASE WHEN owner_id = \(principalID) THEN 'owner'

@@ -71,7 +71,6 @@ extension PostgresCatalog {
     static func principal(_ connection: PostgresConnection, id: String, lock: Bool = false, logger: Logger)
         async throws -> Principal?
     {
-        let id = id.storable
         var query: PostgresQuery = "SELECT \(unescaped: principalColumns) FROM principal WHERE id = \(id)"
         if lock { query = "SELECT \(unescaped: principalColumns) FROM principal WHERE id = \(id) FOR UPDATE" }
         return try await connection.rows(query, logger: logger).decode(PrincipalRow.self).array().first

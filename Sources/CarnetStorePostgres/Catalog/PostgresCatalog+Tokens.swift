@@ -8,14 +8,14 @@ extension PostgresCatalog {
     /// the id is taken, `recordDoesNotExist` for an unknown principal or a book it may not open.
     public func insertAccessToken(_ token: AccessTokenRecord) async throws {
         try token.validate()
+        let (principalID, books) = (token.principalID.storable, (token.bookIDs ?? []).storable)
         let logger = self.logger
         try await database.write { connection in
-            guard try await Self.principal(connection, id: token.principalID, logger: logger) != nil else {
+            guard try await Self.principal(connection, id: principalID, logger: logger) != nil else {
                 throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [token.principalID])
             }
-            for book in token.bookIDs ?? []
-            where try await Self.access(connection, principalID: token.principalID, bookID: book, logger: logger) == nil
-            {
+            for book in books
+            where try await Self.access(connection, principalID: principalID, bookID: book, logger: logger) == nil {
                 throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [book])
             }
             let taken = try await connection.rows("SELECT 1 FROM access_token WHERE id = \(token.id)", logger: logger)

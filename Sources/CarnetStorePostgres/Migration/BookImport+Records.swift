@@ -10,34 +10,29 @@ extension BookImport {
             contact.values.strings = archived.strings
             return contact
         }
-        let stringColumns = ContactKey.stringKeys.map {
-            (name: BookSchema.column($0), type: "text", expression: String?.none)
+        let strings = ContactKey.stringKeys.indices.map { slot in
+            ImportColumn.values(
+                BookSchema.column(ContactKey.stringKeys[slot]), "text", contacts.map { $0.strings[slot] })
         }
         try await insertRows(
             into: "contact",
-            [("id", "text", nil), ("container_id", "text", nil), ("contact_type", "int2", nil)] + stringColumns + [
-                ("birthday", "text", "NULLIF(u_birthday, '')"),
-                ("non_gregorian_birthday", "text", "NULLIF(u_non_gregorian_birthday, '')"),
-                ("sort_given", "text", nil), ("sort_family", "text", nil), ("created_order", "int8", nil),
-                ("created_revision", "int8", nil), ("revision", "int8", nil), ("created_at", "float8", nil),
-                ("modified_at", "float8", nil),
-            ]
-        ) { bindings in
-            bindings.append(contacts.map(\.identifier))
-            bindings.append(contacts.map(\.containerID))
-            bindings.append(contacts.map { Int16($0.contactType) })
-            for slot in ContactKey.stringKeys.indices { bindings.append(contacts.map { $0.strings[slot] }) }
-            bindings.append(contacts.map { $0.birthday ?? "" })
-            bindings.append(contacts.map { $0.nonGregorianBirthday ?? "" })
-            bindings.append(indexed.map { ContactIndexing.sortKey($0, .givenName) })
-            bindings.append(indexed.map { ContactIndexing.sortKey($0, .familyName) })
-            bindings.append(contacts.map(\.createdOrder))
-            bindings.append(contacts.map(\.createdRevision))
-            bindings.append(contacts.map(\.revision))
-            bindings.append(contacts.map(\.createdAt))
-            bindings.append(contacts.map(\.modifiedAt))
-        }
+            [
+                .values("id", "text", contacts.map(\.identifier)),
+                .values("container_id", "text", contacts.map(\.containerID)),
+                .values("contact_type", "int2", contacts.map { Int16($0.contactType) }),
+            ] + strings + [
+                .optional("birthday", contacts.map(\.birthday)),
+                .optional("non_gregorian_birthday", contacts.map(\.nonGregorianBirthday)),
+                .values("sort_given", "text", indexed.map { ContactIndexing.sortKey($0, .givenName) }),
+                .values("sort_family", "text", indexed.map { ContactIndexing.sortKey($0, .familyName) }),
+                .values("created_order", "int8", contacts.map(\.createdOrder)),
+                .values("created_revision", "int8", contacts.map(\.createdRevision)),
+                .values("revision", "int8", contacts.map(\.revision)),
+                .values("created_at", "float8", contacts.map(\.createdAt)),
+                .values("modified_at", "float8", contacts.map(\.modifiedAt)),
+            ])
         try await analyzeIfGrown(adding: contacts.count)
+        // Images one contact at a time: a batch of them in one statement could reach gigabytes.
         for contact in contacts where contact.imageData != nil || contact.thumbnailImageData != nil {
             try await connection.query(
                 """
@@ -45,18 +40,13 @@ extension BookImport {
                 WHERE book_id = \(bookID) AND id = \(contact.identifier)
                 """, logger: logger)
         }
-        var words: [(word: String, contact: String)] = []
-        for contact in indexed {
-            for word in Set(TextFolding.words(ContactIndexing.names(contact))) {
-                words.append((word, contact.identifier))
-            }
+        let words = indexed.flatMap { contact in
+            BookSchema.nameWords(contact).map { (word: $0, contact: contact.identifier) }
         }
         if !words.isEmpty {
-            try await insertRows(into: "contact_name_word", [("word", "text", nil), ("contact_id", "text", nil)]) {
-                bindings in
-                bindings.append(words.map(\.word))
-                bindings.append(words.map(\.contact))
-            }
+            try await insertRows(
+                into: "contact_name_word",
+                [.values("word", "text", words.map(\.word)), .values("contact_id", "text", words.map(\.contact))])
         }
         try await insertKeyRevisions(contacts)
         try await insertLabeledValues(contacts)
@@ -69,12 +59,10 @@ extension BookImport {
         guard !rows.isEmpty else { return }
         try await insertRows(
             into: "contact_key_revision",
-            [("contact_id", "text", nil), ("key", "text", nil), ("revision", "int8", nil)]
-        ) { bindings in
-            bindings.append(rows.map(\.contact))
-            bindings.append(rows.map(\.key))
-            bindings.append(rows.map(\.revision))
-        }
+            [
+                .values("contact_id", "text", rows.map(\.contact)), .values("key", "text", rows.map(\.key)),
+                .values("revision", "int8", rows.map(\.revision)),
+            ])
     }
 
     private func insertLabeledValues(_ contacts: [ArchivedContact]) async throws {
@@ -89,24 +77,13 @@ extension BookImport {
         try await insertRows(
             into: "labeled_value",
             [
-                ("id", "text", nil), ("contact_id", "text", nil), ("kind", "int2", nil), ("position", "int4", nil),
-                ("label", "text", "CASE WHEN u_label_null THEN NULL ELSE u_label END"), ("label_null", "bool", ""),
-                ("value", "text", nil),
-                ("search_key", "text", "CASE WHEN u_search_key_null THEN NULL ELSE u_search_key END"),
-                ("search_key_null", "bool", ""), ("created_revision", "int8", nil), ("revision", "int8", nil),
-            ]
-        ) { bindings in
-            bindings.append(rows.map(\.value.identifier))
-            bindings.append(rows.map(\.contact))
-            bindings.append(rows.map { Int16($0.value.kind) })
-            bindings.append(rows.map { Int32($0.value.position) })
-            bindings.append(rows.map { $0.value.label ?? "" })
-            bindings.append(rows.map { $0.value.label == nil })
-            bindings.append(rows.map(\.value.value))
-            bindings.append(searchKeys.map { $0 ?? "" })
-            bindings.append(searchKeys.map { $0 == nil })
-            bindings.append(rows.map(\.value.createdRevision))
-            bindings.append(rows.map(\.value.revision))
-        }
+                .values("id", "text", rows.map(\.value.identifier)), .values("contact_id", "text", rows.map(\.contact)),
+                .values("kind", "int2", rows.map { Int16($0.value.kind) }),
+                .values("position", "int4", rows.map { Int32($0.value.position) }),
+                .optional("label", rows.map(\.value.label)), .values("value", "text", rows.map(\.value.value)),
+                .optional("search_key", searchKeys),
+                .values("created_revision", "int8", rows.map(\.value.createdRevision)),
+                .values("revision", "int8", rows.map(\.value.revision)),
+            ])
     }
 }

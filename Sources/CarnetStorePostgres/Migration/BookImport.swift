@@ -85,26 +85,48 @@ struct BookImport: Sendable {
             """, logger: logger)
     }
 
-    /// Runs `INSERT INTO table (book_id, columns) SELECT $1, expressions FROM unnest(arrays) AS u(names)`.
-    /// - Parameter columns: each array's column name and element type, and how a row's value is written: `u_` and
-    ///   the name by default, an expression such as `NULLIF(u_x, '')` for a column that may be null, or `""` for an
-    ///   array that only helps another column's expression (a null flag) and is no column itself.
-    func insertRows(
-        into table: String, _ columns: [(name: String, type: String, expression: String?)],
-        bind: (inout PostgresBindings) throws -> Void
-    ) async throws {
+    /// Runs `INSERT INTO table (book_id, columns) SELECT $1, values FROM unnest(arrays)`: a batch in one statement.
+    func insertRows(into table: String, _ columns: [ImportColumn]) async throws {
         var bindings = PostgresBindings()
         bindings.append(bookID)
-        try bind(&bindings)
-        let arrays = columns.enumerated().map { "$\($0.offset + 2)::\($0.element.type)[]" }.joined(separator: ", ")
-        let names = columns.map { "u_\($0.name)" }.joined(separator: ", ")
-        let targets = columns.filter { $0.expression != "" }
-        let values = targets.map { $0.expression ?? "u_\($0.name)" }.joined(separator: ", ")
+        var arrays: [String] = []
+        var aliases: [String] = []
+        for column in columns {
+            for array in column.arrays {
+                try array.append(&bindings)
+                arrays.append("$\(bindings.count)::\(array.type)[]")
+                aliases.append(array.alias)
+            }
+        }
         try await connection.query(
             PostgresQuery(
                 unsafeSQL: """
-                    INSERT INTO \(table) (book_id, \(targets.map(\.name).joined(separator: ", ")))
-                    SELECT $1, \(values) FROM unnest(\(arrays)) AS u(\(names))
+                    INSERT INTO \(table) (book_id, \(columns.map(\.name).joined(separator: ", ")))
+                    SELECT $1, \(columns.map(\.value).joined(separator: ", "))
+                    FROM unnest(\(arrays.joined(separator: ", "))) AS u(\(aliases.joined(separator: ", ")))
                     """, binds: bindings), logger: logger)
+    }
+}
+
+/// One column of a batch insert (``BookImport/insertRows(into:_:)``): the arrays it binds and how a row's value is
+/// made from them.
+struct ImportColumn {
+    let name: String
+    let arrays: [(alias: String, type: String, append: (inout PostgresBindings) throws -> Void)]
+    let value: String
+
+    /// A column whose values are bound as one array of `type`.
+    static func values<T: PostgresArrayEncodable>(_ name: String, _ type: String, _ values: [T]) -> ImportColumn {
+        ImportColumn(name: name, arrays: [("u_\(name)", type, { try $0.append(values) })], value: "u_\(name)")
+    }
+
+    /// Text that may be null: postgres-nio binds no null inside an array, so an array of flags says which are.
+    static func optional(_ name: String, _ values: [String?]) -> ImportColumn {
+        ImportColumn(
+            name: name,
+            arrays: [
+                ("u_\(name)", "text", { $0.append(values.map { $0 ?? "" }) }),
+                ("u_\(name)_null", "bool", { $0.append(values.map { $0 == nil }) }),
+            ], value: "CASE WHEN u_\(name)_null THEN NULL ELSE u_\(name) END")
     }
 }
