@@ -40,6 +40,8 @@ struct MigrateStoreTests {
                 let copy = try await target.books.acquire(book)
                 try await expectSameBook(source, copy, tokens: populated.tokens[book.id] ?? [], seed: seed)
                 for stale in populated.staleCopies[book.id] ?? [] { try await expectSameMerge(source, copy, stale) }
+                let postgres = try #require(copy as? PostgresStore)
+                #expect(try await NamePrefixCountTests.mismatches(postgres) == [], "prefix counts, seed \(seed)")
                 let deleted = populated.deleted[book.id] ?? []
                 #expect(!deleted.isEmpty)
                 #expect(

@@ -32,6 +32,7 @@ struct PostgresSearchPlanTests {
                 SELECT \(book), 'given' || left(md5(i::text), 8), 'c' || i FROM generate_series(1, \(count)) i
                 UNION ALL SELECT \(book), 'family' || (i % 500), 'c' || i FROM generate_series(1, \(count)) i
                 """, logger: logger)
+            try await connection.rows(PostgresQuery(unsafeSQL: BookSchema.fillNamePrefixes), logger: logger)
             for (kind, prefix) in [(Int16(2), "u"), (Int16(1), "555")] {
                 try await connection.rows(
                     """
@@ -91,6 +92,11 @@ struct PostgresSearchPlanTests {
                     #expect(!plan.contains("Seq Scan on contact "), "\(predicate) \(order):\n\(plan)")
                     #expect(!plan.contains("Seq Scan on labeled_value"), "\(predicate) \(order):\n\(plan)")
                     #expect(!plan.contains("Seq Scan on contact_name_word"), "\(predicate) \(order):\n\(plan)")
+                    #expect(!plan.contains("Seq Scan on contact_name_prefix"), "\(predicate) \(order):\n\(plan)")
+                    if predicate.matchingName != nil, order != .none {
+                        // A name order reads the prefix rows in page order: no sort of the matches.
+                        #expect(plan.contains("contact_name_prefix_"), "\(predicate) \(order):\n\(plan)")
+                    }
                 }
             }
             try await backend.close()

@@ -147,6 +147,39 @@ struct FetchTests {
         #expect(try await search(store, .matchingName(many)) == [])
     }
 
+    @Test(
+        "Contacts read by identifier carry every requested value in order, with labels and identifiers",
+        arguments: StoreKind.available)
+    func byIdentifierWithValues(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var rich = Make.person("Anna", "Smith", phones: ["555 0100", "555 0101"])
+        rich.emailAddresses = [
+            LabeledValue(label: ContactLabel.work, value: "anna@work.example"),
+            LabeledValue(value: "anna@nolabel.example"),
+            LabeledValue(label: "custom", value: "anna@custom.example"),
+        ]
+        rich.urlAddresses = [LabeledValue(label: ContactLabel.urlHomePage, value: "https://anna.example")]
+        let bare = Make.person("Bob", "Bare")
+        try await store.add([rich, bare])
+        let keys: ContactKeySet = [.givenName, .emailAddresses, .phoneNumbers]
+        // The same contacts from a page, which reads values separately, are the reference for identifiers.
+        let page = try await store.contacts(ContactFetchRequest(keysToFetch: keys, sortOrder: .givenName))
+        let read = try await store.contacts(
+            withIdentifiers: [bare.identifier, "missing", rich.identifier, bare.identifier], keysToFetch: keys)
+        #expect(read.map(\.identifier) == [bare.identifier, rich.identifier])
+        #expect(read.map(\.identifier) == page.contacts.map(\.identifier).reversed())
+        let anna = try #require(read.last)
+        #expect(anna.emailAddresses.map(\.label) == [ContactLabel.work, nil, "custom"])
+        #expect(anna.emailAddresses.map(\.value) == rich.emailAddresses.map(\.value))
+        #expect(anna.emailAddresses == page.contacts[0].emailAddresses)
+        #expect(anna.phoneNumbers == page.contacts[0].phoneNumbers)
+        #expect(anna.phoneNumbers.map(\.value) == ["555 0100", "555 0101"])
+        #expect(anna.emailAddresses.allSatisfy { $0.identifier != nil })
+        #expect(read[0].emailAddresses.isEmpty && read[0].phoneNumbers.isEmpty)
+        let single = try await store.contact(withIdentifier: rich.identifier, keysToFetch: keys)
+        #expect(single.emailAddresses == anna.emailAddresses)
+    }
+
     @Test("Reading a key that was not fetched traps with a clear message")
     func unfetchedKeyTraps() async {
         await #expect(processExitsWith: .failure) {

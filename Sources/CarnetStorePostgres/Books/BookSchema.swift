@@ -208,7 +208,8 @@ enum BookSchema {
     /// The tables holding a book's records, in an order that deletes cleanly (referencing tables first).
     static let bookTables = [
         "change_event", "group_member", "contact_group", "book_retired_identifier", "labeled_value_version",
-        "labeled_value", "contact_key_revision", "contact_name_word", "contact", "container", "save_transaction",
+        "labeled_value", "contact_key_revision", "contact_name_prefix", "contact_name_prefix_count",
+        "contact_name_word", "contact", "container", "save_transaction",
         "book_store",
     ]
 }

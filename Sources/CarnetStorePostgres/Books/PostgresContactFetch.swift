@@ -92,7 +92,13 @@ struct PostgresContactFetch {
         try request.predicate.validateLimits()
         let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
         let loader = PostgresContactLoader(keys: request.keysToFetch)
-        guard let (query, filter, countSQL) = try pageQuery(loader, count: count, cursor: cursor, backward: backward)
+        var prefixCounts: [String: Int64] = [:]
+        if let search = PostgresNameSearch(request.predicate, order: order), search.words.count > 1 {
+            prefixCounts = try await search.prefixCounts(connection, book: store.bookID, logger: store.logger)
+        }
+        guard
+            let (query, filter, countSQL) = try pageQuery(
+                loader, count: count, cursor: cursor, backward: backward, prefixCounts: prefixCounts)
         else {
             return ContactPage(
                 contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
@@ -131,12 +137,25 @@ struct PostgresContactFetch {
 
     /// The page's statement, the predicate's conditions and their bindings (for the count); `nil` when the
     /// predicate can match nothing.
-    func pageQuery(_ loader: PostgresContactLoader, count: Int, cursor: ContactCursor?, backward: Bool) throws
-        -> (query: PostgresQuery, filter: [String], filterSQL: SQLBuilder)?
-    {
+    /// - Parameter prefixCounts: how many contacts have each name word's prefix, for a name search of several words
+    ///   (``PostgresNameSearch``).
+    func pageQuery(
+        _ loader: PostgresContactLoader, count: Int, cursor: ContactCursor?, backward: Bool,
+        prefixCounts: [String: Int64] = [:]
+    ) throws -> (query: PostgresQuery, filter: [String], filterSQL: SQLBuilder)? {
         var sql = SQLBuilder()
         guard var conditions = try Self.conditions(request.predicate, book: store.bookID, &sql) else { return nil }
         let (filter, filterSQL) = (conditions, sql)
+        if let search = PostgresNameSearch(request.predicate, order: order, prefixCounts: prefixCounts) {
+            var ordered = SQLBuilder()
+            var others = request.predicate
+            others.matchingName = nil
+            guard let otherConditions = try Self.conditions(others, book: store.bookID, &ordered) else { return nil }
+            let query = try search.query(
+                select: loader.selectSQL, order: order, book: store.bookID, others: otherConditions, cursor: cursor,
+                backward: backward, limit: count + 1, &ordered)
+            return (query, filter, filterSQL)
+        }
         let sortColumn = Self.sortColumn(order)
         let sorted = order != .none
         if let cursor {

@@ -88,20 +88,59 @@ struct PostgresContactLoader {
         -> [Contact]
     {
         guard !identifiers.isEmpty else { return [] }
-        var sql = SQLBuilder()
-        let text =
-            "SELECT \(selectSQL) FROM contact c WHERE c.book_id = \(try sql.bind(store.bookID)) AND c.id = ANY(\(try sql.bind(identifiers)))"
+        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }.map { Int16($0.rawValue) }
+        let joined = !kinds.isEmpty && !keys.contains(.imageData) && !keys.contains(.thumbnailImageData)
         var byID: [String: Contact] = [:]
-        for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
-            let contact = try decode(row).contact
-            byID[contact.identifier] = contact
+        if !joined {
+            var sql = SQLBuilder()
+            let text =
+                "SELECT \(selectSQL) FROM contact c WHERE c.book_id = \(try sql.bind(store.bookID)) AND c.id = ANY(\(try sql.bind(identifiers)))"
+            for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+                let contact = try decode(row).contact
+                byID[contact.identifier] = contact
+            }
+        } else {
+            byID = try await loadJoined(connection, store: store, identifiers: identifiers, kinds: kinds)
         }
         var contacts: [Contact] = []
         var seen = Set<String>()
         for identifier in identifiers where seen.insert(identifier).inserted {
             if let contact = byID.removeValue(forKey: identifier) { contacts.append(contact) }
         }
-        try await loadRelated(connection, store: store, into: &contacts)
+        if !joined {
+            try await loadRelated(connection, store: store, into: &contacts)
+        }
         return contacts
+    }
+
+    /// Contacts with their labeled values in one statement, a row per value (a contact's columns repeat on each):
+    /// a read by identifier costs one round trip to the database instead of two. Not for images, which would
+    /// repeat too.
+    private func loadJoined(
+        _ connection: PostgresConnection, store: PostgresStore, identifiers: [String], kinds: [Int16]
+    ) async throws -> [String: Contact] {
+        var sql = SQLBuilder()
+        let book = try sql.bind(store.bookID)
+        let text = """
+            SELECT \(selectSQL), v.kind, v.id, v.label, v.value FROM contact c
+            LEFT JOIN labeled_value v ON v.book_id = \(book) AND v.contact_id = c.id AND v.kind = ANY(\(try sql.bind(kinds)))
+            WHERE c.book_id = \(book) AND c.id = ANY(\(try sql.bind(identifiers)))
+            ORDER BY c.id, v.kind, v.position
+            """
+        var byID: [String: Contact] = [:]
+        let valueColumn = Self.metadataCount + columns.count
+        for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+            let cells = Array(row)
+            let identifier = try cells[0].decode(String.self)
+            if byID[identifier] == nil { byID[identifier] = try decode(row).contact }
+            guard let rawKind = try cells[valueColumn].decode(Int16?.self),
+                let kind = MultiValueKind(rawValue: Int(rawKind))
+            else { continue }
+            byID[identifier]?.appendEncoded(
+                kind, identifier: try cells[valueColumn + 1].decode(String.self),
+                label: try cells[valueColumn + 2].decode(String?.self),
+                value: try cells[valueColumn + 3].decode(String.self))
+        }
+        return byID
     }
 }

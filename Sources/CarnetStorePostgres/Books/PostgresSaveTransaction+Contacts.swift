@@ -44,7 +44,7 @@ extension PostgresSaveTransaction {
                 VALUES (\(placeholders))
                 """, binds: bindings)
         try await run(query)
-        try await insertNameWords(contact.identifier, BookSchema.nameWords(contact))
+        try await insertNameIndex(contact.identifier, NameIndexEntry(contact))
         for kind in MultiValueKind.allCases {
             for (position, item) in contact.encodedValues(kind).enumerated() {
                 try await insertValue(item, kind: kind, position: position, contact: contact.identifier)
@@ -54,13 +54,37 @@ extension PostgresSaveTransaction {
         try await record(.addContact, contact.identifier, other: container)
     }
 
-    /// Indexes the contact's folded name words for prefix search.
-    func insertNameWords(_ contact: String, _ words: [String]) async throws {
-        guard !words.isEmpty else { return }
+    /// Indexes the contact's folded name words and their prefixes for name search, and counts the prefixes, in one
+    /// statement.
+    func insertNameIndex(_ contact: String, _ entry: NameIndexEntry) async throws {
+        guard !entry.words.isEmpty else { return }
         try await run(
             """
-            INSERT INTO contact_name_word (book_id, word, contact_id)
-            SELECT \(bookID), word, \(contact) FROM unnest(\(words)::text[]) AS word
+            WITH words AS (
+                INSERT INTO contact_name_word (book_id, word, contact_id)
+                SELECT \(bookID), word, \(contact) FROM unnest(\(entry.words)::text[]) AS word
+            ), prefixes AS (
+                INSERT INTO contact_name_prefix (book_id, prefix, contact_id, sort_given, sort_family, words)
+                SELECT \(bookID), prefix, \(contact), \(entry.sortGiven), \(entry.sortFamily), \(entry.wordList)
+                FROM unnest(\(entry.prefixes)::text[]) AS prefix
+            )
+            INSERT INTO contact_name_prefix_count (book_id, prefix, contacts)
+            SELECT \(bookID), prefix, 1 FROM unnest(\(entry.prefixes)::text[]) AS prefix
+            ON CONFLICT (book_id, prefix) DO UPDATE SET contacts = contact_name_prefix_count.contacts + 1
+            """)
+    }
+
+    /// Removes the contact from the name indexes and its prefixes from the counts, in one statement.
+    func removeNameIndex(_ contact: String) async throws {
+        try await run(
+            """
+            WITH words AS (
+                DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = \(contact)
+            ), removed AS (
+                DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = \(contact) RETURNING prefix
+            )
+            UPDATE contact_name_prefix_count n SET contacts = n.contacts - 1 FROM removed r
+            WHERE n.book_id = \(bookID) AND n.prefix = r.prefix
             """)
     }
 
@@ -77,13 +101,14 @@ extension PostgresSaveTransaction {
     }
 
     mutating func deleteContact(_ identifier: String) async throws {
+        try await removeNameIndex(identifier)
         let deleted = try await run(
             "DELETE FROM contact WHERE book_id = \(bookID) AND id = \(identifier) RETURNING id"
         ).collect()
         guard !deleted.isEmpty else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
         }
-        // Name words, labeled values, memberships and key revisions go with the row (ON DELETE CASCADE).
+        // Labeled values, memberships and key revisions go with the row (ON DELETE CASCADE).
         contactDelta -= 1
         try await retire(identifier, kind: .contact)
         try await record(.deleteContact, identifier)

@@ -85,9 +85,9 @@ extension PostgresSaveTransaction {
         if changedKeys.contains(where: { ContactKeySet.names.contains($0) }) {
             try set("sort_given", ContactIndexing.sortKey(merged, .givenName))
             try set("sort_family", ContactIndexing.sortKey(merged, .familyName))
-            try await run(
-                "DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = \(id)")
-            try await insertNameWords(id, BookSchema.nameWords(merged))
+            // The prefix rows carry the sort keys, so they are written again even when the words are the same.
+            try await removeNameIndex(id)
+            try await insertNameIndex(id, NameIndexEntry(merged))
         }
         try set("revision", seq)
         try set("modified_at", now)

@@ -14,19 +14,20 @@ enum PostgresMigrations {
         var statements: [String]
     }
 
-    static let all: [Migration] = [CatalogSchema.v1, BookSchema.v1]
+    static let all: [Migration] = [CatalogSchema.v1, BookSchema.v1, BookSchema.v2]
 
     /// The advisory lock key: "CarnetMg" in ASCII, so other applications on the database are unlikely to use it.
     static let lockKey: Int64 = 0x4361_726E_6574_4D67
 
-    static func migrate(_ database: PostgresDatabase) async throws {
+    /// Applies `migrations` (every one by default; tests stop at an earlier schema) that the database lacks.
+    static func migrate(_ database: PostgresDatabase, _ migrations: [Migration] = all) async throws {
         let logger = database.logger
         try await database.read { connection in
             // Waiting for another instance's migration is not a busy book: no lock timeout here.
             try await connection.query("SET lock_timeout = 0", logger: logger)
             try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
             do {
-                try await apply(connection, logger: logger)
+                try await apply(migrations, connection, logger: logger)
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
                 _ = try? await connection.query("RESET lock_timeout", logger: logger)
@@ -37,7 +38,8 @@ enum PostgresMigrations {
         }
     }
 
-    private static func apply(_ connection: PostgresConnection, logger: Logger) async throws {
+    private static func apply(_ migrations: [Migration], _ connection: PostgresConnection, logger: Logger) async throws
+    {
         try await connection.query(
             "CREATE TABLE IF NOT EXISTS carnet_migration (id text PRIMARY KEY, applied_at double precision NOT NULL)",
             logger: logger)
@@ -47,7 +49,7 @@ enum PostgresMigrations {
         {
             applied.insert(id)
         }
-        for migration in all where !applied.contains(migration.id) {
+        for migration in migrations where !applied.contains(migration.id) {
             try await connection.withTransaction(logger: logger) { connection in
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

@@ -1,0 +1,98 @@
+import CarnetStore
+import Logging
+import PostgresNIO
+
+/// A name search in a name order, read from `contact_name_prefix` (see ``NameIndexEntry``): one word's prefix rows
+/// come from the index already in page order, the other words are checked against each row's word list, so a page
+/// costs about its own size whether a few contacts match or half the book. The further conditions of the predicate
+/// (container, group, email, phone, identifiers) are checked on the contact each row joins.
+struct PostgresNameSearch {
+    /// The query's folded words, each once.
+    let words: [String]
+    /// The word whose prefix rows the search reads: the one whose prefix the fewest contacts have when the counts
+    /// are known (``prefixCounts(_:book:logger:)``), else the longest.
+    let driver: String
+    /// The words each row must also match, checked on its word list; includes the driver when it is longer than
+    /// a stored prefix.
+    let checked: [String]
+
+    /// `nil` when the order is not a name order or the predicate has no name words (the general path's cases).
+    init?(_ predicate: ContactPredicate, order: ContactSortOrder, prefixCounts: [String: Int64] = [:]) {
+        guard order == .givenName || order == .familyName, let name = predicate.matchingName else { return nil }
+        let words = Set(TextFolding.words(name)).sorted()
+        let ranked = words.map { word in
+            (count: prefixCounts[Self.prefix(word)] ?? .max, length: word.unicodeScalars.count, word: word)
+        }.sorted { ($0.count, -$0.length, $0.word) < ($1.count, -$1.length, $1.word) }
+        guard let driver = ranked.first?.word else { return nil }
+        self.words = words
+        self.driver = driver
+        let driverIsExact = driver.unicodeScalars.count <= BookSchema.namePrefixScalars
+        checked = words.filter { !driverIsExact || $0 != driver }
+    }
+
+    /// The stored prefix a word's rows are under: its first ``BookSchema/namePrefixScalars`` scalars.
+    static func prefix(_ word: String) -> String {
+        String(String.UnicodeScalarView(word.unicodeScalars.prefix(BookSchema.namePrefixScalars)))
+    }
+
+    /// How many contacts have each word's prefix (0 for none), for a search of several words to choose its driver.
+    func prefixCounts(_ connection: PostgresConnection, book: String, logger: Logger) async throws -> [String: Int64] {
+        let prefixes = Set(words.map(Self.prefix))
+        var counts = Dictionary(uniqueKeysWithValues: prefixes.map { ($0, Int64(0)) })
+        let rows = try await connection.query(
+            """
+            SELECT prefix, contacts FROM contact_name_prefix_count
+            WHERE book_id = \(book) AND prefix = ANY(\(Array(prefixes)))
+            """, logger: logger)
+        for try await (prefix, contacts) in rows.decode((String, Int64).self) {
+            counts[prefix] = contacts
+        }
+        return counts
+    }
+
+    /// The prefix row's sort column for the order.
+    static func sortColumn(_ order: ContactSortOrder) -> String {
+        order == .givenName ? "p.sort_given" : "p.sort_family"
+    }
+
+    /// The page's statement: prefix rows joined to their contacts, `others` (conditions on `c`, bound in `sql`)
+    /// applied to the contact (the book's among them), the cursor and the order on the prefix row's columns.
+    func query(
+        select: String, order: ContactSortOrder, book: String, others: [String], cursor: ContactCursor?,
+        backward: Bool, limit: Int, _ sql: inout SQLBuilder
+    ) throws -> PostgresQuery {
+        let sortColumn = Self.sortColumn(order)
+        let prefix = Self.prefix(driver)
+        let bookParameter = try sql.bind(book)
+        var conditions = ["p.book_id = \(bookParameter)", "p.prefix = \(try sql.bind(prefix))"]
+        if !checked.isEmpty {
+            let listed = try checked.map { "strpos(p.words, \(try sql.bind(" " + $0))) > 0" }
+            // A contact whose word list was too long for its index rows has its words read from their own table.
+            conditions.append(
+                """
+                (CASE WHEN p.words IS NOT NULL THEN \(listed.joined(separator: " AND "))
+                ELSE (SELECT count(DISTINCT q.word) FROM unnest(\(try sql.bind(checked))::text[]) AS q(word)
+                    JOIN contact_name_word w ON w.book_id = p.book_id AND w.contact_id = p.contact_id
+                        AND w.word >= q.word COLLATE "C" AND w.word < (q.word || chr(1114111)) COLLATE "C"
+                    ) = \(try sql.bind(Int64(checked.count))) END)
+                """)
+        }
+        conditions += others
+        if let cursor {
+            conditions.append(
+                """
+                (\(sortColumn), p.contact_id) \(backward ? "<" : ">") \
+                (\(try sql.bind(cursor.sortKey)), \(try sql.bind(cursor.identifier)))
+                """)
+        }
+        let direction = backward ? "DESC" : "ASC"
+        let limitParameter = try sql.bind(limit)
+        return sql.query(
+            """
+            SELECT \(select), \(sortColumn) FROM contact_name_prefix p
+            JOIN contact c ON c.book_id = p.book_id AND c.id = p.contact_id
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(sortColumn) \(direction), p.contact_id \(direction) LIMIT \(limitParameter)
+            """)
+    }
+}
