@@ -8,6 +8,7 @@ public final class PostgresBooks: AddressBookStores {
     let database: PostgresDatabase
     let configuration: StoreConfiguration
     private let known = Mutex<[String: PostgresStore]>([:])
+    private let namePrefixCounts = NamePrefixCounts()
 
     private let listener = Mutex<Task<Void, Never>?>(nil)
 
@@ -55,7 +56,8 @@ public final class PostgresBooks: AddressBookStores {
     /// ``acquire(_:)`` with the store's own type, for this backend's tools and tests.
     public func store(_ book: AddressBook) async throws -> PostgresStore {
         if let store = known.withLock({ $0[book.id] }) { return store }
-        let opened = try await PostgresStore.open(database: database, bookID: book.id, configuration: configuration)
+        let opened = try await PostgresStore.open(
+            database: database, bookID: book.id, configuration: configuration, namePrefixCounts: namePrefixCounts)
         // Two requests opening the book at once: the first one filed keeps its notifier.
         return known.withLock { stores in
             if let filed = stores[book.id] { return filed }

@@ -67,3 +67,23 @@ struct NamePrefixCountTests {
             } > 0)
     }
 }
+
+/// The in-process cache of those counts: used while fresh, per book, bounded.
+@Suite("Name prefix count cache")
+struct NamePrefixCountCacheTests {
+    @Test("A count is used for a minute, for its own book only, and the cache stays within its capacity")
+    func freshnessAndBound() {
+        let cache = NamePrefixCounts()
+        let start = ContinuousClock.now
+        cache.remember(book: "a", counts: ["ann": 7, "sm": 0], read: start)
+        #expect(
+            cache.cached(book: "a", prefixes: ["ann", "sm", "jo"], now: start + .seconds(59)) == ["ann": 7, "sm": 0])
+        #expect(cache.cached(book: "b", prefixes: ["ann"], now: start).isEmpty)
+        #expect(cache.cached(book: "a", prefixes: ["ann"], now: start + NamePrefixCounts.lifetime).isEmpty)
+        let many = Dictionary(uniqueKeysWithValues: (0..<NamePrefixCounts.capacity).map { ("p\($0)", Int64($0)) })
+        cache.remember(book: "c", counts: many, read: start)
+        // Past the capacity the cache started again: the first book's entries are gone, the new ones kept.
+        #expect(cache.cached(book: "a", prefixes: ["ann"], now: start).isEmpty)
+        #expect(cache.cached(book: "c", prefixes: ["p1"], now: start) == ["p1": 1])
+    }
+}

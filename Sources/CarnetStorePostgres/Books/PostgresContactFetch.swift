@@ -94,7 +94,7 @@ struct PostgresContactFetch {
         let loader = PostgresContactLoader(keys: request.keysToFetch)
         var prefixCounts: [String: Int64] = [:]
         if let search = PostgresNameSearch(request.predicate, order: order), search.words.count > 1 {
-            prefixCounts = try await search.prefixCounts(connection, book: store.bookID, logger: store.logger)
+            prefixCounts = try await search.prefixCounts(connection, store: store, cache: store.namePrefixCounts)
         }
         guard
             let (query, filter, countSQL) = try pageQuery(

@@ -1,5 +1,4 @@
 import CarnetStore
-import Logging
 import PostgresNIO
 
 /// A name search in a name order, read from `contact_name_prefix` (see ``NameIndexEntry``): one word's prefix rows
@@ -10,7 +9,7 @@ struct PostgresNameSearch {
     /// The query's folded words, each once.
     let words: [String]
     /// The word whose prefix rows the search reads: the one whose prefix the fewest contacts have when the counts
-    /// are known (``prefixCounts(_:book:logger:)``), else the longest.
+    /// are known (``prefixCounts(_:store:cache:)``), else the longest.
     let driver: String
     /// The words each row must also match, checked on its word list; includes the driver when it is longer than
     /// a stored prefix.
@@ -35,18 +34,27 @@ struct PostgresNameSearch {
         String(String.UnicodeScalarView(word.unicodeScalars.prefix(BookSchema.namePrefixScalars)))
     }
 
-    /// How many contacts have each word's prefix (0 for none), for a search of several words to choose its driver.
-    func prefixCounts(_ connection: PostgresConnection, book: String, logger: Logger) async throws -> [String: Int64] {
+    /// How many contacts have each word's prefix (0 for none), for a search of several words to choose its driver:
+    /// from `cache` while fresh, else read (and remembered).
+    func prefixCounts(_ connection: PostgresConnection, store: PostgresStore, cache: NamePrefixCounts) async throws
+        -> [String: Int64]
+    {
         let prefixes = Set(words.map(Self.prefix))
-        var counts = Dictionary(uniqueKeysWithValues: prefixes.map { ($0, Int64(0)) })
+        let now = ContinuousClock.now
+        var counts = cache.cached(book: store.bookID, prefixes: prefixes, now: now)
+        let missing = prefixes.subtracting(counts.keys)
+        guard !missing.isEmpty else { return counts }
+        var read = Dictionary(uniqueKeysWithValues: missing.map { ($0, Int64(0)) })
         let rows = try await connection.query(
             """
             SELECT prefix, contacts FROM contact_name_prefix_count
-            WHERE book_id = \(book) AND prefix = ANY(\(Array(prefixes)))
-            """, logger: logger)
+            WHERE book_id = \(store.bookID) AND prefix = ANY(\(Array(missing)))
+            """, logger: store.logger)
         for try await (prefix, contacts) in rows.decode((String, Int64).self) {
-            counts[prefix] = contacts
+            read[prefix] = contacts
         }
+        cache.remember(book: store.bookID, counts: read, read: now)
+        counts.merge(read) { _, new in new }
         return counts
     }
 

@@ -16,13 +16,16 @@ public struct PostgresStore: Sendable {
     public let configuration: StoreConfiguration
     /// The book's subscribers in this instance.
     let notifier: ChangeNotifier
+    /// Name prefix counts, shared by the backend's stores (``NamePrefixCounts``).
+    let namePrefixCounts: NamePrefixCounts
 
     var logger: Logger { database.logger }
 
     /// The book's store, creating its store row and default container on first use.
-    static func open(database: PostgresDatabase, bookID: String, configuration: StoreConfiguration) async throws
-        -> PostgresStore
-    {
+    static func open(
+        database: PostgresDatabase, bookID: String, configuration: StoreConfiguration,
+        namePrefixCounts: NamePrefixCounts
+    ) async throws -> PostgresStore {
         let logger = database.logger
         let storeID = try await database.write { connection -> String in
             let found = try await connection.rows(
@@ -53,7 +56,8 @@ public struct PostgresStore: Sendable {
         let notifier = ChangeNotifier.postgres(
             database: database, bookID: bookID, storeID: storeID, interval: configuration.externalChangePollInterval)
         return PostgresStore(
-            database: database, bookID: bookID, storeID: storeID, configuration: configuration, notifier: notifier)
+            database: database, bookID: bookID, storeID: storeID, configuration: configuration, notifier: notifier,
+            namePrefixCounts: namePrefixCounts)
     }
 
     /// The handle is released with the backend's pool; nothing to close per book.
