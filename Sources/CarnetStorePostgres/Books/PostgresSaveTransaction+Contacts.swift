@@ -45,11 +45,10 @@ extension PostgresSaveTransaction {
                 """, binds: bindings)
         try await run(query)
         try await insertNameIndex(contact.identifier, NameIndexEntry(contact))
-        for kind in MultiValueKind.allCases {
-            for (position, item) in contact.encodedValues(kind).enumerated() {
-                try await insertValue(item, kind: kind, position: position, contact: contact.identifier)
-            }
-        }
+        try await insertValues(
+            MultiValueKind.allCases.flatMap { kind in
+                contact.encodedValues(kind).enumerated().map { (kind, $0.offset, $0.element) }
+            }, contact: contact.identifier)
         contactDelta += 1
         try await record(.addContact, contact.identifier, other: container)
     }
@@ -86,6 +85,27 @@ extension PostgresSaveTransaction {
             UPDATE contact_name_prefix_count n SET contacts = n.contacts - 1 FROM removed r
             WHERE n.book_id = \(bookID) AND n.prefix = r.prefix
             """)
+    }
+
+    /// Inserts a new contact's labeled values under fresh identifiers, in one statement.
+    func insertValues(_ values: [(kind: MultiValueKind, position: Int, item: EncodedLabeledValue)], contact: String)
+        async throws
+    {
+        guard !values.isEmpty else { return }
+        try await connection.insertBatch(
+            into: "labeled_value", book: bookID,
+            [
+                .values("id", "text", values.map { _ in Contact.makeIdentifier() }),
+                .values("contact_id", "text", values.map { _ in contact }),
+                .values("kind", "int2", values.map { Int16($0.kind.rawValue) }),
+                .values("position", "int4", values.map { Int32($0.position) }),
+                .optional("label", values.map(\.item.label)),
+                .values("value", "text", values.map(\.item.value)),
+                .optional(
+                    "search_key", values.map { EncodedLabeledValue.searchKey(kind: $0.kind, value: $0.item.value) }),
+                .values("created_revision", "int8", values.map { _ in seq }),
+                .values("revision", "int8", values.map { _ in seq }),
+            ], logger: logger)
     }
 
     /// Inserts a labeled value under a fresh identifier.

@@ -11,7 +11,7 @@ extension BookImport {
             return contact
         }
         let strings = ContactKey.stringKeys.indices.map { slot in
-            ImportColumn.values(
+            BatchColumn.values(
                 BookSchema.column(ContactKey.stringKeys[slot]), "text", contacts.map { $0.strings[slot] })
         }
         try await insertRows(

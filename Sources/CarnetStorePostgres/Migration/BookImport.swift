@@ -90,48 +90,8 @@ struct BookImport: Sendable {
             """, logger: logger)
     }
 
-    /// Runs `INSERT INTO table (book_id, columns) SELECT $1, values FROM unnest(arrays)`: a batch in one statement.
-    func insertRows(into table: String, _ columns: [ImportColumn]) async throws {
-        var bindings = PostgresBindings()
-        bindings.append(bookID)
-        var arrays: [String] = []
-        var aliases: [String] = []
-        for column in columns {
-            for array in column.arrays {
-                try array.append(&bindings)
-                arrays.append("$\(bindings.count)::\(array.type)[]")
-                aliases.append(array.alias)
-            }
-        }
-        try await connection.query(
-            PostgresQuery(
-                unsafeSQL: """
-                    INSERT INTO \(table) (book_id, \(columns.map(\.name).joined(separator: ", ")))
-                    SELECT $1, \(columns.map(\.value).joined(separator: ", "))
-                    FROM unnest(\(arrays.joined(separator: ", "))) AS u(\(aliases.joined(separator: ", ")))
-                    """, binds: bindings), logger: logger)
-    }
-}
-
-/// One column of a batch insert (``BookImport/insertRows(into:_:)``): the arrays it binds and how a row's value is
-/// made from them.
-struct ImportColumn {
-    let name: String
-    let arrays: [(alias: String, type: String, append: (inout PostgresBindings) throws -> Void)]
-    let value: String
-
-    /// A column whose values are bound as one array of `type`.
-    static func values<T: PostgresArrayEncodable>(_ name: String, _ type: String, _ values: [T]) -> ImportColumn {
-        ImportColumn(name: name, arrays: [("u_\(name)", type, { try $0.append(values) })], value: "u_\(name)")
-    }
-
-    /// Text that may be null: postgres-nio binds no null inside an array, so an array of flags says which are.
-    static func optional(_ name: String, _ values: [String?]) -> ImportColumn {
-        ImportColumn(
-            name: name,
-            arrays: [
-                ("u_\(name)", "text", { $0.append(values.map { $0 ?? "" }) }),
-                ("u_\(name)_null", "bool", { $0.append(values.map { $0 == nil }) }),
-            ], value: "CASE WHEN u_\(name)_null THEN NULL ELSE u_\(name) END")
+    /// Inserts a batch of the book's rows in one statement (``PostgresConnection/insertBatch(into:book:_:logger:)``).
+    func insertRows(into table: String, _ columns: [BatchColumn]) async throws {
+        try await connection.insertBatch(into: table, book: bookID, columns, logger: logger)
     }
 }
