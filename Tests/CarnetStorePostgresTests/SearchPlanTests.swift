@@ -83,7 +83,8 @@ struct PostgresSearchPlanTests {
                         order: order, store: store)
                     let (query, _, _) = try #require(
                         try fetch.pageQuery(
-                            PostgresContactLoader(keys: [.givenName]), count: 50, cursor: nil, backward: false))
+                            PostgresContactLoader(keys: [.givenName]), count: 50, cursor: nil, backward: false,
+                            nameSearch: PostgresNameSearch(predicate, order: order)))
                     let plan = try await store.read { connection in
                         try await connection.rows(
                             PostgresQuery(unsafeSQL: "EXPLAIN " + query.sql, binds: query.binds), logger: store.logger

@@ -19,9 +19,8 @@ struct NameIndexEntry {
         words = BookSchema.nameWords(contact)
         var prefixes: Set<String> = []
         for word in words {
-            let scalars = word.unicodeScalars
-            for length in 1...min(BookSchema.namePrefixScalars, scalars.count) {
-                prefixes.insert(String(String.UnicodeScalarView(scalars.prefix(length))))
+            for length in 1...min(BookSchema.namePrefixScalars, word.unicodeScalars.count) {
+                prefixes.insert(BookSchema.namePrefix(word, scalars: length))
             }
         }
         self.prefixes = prefixes.sorted()
@@ -36,6 +35,11 @@ extension BookSchema {
     /// SQLite's name index keeps prefixes of 1 to 4. A longer query word reads its first four's rows and checks
     /// the rest against the word list.
     static let namePrefixScalars = 4
+
+    /// A word's first `scalars` Unicode scalars: the prefix a row is stored under, and a query word looked up by.
+    static func namePrefix(_ word: String, scalars: Int = namePrefixScalars) -> String {
+        String(String.UnicodeScalarView(word.unicodeScalars.prefix(scalars)))
+    }
 
     /// The longest word list an index row carries; with two 128-byte identifiers and a sort key of at most
     /// ``StoreLimits/sortKeyBytes``, a row stays under PostgreSQL's 2,704-byte limit.
@@ -63,12 +67,14 @@ extension BookSchema {
         ON CONFLICT DO NOTHING
         """
 
-    /// Sets every book's prefix counts from its prefix rows.
-    static let countNamePrefixes = """
+    /// Sets prefix counts from the prefix rows: every book's, or with `filter` (`WHERE book_id = $1`) one book's.
+    static func countNamePrefixes(_ filter: String = "") -> String {
+        """
         INSERT INTO contact_name_prefix_count (book_id, prefix, contacts)
-        SELECT book_id, prefix, count(*) FROM contact_name_prefix GROUP BY book_id, prefix
+        SELECT book_id, prefix, count(*) FROM contact_name_prefix \(filter) GROUP BY book_id, prefix
         ON CONFLICT (book_id, prefix) DO UPDATE SET contacts = excluded.contacts
         """
+    }
 
     /// Name prefixes carrying the sort keys, for name searches in a name order (see ``NameIndexEntry``), and how
     /// many contacts have each prefix, for a search of several words to read the rarest word's rows.
@@ -96,7 +102,7 @@ extension BookSchema {
             )
             """,
             fillNamePrefixes,
-            countNamePrefixes,
+            countNamePrefixes(),
             """
             CREATE INDEX contact_name_prefix_family
             ON contact_name_prefix (book_id, prefix, sort_family, contact_id) INCLUDE (words)

@@ -92,13 +92,14 @@ struct PostgresContactFetch {
         try request.predicate.validateLimits()
         let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
         let loader = PostgresContactLoader(keys: request.keysToFetch)
-        var prefixCounts: [String: Int64] = [:]
-        if let search = PostgresNameSearch(request.predicate, order: order), search.words.count > 1 {
-            prefixCounts = try await search.prefixCounts(connection, store: store, cache: store.namePrefixCounts)
+        var nameSearch = PostgresNameSearch(request.predicate, order: order)
+        if let search = nameSearch, search.words.count > 1 {
+            nameSearch = search.ranked(
+                by: try await search.prefixCounts(connection, store: store, cache: store.namePrefixCounts))
         }
         guard
             let (query, filter, countSQL) = try pageQuery(
-                loader, count: count, cursor: cursor, backward: backward, prefixCounts: prefixCounts)
+                loader, count: count, cursor: cursor, backward: backward, nameSearch: nameSearch)
         else {
             return ContactPage(
                 contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
@@ -137,16 +138,15 @@ struct PostgresContactFetch {
 
     /// The page's statement, the predicate's conditions and their bindings (for the count); `nil` when the
     /// predicate can match nothing.
-    /// - Parameter prefixCounts: how many contacts have each name word's prefix, for a name search of several words
-    ///   (``PostgresNameSearch``).
+    /// - Parameter nameSearch: the request's name search when it reads the prefix index (``PostgresNameSearch``).
     func pageQuery(
         _ loader: PostgresContactLoader, count: Int, cursor: ContactCursor?, backward: Bool,
-        prefixCounts: [String: Int64] = [:]
+        nameSearch: PostgresNameSearch?
     ) throws -> (query: PostgresQuery, filter: [String], filterSQL: SQLBuilder)? {
         var sql = SQLBuilder()
         guard var conditions = try Self.conditions(request.predicate, book: store.bookID, &sql) else { return nil }
         let (filter, filterSQL) = (conditions, sql)
-        if let search = PostgresNameSearch(request.predicate, order: order, prefixCounts: prefixCounts) {
+        if let search = nameSearch {
             var ordered = SQLBuilder()
             var others = request.predicate
             others.matchingName = nil

@@ -30,6 +30,9 @@ struct PostgresContactLoader {
         self.columns = columns
     }
 
+    /// The labeled-value kinds requested, as stored.
+    var valueKinds: [Int16] { MultiValueKind.allCases.filter { keys.contains($0.key) }.map { Int16($0.rawValue) } }
+
     var selectSQL: String { ([Self.metadataSQL] + columns.map(\.column)).joined(separator: ", ") }
 
     /// Decodes a row selected with ``selectSQL`` (trailing columns are left for the caller): the contact and its
@@ -65,7 +68,7 @@ struct PostgresContactLoader {
     func loadRelated(_ connection: PostgresConnection, store: PostgresStore, into contacts: inout [Contact])
         async throws
     {
-        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }.map { Int16($0.rawValue) }
+        let kinds = valueKinds
         guard !contacts.isEmpty, !kinds.isEmpty else { return }
         var indexByID: [String: Int] = [:]
         for (index, contact) in contacts.enumerated() { indexByID[contact.identifier] = index }
@@ -88,7 +91,7 @@ struct PostgresContactLoader {
         -> [Contact]
     {
         guard !identifiers.isEmpty else { return [] }
-        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }.map { Int16($0.rawValue) }
+        let kinds = valueKinds
         let joined = !kinds.isEmpty && !keys.contains(.imageData) && !keys.contains(.thumbnailImageData)
         var byID: [String: Contact] = [:]
         if !joined {

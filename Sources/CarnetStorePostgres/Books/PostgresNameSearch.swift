@@ -8,30 +8,33 @@ import PostgresNIO
 struct PostgresNameSearch {
     /// The query's folded words, each once.
     let words: [String]
-    /// The word whose prefix rows the search reads: the one whose prefix the fewest contacts have when the counts
-    /// are known (``prefixCounts(_:store:cache:)``), else the longest.
+    /// The word whose prefix rows the search reads: the one whose prefix the fewest contacts have once ranked by
+    /// the counts (``ranked(by:)``), else the longest.
     let driver: String
     /// The words each row must also match, checked on its word list; includes the driver when it is longer than
     /// a stored prefix.
     let checked: [String]
 
     /// `nil` when the order is not a name order or the predicate has no name words (the general path's cases).
-    init?(_ predicate: ContactPredicate, order: ContactSortOrder, prefixCounts: [String: Int64] = [:]) {
+    init?(_ predicate: ContactPredicate, order: ContactSortOrder) {
         guard order == .givenName || order == .familyName, let name = predicate.matchingName else { return nil }
-        let words = Set(TextFolding.words(name)).sorted()
-        let ranked = words.map { word in
-            (count: prefixCounts[Self.prefix(word)] ?? .max, length: word.unicodeScalars.count, word: word)
-        }.sorted { ($0.count, -$0.length, $0.word) < ($1.count, -$1.length, $1.word) }
-        guard let driver = ranked.first?.word else { return nil }
+        self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:])
+    }
+
+    private init?(words: [String], prefixCounts: [String: Int64]) {
+        let rank = { (word: String) in
+            (prefixCounts[BookSchema.namePrefix(word)] ?? .max, -word.unicodeScalars.count, word)
+        }
+        guard let driver = words.min(by: { rank($0) < rank($1) }) else { return nil }
         self.words = words
         self.driver = driver
         let driverIsExact = driver.unicodeScalars.count <= BookSchema.namePrefixScalars
         checked = words.filter { !driverIsExact || $0 != driver }
     }
 
-    /// The stored prefix a word's rows are under: its first ``BookSchema/namePrefixScalars`` scalars.
-    static func prefix(_ word: String) -> String {
-        String(String.UnicodeScalarView(word.unicodeScalars.prefix(BookSchema.namePrefixScalars)))
+    /// The same search driven by the word whose prefix the fewest contacts have (``prefixCounts(_:store:cache:)``).
+    func ranked(by prefixCounts: [String: Int64]) -> PostgresNameSearch {
+        PostgresNameSearch(words: words, prefixCounts: prefixCounts) ?? self
     }
 
     /// How many contacts have each word's prefix (0 for none), for a search of several words to choose its driver:
@@ -39,7 +42,7 @@ struct PostgresNameSearch {
     func prefixCounts(_ connection: PostgresConnection, store: PostgresStore, cache: NamePrefixCounts) async throws
         -> [String: Int64]
     {
-        let prefixes = Set(words.map(Self.prefix))
+        let prefixes = Set(words.map { BookSchema.namePrefix($0) })
         let now = ContinuousClock.now
         var counts = cache.cached(book: store.bookID, prefixes: prefixes, now: now)
         let missing = prefixes.subtracting(counts.keys)
@@ -70,7 +73,7 @@ struct PostgresNameSearch {
         backward: Bool, limit: Int, _ sql: inout SQLBuilder
     ) throws -> PostgresQuery {
         let sortColumn = Self.sortColumn(order)
-        let prefix = Self.prefix(driver)
+        let prefix = BookSchema.namePrefix(driver)
         let bookParameter = try sql.bind(book)
         var conditions = ["p.book_id = \(bookParameter)", "p.prefix = \(try sql.bind(prefix))"]
         if !checked.isEmpty {

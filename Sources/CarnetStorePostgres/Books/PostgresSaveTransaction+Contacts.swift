@@ -87,7 +87,7 @@ extension PostgresSaveTransaction {
             """)
     }
 
-    /// Inserts a new contact's labeled values under fresh identifiers, in one statement.
+    /// Inserts new labeled values under fresh identifiers, in one statement.
     func insertValues(_ values: [(kind: MultiValueKind, position: Int, item: EncodedLabeledValue)], contact: String)
         async throws
     {
@@ -106,18 +106,6 @@ extension PostgresSaveTransaction {
                 .values("created_revision", "int8", values.map { _ in seq }),
                 .values("revision", "int8", values.map { _ in seq }),
             ], logger: logger)
-    }
-
-    /// Inserts a labeled value under a fresh identifier.
-    func insertValue(_ item: EncodedLabeledValue, kind: MultiValueKind, position: Int, contact: String) async throws {
-        let searchKey = EncodedLabeledValue.searchKey(kind: kind, value: item.value)
-        try await run(
-            """
-            INSERT INTO labeled_value (book_id, id, contact_id, kind, position, label, value, search_key,
-                created_revision, revision)
-            VALUES (\(bookID), \(Contact.makeIdentifier()), \(contact), \(Int16(kind.rawValue)), \(Int32(position)),
-                \(item.label), \(item.value), \(searchKey), \(seq), \(seq))
-            """)
     }
 
     mutating func deleteContact(_ identifier: String) async throws {

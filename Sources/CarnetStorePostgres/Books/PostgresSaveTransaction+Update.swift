@@ -118,10 +118,11 @@ extension PostgresSaveTransaction {
             try await run("DELETE FROM labeled_value WHERE book_id = \(bookID) AND id = \(value.identifier)")
             try await retire(value.identifier, kind: .labeledValue, owner: contact)
         }
+        var added: [(kind: MultiValueKind, position: Int, item: EncodedLabeledValue)] = []
         for (position, slot) in merge.slots.enumerated() {
             switch slot {
             case .new(let item):
-                try await insertValue(item, kind: kind, position: position, contact: contact)
+                added.append((kind, position, item))
             case .existing(let stored, let item, let contentChanged):
                 if contentChanged {
                     try await run(
@@ -147,5 +148,6 @@ extension PostgresSaveTransaction {
                 }
             }
         }
+        try await insertValues(added, contact: contact)
     }
 }

@@ -70,14 +70,14 @@ struct BookImport: Sendable {
         if due { try await connection.query("ANALYZE contact", logger: logger) }
     }
 
-    /// Counts the name prefixes and the contacts copied into the book's rows; after a large book, every table gets statistics for what it
-    /// now holds (autovacuum would, later; the first requests should not wait for it).
+    /// Counts the name prefixes and the contacts copied into the book's rows; after a large book, every table gets
+    /// statistics for what it now holds (autovacuum would, later; the first requests should not wait for it).
     func finish() async throws {
+        var bindings = PostgresBindings()
+        bindings.append(bookID)
         try await connection.query(
-            """
-            INSERT INTO contact_name_prefix_count (book_id, prefix, contacts)
-            SELECT book_id, prefix, count(*) FROM contact_name_prefix WHERE book_id = \(bookID) GROUP BY book_id, prefix
-            """, logger: logger)
+            PostgresQuery(unsafeSQL: BookSchema.countNamePrefixes("WHERE book_id = $1"), binds: bindings),
+            logger: logger)
         if contactsWritten.state.withLock({ $0.written }) >= 10_000 {
             for table in BookSchema.bookTables {
                 try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
