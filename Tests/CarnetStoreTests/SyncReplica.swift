@@ -65,10 +65,22 @@ struct SyncReplica {
         while try await pull(store, limit: limit) {}
     }
 
-    /// Saves as this client and, when it excludes its own author, applies the request's effect itself.
+    /// Saves as this client and, when it excludes its own author, applies the request's effect itself; a merge as
+    /// the schema tells such a client to: the survivor read back with its groups, the absorbed contacts gone.
     mutating func save(_ request: SaveRequest, to store: any ContactStore) async throws {
         try await store.execute(request)
         guard excludeOwn else { return }
+        for case .mergeContacts(let survivor, let absorbed) in request.operations {
+            let contact = try await store.contact(withIdentifier: survivor, keysToFetch: [.givenName])
+            contacts[survivor] = contact.givenName
+            members = members.filter { !absorbed.contains($0[1]) && $0[1] != survivor }
+            if groupChanges {
+                for group in try await store.groups(ofContacts: [survivor])[survivor] ?? [] {
+                    members.insert([group.identifier, survivor])
+                }
+            }
+            for id in absorbed { contacts[id] = nil }
+        }
         for operation in request.operations {
             switch operation {
             case .addContact(let contact, _): contacts[contact.identifier] = contact.givenName
@@ -84,6 +96,7 @@ struct SyncReplica {
                 members = members.filter { $0[0] != id }
             case .addMember(let contact, let group): if groupChanges { members.insert([group, contact]) }
             case .removeMember(let contact, let group): members.remove([group, contact])
+            case .mergeContacts: continue
             }
         }
     }

@@ -44,6 +44,9 @@ extension Executor {
             case .group: groupIDs.append(id)
             case .deletedContact: deletedContacts.append(id)
             case .deletedGroup: deletedGroups.append(id)
+            case .merged(let absorbed):
+                contactIDs.append(id)
+                deletedContacts += absorbed
             }
         }
         let fields = plan.selection?.fields(for: "SaveResult") ?? []

@@ -7,7 +7,11 @@ struct SaveInput {
     /// Operation by operation, which kind of record it saved (for `SaveResult`).
     let kinds: [Kind]
 
-    enum Kind { case contact, deletedContact, group, deletedGroup }
+    enum Kind {
+        case contact, deletedContact, group, deletedGroup
+        /// A merge: the survivor is saved, the absorbed contacts deleted.
+        case merged(absorbed: [String])
+    }
 
     init(_ input: [String: JSONValue], author: String?) throws(FieldError) {
         var request = SaveRequest(transactionAuthor: author)
@@ -54,6 +58,10 @@ struct SaveInput {
                     request.removeMember(contact, fromGroup: group)
                 }
                 kinds.append(.group)
+            case "mergeContacts":
+                let absorbed = fields["from"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                request.merge(contactsWithIdentifiers: absorbed, into: fields["into"]?.stringValue ?? "")
+                kinds.append(.merged(absorbed: absorbed))
             default:
                 throw .badUserInput("Unknown operation \(name).")
             }

@@ -29,6 +29,9 @@ extension SaveRequest {
                 identifiers = [id]
             case .addMember(let contact, let group), .removeMember(let contact, let group):
                 identifiers = [contact, group]
+            case .mergeContacts(let survivor, let absorbed):
+                identifiers = [survivor] + absorbed
+                bad = Self.mergeProblems(survivor: survivor, absorbed: absorbed)
             }
             if let malformed = identifiers.first(where: { !Identifiers.isValid($0) }) {
                 throw StoreError(
@@ -48,5 +51,13 @@ extension SaveRequest {
                     keyPaths: bad.sorted())
             }
         }
+    }
+
+    /// What makes a merge impossible before any record is read: nothing to absorb, too much, a contact named twice
+    /// or absorbing itself.
+    private static func mergeProblems(survivor: String, absorbed: [String]) -> [String] {
+        if absorbed.isEmpty || absorbed.count > StoreLimits.contactsPerMerge { return ["from"] }
+        if absorbed.contains(survivor) { return ["into"] }
+        return Set(absorbed).count == absorbed.count ? [] : ["from"]
     }
 }

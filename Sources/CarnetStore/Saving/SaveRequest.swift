@@ -49,6 +49,12 @@ public struct SaveRequest: Sendable {
     public mutating func removeMember(_ contactIdentifier: String, fromGroup groupIdentifier: String) {
         operations.append(.removeMember(contactIdentifier: contactIdentifier, groupIdentifier: groupIdentifier))
     }
+
+    /// Merges contacts of the survivor's container into it (``ContactMerge`` states the rules): the survivor takes
+    /// their values and group memberships, and they are deleted, in this save's transaction.
+    public mutating func merge(contactsWithIdentifiers absorbed: [String], into survivor: String) {
+        operations.append(.mergeContacts(into: survivor, from: absorbed))
+    }
 }
 
 /// One operation of a ``SaveRequest``.
@@ -61,6 +67,8 @@ public enum SaveOperation: Sendable {
     case deleteGroup(identifier: String)
     case addMember(contactIdentifier: String, groupIdentifier: String)
     case removeMember(contactIdentifier: String, groupIdentifier: String)
+    /// `into` absorbs the contacts `from`: see ``SaveRequest/merge(contactsWithIdentifiers:into:)``.
+    case mergeContacts(into: String, from: [String])
 }
 
 /// What a committed save did.

@@ -29,6 +29,8 @@ public enum StoreLimits {
     public static let identifierBytes = 128
     /// Operations in one save request.
     public static let operationsPerSave = 10_000
+    /// The most contacts one merge absorbs.
+    public static let contactsPerMerge = 100
     /// The largest page a fetch may ask for.
     public static let pageSize = 1_000
     /// The longest sort key kept (the folded names a name order sorts by): an index entry must fit PostgreSQL's

@@ -5,7 +5,9 @@ import PostgresNIO
 extension PostgresSaveTransaction {
     /// Writes the update's modified keys, merging with changes made since `baseRevision` when given: the same pure
     /// rules as every backend (``SingleValueMerge``, ``LabeledValueMerge``), decided before anything is written.
-    mutating func updateContact(_ update: Contact, baseRevision: Int64?) async throws {
+    /// - Parameter alsoChanged: multi-value keys the caller changed itself (a merge's moved values), recorded with
+    ///   the update's.
+    mutating func updateContact(_ update: Contact, baseRevision: Int64?, alsoChanged: [ContactKey] = []) async throws {
         let id = update.identifier
         guard let stored = try await PostgresStoredContact.load(self, identifier: id) else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
@@ -15,7 +17,7 @@ extension PostgresSaveTransaction {
         for key in keys where !key.isMultiValue && key != .imageDataAvailable {
             if try await stored.differs(key, from: update, self) { singleValueKeys.append(key) }
         }
-        var changedKeys = singleValueKeys
+        var changedKeys = singleValueKeys + alsoChanged
         var conflicts = SingleValueMerge.conflicts(
             changing: singleValueKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
             keyRevisions: try await stored.keyRevisions(self, since: baseRevision)

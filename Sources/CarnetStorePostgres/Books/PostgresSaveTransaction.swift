@@ -103,6 +103,9 @@ struct PostgresSaveTransaction {
         case .removeMember(let contact, let group):
             try await changeMembership(contact: contact, group: group, add: false)
             return group
+        case .mergeContacts(let survivor, let absorbed):
+            try await mergeContacts(into: survivor, absorbing: absorbed)
+            return survivor
         }
     }
 

@@ -4,7 +4,9 @@ import GRDB
 
 extension SaveTransaction {
     /// Writes the update's modified keys, merging with changes made since `baseRevision` when given.
-    mutating func updateContact(_ update: Contact, baseRevision: Int64?) throws {
+    /// - Parameter alsoChanged: multi-value keys the caller changed itself (a merge's moved values), recorded with
+    ///   the update's.
+    mutating func updateContact(_ update: Contact, baseRevision: Int64?, alsoChanged: [ContactKey] = []) throws {
         let id = update.identifier
         guard let stored = try StoredContact.load(db, identifier: id) else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
@@ -12,7 +14,7 @@ extension SaveTransaction {
         let keys = update.modifiedKeys
         let singleValueKeys = try keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
             .filter { try stored.differs($0, from: update, db: db) }
-        var changedKeys = singleValueKeys
+        var changedKeys = singleValueKeys + alsoChanged
         var conflicts = SingleValueMerge.conflicts(
             changing: singleValueKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
             keyRevisions: try stored.keyRevisions(db, since: baseRevision)

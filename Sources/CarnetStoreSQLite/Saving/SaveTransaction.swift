@@ -62,6 +62,9 @@ struct SaveTransaction {
         case .removeMember(let contact, let group):
             try changeMembership(contact: contact, group: group, add: false)
             return group
+        case .mergeContacts(let survivor, let absorbed):
+            try mergeContacts(into: survivor, absorbing: absorbed)
+            return survivor
         }
     }
 

@@ -64,6 +64,9 @@ struct ReplicaState: Equatable, CustomStringConvertible {
         }
         for operation in operations {
             if let id = operation["deleteContact"]?.stringValue { removeContact(id) }
+            for id in operation["mergeContacts"]?["from"]?.arrayValue ?? [] {
+                if let id = id.stringValue { removeContact(id) }
+            }
             if let id = operation["deleteGroup"]?.stringValue { removeGroup(id) }
             guard groupChanges else { continue }
             if let add = operation["addMember"], let group = add["groupId"]?.stringValue,

@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 
 extension ScheduleRunner {
     static let names = ["Anna", "Bob", "Chloé", "Đức", "Eve", "Fatima", "Gus", "Hana"]
@@ -39,6 +40,26 @@ extension ScheduleRunner {
             pullers[index].state.apply(
                 ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
         }
+        try await readMergedGroups(operations, book: book, author: author)
+    }
+
+    /// A client that applies its own merge reads the survivor's groups again, as the schema tells it to: the
+    /// absorbed contacts' memberships it may not have pulled yet are the survivor's now.
+    private mutating func readMergedGroups(_ operations: [JSONValue], book: Int, author: String) async throws {
+        let survivors = operations.compactMap { $0["mergeContacts"]?["into"]?.stringValue }
+        guard !survivors.isEmpty else { return }
+        let groups = try await world.store(of: book).groups(ofContacts: survivors)
+        for index in pullers.indices
+        where pullers[index].excludeOwn && pullers[index].author == author && pullers[index].book == book
+            && pullers[index].groupChanges
+        {
+            for survivor in survivors {
+                pullers[index].state.members = pullers[index].state.members.filter { $0[1] != survivor }
+                for group in groups[survivor] ?? [] {
+                    pullers[index].state.members.insert([group.identifier, survivor])
+                }
+            }
+        }
     }
 
     private mutating func operation() -> JSONValue {
@@ -46,7 +67,11 @@ extension ScheduleRunner {
         let group = random.pick(groupIds).map(JSONValue.string)
         switch random.int(1...100) {
         case 1...30: return ["addContact": addContact()]
-        case 31...60 where contact != nil: return ["updateContact": updateContact(contact!.stringValue!)]
+        case 31...56 where contact != nil: return ["updateContact": updateContact(contact!.stringValue!)]
+        case 57...60 where contact != nil:
+            // Sometimes the contact itself, or one of another book: refused, writing nothing.
+            let absorbed = random.pick(contactIds).map(JSONValue.string) ?? contact!
+            return ["mergeContacts": ["into": contact!, "from": .array([absorbed])]]
         case 61...68 where contact != nil: return ["deleteContact": contact!]
         case 69...78: return ["addGroup": ["name": .string("G\(random.int(1...99))")]]
         case 79...83 where group != nil:
