@@ -100,6 +100,18 @@ package struct ContactMerge: Sendable {
         }
     }
 
+    /// Refuses a merge across containers (an account's contacts merge; contacts of different accounts would be
+    /// linked), naming the survivor and the first contact of another container.
+    package static func requireOneContainer<Container: Equatable>(
+        survivor: (identifier: String, container: Container), absorbed: [(identifier: String, container: Container)]
+    ) throws {
+        if let other = absorbed.first(where: { $0.container != survivor.container }) {
+            throw StoreError(
+                .containmentScope, "Merged contacts must be in the same container",
+                affected: [survivor.identifier, other.identifier])
+        }
+    }
+
     /// The normalised form two values of one kind are duplicates by: the email and phone search keys (folded
     /// email, the phone's national digits), folded text for the rest; a date or relation also by its label, since
     /// one date can be two anniversaries.

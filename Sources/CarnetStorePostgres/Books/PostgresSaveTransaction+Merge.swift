@@ -14,13 +14,10 @@ extension PostgresSaveTransaction {
             guard let other = try await PostgresStoredContact.load(self, identifier: identifier) else {
                 throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
             }
-            guard other.containerID == kept.containerID else {
-                throw StoreError(
-                    .containmentScope, "Merged contacts must be in the same container",
-                    affected: [survivor, identifier])
-            }
             others.append(other)
         }
+        try ContactMerge.requireOneContainer(
+            survivor: (survivor, kept.containerID), absorbed: others.map { ($0.contact.identifier, $0.containerID) })
         var participants: [MergeParticipant] = []
         for other in others { participants.append(try await participant(other)) }
         let plan = try ContactMerge(into: try await participant(kept), absorbing: participants)

@@ -14,13 +14,11 @@ extension SaveTransaction {
             guard let other = try StoredContact.load(db, identifier: identifier) else {
                 throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
             }
-            guard other.containerRowid == kept.containerRowid else {
-                throw StoreError(
-                    .containmentScope, "Merged contacts must be in the same container",
-                    affected: [survivor, identifier])
-            }
             others.append(other)
         }
+        try ContactMerge.requireOneContainer(
+            survivor: (survivor, kept.containerRowid),
+            absorbed: others.map { ($0.contact.identifier, $0.containerRowid) })
         let plan = try ContactMerge(into: participant(kept), absorbing: others.map(participant))
         let groups = try Self.groupIdentifiers(db, of: others.map(\.rowid))
 
