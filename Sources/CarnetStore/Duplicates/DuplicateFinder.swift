@@ -56,6 +56,8 @@ package struct DuplicateFinder {
 
     /// Adds the pairs of one shared key, unless too many contacts share it.
     package mutating func add(_ key: SharedKey) {
+        // Most name keys belong to one contact: no set for them.
+        guard key.contacts.count >= 2 else { return }
         let contacts = Array(Set(key.contacts)).sorted()
         guard contacts.count >= 2, contacts.count <= limit else { return }
         let reason = DuplicateReason(kind: key.kind, value: key.value)
@@ -69,13 +71,14 @@ package struct DuplicateFinder {
     /// Adds the name reasons (``DuplicateReasonKind/fullName``, ``DuplicateReasonKind/familyNameAndOrganization``,
     /// ``DuplicateReasonKind/nickname``) of a book's contacts: one pass, grouping by folded keys.
     package mutating func add(names contacts: [Names]) {
-        // Keyed by the folded fields apart, so "Anne Marie" + "Lee" and "Anne" + "Marie Lee" stay two keys.
-        var fullNames: [[String]: [String]] = [:]
+        // Keyed by the folded fields joined with U+0001, which no stored name holds (validation refuses control
+        // characters), so "Anne Marie" + "Lee" and "Anne" + "Marie Lee" stay two keys.
+        var fullNames: [String: [String]] = [:]
         var organizations: [String: [String]] = [:]
-        var familyAndOrganization: [[String]: [String]] = [:]
-        // By [name, family]: the contacts with that given name, and those with that nickname.
-        var givenNames: [[String]: [String]] = [:]
-        var nicknames: [[String]: [String]] = [:]
+        var familyAndOrganization: [String: [String]] = [:]
+        // By name + family: the contacts with that given name, and those with that nickname.
+        var givenNames: [String: [String]] = [:]
+        var nicknames: [String: [String]] = [:]
         for contact in contacts {
             let given = Self.fold(contact.givenName)
             let family = Self.fold(contact.familyName)
@@ -85,25 +88,32 @@ package struct DuplicateFinder {
             }
             guard !family.isEmpty else { continue }
             if !given.isEmpty {
-                fullNames[[given, family], default: []].append(contact.identifier)
-                givenNames[[given, family], default: []].append(contact.identifier)
+                let key = given + Self.separator + family
+                fullNames[key, default: []].append(contact.identifier)
+                givenNames[key, default: []].append(contact.identifier)
             }
             if !organization.isEmpty {
-                familyAndOrganization[[family, organization], default: []].append(contact.identifier)
+                familyAndOrganization[family + Self.separator + organization, default: []].append(contact.identifier)
             }
             let nickname = Self.fold(contact.nickname)
-            if !nickname.isEmpty { nicknames[[nickname, family], default: []].append(contact.identifier) }
+            if !nickname.isEmpty {
+                nicknames[nickname + Self.separator + family, default: []].append(contact.identifier)
+            }
         }
-        for (key, ids) in fullNames { add(SharedKey(kind: .fullName, value: "\(key[0]) \(key[1])", contacts: ids)) }
-        for (value, ids) in organizations { add(SharedKey(kind: .fullName, value: value, contacts: ids)) }
-        for (key, ids) in familyAndOrganization {
-            add(SharedKey(kind: .familyNameAndOrganization, value: "\(key[0]), \(key[1])", contacts: ids))
+        for (key, ids) in fullNames where ids.count >= 2 {
+            add(SharedKey(kind: .fullName, value: Self.shown(key, " "), contacts: ids))
+        }
+        for (value, ids) in organizations where ids.count >= 2 {
+            add(SharedKey(kind: .fullName, value: value, contacts: ids))
+        }
+        for (key, ids) in familyAndOrganization where ids.count >= 2 {
+            add(SharedKey(kind: .familyNameAndOrganization, value: Self.shown(key, ", "), contacts: ids))
         }
         for (key, nicknameHolders) in nicknames {
             guard let givenNameHolders = givenNames[key] else { continue }
             let (nicknamed, named) = (Set(nicknameHolders), Set(givenNameHolders))
             guard nicknamed.union(named).count <= limit else { continue }
-            let reason = DuplicateReason(kind: .nickname, value: "\(key[0]) \(key[1])")
+            let reason = DuplicateReason(kind: .nickname, value: Self.shown(key, " "))
             for one in nicknamed {
                 for other in named where one != other {
                     reasons[Pair(first: min(one, other), second: max(one, other)), default: []].insert(reason)
@@ -152,6 +162,17 @@ package struct DuplicateFinder {
 
     /// A name as the name reasons compare it: folded as search and sorting fold, without surrounding spaces.
     package static func fold(_ name: String) -> String {
-        TextFolding.fold(name).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { return "" }
+        let folded = TextFolding.fold(name)
+        // Trimming only when needed: Foundation's trim costs more than the fold of an ASCII name.
+        guard folded.first?.isWhitespace == true || folded.last?.isWhitespace == true else { return folded }
+        return folded.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static let separator = "\u{1}"
+
+    /// A joined key as a reason shows it.
+    private static func shown(_ key: String, _ separator: String) -> String {
+        key.replacingOccurrences(of: Self.separator, with: separator)
     }
 }
