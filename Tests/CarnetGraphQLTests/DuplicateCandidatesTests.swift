@@ -66,8 +66,8 @@ struct DuplicateCandidatesTests {
         )
     }
 
-    @Test("An address book's field means that book; bad cursors and sizes are BAD_USER_INPUT")
-    func bookAndErrors() async throws {
+    @Test("Bad cursors and page sizes are BAD_USER_INPUT on the field")
+    func badArguments() async throws {
         let fixture = try GraphQLFixture()
         _ = try await Self.seed(fixture.store)
         for (arguments, message) in [
