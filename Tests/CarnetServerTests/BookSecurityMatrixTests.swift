@@ -24,7 +24,8 @@ struct BookSecurityMatrixTests {
     static let secret = "SECRET"
     static let card = "BEGIN:VCARD\\r\\nVERSION:3.0\\r\\nFN:X\\r\\nN:;X;;;\\r\\nEND:VCARD\\r\\n"
 
-    /// Alice's default book holds a contact and a group, her second book a contact; Bob has a token and no grant.
+    /// Alice's default book holds a contact, its duplicate and a group, her second book a contact and its duplicate;
+    /// Bob has a token and no grant.
     static func fixture(_ server: TestServer) async throws -> Fixture {
         let catalog = server.app.backend.catalog
         let alice = try await catalog.createPrincipal(name: "alice")
@@ -40,6 +41,11 @@ struct BookSecurityMatrixTests {
                 contact.givenName = "\(Self.secret) contact"
                 contact.emailAddresses = [LabeledValue(label: ContactLabel.home, value: "secret@example.com")]
                 request.add(contact)
+                // A duplicate of it, so `duplicateCandidates` has a secret to leak.
+                var twin = Contact()
+                twin.givenName = contact.givenName
+                twin.emailAddresses = contact.emailAddresses
+                request.add(twin)
                 let group = Group(name: "\(Self.secret) group")
                 request.add(group)
                 request.addMember(contact.identifier, toGroup: group.identifier)
@@ -64,6 +70,11 @@ struct BookSecurityMatrixTests {
             Probe(
                 name: "addressBook default",
                 query: "query($id: ID!) { addressBook(id: $id) { id name contacts { nodes { givenName } } } }",
+                target: aliceBookID),
+            Probe(
+                name: "addressBook duplicates",
+                query:
+                    "query($id: ID!) { addressBook(id: $id) { duplicateCandidates { totalCount nodes { contacts { givenName } } } } }",
                 target: aliceBookID),
             Probe(
                 name: "addressBook other",

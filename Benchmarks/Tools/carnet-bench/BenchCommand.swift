@@ -61,6 +61,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Timed runs of each kind of name search with --backends (default: --iterations).")
     var searchIterations: Int?
 
+    @Flag(
+        help: """
+            Time the first page of duplicate candidates on a book of the first size with 5% duplicates, on \
+            --backends (default sqlite), instead (issue 16).
+            """)
+    var duplicates = false
+
     @Option(help: ArgumentHelp("Run one Carnet operation in a loop on the first size, for perf.", visibility: .hidden))
     var profile: String?
 
@@ -92,6 +99,15 @@ struct BenchCommand: AsyncParsableCommand {
         #endif
         try Exclusive.lock(directory: directory)
         try await StoreSettings.capture(directory: directory)
+        if duplicates {
+            return try await DuplicateBenchmark(
+                size: parsedSizes[0],
+                backends: (backends ?? "sqlite").split(separator: ",").compactMap {
+                    BackendStore.Kind(rawValue: String($0))
+                },
+                databaseURL: database, directory: directory, seed: seed, runs: 10
+            ).run()
+        }
         if let backends {
             return try await BackendComparison(
                 backends: backends.split(separator: ",").compactMap { BackendStore.Kind(rawValue: String($0)) },

@@ -78,6 +78,8 @@ extension Executor {
             return try await inBook(visible, viewer) { try await writeBook(visible, viewer, plan) }
         case .principals:
             return try await writePrincipals(plan)
+        case .duplicateCandidates:
+            return try await resolveDuplicateCandidates(plan)
         case .changeHistoryRetention:
             let oldest = try await store.oldestValidHistoryToken()
             let seconds = store.configuration.historyRetentionSeconds

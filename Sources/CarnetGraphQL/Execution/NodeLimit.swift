@@ -10,7 +10,7 @@ enum NodeLimit {
         for field in fields where field.estimatesNodes {
             var inner = multiplier
             // Only a field that is itself a list has its arguments read.
-            if let rule = sizeRule(field.name) {
+            if let rule = sizeRule(field.name, on: field.objectType) {
                 inner = saturating(multiplier, times: rule(arguments(field)))
                 total = saturating(total, plus: inner)
             }
@@ -24,11 +24,14 @@ enum NodeLimit {
     }
 
     /// Whether ``count(_:multiplier:arguments:)`` estimates a size for fields of this name.
-    static func estimates(_ name: String) -> Bool { sizeRule(name) != nil }
+    static func estimates(_ name: String, on objectType: String) -> Bool { sizeRule(name, on: objectType) != nil }
 
-    private static func sizeRule(_ name: String) -> ((ArgumentValues) -> Int)? {
+    private static func sizeRule(_ name: String, on objectType: String) -> ((ArgumentValues) -> Int)? {
         switch name {
+        // A duplicate candidate's two contacts, not a page.
+        case "contacts" where objectType == "DuplicateCandidate": { _ in 2 }
         case "contacts": { max(0, $0.int("first") ?? $0.int("last") ?? 100) }
+        case "duplicateCandidates": { max(0, $0.int("first") ?? 100) }
         case "members": { max(0, $0.int("first") ?? 100) }
         case "changeHistory": { max(0, $0.int("first") ?? 1000) }
         case "groups", "containers": { _ in unpagedListEstimate }

@@ -3,7 +3,8 @@ protocol FieldEnum: CaseIterable, RawRepresentable where RawValue == Int {}
 
 enum QueryField: Int, FieldEnum {
     case node, contact, contacts, group, groups, container, containers, defaultContainer, changeHistory,
-        currentHistoryToken, changeHistoryRetention, viewer, addressBooks, addressBook, principals
+        currentHistoryToken, changeHistoryRetention, viewer, addressBooks, addressBook, principals,
+        duplicateCandidates
 }
 
 enum PrincipalField: Int, FieldEnum { case id, name, kind, isAdmin, createdAt }
@@ -11,7 +12,7 @@ enum PrincipalField: Int, FieldEnum { case id, name, kind, isAdmin, createdAt }
 /// An address book's own fields, then those it shares with `Query` (``QueryField``'s, under the same names).
 enum AddressBookField: Int, FieldEnum {
     case id, name, access, isDefault, sharedBy, createdAt, node, contact, contacts, group, groups, container,
-        containers, defaultContainer, changeHistory, currentHistoryToken, changeHistoryRetention
+        containers, defaultContainer, changeHistory, currentHistoryToken, changeHistoryRetention, duplicateCandidates
 
     /// The root field this one mirrors, for the book's store.
     var rootField: QueryField? { Self.rootFields[rawValue] }
@@ -57,6 +58,10 @@ enum ConnectionField: Int, FieldEnum { case edges, nodes, pageInfo, totalCount }
 enum EdgeField: Int, FieldEnum { case cursor, node }
 
 enum PageInfoField: Int, FieldEnum { case hasNextPage, hasPreviousPage, startCursor, endCursor }
+
+enum DuplicateCandidateField: Int, FieldEnum { case contacts, score, reasons }
+
+enum DuplicateReasonField: Int, FieldEnum { case kind, value }
 
 enum LabeledField: Int, FieldEnum { case identifier, label, value }
 
@@ -111,6 +116,10 @@ enum FieldCodes {
             "VCardImportIssue": table(VCardImportIssueField.self),
             "VCardImportWarning": table(VCardImportWarningField.self),
             "ChangeHistoryRetention": table(RetentionField.self),
+            "DuplicateCandidateConnection": table(ConnectionField.self),
+            "DuplicateCandidateEdge": table(EdgeField.self),
+            "DuplicateCandidate": table(DuplicateCandidateField.self),
+            "DuplicateReason": table(DuplicateReasonField.self),
         ]
         for labeled in [
             "LabeledString", "LabeledPostalAddress", "LabeledDate", "LabeledRelation",

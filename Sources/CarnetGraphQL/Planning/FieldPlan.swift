@@ -9,6 +9,8 @@ final class FieldPlan: Sendable {
     /// `"responseKey":`, ready to append.
     let quotedKey: [UInt8]
     let name: String
+    /// The object type the field belongs to.
+    let objectType: String
     /// The field's number in its type's field enum (``FieldCodes``); -1 for `__typename` and unknown fields.
     let code: Int
     /// The arguments: known at planning when the document spells them out, bound per request when they use
@@ -24,7 +26,7 @@ final class FieldPlan: Sendable {
 
     init(
         id: Int, responseKey: String, name: String, code: Int, arguments: ArgumentSource, nodes: [Field], type: TypeRef,
-        selection: SelectionPlan?
+        selection: SelectionPlan?, objectType: String
     ) {
         self.id = id
         self.responseKey = responseKey
@@ -32,13 +34,14 @@ final class FieldPlan: Sendable {
         writer.string(responseKey)
         self.quotedKey = writer.bytes + [UInt8(ascii: ":")]
         self.name = name
+        self.objectType = objectType
         self.code = code
         self.arguments = arguments
         self.nodes = nodes
         self.type = type
         self.selection = selection
         self.estimatesNodes =
-            NodeLimit.estimates(name)
+            NodeLimit.estimates(name, on: objectType)
             || (selection?.byType.values.contains { $0.contains(where: \.estimatesNodes) } ?? false)
     }
 

@@ -35,7 +35,7 @@ struct Planner {
                 let type: TypeRef = name == "__typename" ? .nonNull(.named("String")) : .named("__Schema")
                 return FieldPlan(
                     id: id, responseKey: key, name: name, code: -1, arguments: .resolved(.none, nil),
-                    nodes: fields, type: type, selection: nil)
+                    nodes: fields, type: type, selection: nil, objectType: objectType)
             }
             let arguments: ArgumentSource
             let binding = ArgumentBinding(first, info)
@@ -52,7 +52,7 @@ struct Planner {
             let selection = subSets.isEmpty ? nil : selectionPlan(subSets, returnType: info.type.namedType)
             return FieldPlan(
                 id: id, responseKey: key, name: name, code: FieldCodes.code(objectType, name),
-                arguments: arguments, nodes: fields, type: info.type, selection: selection)
+                arguments: arguments, nodes: fields, type: info.type, selection: selection, objectType: objectType)
         }
     }
 

@@ -30,6 +30,10 @@ public protocol ContactStore: Sendable {
     /// The sort order `.userDefault` stands for.
     func userDefaultSortOrder() async throws -> ContactSortOrder
     func setUserDefaultSortOrder(_ order: ContactSortOrder) async throws
+    /// A page of pairs of contacts that are probably the same person, with their reasons and score: highest
+    /// score first, then by the two identifiers. Keys shared by more than ``StoreLimits/duplicateKeySharers``
+    /// contacts are no evidence. A bad page size or cursor throws ``StoreError/Code/predicateInvalid``.
+    func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage
 
     // MARK: Containers
 

@@ -33,6 +33,10 @@ public enum StoreLimits {
     public static let contactsPerMerge = 100
     /// The largest page a fetch may ask for.
     public static let pageSize = 1_000
+    /// The most contacts a key may be shared by and still count as evidence of a duplicate
+    /// (``ContactStore/duplicateCandidates(_:)``): a switchboard number or an `info@` address shared by more is
+    /// left out, so the pairs stay at most 190 per key on any data.
+    public static let duplicateKeySharers = 20
     /// The longest sort key kept (the folded names a name order sorts by): an index entry must fit PostgreSQL's
     /// B-tree limit of about 2.7 kB. Contacts whose folded names agree in their first 1,536 bytes sort by
     /// identifier, on every backend.

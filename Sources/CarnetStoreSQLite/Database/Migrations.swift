@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("v5", foreignKeyChecks: .immediate, migrate: Migration005.migrate)
         migrator.registerMigration("v6", foreignKeyChecks: .immediate, migrate: Migration006.migrate)
         migrator.registerMigration("v7", foreignKeyChecks: .immediate, migrate: Migration007.migrate)
+        migrator.registerMigration("v8", foreignKeyChecks: .immediate, migrate: Migration008.migrate)
         return migrator
     }
 }

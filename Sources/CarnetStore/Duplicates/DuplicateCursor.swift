@@ -1,0 +1,49 @@
+import Foundation
+
+/// A position in the duplicate candidates' order: the score and both identifiers of the last candidate seen.
+///
+/// A keyset position, like ``ContactCursor``: candidates that come and go between pages do not shift the ones
+/// after it.
+package struct DuplicateCursor: Hashable {
+    package var scorePoints: Int
+    package var firstIdentifier: String
+    package var secondIdentifier: String
+
+    package init(_ candidate: DuplicateCandidate) {
+        scorePoints = candidate.scorePoints
+        firstIdentifier = candidate.firstIdentifier
+        secondIdentifier = candidate.secondIdentifier
+    }
+
+    package var encoded: String {
+        let text = "d1|\(scorePoints)|\(firstIdentifier)|\(secondIdentifier)"
+        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a cursor; throws ``StoreError/Code/predicateInvalid`` for anything this store did not write.
+    package init(encoded: String) throws {
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard encoded.utf8.count <= 1024, let data = Data(base64Encoded: base64),
+            let text = String(data: data, encoding: .utf8)
+        else { throw Self.invalid }
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, parts[0] == "d1", let points = Int(parts[1]), (0...100).contains(points),
+            Identifiers.isValid(parts[2]), Identifiers.isValid(parts[3]), parts[2] < parts[3]
+        else { throw Self.invalid }
+        scorePoints = points
+        firstIdentifier = parts[2]
+        secondIdentifier = parts[3]
+    }
+
+    /// Whether `candidate` comes after this position: a lower score, or the same score and higher identifiers.
+    package func precedes(_ candidate: DuplicateCandidate) -> Bool {
+        let points = candidate.scorePoints
+        if points != scorePoints { return points < scorePoints }
+        if candidate.firstIdentifier != firstIdentifier { return candidate.firstIdentifier > firstIdentifier }
+        return candidate.secondIdentifier > secondIdentifier
+    }
+
+    package static let invalid = StoreError(.predicateInvalid, "Malformed duplicate candidates cursor")
+}
