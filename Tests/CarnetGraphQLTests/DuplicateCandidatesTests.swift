@@ -103,4 +103,25 @@ struct DuplicateCandidatesTests {
         let result = try await fixture.run("{ duplicateCandidates(first: 1000) { nodes { contacts { id } } } }")
         #expect(result["errors"] == nil, "\(result)")
     }
+
+    @Test("A request reads the whole book once: a second duplicateCandidates is MAX_BOOK_SCANS_EXCEEDED")
+    func oneScanPerRequest() async throws {
+        let fixture = try GraphQLFixture()
+        _ = try await Self.seed(fixture.store)
+        func codes(_ query: String) async throws -> [String] {
+            let response = try await fixture.run(query)
+            return (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
+        }
+        #expect(
+            try await codes("{ a: duplicateCandidates { totalCount } b: duplicateCandidates(first: 1) { totalCount } }")
+                == ["MAX_BOOK_SCANS_EXCEEDED"])
+        #expect(
+            try await codes(
+                "{ ...F ...G } fragment F on Query { duplicateCandidates { totalCount } } fragment G on Query { x: duplicateCandidates { totalCount } }"
+            ) == ["MAX_BOOK_SCANS_EXCEEDED"])
+        // The same field twice through fragments merges into one read.
+        #expect(
+            try await codes("{ ...F ...F } fragment F on Query { duplicateCandidates { totalCount } }").isEmpty)
+        #expect(try await codes("{ duplicateCandidates { totalCount } contacts { totalCount } }").isEmpty)
+    }
 }

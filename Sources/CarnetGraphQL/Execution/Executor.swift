@@ -87,6 +87,17 @@ final class Executor {
                         code: .tooManyNodes)
                 ])
         }
+        let scans = NodeLimit.bookScans(fields)
+        if scans > service.limits.maxBookScans {
+            throw GraphQLRequestError(
+                .validationFailed,
+                [
+                    ResponseError(
+                        message:
+                            "This query asks for duplicateCandidates \(scans) times; each reads the whole address book, and a request may do that \(service.limits.maxBookScans) time(s).",
+                        code: .tooManyBookScans)
+                ])
+        }
         return fields
     }
 

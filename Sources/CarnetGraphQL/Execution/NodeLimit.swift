@@ -23,6 +23,17 @@ enum NodeLimit {
         return total
     }
 
+    /// The fields that read the whole book (``GraphQLLimits/maxBookScans``) in `fields` and below. They are paged
+    /// lists, so only the branches that estimate nodes are walked.
+    static func bookScans(_ fields: [FieldPlan]) -> Int {
+        var total = 0
+        for field in fields where field.estimatesNodes {
+            if field.name == "duplicateCandidates" { total += 1 }
+            total += bookScans(field.selection?.allFields ?? [])
+        }
+        return total
+    }
+
     /// Whether ``count(_:multiplier:arguments:)`` estimates a size for fields of this name.
     static func estimates(_ name: String, on objectType: String) -> Bool { sizeRule(name, on: objectType) != nil }
 

@@ -39,6 +39,9 @@ public struct GraphQLLimits: Sendable, Hashable {
     /// Records a query may return, GitHub-style: each list's page size multiplied through the lists above it.
     /// Code `MAX_NODES_EXCEEDED`. Default 100,000.
     public var maxNodes = 100_000
+    /// Fields that read the whole address book on every call (`duplicateCandidates`), counted where fragments and
+    /// aliases expand, so that one request cannot repeat a linear scan. Code `MAX_BOOK_SCANS_EXCEEDED`. Default 1.
+    public var maxBookScans = 1
     /// Whether `__schema` and `__type` are served. Code `INTROSPECTION_DISABLED` when not. Default on.
     public var introspectionEnabled = true
     /// Validated documents kept, by query text. Default 1,000.
