@@ -38,49 +38,11 @@ extension Executor {
     private func writeDuplicateConnection(
         _ page: DuplicateCandidatePage, _ contacts: [String: Contact], _ fields: [FieldPlan]
     ) -> Bool {
-        let candidates = page.candidates
-        writer.beginObject()
-        for plan in fields {
-            switch ConnectionField(rawValue: plan.code) {
-            case .edges?:
-                let edgeFields = plan.selection?.fields(for: "DuplicateCandidateEdge") ?? []
-                guard
-                    field(
-                        plan,
-                        { list(count: candidates.count, plan) { writeDuplicateEdge(page, $0, contacts, edgeFields) } })
-                else { return false }
-            case .nodes?:
-                let sub = plan.selection?.fields(for: "DuplicateCandidate") ?? []
-                guard
-                    field(
-                        plan, { list(count: candidates.count, plan) { writeDuplicate(candidates[$0], contacts, sub) } })
-                else { return false }
-            case .pageInfo?:
-                let sub = plan.selection?.fields(for: "PageInfo") ?? []
-                guard field(plan, { writeDuplicatePageInfo(page, sub) }) else { return false }
-            case .totalCount?: leaf(plan) { $0.int(page.totalCount) }
-            case nil: _ = typename(plan, "DuplicateCandidateConnection")
-            }
-        }
-        writer.endObject()
-        return true
-    }
-
-    private func writeDuplicateEdge(
-        _ page: DuplicateCandidatePage, _ index: Int, _ contacts: [String: Contact], _ fields: [FieldPlan]
-    ) -> Bool {
-        writer.beginObject()
-        for plan in fields {
-            switch EdgeField(rawValue: plan.code) {
-            case .cursor?: leaf(plan) { $0.string(page.cursor(at: index)) }
-            case .node?:
-                let sub = plan.selection?.fields(for: "DuplicateCandidate") ?? []
-                guard field(plan, { writeDuplicate(page.candidates[index], contacts, sub) }) else { return false }
-            case nil: _ = typename(plan, "DuplicateCandidateEdge")
-            }
-        }
-        writer.endObject()
-        return true
+        let connection = ConnectionPage(
+            typeName: "DuplicateCandidateConnection", edgeTypeName: "DuplicateCandidateEdge",
+            nodeTypeName: "DuplicateCandidate", count: page.candidates.count, totalCount: page.totalCount,
+            hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, cursor: page.cursor(at:))
+        return writeConnection(connection, fields) { writeDuplicate(page.candidates[$0], contacts, $1) }
     }
 
     private func writeDuplicate(
@@ -122,23 +84,6 @@ extension Executor {
             case .kind?: leaf(plan) { $0.string(reason.kind.rawValue) }
             case .value?: leaf(plan) { $0.string(reason.value) }
             case nil: _ = typename(plan, "DuplicateReason")
-            }
-        }
-        writer.endObject()
-        return true
-    }
-
-    private func writeDuplicatePageInfo(_ page: DuplicateCandidatePage, _ fields: [FieldPlan]) -> Bool {
-        let count = page.candidates.count
-        writer.beginObject()
-        for plan in fields {
-            switch PageInfoField(rawValue: plan.code) {
-            case .hasNextPage?: leaf(plan) { $0.bool(page.hasNextPage) }
-            case .hasPreviousPage?: leaf(plan) { $0.bool(page.hasPreviousPage) }
-            case .startCursor?: leaf(plan) { writer in count == 0 ? writer.null() : writer.string(page.cursor(at: 0)) }
-            case .endCursor?:
-                leaf(plan) { writer in count == 0 ? writer.null() : writer.string(page.cursor(at: count - 1)) }
-            case nil: _ = typename(plan, "PageInfo")
             }
         }
         writer.endObject()
