@@ -88,8 +88,7 @@ package struct ContactMerge: Sendable {
                 }
             }
             if count > own.count { changedValueKeys.append(kind.key) }
-            let limit = kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
-            if count > limit { tooMany.append(kind.key.rawValue) }
+            if count > Validation.valueLimit(kind) { tooMany.append(kind.key.rawValue) }
         }
         var bad = Validation.contact(update, keys: update.modifiedKeys) + tooMany
         bad.sort()

@@ -36,11 +36,15 @@ package enum Validation {
         return bad
     }
 
+    /// How many values of a kind a contact may hold.
+    package static func valueLimit(_ kind: MultiValueKind) -> Int {
+        kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
+    }
+
     package static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
         let name = kind.key.rawValue
         let encoded = contact.encodedValues(kind)
-        let limit = kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
-        guard encoded.count <= limit else { return [name] }
+        guard encoded.count <= valueLimit(kind) else { return [name] }
         var bad: [String] = []
         for (index, item) in encoded.enumerated() {
             let path = "\(name)[\(index)]"
