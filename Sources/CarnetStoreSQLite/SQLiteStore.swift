@@ -64,7 +64,7 @@ public struct SQLiteStore: ContactStore {
                 configuration: configuration)
         }
         let pool = try openPool()
-        try Migrations.migrator.migrate(pool)
+        try Migrations.migrator.migrateAlongsideOthers(pool)
         let storeID = try pool.read { db in try currentStoreID(db) }
         guard let storeID else { throw StoreError(.storageFailure, "The database has no store identifier.") }
         let readers = try PointReaders(

@@ -28,7 +28,7 @@ public struct SQLiteCatalog: CatalogStore {
     }
 
     init(writer: any DatabaseWriter, configuration: StoreConfiguration) throws {
-        try CatalogMigrations.migrator.migrate(writer)
+        try CatalogMigrations.migrator.migrateAlongsideOthers(writer)
         self.writer = writer
         self.configuration = configuration
     }
