@@ -5,6 +5,8 @@ import CarnetStore
 /// book gets its set back afterwards, so nothing of one book is looked up in another.
 struct BatchLoads {
     var groupsByContact: [String: [Group]] = [:]
+    /// The linked contacts of each contact (`Contact.linkedContacts`).
+    var linkedByContact: [String: [Contact]] = [:]
     var containersByID: [String: Container]?
     var membersByPlan: [Int: [String: [Contact]]] = [:]
     var memberCounts: [String: Int] = [:]

@@ -35,6 +35,7 @@ extension Executor {
         let result = try await store.execute(save.request)
 
         var contactIDs: [String] = []
+        var unifiedIDs: [String] = []
         var groupIDs: [String] = []
         var deletedContacts: [String] = []
         var deletedGroups: [String] = []
@@ -47,15 +48,16 @@ extension Executor {
             case .merged(let absorbed):
                 contactIDs.append(id)
                 deletedContacts += absorbed
+            case .unified: unifiedIDs.append(id)
             }
         }
         let fields = plan.selection?.fields(for: "SaveResult") ?? []
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")
         let (goneContacts, goneGroups) = (Set(deletedContacts), Set(deletedGroups))
-        let contacts = try await store.contacts(
-            withIdentifiers: Self.unique(contactIDs.filter { !goneContacts.contains($0) }),
-            keysToFetch: KeyPlanning.keys(contactFields))
+        let contacts = try await savedContacts(
+            Self.unique(contactIDs.filter { !goneContacts.contains($0) }), unified: Self.unique(unifiedIDs),
+            keys: KeyPlanning.keys(contactFields))
         let groups = try await store.groups(
             withIdentifiers: Self.unique(groupIDs.filter { !goneGroups.contains($0) }))
         try await prepareContacts(contacts, contactFields)
@@ -79,6 +81,18 @@ extension Executor {
         }
         writer.endObject()
         return true
+    }
+
+    /// The saved contacts as they are now: individual contacts by their identifiers, then the unified contacts of
+    /// link operations and of updates made through a unified identifier.
+    private func savedContacts(_ ids: [String], unified: [String], keys: ContactKeySet) async throws -> [Contact] {
+        let plain = try await store.contacts(withIdentifiers: ids, keysToFetch: keys)
+        let found = Set(plain.map(\.identifier))
+        let through = Self.unique(ids.filter { !found.contains($0) } + unified)
+        guard !through.isEmpty else { return plain }
+        let linked = try await store.contacts(withIdentifiers: through, keysToFetch: keys, unify: true)
+        let shown = Set(plain.map(\.identifier))
+        return plain + linked.filter { !shown.contains($0.identifier) }
     }
 
     static func unique(_ ids: [String]) -> [String] {

@@ -10,10 +10,22 @@ extension Executor {
         // A vCard lists the contact's groups as CATEGORIES.
         let needsGroups = fields.contains { ContactField(rawValue: $0.code) == .vCard }
         if !groupPlans.isEmpty || needsGroups {
-            let missing = Array(Set(contacts.map(\.identifier).filter { loads.groupsByContact[$0] == nil }))
+            let missing = Array(Set(contacts.filter { loads.groupsByContact[$0.identifier] == nil }.map(\.identifier)))
             if !missing.isEmpty {
-                let loaded = try await store.groups(ofContacts: missing)
-                for id in missing { loads.groupsByContact[id] = loaded[id] ?? [] }
+                // A unified contact is in every group one of its members is in.
+                let members = contacts.filter(\.isUnified).reduce(into: [String: [String]]()) {
+                    $0[$1.identifier] = $1.linkedContactIdentifiers
+                }
+                let loaded = try await store.groups(ofContacts: missing + members.values.flatMap { $0 })
+                for id in missing {
+                    guard let linked = members[id] else {
+                        loads.groupsByContact[id] = loaded[id] ?? []
+                        continue
+                    }
+                    var seen = Set<String>()
+                    loads.groupsByContact[id] = linked.flatMap { loaded[$0] ?? [] }
+                        .filter { seen.insert($0.identifier).inserted }.sorted { $0.name < $1.name }
+                }
             }
             var seen = Set<String>()
             let groups = contacts.flatMap { loads.groupsByContact[$0.identifier] ?? [] }.filter {
@@ -22,6 +34,35 @@ extension Executor {
             try await prepareGroups(groups, groupPlans.flatMap { $0.selection?.fields(for: "Group") ?? [] })
         }
         if fields.contains(where: { ContactField(rawValue: $0.code) == .container }) { try await loadContainers() }
+        let linkedPlans = fields.filter { ContactField(rawValue: $0.code) == .linkedContacts }
+        if !linkedPlans.isEmpty { try await prepareLinked(contacts, linkedPlans) }
+    }
+
+    /// Loads `Contact.linkedContacts` for the contacts: a unified contact's members, an individual contact's
+    /// unified contact's members.
+    private func prepareLinked(_ contacts: some Collection<Contact>, _ plans: [FieldPlan]) async throws {
+        let sub = plans.flatMap { $0.selection?.fields(for: "Contact") ?? [] }
+        let individual = contacts.filter { !$0.isUnified && loads.linkedByContact[$0.identifier] == nil }
+        var membersOf: [String: [String]] = [:]
+        for contact in contacts where contact.isUnified {
+            membersOf[contact.identifier] = contact.linkedContactIdentifiers
+        }
+        if !individual.isEmpty {
+            for group in try await store.linkGroups(containing: individual.map(\.identifier)) {
+                for member in group.members { membersOf[member] = group.members }
+            }
+        }
+        let wanted = Set(membersOf.values.flatMap { $0 })
+        guard !wanted.isEmpty else {
+            for contact in contacts { loads.linkedByContact[contact.identifier] = [] }
+            return
+        }
+        let loaded = try await store.contacts(withIdentifiers: Array(wanted), keysToFetch: KeyPlanning.keys(sub))
+        let byID = Dictionary(uniqueKeysWithValues: loaded.map { ($0.identifier, $0) })
+        for contact in contacts {
+            loads.linkedByContact[contact.identifier] = (membersOf[contact.identifier] ?? []).compactMap { byID[$0] }
+        }
+        try await prepareContacts(loaded, sub)
     }
 
     func prepareGroups(_ groups: [Group], _ fields: [FieldPlan]) async throws {

@@ -17,7 +17,8 @@ extension Executor {
         case .contact:
             let fields = selection?.fields(for: "Contact") ?? []
             let found = try await store.contacts(
-                withIdentifiers: [args(plan).string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields))
+                withIdentifiers: [args(plan).string("id") ?? ""], keysToFetch: KeyPlanning.keys(fields),
+                unify: args(plan).bool("unify") ?? true)
             guard let contact = found.first else { return nullValue() }
             try await prepareContacts([contact], fields)
             return nested(plan) { writeContact(contact, fields) }
@@ -101,9 +102,9 @@ extension Executor {
     /// A record of any kind by identifier.
     private func writeNode(_ id: String, _ plan: FieldPlan) async throws -> Bool {
         let contactFields = plan.selection?.fields(for: "Contact") ?? []
-        if let contact = try await store.contacts(withIdentifiers: [id], keysToFetch: KeyPlanning.keys(contactFields))
-            .first
-        {
+        if let contact = try await store.contacts(
+            withIdentifiers: [id], keysToFetch: KeyPlanning.keys(contactFields), unify: args(plan).bool("unify") ?? true
+        ).first {
             try await prepareContacts([contact], contactFields)
             return writeContact(contact, contactFields)
         }
@@ -149,10 +150,12 @@ extension Executor {
             KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["edges", "node"])
             + KeyPlanning.contactFields(under: plan.selection?.allFields ?? [], path: ["nodes"])
         let wantsTotal = plan.selection?.allFields.contains { $0.name == "totalCount" } ?? false
-        return ContactFetchRequest(
+        var request = ContactFetchRequest(
             predicate: predicate, keysToFetch: KeyPlanning.keys(contactFields),
             sortOrder: Self.sortOrder(args(plan).string("sortOrder")),
             page: page, includeTotalCount: wantsTotal)
+        request.unifyResults = args(plan).bool("unify") ?? true
+        return request
     }
 
     /// A history page with the contacts and groups its events carry, loaded for the selection.

@@ -11,6 +11,8 @@ struct SaveInput {
         case contact, deletedContact, group, deletedGroup
         /// A merge: the survivor is saved, the absorbed contacts deleted.
         case merged(absorbed: [String])
+        /// A link operation: the result shows the unified contact the identifier names (a member's or its own).
+        case unified
     }
 
     init(_ input: [String: JSONValue], author: String?) throws(FieldError) {
@@ -18,7 +20,8 @@ struct SaveInput {
         var kinds: [Kind] = []
         for (index, item) in (input["operations"]?.arrayValue ?? []).enumerated() {
             guard let operation = item.objectValue, operation.count == 1, let (name, value) = operation.first,
-                let fields = value.objectValue ?? (value.stringValue.map { _ in [:] })
+                let fields = value.objectValue
+                    ?? ((value.stringValue ?? value.arrayValue.map { _ in "" }).map { _ in [:] })
             else { throw .badUserInput("Operation \(index) must set exactly one field.") }
             let path = "operations[\(index)].\(name)"
             switch name {
@@ -62,6 +65,20 @@ struct SaveInput {
                 let absorbed = fields["from"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 request.merge(contactsWithIdentifiers: absorbed, into: fields["into"]?.stringValue ?? "")
                 kinds.append(.merged(absorbed: absorbed))
+            case "linkContacts":
+                request.link(contactsWithIdentifiers: value.arrayValue?.compactMap(\.stringValue) ?? [])
+                kinds.append(.unified)
+            case "unlinkContact":
+                request.unlink(contactWithIdentifier: value.stringValue ?? "")
+                kinds.append(.contact)
+            case "setPreferredForName", "setPreferredForImage":
+                let identifier = value.stringValue ?? ""
+                if name == "setPreferredForName" {
+                    request.setPreferredForName(contactWithIdentifier: identifier)
+                } else {
+                    request.setPreferredForImage(contactWithIdentifier: identifier)
+                }
+                kinds.append(.unified)
             default:
                 throw .badUserInput("Unknown operation \(name).")
             }

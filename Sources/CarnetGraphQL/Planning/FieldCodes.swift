@@ -45,8 +45,8 @@ enum ContactField: Int, FieldEnum {
         phoneticGivenName, phoneticMiddleName, phoneticFamilyName, phoneticOrganizationName, organizationName,
         departmentName, jobTitle, note, birthday, nonGregorianBirthday, imageData, thumbnailImageData,
         imageDataAvailable, phoneNumbers, emailAddresses, postalAddresses, urlAddresses, dates, contactRelations,
-        socialProfiles, instantMessageAddresses, vCardProperties, vCard, displayName, groups, container, revision,
-        createdAt, modifiedAt
+        socialProfiles, instantMessageAddresses, vCardProperties, vCard, displayName, groups, container, isUnified,
+        linkedContacts, revision, createdAt, modifiedAt
 }
 
 enum GroupField: Int, FieldEnum { case id, name, container, members, memberCount, revision, createdAt, modifiedAt }

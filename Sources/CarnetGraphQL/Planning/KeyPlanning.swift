@@ -11,7 +11,7 @@ enum KeyPlanning {
     /// request.
     static let fieldKeys: [ContactKeySet] = ContactField.allCases.map { code in
         switch code {
-        case .id, .groups, .container, .revision, .createdAt, .modifiedAt: []
+        case .id, .groups, .container, .isUnified, .linkedContacts, .revision, .createdAt, .modifiedAt: []
         case .displayName: displayNameKeys
         case .vCard: .all
         default: ContactKey(rawValue: String(describing: code)).map { [$0] } ?? []

@@ -85,6 +85,11 @@ extension Executor {
             case .container:
                 let containerID = contact.containerIdentifier
                 guard field(plan, { try writeContainer(containerID: containerID, plan) }) else { return false }
+            case .isUnified: leaf(plan) { $0.bool(contact.isUnified) }
+            case .linkedContacts:
+                let linked = loads.linkedByContact[contact.identifier] ?? []
+                let sub = plan.selection?.fields(for: "Contact") ?? []
+                guard field(plan, { list(linked, plan) { writeContact($0, sub) } }) else { return false }
             case .revision: leaf(plan) { $0.string(String(contact.revision)) }
             case .createdAt:
                 leaf(plan) { $0.string(DateFormatting.iso8601(contact.createdAt ?? Date(timeIntervalSince1970: 0))) }

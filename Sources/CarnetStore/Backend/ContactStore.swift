@@ -34,6 +34,8 @@ public protocol ContactStore: Sendable {
     /// score first, then by the two identifiers. Keys shared by more than ``StoreLimits/duplicateKeySharers``
     /// contacts are no evidence. A bad page size or cursor throws ``StoreError/Code/predicateInvalid``.
     func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage
+    /// The unified contacts that the identifiers name, by their own identifier or a member's, each once.
+    func linkGroups(containing identifiers: [String]) async throws -> [LinkGroup]
 
     // MARK: Containers
 
@@ -103,6 +105,15 @@ public protocol ContactStore: Sendable {
 }
 
 extension ContactStore {
+    /// Contacts by identifier, in the order asked, with unification on or off: with it, a member's or a unified
+    /// contact's identifier gives the unified contact (once).
+    public func contacts(withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet, unify: Bool)
+        async throws -> [Contact]
+    {
+        guard unify else { return try await contacts(withIdentifiers: identifiers, keysToFetch: keys) }
+        return try await UnifiedFetch.contacts(withIdentifiers: identifiers, keysToFetch: keys, in: self)
+    }
+
     /// How many contacts the book holds.
     public func contactCount() async throws -> Int { try await contactCount(matching: .all) }
 

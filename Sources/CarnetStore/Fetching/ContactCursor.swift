@@ -41,3 +41,11 @@ package struct ContactCursor: Hashable {
 
     package static let invalid = StoreError(.predicateInvalid, "Malformed cursor")
 }
+
+extension ContactCursor {
+    /// Whether this position comes before `other` in their (shared) order.
+    package func isBefore(_ other: ContactCursor) -> Bool {
+        if order == .none { return rowid < other.rowid }
+        return (sortKey, identifier) < (other.sortKey, other.identifier)
+    }
+}

@@ -14,6 +14,17 @@ public struct ContactPredicate: Sendable, Hashable {
     public var groupIdentifier: String?
     /// Only contacts of this container.
     public var containerIdentifier: String?
+    /// Only, or all but, the linked contacts that do not stand for their unified contact (every member but the
+    /// one preferred for name): how a unified fetch pages its unified contacts by their name-preferred members.
+    package var linkedMembers: LinkedMembers?
+
+    /// Which linked contacts a predicate keeps (``ContactPredicate/linkedMembers``).
+    package enum LinkedMembers: Sendable, Hashable {
+        /// Contacts that are not linked, and each unified contact's name-preferred member.
+        case excluded
+        /// The other members of unified contacts.
+        case only
+    }
 
     public init(
         matchingName: String? = nil, matchingEmailAddress: String? = nil, matchingPhoneNumber: String? = nil,
@@ -62,6 +73,13 @@ public struct ContactPredicate: Sendable, Hashable {
             groupIdentifier: other.groupIdentifier ?? groupIdentifier,
             containerIdentifier: other.containerIdentifier ?? containerIdentifier)
     }
+
+    /// Whether only a container (or nothing) is asked: every unified contact then has its name-preferred member
+    /// among the matches, in its place.
+    package var isContainerOrAll: Bool {
+        matchingName == nil && matchingEmailAddress == nil && matchingPhoneNumber == nil && identifiers == nil
+            && groupIdentifier == nil
+    }
 }
 
 /// The order of fetched contacts (`CNContactSortOrder`). Names compare ignoring case and diacritics; a contact
@@ -92,6 +110,10 @@ public struct ContactFetchRequest: Sendable, Hashable {
     public var page: PageRequest
     /// Also count every match (costs a second query).
     public var includeTotalCount: Bool
+    /// Return unified contacts (`CNContactFetchRequest.unifyResults`): linked contacts come as one contact with
+    /// their values put together (``UnifiedContact``), once, in the place of the member preferred for name, when
+    /// any member matches. Off by default in the store; the GraphQL API turns it on by default, as Apple does.
+    public var unifyResults: Bool = false
 
     public init(
         predicate: ContactPredicate = .all, keysToFetch: ContactKeySet, sortOrder: ContactSortOrder = .none,

@@ -37,6 +37,11 @@ public struct Contact: Sendable, Hashable, Identifiable {
     /// Changes with every committed change to the contact; `0` for a contact not saved yet.
     public package(set) var revision: Int64 = 0
     public package(set) var createdAt: Date?
+    /// For a unified contact (fetched with unification on), its member contacts' identifiers, oldest first; empty
+    /// for a contact that stands alone.
+    public package(set) var linkedContactIdentifiers: [String] = []
+    /// Whether this is a unified contact: the values of linked contacts put together (``LinkGroup``).
+    public var isUnified: Bool { !linkedContactIdentifiers.isEmpty }
     public package(set) var modifiedAt: Date?
 
     /// The values live in a copy-on-write box: contacts are copied often (pages, events, writers) and a copy should

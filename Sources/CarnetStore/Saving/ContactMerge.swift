@@ -115,16 +115,20 @@ package struct ContactMerge: Sendable {
     /// email, the phone's national digits), folded text for the rest; a date or relation also by its label, since
     /// one date can be two anniversaries.
     package static func duplicateKey(kind: MultiValueKind, value: StoredLabeledValue) -> String {
+        duplicateKey(kind: kind, label: value.label, value: value.value)
+    }
+
+    package static func duplicateKey(kind: MultiValueKind, label: String?, value: String) -> String {
         switch kind {
         case .emailAddresses, .phoneNumbers:
-            if let key = EncodedLabeledValue.searchKey(kind: kind, value: value.value) { return key }
-            return TextFolding.fold(value.value)
+            if let key = EncodedLabeledValue.searchKey(kind: kind, value: value) { return key }
+            return TextFolding.fold(value)
         case .dates, .contactRelations:
-            return TextFolding.fold(value.label ?? "") + "\u{1F}" + TextFolding.fold(value.value)
+            return TextFolding.fold(label ?? "") + "\u{1F}" + TextFolding.fold(value)
         case .vCardProperties:
-            return value.value
+            return value
         case .postalAddresses, .urlAddresses, .socialProfiles, .instantMessageAddresses:
-            return TextFolding.fold(value.value)
+            return TextFolding.fold(value)
         }
     }
 }

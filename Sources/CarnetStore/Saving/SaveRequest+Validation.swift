@@ -32,6 +32,15 @@ extension SaveRequest {
             case .mergeContacts(let survivor, let absorbed):
                 identifiers = [survivor] + absorbed
                 bad = Self.mergeProblems(survivor: survivor, absorbed: absorbed)
+            case .linkContacts(let linked):
+                identifiers = linked
+                if linked.count < 2 || linked.count > StoreLimits.contactsPerUnifiedContact {
+                    throw StoreError(
+                        .linkInvalid, "Linking takes 2 to \(StoreLimits.contactsPerUnifiedContact) contacts",
+                        affected: Array(linked.prefix(2)), operationIndex: index)
+                }
+            case .unlinkContact(let id), .setPreferredLinkedContact(let id, _):
+                identifiers = [id]
             }
             if let malformed = identifiers.first(where: { !Identifiers.isValid($0) }) {
                 throw StoreError(

@@ -55,6 +55,27 @@ public struct SaveRequest: Sendable {
     public mutating func merge(contactsWithIdentifiers absorbed: [String], into survivor: String) {
         operations.append(.mergeContacts(into: survivor, from: absorbed))
     }
+
+    /// Links contacts (of any containers of the book) into one unified contact; a named unified contact brings
+    /// all its members (``LinkPlan`` states the rules).
+    public mutating func link(contactsWithIdentifiers identifiers: [String]) {
+        operations.append(.linkContacts(identifiers: identifiers))
+    }
+
+    /// Takes a contact out of its unified contact.
+    public mutating func unlink(contactWithIdentifier identifier: String) {
+        operations.append(.unlinkContact(identifier: identifier))
+    }
+
+    /// Makes a linked contact the one its unified contact takes its name from (and sorts by).
+    public mutating func setPreferredForName(contactWithIdentifier identifier: String) {
+        operations.append(.setPreferredLinkedContact(identifier: identifier, forName: true))
+    }
+
+    /// Makes a linked contact the one its unified contact takes its image from.
+    public mutating func setPreferredForImage(contactWithIdentifier identifier: String) {
+        operations.append(.setPreferredLinkedContact(identifier: identifier, forName: false))
+    }
 }
 
 /// One operation of a ``SaveRequest``.
@@ -69,6 +90,12 @@ public enum SaveOperation: Sendable {
     case removeMember(contactIdentifier: String, groupIdentifier: String)
     /// `into` absorbs the contacts `from`: see ``SaveRequest/merge(contactsWithIdentifiers:into:)``.
     case mergeContacts(into: String, from: [String])
+    /// See ``SaveRequest/link(contactsWithIdentifiers:)``.
+    case linkContacts(identifiers: [String])
+    /// See ``SaveRequest/unlink(contactWithIdentifier:)``.
+    case unlinkContact(identifier: String)
+    /// The member a unified contact takes its name (`forName`) or its image from.
+    case setPreferredLinkedContact(identifier: String, forName: Bool)
 }
 
 /// What a committed save did.

@@ -23,4 +23,6 @@ package enum RetiredKind: Int {
     case group = 2
     case labeledValue = 3
     case container = 4
+    /// A unified contact's identifier (``LinkGroup``).
+    case unified = 5
 }

@@ -29,6 +29,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case quotaExceeded = "QUOTA_EXCEEDED"
         /// The principal may see the record but not do this to it (a reader saving, a grantee sharing).
         case forbidden = "FORBIDDEN"
+        /// A link operation that cannot apply: linking a contact with itself, unlinking a contact that is not
+        /// linked, a unified contact past its member limit, an update through a unified contact that no member can
+        /// hold. ``StoreError/affectedRecordIdentifiers`` names the contacts.
+        case linkInvalid = "LINK_INVALID"
 
         /// The closest `CNErrorCode` value; conflicts have no Apple counterpart and use 1001.
         public var numericValue: Int {
@@ -41,6 +45,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case .predicateInvalid: 400
             case .conflict: 1001
             case .quotaExceeded: 1002
+            case .linkInvalid: 1003
             case .forbidden: 100
             case .unavailable: 1
             case .storageFull, .storageFailure: 2

@@ -31,6 +31,11 @@ public enum StoreLimits {
     public static let operationsPerSave = 10_000
     /// The most contacts one merge absorbs.
     public static let contactsPerMerge = 100
+    /// The most member contacts one unified contact links.
+    public static let contactsPerUnifiedContact = 100
+    /// The most linked contacts a unified search reads besides its page (members matching the search that do not
+    /// stand for their unified contact); a broader search is refused and can run with `unify: false`.
+    public static let unifiedSearchLinkedMatches = 10_000
     /// The largest page a fetch may ask for.
     public static let pageSize = 1_000
     /// The most contacts a key may be shared by and still count as evidence of a duplicate

@@ -77,6 +77,11 @@ struct PostgresContactFetch {
         if let container = predicate.containerIdentifier {
             conditions.append("c.container_id = \(try sql.bind(container))")
         }
+        switch predicate.linkedMembers {
+        case .excluded: conditions.append(Self.notHidden)
+        case .only: conditions.append("c.link_hidden")
+        case nil: break
+        }
         return conditions
     }
 
@@ -176,14 +181,23 @@ struct PostgresContactFetch {
         return (sql.query(text), filter, filterSQL)
     }
 
-    /// How many contacts the conditions match; every contact is the book's stored count.
+    static let notHidden = "NOT c.link_hidden"
+
+    /// How many contacts the conditions match; every contact is the book's stored count (less the linked members
+    /// that do not stand for their unified contact, counted on their partial index).
     static func count(
         _ connection: PostgresConnection, store: PostgresStore, filter: [String], _ sql: inout SQLBuilder
     ) async throws -> Int {
-        if filter.count == 1 {
+        if filter.count == 1 || (filter.count == 2 && filter[1] == notHidden) {
+            let hidden =
+                filter.count == 1
+                ? "0" : "(SELECT count(*) FROM contact WHERE book_id = \(try sql.bind(store.bookID)) AND link_hidden)"
             return Int(
                 try await connection.rows(
-                    "SELECT contact_count FROM book_store WHERE book_id = \(store.bookID)", logger: store.logger
+                    sql.query(
+                        "SELECT contact_count - \(hidden) FROM book_store WHERE book_id = \(try sql.bind(store.bookID))"
+                    ),
+                    logger: store.logger
                 ).decode(Int64.self).array().first ?? 0)
         }
         let text = "SELECT count(*)::bigint FROM contact c WHERE \(filter.joined(separator: " AND "))"

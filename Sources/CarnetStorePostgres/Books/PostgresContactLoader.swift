@@ -1,5 +1,6 @@
 import CarnetStore
 import Foundation
+import Logging
 import PostgresNIO
 
 /// Reads contacts with exactly the requested keys: the columns of those keys, labeled values of the requested
@@ -65,7 +66,7 @@ struct PostgresContactLoader {
     }
 
     /// Fills in labeled values of the requested kinds, with one query for every contact.
-    func loadRelated(_ connection: PostgresConnection, store: PostgresStore, into contacts: inout [Contact])
+    func loadRelated(_ connection: PostgresConnection, bookID: String, logger: Logger, into contacts: inout [Contact])
         async throws
     {
         let kinds = valueKinds
@@ -76,9 +77,9 @@ struct PostgresContactLoader {
         let rows = try await connection.rows(
             """
             SELECT contact_id, kind, id, label, value FROM labeled_value
-            WHERE book_id = \(store.bookID) AND contact_id = ANY(\(ids)) AND kind = ANY(\(kinds))
+            WHERE book_id = \(bookID) AND contact_id = ANY(\(ids)) AND kind = ANY(\(kinds))
             ORDER BY contact_id, kind, position
-            """, logger: store.logger
+            """, logger: logger
         ).decode((String, Int16, String, String?, String).self).array()
         for (contactID, kind, id, label, value) in rows {
             guard let index = indexByID[contactID], let kind = MultiValueKind(rawValue: Int(kind)) else { continue }
@@ -87,7 +88,7 @@ struct PostgresContactLoader {
     }
 
     /// Contacts by identifier, in the order asked, each once, leaving out identifiers that name none.
-    func load(_ connection: PostgresConnection, store: PostgresStore, identifiers: [String]) async throws
+    func load(_ connection: PostgresConnection, bookID: String, logger: Logger, identifiers: [String]) async throws
         -> [Contact]
     {
         guard !identifiers.isEmpty else { return [] }
@@ -97,13 +98,14 @@ struct PostgresContactLoader {
         if !joined {
             var sql = SQLBuilder()
             let text =
-                "SELECT \(selectSQL) FROM contact c WHERE c.book_id = \(try sql.bind(store.bookID)) AND c.id = ANY(\(try sql.bind(identifiers)))"
-            for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+                "SELECT \(selectSQL) FROM contact c WHERE c.book_id = \(try sql.bind(bookID)) AND c.id = ANY(\(try sql.bind(identifiers)))"
+            for try await row in try await connection.rows(sql.query(text), logger: logger) {
                 let contact = try decode(row).contact
                 byID[contact.identifier] = contact
             }
         } else {
-            byID = try await loadJoined(connection, store: store, identifiers: identifiers, kinds: kinds)
+            byID = try await loadJoined(
+                connection, bookID: bookID, logger: logger, identifiers: identifiers, kinds: kinds)
         }
         var contacts: [Contact] = []
         var seen = Set<String>()
@@ -111,7 +113,7 @@ struct PostgresContactLoader {
             if let contact = byID.removeValue(forKey: identifier) { contacts.append(contact) }
         }
         if !joined {
-            try await loadRelated(connection, store: store, into: &contacts)
+            try await loadRelated(connection, bookID: bookID, logger: logger, into: &contacts)
         }
         return contacts
     }
@@ -120,10 +122,10 @@ struct PostgresContactLoader {
     /// a read by identifier costs one round trip to the database instead of two. Not for images, which would
     /// repeat too.
     private func loadJoined(
-        _ connection: PostgresConnection, store: PostgresStore, identifiers: [String], kinds: [Int16]
+        _ connection: PostgresConnection, bookID: String, logger: Logger, identifiers: [String], kinds: [Int16]
     ) async throws -> [String: Contact] {
         var sql = SQLBuilder()
-        let book = try sql.bind(store.bookID)
+        let book = try sql.bind(bookID)
         let text = """
             SELECT \(selectSQL), v.kind, v.id, v.label, v.value FROM contact c
             LEFT JOIN labeled_value v ON v.book_id = \(book) AND v.contact_id = c.id AND v.kind = ANY(\(try sql.bind(kinds)))
@@ -132,7 +134,7 @@ struct PostgresContactLoader {
             """
         var byID: [String: Contact] = [:]
         let valueColumn = Self.metadataCount + columns.count
-        for try await row in try await connection.rows(sql.query(text), logger: store.logger) {
+        for try await row in try await connection.rows(sql.query(text), logger: logger) {
             let cells = Array(row)
             let identifier = try cells[0].decode(String.self)
             if byID[identifier] == nil { byID[identifier] = try decode(row).contact }
@@ -145,5 +147,19 @@ struct PostgresContactLoader {
                 value: try cells[valueColumn + 3].decode(String.self))
         }
         return byID
+    }
+}
+
+extension PostgresContactLoader {
+    func loadRelated(_ connection: PostgresConnection, store: PostgresStore, into contacts: inout [Contact])
+        async throws
+    {
+        try await loadRelated(connection, bookID: store.bookID, logger: store.logger, into: &contacts)
+    }
+
+    func load(_ connection: PostgresConnection, store: PostgresStore, identifiers: [String]) async throws
+        -> [Contact]
+    {
+        try await load(connection, bookID: store.bookID, logger: store.logger, identifiers: identifiers)
     }
 }

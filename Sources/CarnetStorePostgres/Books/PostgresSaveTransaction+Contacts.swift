@@ -109,6 +109,7 @@ extension PostgresSaveTransaction {
     }
 
     mutating func deleteContact(_ identifier: String) async throws {
+        try await unlinkBeforeDelete(identifier)
         try await removeNameIndex(identifier)
         let deleted = try await run(
             "DELETE FROM contact WHERE book_id = \(bookID) AND id = \(identifier) RETURNING id"

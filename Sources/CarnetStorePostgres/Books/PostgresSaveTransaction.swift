@@ -83,10 +83,21 @@ struct PostgresSaveTransaction {
             try await addContact(contact, containerIdentifier: container)
             return contact.identifier
         case .updateContact(let contact, let base):
-            try await updateContact(contact, baseRevision: base)
+            do {
+                try await updateContact(contact, baseRevision: base)
+            } catch let error as StoreError where error.code == .recordDoesNotExist {
+                guard let group = try await unifiedGroup(contact.identifier) else { throw error }
+                try await updateUnified(contact, group, baseRevision: base)
+            }
             return contact.identifier
         case .deleteContact(let identifier):
-            try await deleteContact(identifier)
+            do {
+                try await deleteContact(identifier)
+            } catch let error as StoreError where error.code == .recordDoesNotExist {
+                // A unified contact's deletion deletes every member.
+                guard let group = try await unifiedGroup(identifier) else { throw error }
+                for member in group.members { try await deleteContact(member) }
+            }
             return identifier
         case .addGroup(let group, let container):
             try await addGroup(group, containerIdentifier: container)
@@ -106,6 +117,15 @@ struct PostgresSaveTransaction {
         case .mergeContacts(let survivor, let absorbed):
             try await mergeContacts(into: survivor, absorbing: absorbed)
             return survivor
+        case .linkContacts(let identifiers):
+            try await linkContacts(identifiers)
+            return identifiers[0]
+        case .unlinkContact(let identifier):
+            try await unlinkContact(identifier)
+            return identifier
+        case .setPreferredLinkedContact(let identifier, let forName):
+            try await preferLinkedContact(identifier, forName: forName)
+            return identifier
         }
     }
 
@@ -155,6 +175,7 @@ struct PostgresSaveTransaction {
             UNION ALL SELECT 1 FROM container WHERE book_id = \(bookID) AND id = \(identifier)
             UNION ALL SELECT 1 FROM labeled_value WHERE book_id = \(bookID) AND id = \(identifier)
             UNION ALL SELECT 1 FROM book_retired_identifier WHERE book_id = \(bookID) AND id = \(identifier)
+            UNION ALL SELECT 1 FROM contact_link WHERE book_id = \(bookID) AND unified_id = \(identifier)
             LIMIT 1
             """
         ).collect()

@@ -4,6 +4,7 @@ import PostgresNIO
 
 extension PostgresStore: ContactStore {
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
+        if request.unifyResults { return try await UnifiedFetch.contacts(request, in: self) }
         var request = request
         request.predicate = request.predicate.storable
         return try await read { [request] connection in
@@ -104,6 +105,7 @@ extension PostgresStore: ContactStore {
                 UNION ALL SELECT id FROM contact_group WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
                 UNION ALL SELECT id FROM container WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
                 UNION ALL SELECT id FROM labeled_value WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
+                UNION ALL SELECT unified_id FROM contact_link WHERE book_id = \(bookID) AND unified_id = ANY(\(identifiers))
                 """, logger: logger
             ).decode(String.self).array()
             return Set(rows)

@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("v6", foreignKeyChecks: .immediate, migrate: Migration006.migrate)
         migrator.registerMigration("v7", foreignKeyChecks: .immediate, migrate: Migration007.migrate)
         migrator.registerMigration("v8", foreignKeyChecks: .immediate, migrate: Migration008.migrate)
+        migrator.registerMigration("v9", foreignKeyChecks: .immediate, migrate: Migration009.migrate)
         return migrator
     }
 }

@@ -3,11 +3,22 @@ import GRDB
 
 /// Runs one ``ContactFetchRequest`` inside a read transaction.
 struct ContactFetch {
-    let request: ContactFetchRequest
+    var request: ContactFetchRequest
     /// The sort order with `userDefault` resolved.
     let order: ContactSortOrder
 
     func run(_ db: Database) throws -> ContactPage {
+        guard let predicate = try ContactQuery.withoutNeedlessLinkCondition(request.predicate, db) else {
+            return ContactPage(
+                contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false,
+                totalCount: request.includeTotalCount ? 0 : nil)
+        }
+        var fetch = self
+        fetch.request.predicate = predicate
+        return try fetch.runPlain(db)
+    }
+
+    private func runPlain(_ db: Database) throws -> ContactPage {
         let (count, cursorText, backward): (Int, String?, Bool) =
             switch request.page {
             case .first(let n, let after): (n, after, false)

@@ -71,6 +71,11 @@ struct ContactQuery {
             conditions.append("c.containerRowid = (SELECT rowid FROM container WHERE id = ?)")
             arguments += [container]
         }
+        switch predicate.linkedMembers {
+        case .excluded: conditions.append("NOT c.linkHidden")
+        case .only: conditions.append("c.linkHidden")
+        case nil: break
+        }
         guard let (driverSQL, driverArguments) = drivers.first else {
             return ("contact c", conditions, arguments)
         }
@@ -84,12 +89,27 @@ struct ContactQuery {
         return (from, conditions, allArguments)
     }
 
+    /// The predicate with its linked-member condition dropped when no contact is a hidden member (every book
+    /// without links: its pages keep every fast path); `nil` when it then matches nothing.
+    static func withoutNeedlessLinkCondition(_ predicate: ContactPredicate, _ db: Database) throws
+        -> ContactPredicate?
+    {
+        guard let members = predicate.linkedMembers, try !LinkRows.hasHiddenMembers(db) else { return predicate }
+        if members == .only { return nil }
+        var plain = predicate
+        plain.linkedMembers = nil
+        return plain
+    }
+
     /// How many contacts a filter matches. Every contact is the stored count (``Migration007``): a `count(*)` of
     /// the table cost a page of a large book more than the page itself.
     static func count(
         _ db: Database, _ filter: (from: String, conditions: [String], arguments: StatementArguments)
     ) throws -> Int {
         if filter.from == "contact c", filter.conditions.isEmpty { return try SaveTransaction.contactCount(db) }
+        if filter.from == "contact c", filter.conditions == ["NOT c.linkHidden"] {
+            return try SaveTransaction.contactCount(db) - LinkRows.hiddenMemberCount(db)
+        }
         let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
         return try Int.fetchOne(
             db.cachedStatement(sql: "SELECT count(*) FROM \(filter.from) \(conditions)"), arguments: filter.arguments)

@@ -14,7 +14,7 @@ struct OrderedNameSearch {
         let predicate = request.predicate
         guard order == .givenName || order == .familyName, let name = predicate.matchingName,
             predicate.matchingEmailAddress == nil, predicate.matchingPhoneNumber == nil, predicate.identifiers == nil,
-            predicate.groupIdentifier == nil
+            predicate.groupIdentifier == nil, predicate.linkedMembers == nil
         else { return nil }
         let words = TextFolding.words(name)
         guard !words.isEmpty else { return nil }

@@ -4,7 +4,8 @@ import GRDB
 extension SQLiteStore {
     /// Fetches a page of contacts with the requested keys only.
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
-        try await read { db in
+        if request.unifyResults { return try await UnifiedFetch.contacts(request, in: self) }
+        return try await read { db in
             let order = try Self.resolve(request.sortOrder, db)
             return try ContactFetch(request: request, order: order).run(db)
         }
@@ -14,7 +15,9 @@ extension SQLiteStore {
     public func contactCount(matching predicate: ContactPredicate) async throws -> Int {
         try ContactQuery.validate(predicate)
         return try await read { db in
-            guard let filter = try ContactQuery.filter(predicate, db) else { return 0 }
+            guard let predicate = try ContactQuery.withoutNeedlessLinkCondition(predicate, db),
+                let filter = try ContactQuery.filter(predicate, db)
+            else { return 0 }
             return try ContactQuery.count(db, filter)
         }
     }
@@ -70,11 +73,5 @@ extension SQLiteStore {
         guard order == .userDefault else { return order }
         let stored = try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'userDefaultSortOrder'")
         return stored.flatMap(ContactSortOrder.init(rawValue:)) ?? .familyName
-    }
-}
-
-extension Array {
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

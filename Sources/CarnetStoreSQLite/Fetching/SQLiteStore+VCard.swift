@@ -44,9 +44,12 @@ extension SQLiteStore {
             for chunk in identifiers.chunked(500) {
                 let list = databaseQuestionMarks(count: chunk.count)
                 // One statement, each table's unique index probed for the chunk.
-                let sql = ["retiredIdentifier", "\"group\"", "container", "labeledValue"]
-                    .map { "SELECT id FROM \($0) WHERE id IN (\(list))" }.joined(separator: " UNION ALL ")
-                let arguments = StatementArguments(Array(repeatElement(Array(chunk), count: 4).joined()))
+                let sql =
+                    (["retiredIdentifier", "\"group\"", "container", "labeledValue"]
+                    .map { "SELECT id FROM \($0) WHERE id IN (\(list))" }
+                    + ["SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list))"]).joined(
+                        separator: " UNION ALL ")
+                let arguments = StatementArguments(Array(repeatElement(Array(chunk), count: 5).joined()))
                 result.formUnion(try String.fetchAll(db, sql: sql, arguments: arguments))
             }
             return result

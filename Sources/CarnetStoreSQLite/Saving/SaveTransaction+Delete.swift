@@ -6,6 +6,7 @@ extension SaveTransaction {
         guard let stored = try StoredContact.load(db, identifier: identifier) else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
         }
+        try unlinkBeforeDelete(identifier)
         let rowid = stored.rowid
         let names = ContactIndexing.names(stored.contact)
         try NameIndex.delete(db, .given, rowid: stored.ftsGiven, names: names)

@@ -42,10 +42,21 @@ struct SaveTransaction {
             try addContact(contact, containerIdentifier: container)
             return contact.identifier
         case .updateContact(let contact, let base):
-            try updateContact(contact, baseRevision: base)
+            do {
+                try updateContact(contact, baseRevision: base)
+            } catch let error as StoreError where error.code == .recordDoesNotExist {
+                guard let group = try unifiedGroup(contact.identifier) else { throw error }
+                try updateUnified(contact, group, baseRevision: base)
+            }
             return contact.identifier
         case .deleteContact(let identifier):
-            try deleteContact(identifier)
+            do {
+                try deleteContact(identifier)
+            } catch let error as StoreError where error.code == .recordDoesNotExist {
+                // A unified contact's deletion deletes every member.
+                guard let group = try unifiedGroup(identifier) else { throw error }
+                for member in group.members { try deleteContact(member) }
+            }
             return identifier
         case .addGroup(let group, let container):
             try addGroup(group, containerIdentifier: container)
@@ -65,6 +76,15 @@ struct SaveTransaction {
         case .mergeContacts(let survivor, let absorbed):
             try mergeContacts(into: survivor, absorbing: absorbed)
             return survivor
+        case .linkContacts(let identifiers):
+            try linkContacts(identifiers)
+            return identifiers[0]
+        case .unlinkContact(let identifier):
+            try unlinkContact(identifier)
+            return identifier
+        case .setPreferredLinkedContact(let identifier, let forName):
+            try preferLinkedContact(identifier, forName: forName)
+            return identifier
         }
     }
 
@@ -104,6 +124,7 @@ struct SaveTransaction {
                             OR EXISTS (SELECT 1 FROM container WHERE id = ?1)
                             OR EXISTS (SELECT 1 FROM labeledValue WHERE id = ?1)
                             OR EXISTS (SELECT 1 FROM retiredIdentifier WHERE id = ?1)
+                            OR EXISTS (SELECT 1 FROM contactLink WHERE unifiedId = ?1)
                         """), arguments: [identifier]) ?? false
         if used {
             throw StoreError(

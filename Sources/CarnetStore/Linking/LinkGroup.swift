@@ -1,0 +1,26 @@
+/// The contacts linked into one unified contact (Apple's linked cards): the same person in several containers.
+///
+/// The unified contact has an identifier of its own, made when the first two contacts are linked. It stays while
+/// members come and go and across restarts, and once the unified contact ends (unlinked down to one member, or
+/// absorbed by another link) it is retired and never names anything again.
+public struct LinkGroup: Sendable, Hashable {
+    /// The unified contact's identifier.
+    public var identifier: String
+    /// The member contacts' identifiers, oldest first (the order they were added to the book).
+    public var members: [String]
+    /// The member whose name the unified contact shows and sorts by; it stands for the unified contact in pages.
+    public var preferredForName: String
+    /// The member whose image the unified contact shows when it has one.
+    public var preferredForImage: String
+
+    public init(identifier: String, members: [String], preferredForName: String, preferredForImage: String) {
+        self.identifier = identifier
+        self.members = members
+        self.preferredForName = preferredForName
+        self.preferredForImage = preferredForImage
+    }
+
+    /// The members in the order single values are taken from: the name-preferred member, then the others oldest
+    /// first.
+    public var valueOrder: [String] { [preferredForName] + members.filter { $0 != preferredForName } }
+}

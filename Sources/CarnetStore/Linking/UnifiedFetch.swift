@@ -1,0 +1,196 @@
+/// Fetches with unification on (``ContactFetchRequest/unifyResults``), over any backend's plain fetches.
+///
+/// A unified contact stands in pages where its name-preferred member stands: it shows that member's name, so it
+/// sorts there. A page of every contact (or of a container) is a page of the contacts that are not linked and of
+/// the name-preferred members, each member then replaced by its unified contact. Another predicate may match a
+/// unified contact through another member only: those members are read too (at most
+/// ``StoreLimits/unifiedSearchLinkedMatches``), and their unified contacts join the page in their
+/// name-preferred members' places.
+package enum UnifiedFetch {
+    package static func contacts(_ request: ContactFetchRequest, in store: some ContactStore) async throws
+        -> ContactPage
+    {
+        var plain = request
+        plain.unifyResults = false
+        if let identifiers = request.predicate.identifiers {
+            plain.predicate.identifiers = try await representatives(of: identifiers, in: store)
+        }
+        plain.predicate.linkedMembers = .excluded
+        guard !plain.predicate.isContainerOrAll else {
+            var page = try await store.contacts(plain)
+            page.contacts = try await unify(page.contacts, keys: request.keysToFetch, in: store)
+            return page
+        }
+        plain.includeTotalCount = false
+        let page = try await store.contacts(plain)
+        let others = try await linkedMatches(plain.predicate, in: store)
+        guard !others.isEmpty || request.includeTotalCount else {
+            var unified = page
+            unified.contacts = try await unify(page.contacts, keys: request.keysToFetch, in: store)
+            return unified
+        }
+        let groups = try await store.linkGroups(containing: others)
+        let shown = Set(page.contacts.map(\.identifier))
+        var extraIds: [String] = []
+        var seen = Set<String>()
+        for group in groups where !shown.contains(group.preferredForName) {
+            if seen.insert(group.preferredForName).inserted { extraIds.append(group.preferredForName) }
+        }
+        var entries = zip(page.contacts, page.positions).map { (contact: Optional($0), position: $1) }
+        var extraMore = false
+        for chunk in extraIds.chunked(StoreLimits.pageSize) {
+            var extra = ContactFetchRequest(
+                predicate: ContactPredicate(identifiers: Array(chunk)), keysToFetch: [], sortOrder: request.sortOrder,
+                page: request.page)
+            extra.predicate.linkedMembers = .excluded
+            let found = try await store.contacts(extra)
+            entries += found.positions.map { (contact: nil, position: $0) }
+            extraMore = extraMore || found.hasNextPage || found.hasPreviousPage
+        }
+        entries.sort { $0.position.isBefore($1.position) }
+        var dedup = Set<String>()
+        entries = entries.filter { dedup.insert($0.position.identifier).inserted }
+        let backward: Bool
+        let count: Int
+        switch request.page {
+        case .first(let n, _): (backward, count) = (false, n)
+        case .last(let n, _): (backward, count) = (true, n)
+        }
+        let more = entries.count > count || extraMore
+        let kept = backward ? Array(entries.suffix(count)) : Array(entries.prefix(count))
+        let missing = kept.filter { $0.contact == nil }.map(\.position.identifier)
+        var loaded: [String: Contact] = [:]
+        for chunk in missing.chunked(StoreLimits.pageSize) {
+            for contact in try await store.contacts(withIdentifiers: Array(chunk), keysToFetch: request.keysToFetch) {
+                loaded[contact.identifier] = contact
+            }
+        }
+        let present = kept.filter { $0.contact != nil || loaded[$0.position.identifier] != nil }
+        let contacts = present.map { $0.contact ?? loaded[$0.position.identifier]! }
+        var total: Int?
+        if request.includeTotalCount {
+            total = try await totalCount(plain.predicate, extra: extraIds, in: store)
+        }
+        return ContactPage(
+            contacts: try await unify(contacts, keys: request.keysToFetch, in: store),
+            positions: present.map(\.position),
+            hasNextPage: backward ? page.hasNextPage : (page.hasNextPage || more),
+            hasPreviousPage: backward ? (page.hasPreviousPage || more) : page.hasPreviousPage, totalCount: total)
+    }
+
+    /// Contacts by identifier (contact or unified), in the order asked, each unified contact once.
+    package static func contacts(
+        withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet, in store: some ContactStore
+    ) async throws -> [Contact] {
+        let groups = try await store.linkGroups(containing: identifiers)
+        var byId: [String: LinkGroup] = [:]
+        for group in groups {
+            byId[group.identifier] = group
+            for member in group.members { byId[member] = group }
+        }
+        let plainIds = identifiers.filter { byId[$0] == nil }
+        var plain: [String: Contact] = [:]
+        for contact in try await store.contacts(withIdentifiers: plainIds, keysToFetch: keys) {
+            plain[contact.identifier] = contact
+        }
+        let unified = try await synthesize(groups, keys: keys, in: store)
+        var result: [Contact] = []
+        var seen = Set<String>()
+        for identifier in identifiers {
+            let contact = byId[identifier].flatMap { unified[$0.identifier] } ?? plain[identifier]
+            if let contact, seen.insert(contact.identifier).inserted { result.append(contact) }
+        }
+        return result
+    }
+
+    /// Replaces each linked contact by its unified contact.
+    package static func unify(_ contacts: [Contact], keys: ContactKeySet, in store: some ContactStore) async throws
+        -> [Contact]
+    {
+        guard !contacts.isEmpty else { return contacts }
+        let groups = try await store.linkGroups(containing: contacts.map(\.identifier))
+        guard !groups.isEmpty else { return contacts }
+        let unified = try await synthesize(groups, keys: keys, in: store)
+        var groupOf: [String: String] = [:]
+        for group in groups { for member in group.members { groupOf[member] = group.identifier } }
+        return contacts.map { contact in groupOf[contact.identifier].flatMap { unified[$0] } ?? contact }
+    }
+
+    /// The unified contacts of `groups`, by unified identifier.
+    private static func synthesize(_ groups: [LinkGroup], keys: ContactKeySet, in store: some ContactStore)
+        async throws -> [String: Contact]
+    {
+        var members: [String: Contact] = [:]
+        for chunk in groups.flatMap(\.members).chunked(StoreLimits.pageSize) {
+            for contact in try await store.contacts(
+                withIdentifiers: Array(chunk), keysToFetch: UnifiedContact.memberKeys(for: keys))
+            {
+                members[contact.identifier] = contact
+            }
+        }
+        var result: [String: Contact] = [:]
+        for group in groups {
+            result[group.identifier] = UnifiedContact.synthesize(group, members: members, keys: keys)
+        }
+        return result
+    }
+
+    /// A filter's identifiers with each unified contact (named by its own identifier or a member's) replaced by its
+    /// name-preferred member.
+    private static func representatives(of identifiers: [String], in store: some ContactStore) async throws
+        -> [String]
+    {
+        var groupOf: [String: LinkGroup] = [:]
+        for group in try await store.linkGroups(containing: identifiers) {
+            groupOf[group.identifier] = group
+            for member in group.members { groupOf[member] = group }
+        }
+        var seen = Set<String>()
+        return identifiers.map { groupOf[$0]?.preferredForName ?? $0 }.filter { seen.insert($0).inserted }
+    }
+
+    /// The linked members that match the predicate but do not stand for their unified contact.
+    private static func linkedMatches(_ predicate: ContactPredicate, in store: some ContactStore) async throws
+        -> [String]
+    {
+        var hidden = predicate
+        hidden.linkedMembers = .only
+        var found: [String] = []
+        var cursor: String?
+        while true {
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: hidden, keysToFetch: [], page: .first(StoreLimits.pageSize, after: cursor)))
+            found += page.contacts.map(\.identifier)
+            if found.count > StoreLimits.unifiedSearchLinkedMatches {
+                throw StoreError(
+                    .predicateInvalid,
+                    "More than \(StoreLimits.unifiedSearchLinkedMatches) linked contacts match; narrow the search or "
+                        + "fetch without unification")
+            }
+            guard page.hasNextPage, let last = page.cursors.last else { return found }
+            cursor = last
+        }
+    }
+
+    private static func totalCount(_ predicate: ContactPredicate, extra: [String], in store: some ContactStore)
+        async throws -> Int
+    {
+        // A unified contact whose name-preferred member matches too is counted once, with the matches.
+        let named = predicate.identifiers.map(Set.init)
+        var alsoMatching = 0
+        for chunk in extra.filter({ named?.contains($0) ?? true }).chunked(StoreLimits.pageSize) {
+            var own = predicate
+            own.identifiers = Array(chunk)
+            alsoMatching += try await store.contactCount(matching: own)
+        }
+        return try await store.contactCount(matching: predicate) + extra.count - alsoMatching
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements.
+    package func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,109 @@
+/// How an update through a unified contact's identifier is written to its members, the same on every backend.
+///
+/// The rules (the schema documents them):
+/// - A name key goes to the member preferred for name; the image to the member whose image shows (else the one
+///   preferred for image).
+/// - Another single value goes to the member whose value shows, or to the name-preferred member when none has
+///   one; clearing it clears it on every member that has it, so nothing else shows through.
+/// - A multi-value's list is split by the members holding its values' identifiers, in the order given; a value
+///   without an identifier is new and goes to the name-preferred member. A member's value that the unified contact
+///   left out as a duplicate stays while the value it duplicates stays, and goes with it. An identifier no member
+///   holds is refused with ``StoreError/Code/recordIdentifierInvalid``.
+package enum UnifiedUpdate {
+    /// One update per member that changes, each with only the keys it changes.
+    package static func route(_ update: Contact, through group: LinkGroup, members: [String: Contact]) throws
+        -> [Contact]
+    {
+        let ordered = group.valueOrder.compactMap { members[$0] }
+        var updates: [String: Contact] = [:]
+        func edit(_ member: String, _ body: (inout Contact) -> Void) {
+            var contact = updates[member] ?? Contact(updating: member)
+            body(&contact)
+            updates[member] = contact
+        }
+        let named = group.preferredForName
+        for key in ContactKey.stringKeys where update.modifiedKeys.contains(key) {
+            let value = update.storedString(key)
+            if UnifiedContact.nameKeys.contains(key) {
+                edit(named) { $0.setString(key, value) }
+            } else if value.isEmpty {
+                for member in ordered where !member.storedString(key).isEmpty {
+                    edit(member.identifier) { $0.setString(key, "") }
+                }
+            } else {
+                let holder = ordered.first { !$0.storedString(key).isEmpty }?.identifier ?? named
+                edit(holder) { $0.setString(key, value) }
+            }
+        }
+        if update.modifiedKeys.contains(.contactType) { edit(named) { $0.contactType = update.values.contactType } }
+        for key in [ContactKey.birthday, .nonGregorianBirthday] where update.modifiedKeys.contains(key) {
+            let date = key == .birthday ? update.values.birthday : update.values.nonGregorianBirthday
+            let holders = ordered.filter {
+                (key == .birthday ? $0.values.birthday : $0.values.nonGregorianBirthday) != nil
+            }
+            let targets = date == nil ? holders.map(\.identifier) : [holders.first?.identifier ?? named]
+            for target in targets {
+                edit(target) {
+                    if key == .birthday { $0.birthday = date } else { $0.nonGregorianBirthday = date }
+                }
+            }
+        }
+        if update.modifiedKeys.contains(.imageData) || update.modifiedKeys.contains(.thumbnailImageData) {
+            let holder = UnifiedContact.imageSource(group, ordered, members)?.identifier ?? group.preferredForImage
+            edit(holder) {
+                if update.modifiedKeys.contains(.imageData) { $0.imageData = update.values.imageData }
+                if update.modifiedKeys.contains(.thumbnailImageData) {
+                    $0.thumbnailImageData = update.values.thumbnailImageData
+                }
+            }
+        }
+        for kind in MultiValueKind.allCases where update.modifiedKeys.contains(kind.key) {
+            for (member, list) in try split(kind, update.encodedValues(kind), ordered, named: named) {
+                edit(member) {
+                    $0.setEncodedValues(kind, list)
+                    $0.didSet(kind.key)
+                }
+            }
+        }
+        return group.valueOrder.compactMap { updates[$0] }
+    }
+
+    /// Each member's new list of one kind, for the members whose list changes.
+    private static func split(
+        _ kind: MultiValueKind, _ given: [EncodedLabeledValue], _ ordered: [Contact], named: String
+    ) throws -> [String: [EncodedLabeledValue]] {
+        var holder: [String: String] = [:]
+        var current: [String: [EncodedLabeledValue]] = [:]
+        for member in ordered {
+            let values = member.encodedValues(kind)
+            current[member.identifier] = values
+            for value in values { if let id = value.identifier { holder[id] = member.identifier } }
+        }
+        let unknown = given.compactMap(\.identifier).filter { holder[$0] == nil }
+        if !unknown.isEmpty {
+            throw StoreError(
+                .recordIdentifierInvalid, "Labeled value identifiers that no linked contact holds",
+                affected: unknown, keyPaths: [kind.key.rawValue])
+        }
+        var lists: [String: [EncodedLabeledValue]] = [:]
+        for value in given { lists[value.identifier.flatMap { holder[$0] } ?? named, default: []].append(value) }
+        // A hidden duplicate follows the value it duplicates: kept while that one is kept.
+        let shown = UnifiedContact.union(kind, ordered)
+        let shownIds = Set(shown.compactMap(\.value.identifier))
+        let keptKeys = Set(
+            shown.filter { entry in given.contains { $0.identifier == entry.value.identifier } }.map {
+                ContactMerge.duplicateKey(kind: kind, label: $0.value.label, value: $0.value.value)
+            })
+        var result: [String: [EncodedLabeledValue]] = [:]
+        for member in ordered {
+            var list = lists[member.identifier] ?? []
+            for value in current[member.identifier] ?? [] where !shownIds.contains(value.identifier ?? "") {
+                if keptKeys.contains(ContactMerge.duplicateKey(kind: kind, label: value.label, value: value.value)) {
+                    list.append(value)
+                }
+            }
+            if list != current[member.identifier] ?? [] { result[member.identifier] = list }
+        }
+        return result
+    }
+}

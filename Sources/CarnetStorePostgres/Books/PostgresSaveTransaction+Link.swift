@@ -1,0 +1,100 @@
+import CarnetStore
+import PostgresNIO
+
+extension PostgresSaveTransaction {
+    mutating func linkContacts(_ identifiers: [String]) async throws {
+        let groups = try await linkGroups(containing: identifiers)
+        let orders = try await createdOrders(identifiers + groups.flatMap(\.members))
+        var targets: [(identifier: String, target: LinkPlan.Target)] = []
+        for identifier in identifiers {
+            if orders[identifier] != nil {
+                targets.append((identifier, .contact(identifier, groups.first { $0.members.contains(identifier) })))
+            } else if let group = groups.first(where: { $0.identifier == identifier }) {
+                targets.append((identifier, .unified(group)))
+            } else {
+                throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+            }
+        }
+        try await apply(LinkPlan.link(targets, creationOrder: orders, makeIdentifier: Contact.makeIdentifier))
+    }
+
+    mutating func unlinkContact(_ identifier: String) async throws {
+        try await apply(LinkPlan.unlink(identifier, from: try await linkGroup(ofMember: identifier)))
+    }
+
+    mutating func preferLinkedContact(_ identifier: String, forName: Bool) async throws {
+        try await apply(LinkPlan.prefer(identifier, in: try await linkGroup(ofMember: identifier), forName: forName))
+    }
+
+    /// Takes a contact about to be deleted out of its unified contact, if it is in one.
+    mutating func unlinkBeforeDelete(_ identifier: String) async throws {
+        guard let group = try await linkGroups(containing: [identifier]).first, group.members.contains(identifier)
+        else { return }
+        try await apply(LinkPlan.removing(identifier, from: group))
+    }
+
+    /// The unified contact `identifier` names by its own identifier, if any (not a member's).
+    func unifiedGroup(_ identifier: String) async throws -> LinkGroup? {
+        try await linkGroups(containing: [identifier]).first { $0.identifier == identifier }
+    }
+
+    /// Writes an update through a unified contact to its members (``UnifiedUpdate``).
+    mutating func updateUnified(_ update: Contact, _ group: LinkGroup, baseRevision: Int64?) async throws {
+        let loaded = try await PostgresContactLoader(keys: UnifiedContact.memberKeys(for: update.modifiedKeys))
+            .load(connection, bookID: bookID, logger: logger, identifiers: group.members)
+        let members = Dictionary(uniqueKeysWithValues: loaded.map { ($0.identifier, $0) })
+        for memberUpdate in try UnifiedUpdate.route(update, through: group, members: members) {
+            try await updateContact(memberUpdate, baseRevision: baseRevision)
+        }
+    }
+
+    private func linkGroups(containing identifiers: [String]) async throws -> [LinkGroup] {
+        try await PostgresLinkRows.groups(connection, logger: logger, book: bookID, containing: identifiers)
+    }
+
+    private func createdOrders(_ identifiers: [String]) async throws -> [String: Int64] {
+        let rows = try await run(
+            "SELECT id, created_order FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers)) FOR UPDATE"
+        ).decode((String, Int64).self).array()
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func linkGroup(ofMember identifier: String) async throws -> LinkGroup? {
+        guard try await createdOrders([identifier])[identifier] != nil else {
+            if try await unifiedGroup(identifier) != nil {
+                throw StoreError(
+                    .linkInvalid, "Name a member contact, not the unified contact", affected: [identifier])
+            }
+            throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+        }
+        return try await linkGroups(containing: [identifier]).first { $0.members.contains(identifier) }
+    }
+
+    private mutating func apply(_ plan: LinkPlan) async throws {
+        for group in plan.written {
+            try await run("DELETE FROM contact_link WHERE book_id = \(bookID) AND unified_id = \(group.identifier)")
+            try await run(
+                """
+                INSERT INTO contact_link (book_id, contact_id, unified_id, preferred_for_name, preferred_for_image)
+                SELECT \(bookID), m, \(group.identifier), m = \(group.preferredForName), m = \(group.preferredForImage)
+                FROM unnest(\(group.members)::text[]) AS m
+                ON CONFLICT (book_id, contact_id) DO UPDATE SET unified_id = excluded.unified_id,
+                    preferred_for_name = excluded.preferred_for_name, preferred_for_image = excluded.preferred_for_image
+                """)
+        }
+        if !plan.unlinked.isEmpty {
+            try await run("DELETE FROM contact_link WHERE book_id = \(bookID) AND contact_id = ANY(\(plan.unlinked))")
+        }
+        for identifier in plan.retired { try await retire(identifier, kind: .unified) }
+        let touched = Array(Set(plan.touched + plan.unlinked))
+        try await run(
+            """
+            UPDATE contact c SET link_hidden = EXISTS (
+                SELECT 1 FROM contact_link l WHERE l.book_id = c.book_id AND l.contact_id = c.id
+                    AND NOT l.preferred_for_name),
+                revision = CASE WHEN c.id = ANY(\(plan.touched)) THEN \(seq) ELSE c.revision END
+            WHERE c.book_id = \(bookID) AND c.id = ANY(\(touched))
+            """)
+        for contact in plan.touched { try await record(.updateContact, contact, keys: []) }
+    }
+}

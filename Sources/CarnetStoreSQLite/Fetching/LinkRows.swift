@@ -1,0 +1,64 @@
+import CarnetStore
+import GRDB
+
+/// Reads and writes the `contactLink` rows (``Migration009``).
+enum LinkRows {
+    /// The unified contacts the identifiers name (their own identifier or a member's), each once.
+    static func groups(_ db: Database, containing identifiers: [String]) throws -> [LinkGroup] {
+        guard !identifiers.isEmpty,
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contactLink)")) == true
+        else { return [] }
+        var groups: [LinkGroup] = []
+        for chunk in identifiers.chunked(StoreLimits.pageSize) {
+            let list = InList(Array(chunk))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage
+                    FROM contactLink l JOIN contact c ON c.rowid = l.contactRowid
+                    WHERE l.unifiedId IN (
+                        SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list.placeholders))
+                        UNION SELECT k.unifiedId FROM contact m JOIN contactLink k ON k.contactRowid = m.rowid
+                        WHERE m.id IN (\(list.placeholders)))
+                    ORDER BY l.unifiedId, l.contactRowid
+                    """, arguments: list.arguments + list.arguments)
+            groups += assemble(rows)
+        }
+        var seen = Set<String>()
+        return groups.filter { seen.insert($0.identifier).inserted }
+    }
+
+    private static func assemble(_ rows: [Row]) -> [LinkGroup] {
+        var groups: [LinkGroup] = []
+        for row in rows {
+            let unified: String = row[0]
+            let member: String = row[1]
+            if groups.last?.identifier != unified {
+                groups.append(
+                    LinkGroup(identifier: unified, members: [], preferredForName: member, preferredForImage: member))
+            }
+            groups[groups.count - 1].members.append(member)
+            if row[2] as Bool { groups[groups.count - 1].preferredForName = member }
+            if row[3] as Bool { groups[groups.count - 1].preferredForImage = member }
+        }
+        return groups
+    }
+
+    /// Whether any linked contact is not its unified contact's name-preferred member.
+    static func hasHiddenMembers(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contact WHERE linkHidden)")) ?? false
+    }
+
+    static func hiddenMemberCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contact WHERE linkHidden")) ?? 0
+    }
+}
+
+extension SQLiteStore {
+    /// The unified contacts the identifiers name, by their own identifier or a member's.
+    public func linkGroups(containing identifiers: [String]) async throws -> [LinkGroup] {
+        guard !identifiers.isEmpty else { return [] }
+        return try await read { db in try LinkRows.groups(db, containing: identifiers) }
+    }
+}

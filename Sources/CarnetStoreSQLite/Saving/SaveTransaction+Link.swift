@@ -1,0 +1,110 @@
+import CarnetStore
+import GRDB
+
+extension SaveTransaction {
+    mutating func linkContacts(_ identifiers: [String]) throws {
+        var targets: [(identifier: String, target: LinkPlan.Target)] = []
+        var rowids: [String: Int64] = [:]
+        let groups = try LinkRows.groups(db, containing: identifiers)
+        for identifier in identifiers {
+            if let rowid = try contactRowid(identifier) {
+                rowids[identifier] = rowid
+                targets.append((identifier, .contact(identifier, groups.first { $0.members.contains(identifier) })))
+            } else if let group = groups.first(where: { $0.identifier == identifier }) {
+                targets.append((identifier, .unified(group)))
+            } else {
+                throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+            }
+        }
+        for member in groups.flatMap(\.members) where rowids[member] == nil {
+            rowids[member] = try contactRowid(member)
+        }
+        try apply(LinkPlan.link(targets, creationOrder: rowids, makeIdentifier: Contact.makeIdentifier))
+    }
+
+    mutating func unlinkContact(_ identifier: String) throws {
+        try apply(LinkPlan.unlink(identifier, from: try linkGroup(ofMember: identifier)))
+    }
+
+    mutating func preferLinkedContact(_ identifier: String, forName: Bool) throws {
+        try apply(LinkPlan.prefer(identifier, in: try linkGroup(ofMember: identifier), forName: forName))
+    }
+
+    /// Takes a contact about to be deleted out of its unified contact, if it is in one.
+    mutating func unlinkBeforeDelete(_ identifier: String) throws {
+        guard let group = try LinkRows.groups(db, containing: [identifier]).first,
+            group.members.contains(identifier)
+        else { return }
+        try apply(LinkPlan.removing(identifier, from: group))
+    }
+
+    /// The unified contact `identifier` names by its own identifier, if any (not a member's).
+    func unifiedGroup(_ identifier: String) throws -> LinkGroup? {
+        try LinkRows.groups(db, containing: [identifier]).first { $0.identifier == identifier }
+    }
+
+    /// Writes an update through a unified contact to its members (``UnifiedUpdate``).
+    mutating func updateUnified(_ update: Contact, _ group: LinkGroup, baseRevision: Int64?) throws {
+        let loaded = try ContactLoader(keys: UnifiedContact.memberKeys(for: update.modifiedKeys)).loadOrdered(
+            db, column: "id", values: group.members
+        ).contacts
+        let members = Dictionary(uniqueKeysWithValues: loaded.map { ($0.identifier, $0) })
+        for memberUpdate in try UnifiedUpdate.route(update, through: group, members: members) {
+            try updateContact(memberUpdate, baseRevision: baseRevision)
+        }
+    }
+
+    private func linkGroup(ofMember identifier: String) throws -> LinkGroup? {
+        guard try contactRowid(identifier) != nil else {
+            if try unifiedGroup(identifier) != nil {
+                throw StoreError(
+                    .linkInvalid, "Name a member contact, not the unified contact", affected: [identifier])
+            }
+            throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+        }
+        return try LinkRows.groups(db, containing: [identifier]).first { $0.members.contains(identifier) }
+    }
+
+    private func contactRowid(_ identifier: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM contact WHERE id = ?"), arguments: [identifier])
+    }
+
+    private mutating func apply(_ plan: LinkPlan) throws {
+        for group in plan.written {
+            try db.cachedStatement(sql: "DELETE FROM contactLink WHERE unifiedId = ?").execute(arguments: [
+                group.identifier
+            ])
+            for member in group.members {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO contactLink (contactRowid, unifiedId, preferredForName, preferredForImage)
+                        SELECT rowid, ?, ?, ? FROM contact WHERE id = ?
+                        """
+                ).execute(arguments: [
+                    group.identifier, member == group.preferredForName, member == group.preferredForImage, member,
+                ])
+            }
+        }
+        for contact in plan.unlinked {
+            try db.cachedStatement(
+                sql: "DELETE FROM contactLink WHERE contactRowid = (SELECT rowid FROM contact WHERE id = ?)"
+            ).execute(arguments: [contact])
+        }
+        for identifier in plan.retired { try retire(identifier, kind: .unified) }
+        for contact in Set(plan.touched + plan.unlinked) {
+            try db.cachedStatement(
+                sql: """
+                    UPDATE contact SET linkHidden = EXISTS (
+                        SELECT 1 FROM contactLink WHERE contactRowid = contact.rowid AND NOT preferredForName)
+                    WHERE id = ?
+                    """
+            ).execute(arguments: [contact])
+        }
+        for contact in plan.touched {
+            try db.cachedStatement(sql: "UPDATE contact SET revision = ? WHERE id = ?").execute(arguments: [
+                seq, contact,
+            ])
+            try record(.updateContact, contact, keys: [])
+        }
+    }
+}
