@@ -96,7 +96,8 @@ struct SyncReplica {
                 members = members.filter { $0[0] != id }
             case .addMember(let contact, let group): if groupChanges { members.insert([group, contact]) }
             case .removeMember(let contact, let group): members.remove([group, contact])
-            case .mergeContacts: continue
+            // Link operations change no given name or membership the replica keeps.
+            case .mergeContacts, .linkContacts, .unlinkContact, .setPreferredLinkedContact: continue
             }
         }
     }

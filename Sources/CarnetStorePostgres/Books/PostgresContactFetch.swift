@@ -189,14 +189,13 @@ struct PostgresContactFetch {
         _ connection: PostgresConnection, store: PostgresStore, filter: [String], _ sql: inout SQLBuilder
     ) async throws -> Int {
         if filter.count == 1 || (filter.count == 2 && filter[1] == notHidden) {
+            var stored = SQLBuilder()
+            let book = try stored.bind(store.bookID)
             let hidden =
-                filter.count == 1
-                ? "0" : "(SELECT count(*) FROM contact WHERE book_id = \(try sql.bind(store.bookID)) AND link_hidden)"
+                filter.count == 1 ? "0" : "(SELECT count(*) FROM contact WHERE book_id = \(book) AND link_hidden)"
             return Int(
                 try await connection.rows(
-                    sql.query(
-                        "SELECT contact_count - \(hidden) FROM book_store WHERE book_id = \(try sql.bind(store.bookID))"
-                    ),
+                    stored.query("SELECT contact_count - \(hidden) FROM book_store WHERE book_id = \(book)"),
                     logger: store.logger
                 ).decode(Int64.self).array().first ?? 0)
         }

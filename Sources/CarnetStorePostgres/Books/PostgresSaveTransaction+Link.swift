@@ -2,7 +2,8 @@ import CarnetStore
 import PostgresNIO
 
 extension PostgresSaveTransaction {
-    mutating func linkContacts(_ identifiers: [String]) async throws {
+    /// Links the contacts and returns the unified contact's identifier.
+    mutating func linkContacts(_ identifiers: [String]) async throws -> String {
         let groups = try await linkGroups(containing: identifiers)
         let orders = try await createdOrders(identifiers + groups.flatMap(\.members))
         var targets: [(identifier: String, target: LinkPlan.Target)] = []
@@ -15,7 +16,9 @@ extension PostgresSaveTransaction {
                 throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
             }
         }
-        try await apply(LinkPlan.link(targets, creationOrder: orders, makeIdentifier: Contact.makeIdentifier))
+        let plan = try LinkPlan.link(targets, creationOrder: orders, makeIdentifier: Contact.makeIdentifier)
+        try await apply(plan)
+        return plan.written[0].identifier
     }
 
     mutating func unlinkContact(_ identifier: String) async throws {

@@ -118,8 +118,7 @@ struct PostgresSaveTransaction {
             try await mergeContacts(into: survivor, absorbing: absorbed)
             return survivor
         case .linkContacts(let identifiers):
-            try await linkContacts(identifiers)
-            return identifiers[0]
+            return try await linkContacts(identifiers)
         case .unlinkContact(let identifier):
             try await unlinkContact(identifier)
             return identifier

@@ -2,7 +2,8 @@ import CarnetStore
 import GRDB
 
 extension SaveTransaction {
-    mutating func linkContacts(_ identifiers: [String]) throws {
+    /// Links the contacts and returns the unified contact's identifier.
+    mutating func linkContacts(_ identifiers: [String]) throws -> String {
         var targets: [(identifier: String, target: LinkPlan.Target)] = []
         var rowids: [String: Int64] = [:]
         let groups = try LinkRows.groups(db, containing: identifiers)
@@ -19,7 +20,9 @@ extension SaveTransaction {
         for member in groups.flatMap(\.members) where rowids[member] == nil {
             rowids[member] = try contactRowid(member)
         }
-        try apply(LinkPlan.link(targets, creationOrder: rowids, makeIdentifier: Contact.makeIdentifier))
+        let plan = try LinkPlan.link(targets, creationOrder: rowids, makeIdentifier: Contact.makeIdentifier)
+        try apply(plan)
+        return plan.written[0].identifier
     }
 
     mutating func unlinkContact(_ identifier: String) throws {

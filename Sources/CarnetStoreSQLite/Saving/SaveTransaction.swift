@@ -77,8 +77,7 @@ struct SaveTransaction {
             try mergeContacts(into: survivor, absorbing: absorbed)
             return survivor
         case .linkContacts(let identifiers):
-            try linkContacts(identifiers)
-            return identifiers[0]
+            return try linkContacts(identifiers)
         case .unlinkContact(let identifier):
             try unlinkContact(identifier)
             return identifier

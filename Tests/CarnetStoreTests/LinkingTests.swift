@@ -1,0 +1,254 @@
+import CarnetStoreTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Linking contacts into unified contacts")
+struct LinkingTests {
+    func refusal(_ store: any ContactStore, _ request: SaveRequest) async -> StoreError? {
+        do {
+            try await store.execute(request)
+            return nil
+        } catch let error as StoreError {
+            return error
+        } catch {
+            Issue.record("not a store error: \(error)")
+            return nil
+        }
+    }
+
+    func save(_ body: (inout SaveRequest) -> Void) -> SaveRequest {
+        var request = SaveRequest(transactionAuthor: "linker")
+        body(&request)
+        return request
+    }
+
+    /// Adds a second container and returns its identifier.
+    func otherContainer(_ store: any ContactStore) async throws -> String {
+        try await store.addContainer(Container(name: "Work", type: .cardDAV)).identifier
+    }
+
+    /// Links the contacts and returns the unified identifier.
+    func link(_ store: any ContactStore, _ identifiers: [String]) async throws -> String {
+        let result = try await store.execute(save { $0.link(contactsWithIdentifiers: identifiers) })
+        return try #require(result.recordIdentifiers.first)
+    }
+
+    @Test(
+        "Linked contacts of two containers read as one, with values put together by the rules",
+        arguments: StoreKind.available)
+    func synthesis(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let work = try await otherContainer(store)
+        var home = Make.person("Anna", "Smith", emails: ["anna@example.com"], phones: ["+1 555 555 1234"])
+        home.note = "Home card"
+        var office = Make.person("Annie", "Smyth", emails: ["ANNA@example.com", "anna@work.example"])
+        office.jobTitle = "Engineer"
+        office.imageData = Data(repeating: 7, count: 32)
+        try await store.add([home])
+        try await store.add([office], container: work)
+
+        let unified = try await link(store, [home.identifier, office.identifier])
+        #expect(unified != home.identifier && unified != office.identifier)
+
+        let found = try await store.contacts(withIdentifiers: [unified], keysToFetch: .all, unify: true)
+        let contact = try #require(found.first)
+        #expect(contact.identifier == unified)
+        #expect(contact.isUnified)
+        #expect(contact.linkedContactIdentifiers == [home.identifier, office.identifier])
+        // The name comes whole from the first (name-preferred) member; the rest from whoever has it.
+        #expect(contact.givenName == "Anna" && contact.familyName == "Smith")
+        #expect(contact.jobTitle == "Engineer")
+        #expect(contact.note == "Home card")
+        #expect(contact.imageData == Data(repeating: 7, count: 32))
+        #expect(contact.emailAddresses.map(\.value) == ["anna@example.com", "anna@work.example"])
+        let officeRead = try await store.contact(withIdentifier: office.identifier, keysToFetch: .all)
+        #expect(contact.emailAddresses[1].identifier == officeRead.emailAddresses[1].identifier)
+
+        // A member's identifier gives the unified contact too; without unification, the member itself.
+        let viaMember = try await store.contacts(
+            withIdentifiers: [office.identifier], keysToFetch: [.givenName], unify: true)
+        #expect(viaMember.map(\.identifier) == [unified])
+        let plain = try await store.contacts(
+            withIdentifiers: [office.identifier], keysToFetch: [.givenName], unify: false)
+        #expect(plain.map(\.givenName) == ["Annie"])
+        #expect(plain.first?.isUnified == false)
+
+        // Preferring the other member for name changes the name and the place in sort orders.
+        try await store.execute(save { $0.setPreferredForName(contactWithIdentifier: office.identifier) })
+        let renamed = try await store.contacts(withIdentifiers: [unified], keysToFetch: .all, unify: true)
+        #expect(renamed.first?.givenName == "Annie" && renamed.first?.familyName == "Smyth")
+        #expect(renamed.first?.note == "Home card")
+    }
+
+    @Test(
+        "Pages and searches show a unified contact once, where its name-preferred member sorts",
+        arguments: StoreKind.available)
+    func pagingAndSearch(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let work = try await otherContainer(store)
+        let anna = Make.person("Anna", "Smith", emails: ["anna@example.com"])
+        let bob = Make.person("Bob", "Jones")
+        let annaWork = Make.person("Zed", "Zulu", emails: ["zed@work.example"])
+        let carl = Make.person("Carl", "Young")
+        try await store.add([anna, bob, carl])
+        try await store.add([annaWork], container: work)
+        let unified = try await link(store, [anna.identifier, annaWork.identifier])
+
+        for order in [ContactSortOrder.none, .givenName, .familyName] {
+            var ids: [String] = []
+            var cursor: String?
+            repeat {
+                var request = ContactFetchRequest(
+                    keysToFetch: [.givenName], sortOrder: order, page: .first(1, after: cursor),
+                    includeTotalCount: true)
+                request.unifyResults = true
+                let page = try await store.contacts(request)
+                #expect(page.totalCount == 3)
+                ids += page.contacts.map(\.identifier)
+                cursor = page.hasNextPage ? page.cursors.last : nil
+            } while cursor != nil
+            #expect(Set(ids) == [unified, bob.identifier, carl.identifier], "order \(order)")
+            #expect(ids.count == 3)
+        }
+        var byGiven = ContactFetchRequest(keysToFetch: [.givenName], sortOrder: .givenName, page: .first(10))
+        byGiven.unifyResults = true
+        #expect(try await store.contacts(byGiven).contacts.map(\.givenName) == ["Anna", "Bob", "Carl"])
+
+        // A search that only another member matches finds the unified contact, with the preferred name.
+        for predicate in [
+            ContactPredicate.matchingName("zed"), .matchingEmailAddress("zed@work.example"),
+            .matchingName("anna"), .matchingEmailAddress("ANNA@example.com"),
+        ] {
+            var search = ContactFetchRequest(
+                predicate: predicate, keysToFetch: [.givenName], sortOrder: .givenName, page: .first(10),
+                includeTotalCount: true)
+            search.unifyResults = true
+            let page = try await store.contacts(search)
+            #expect(page.contacts.map(\.identifier) == [unified], "\(predicate)")
+            #expect(page.contacts.first?.givenName == "Anna")
+            #expect(page.totalCount == 1)
+            search.unifyResults = false
+            let individual = try await store.contacts(search).contacts.map(\.identifier)
+            #expect(individual.count == 1 && individual != [unified])
+        }
+    }
+
+    @Test(
+        "An update through the unified identifier reaches the member that holds each value",
+        arguments: StoreKind.available)
+    func updateThrough(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let work = try await otherContainer(store)
+        let home = Make.person("Anna", "Smith", emails: ["anna@example.com"])
+        var office = Make.person("Anna", "Smith", emails: ["anna@work.example"])
+        office.jobTitle = "Engineer"
+        try await store.add([home])
+        try await store.add([office], container: work)
+        let unified = try await link(store, [home.identifier, office.identifier])
+        let before = try #require(
+            try await store.contacts(withIdentifiers: [unified], keysToFetch: .all, unify: true).first)
+
+        var update = Contact(updating: unified)
+        update.jobTitle = "Director"
+        update.givenName = "Anne"
+        // Drops the home address, keeps the work one, adds a new one.
+        update.emailAddresses = [
+            before.emailAddresses[1], LabeledValue(label: ContactLabel.other, value: "new@example.com"),
+        ]
+        try await store.execute(save { $0.update(update) })
+
+        let homeNow = try await store.contact(withIdentifier: home.identifier, keysToFetch: .all)
+        let officeNow = try await store.contact(withIdentifier: office.identifier, keysToFetch: .all)
+        #expect(homeNow.givenName == "Anne")
+        #expect(officeNow.givenName == "Anna")
+        #expect(officeNow.jobTitle == "Director")
+        #expect(homeNow.jobTitle == "")
+        #expect(homeNow.emailAddresses.map(\.value) == ["new@example.com"])
+        #expect(officeNow.emailAddresses.map(\.value) == ["anna@work.example"])
+        #expect(officeNow.emailAddresses.first?.identifier == before.emailAddresses[1].identifier)
+
+        // An identifier that no member holds is refused; nothing is written.
+        var bad = Contact(updating: unified)
+        bad.emailAddresses = [LabeledValue(identifier: "no-such-value", label: nil, value: "x@example.com")]
+        let error = await refusal(store, save { $0.update(bad) })
+        #expect(error?.code == .recordIdentifierInvalid)
+        #expect(try await store.contact(withIdentifier: home.identifier, keysToFetch: .all).emailAddresses.count == 1)
+    }
+
+    @Test("Unlinking, deleting members and deleting the unified contact", arguments: StoreKind.available)
+    func unlinkAndDelete(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let a = Make.person("Ada", "One")
+        let b = Make.person("Ada", "Two")
+        let c = Make.person("Ada", "Three")
+        try await store.add([a, b, c])
+        let unified = try await link(store, [a.identifier, b.identifier, c.identifier])
+
+        // Unlinking the name-preferred member: the next oldest takes over, the identifier stays.
+        try await store.execute(save { $0.unlink(contactWithIdentifier: a.identifier) })
+        let group = try #require(try await store.linkGroups(containing: [unified]).first)
+        #expect(group.members == [b.identifier, c.identifier])
+        #expect(group.preferredForName == b.identifier)
+        #expect(try await store.linkGroups(containing: [a.identifier]).isEmpty)
+
+        // Deleting a member of a pair ends the unified contact; its identifier is never used again.
+        try await store.execute(save { $0.delete(contactWithIdentifier: c.identifier) })
+        #expect(try await store.linkGroups(containing: [unified, b.identifier]).isEmpty)
+        #expect(try await store.unavailableIdentifiers([unified]) == [unified])
+        let reused = await refusal(store, save { $0.add(Contact(identifier: unified)) })
+        #expect(reused?.code == .insertedRecordAlreadyExists)
+
+        // Deleting a unified contact deletes every member.
+        let d = Make.person("Dee", "Four")
+        try await store.add([d])
+        let again = try await link(store, [a.identifier, d.identifier])
+        let result = try await store.execute(save { $0.delete(contactWithIdentifier: again) })
+        #expect(result.recordIdentifiers == [again])
+        #expect(try await store.contacts(withIdentifiers: [a.identifier, d.identifier], keysToFetch: []).isEmpty)
+        #expect(try await store.contactCount() == 1)
+    }
+
+    @Test(
+        "Bad link operations are refused with their code and identifiers; nothing is written",
+        arguments: StoreKind.available)
+    func refusals(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let a = Make.person("Ada", "One")
+        let b = Make.person("Ada", "Two")
+        let c = Make.person("Ada", "Three")
+        try await store.add([a, b, c])
+        let token = try await store.currentHistoryToken()
+
+        let itself = await refusal(store, save { $0.link(contactsWithIdentifiers: [a.identifier, a.identifier]) })
+        #expect(itself?.code == .linkInvalid)
+        #expect(itself?.affectedRecordIdentifiers == [a.identifier, a.identifier])
+        let alone = await refusal(store, save { $0.link(contactsWithIdentifiers: [a.identifier]) })
+        #expect(alone?.code == .linkInvalid)
+        let missing = await refusal(store, save { $0.link(contactsWithIdentifiers: [a.identifier, "nope"]) })
+        #expect(missing?.code == .recordDoesNotExist)
+        #expect(missing?.affectedRecordIdentifiers == ["nope"])
+        let notLinked = await refusal(store, save { $0.unlink(contactWithIdentifier: b.identifier) })
+        #expect(notLinked?.code == .linkInvalid)
+        #expect(notLinked?.affectedRecordIdentifiers == [b.identifier])
+
+        let unified = try await link(store, [a.identifier, b.identifier])
+        let member = await refusal(store, save { $0.link(contactsWithIdentifiers: [unified, b.identifier]) })
+        #expect(member?.code == .linkInvalid)
+        let unlinkUnified = await refusal(store, save { $0.unlink(contactWithIdentifier: unified) })
+        #expect(unlinkUnified?.code == .linkInvalid)
+        // A failing operation later in the request undoes an earlier link.
+        let partial = await refusal(
+            store,
+            save {
+                $0.link(contactsWithIdentifiers: [unified, c.identifier])
+                $0.unlink(contactWithIdentifier: "nope")
+            })
+        #expect(partial?.code == .recordDoesNotExist)
+        #expect(try await store.linkGroups(containing: [c.identifier]).isEmpty)
+        let history = try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: token))
+        // Only the one link that committed shows: an update of each member.
+        #expect(Set(history.events.compactMap(\.contact?.identifier)) == [a.identifier, b.identifier])
+    }
+}
