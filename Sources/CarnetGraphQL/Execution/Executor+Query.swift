@@ -161,11 +161,12 @@ extension Executor {
     /// A history page with the contacts and groups its events carry, loaded for the selection.
     func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int) async throws -> ChangeHistoryPage {
         let eventFields = KeyPlanning.eventContactFields(plan)
-        let page = try await store.changeHistory(
-            ChangeHistoryFetchRequest(
-                startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
-                excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields),
-                limit: limit))
+        var request = ChangeHistoryFetchRequest(
+            startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
+            excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields),
+            limit: limit)
+        request.unifyResults = args(plan).bool("unifyResults") ?? true
+        let page = try await store.changeHistory(request)
         // Lazily: the contacts are copied only if the selection needs their groups or container.
         try await prepareContacts(page.events.lazy.compactMap(\.contact), eventFields)
         let groupFields = KeyPlanning.fields(

@@ -11,6 +11,9 @@ public struct ChangeHistoryFetchRequest: Sendable, Hashable {
     public var contactKeys: ContactKeySet
     /// The most events in one page; continue with ``ChangeHistoryPage/token`` while ``ChangeHistoryPage/hasMore``.
     public var limit: Int
+    /// Report unified contacts (`CNChangeHistoryFetchRequest.shouldUnifyResults`, see ``UnifiedHistory``): off by
+    /// default in the store, on by default in the GraphQL API.
+    public var unifyResults = false
 
     public init(
         startingToken: String? = nil, includeGroupChanges: Bool = false, excludedAuthors: Set<String> = [],

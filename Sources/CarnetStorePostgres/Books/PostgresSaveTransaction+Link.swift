@@ -88,7 +88,11 @@ extension PostgresSaveTransaction {
         if !plan.unlinked.isEmpty {
             try await run("DELETE FROM contact_link WHERE book_id = \(bookID) AND contact_id = ANY(\(plan.unlinked))")
         }
-        for identifier in plan.retired { try await retire(identifier, kind: .unified) }
+        for identifier in plan.retired {
+            try await retire(identifier, kind: .unified)
+            // Unified clients drop it; individual clients ignore a delete of a record they never saw.
+            try await record(.deleteContact, identifier)
+        }
         let touched = Array(Set(plan.touched + plan.unlinked))
         try await run(
             """

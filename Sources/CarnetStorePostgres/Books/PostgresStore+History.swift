@@ -7,6 +7,7 @@ extension PostgresStore {
         guard (1...10_000).contains(request.limit) else {
             throw StoreError(.predicateInvalid, "History page sizes go from 1 to 10000")
         }
+        if request.unifyResults { return try await UnifiedHistory.page(request, in: self) }
         // One snapshot for the page: the positions, the events and the records they carry agree.
         return try await database.write { connection in
             try await connection.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)

@@ -13,6 +13,7 @@ extension SQLiteStore {
         guard (1...10_000).contains(request.limit) else {
             throw StoreError(.predicateInvalid, "History page sizes go from 1 to 10000")
         }
+        if request.unifyResults { return try await UnifiedHistory.page(request, in: self) }
         let storeID = self.storeID
         return try await databaseRead { db in try HistoryFetch(request: request, storeID: storeID).run(db) }
     }

@@ -93,7 +93,11 @@ extension SaveTransaction {
                 sql: "DELETE FROM contactLink WHERE contactRowid = (SELECT rowid FROM contact WHERE id = ?)"
             ).execute(arguments: [contact])
         }
-        for identifier in plan.retired { try retire(identifier, kind: .unified) }
+        for identifier in plan.retired {
+            try retire(identifier, kind: .unified)
+            // Unified clients drop it; individual clients ignore a delete of a record they never saw.
+            try record(.deleteContact, identifier)
+        }
         for contact in Set(plan.touched + plan.unlinked) {
             try db.cachedStatement(
                 sql: """

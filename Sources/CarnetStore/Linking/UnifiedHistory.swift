@@ -1,0 +1,72 @@
+/// Change history per unified contact (``ChangeHistoryFetchRequest/unifyResults``), over any backend's history.
+///
+/// The events stay those of the individual contacts, read as they are now: an add or update of a linked contact is
+/// an add or update of its unified contact (once per page) and a delete of the contact's own identifier, which a
+/// unified client no longer holds; a membership event of a linked contact states its unified contact's membership
+/// (in the group when any member is). A unified contact that ends logs a delete of its identifier, which reaches
+/// unified clients as it is and which individual clients ignore as a record they never saw. Reading the links as
+/// they are now (after the page) is what makes this converge: every later change to a link logs events for the
+/// members it touches, which the next pages map again.
+package enum UnifiedHistory {
+    package static func page(_ request: ChangeHistoryFetchRequest, in store: some ContactStore) async throws
+        -> ChangeHistoryPage
+    {
+        var plain = request
+        plain.unifyResults = false
+        var page = try await store.changeHistory(plain)
+        let ids = Array(Set(page.events.compactMap(\.contactIdentifier)))
+        let groups = try await store.linkGroups(containing: ids)
+        // A page without linked contacts (every page of a book without links) is the individual page.
+        guard !groups.isEmpty else { return page }
+        var groupOf: [String: LinkGroup] = [:]
+        for group in groups { for member in group.members { groupOf[member] = group } }
+        var records: [String: Contact] = [:]
+        for chunk in groups.map(\.identifier).chunked(StoreLimits.pageSize) {
+            for contact in try await UnifiedFetch.contacts(
+                withIdentifiers: Array(chunk), keysToFetch: request.contactKeys, in: store)
+            {
+                records[contact.identifier] = contact
+            }
+        }
+        var groupsOfMembers: [String: [Group]] = [:]
+        if page.events.contains(where: { $0.kind == .addMemberToGroup || $0.kind == .removeMemberFromGroup }) {
+            groupsOfMembers = try await store.groups(ofContacts: groups.flatMap(\.members))
+        }
+        var events: [ChangeHistoryEvent] = []
+        var upserted = Set<String>()
+        var memberships = Set<[String]>()
+        for event in page.events {
+            guard let contact = event.contactIdentifier, let group = groupOf[contact] else {
+                events.append(event)
+                continue
+            }
+            switch event.kind {
+            case .addContact, .updateContact:
+                events.append(ChangeHistoryEvent(kind: .deleteContact, contact: contact, author: event.author))
+                guard upserted.insert(group.identifier).inserted, let unified = records[group.identifier] else {
+                    continue
+                }
+                var upsert = ChangeHistoryEvent(
+                    kind: event.kind, contact: group.identifier, container: unified.containerIdentifier,
+                    changedKeys: event.changedKeys, author: event.author)
+                upsert.contact = unified
+                events.append(upsert)
+            case .addMemberToGroup, .removeMemberFromGroup:
+                guard let groupID = event.groupIdentifier,
+                    memberships.insert([group.identifier, groupID]).inserted
+                else { continue }
+                let isMember = group.members.contains { member in
+                    groupsOfMembers[member]?.contains { $0.identifier == groupID } ?? false
+                }
+                events.append(
+                    ChangeHistoryEvent(
+                        kind: isMember ? .addMemberToGroup : .removeMemberFromGroup, contact: group.identifier,
+                        group: groupID, author: event.author))
+            default:
+                events.append(event)
+            }
+        }
+        page.events = events
+        return page
+    }
+}

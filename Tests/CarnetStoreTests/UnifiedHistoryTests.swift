@@ -1,0 +1,103 @@
+import CarnetStoreTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+@Suite("Change history of unified contacts")
+struct UnifiedHistoryTests {
+    /// A replica that follows the history loop, keeping each record's given name.
+    struct Replica {
+        var token: String?
+        var contacts: [String: String] = [:]
+        let unify: Bool
+
+        mutating func pull(_ store: any ContactStore) async throws {
+            var more = true
+            while more {
+                var request = ChangeHistoryFetchRequest(startingToken: token, contactKeys: [.givenName], limit: 3)
+                request.unifyResults = unify
+                let page = try await store.changeHistory(request)
+                for event in page.events {
+                    switch event.kind {
+                    case .dropEverything: contacts = [:]
+                    case .addContact, .updateContact:
+                        if let contact = event.contact { contacts[contact.identifier] = contact.givenName }
+                    case .deleteContact: contacts[event.contactIdentifier ?? ""] = nil
+                    default: continue
+                    }
+                }
+                token = page.token
+                more = page.hasMore
+            }
+        }
+    }
+
+    /// The records a fetch returns, with unification on or off.
+    func state(_ store: any ContactStore, unify: Bool) async throws -> [String: String] {
+        var request = ContactFetchRequest(keysToFetch: [.givenName], page: .first(1000))
+        request.unifyResults = unify
+        let page = try await store.contacts(request)
+        return Dictionary(uniqueKeysWithValues: page.contacts.map { ($0.identifier, $0.givenName) })
+    }
+
+    func save(_ store: any ContactStore, _ body: (inout SaveRequest) -> Void) async throws -> SaveResult {
+        var request = SaveRequest(transactionAuthor: "app")
+        body(&request)
+        return try await store.execute(request)
+    }
+
+    @Test(
+        "Replicas of unified and of individual contacts both converge through links, edits, unlinks and deletes",
+        arguments: StoreKind.available)
+    func converge(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var unified = Replica(unify: true)
+        var individual = Replica(unify: false)
+        func check(_ step: String) async throws {
+            try await unified.pull(store)
+            try await individual.pull(store)
+            #expect(unified.contacts == (try await state(store, unify: true)), "unified after \(step)")
+            #expect(individual.contacts == (try await state(store, unify: false)), "individual after \(step)")
+        }
+        let a = Make.person("Ada", "One")
+        let b = Make.person("Bea", "Two")
+        let c = Make.person("Cy", "Three")
+        let d = Make.person("Di", "Four")
+        try await store.add([a, b, c, d])
+        try await check("adds")
+
+        let first = try await save(store) { $0.link(contactsWithIdentifiers: [a.identifier, b.identifier]) }
+        let ab = try #require(first.recordIdentifiers.first)
+        try await check("link a b")
+        #expect(unified.contacts[ab] == "Ada" && unified.contacts[a.identifier] == nil)
+
+        var rename = Contact(updating: b.identifier)
+        rename.givenName = "Beatrice"
+        _ = try await save(store) { $0.update(rename) }
+        _ = try await save(store) { $0.setPreferredForName(contactWithIdentifier: b.identifier) }
+        try await check("rename and prefer b")
+        #expect(unified.contacts[ab] == "Beatrice")
+
+        // A link that absorbs another unified contact ends its identifier.
+        let second = try await save(store) { $0.link(contactsWithIdentifiers: [c.identifier, d.identifier]) }
+        let cd = try #require(second.recordIdentifiers.first)
+        try await check("link c d")
+        _ = try await save(store) { $0.link(contactsWithIdentifiers: [ab, cd]) }
+        try await check("link ab cd")
+        #expect(unified.contacts.keys.sorted() == [ab])
+
+        _ = try await save(store) { $0.unlink(contactWithIdentifier: c.identifier) }
+        try await check("unlink c")
+        _ = try await save(store) { $0.delete(contactWithIdentifier: d.identifier) }
+        try await check("delete d")
+        _ = try await save(store) { $0.delete(contactWithIdentifier: a.identifier) }
+        try await check("delete a: the pair ends")
+        #expect(unified.contacts.keys.sorted() == [b.identifier, c.identifier].sorted())
+
+        // A replica starting now (full sync) sees the same.
+        var fresh = Replica(unify: true)
+        try await fresh.pull(store)
+        #expect(fresh.contacts == unified.contacts)
+    }
+}
