@@ -16,7 +16,7 @@ enum ReferenceRecords {
         var record: Record = [
             "__typename": "Contact", "id": c.identifier,
             "contactType": c.contactType == .person ? "PERSON" : "ORGANIZATION",
-            "imageDataAvailable": c.imageDataAvailable, "revision": String(c.revision),
+            "imageDataAvailable": c.imageDataAvailable, "revision": String(c.revision), "isUnified": c.isUnified,
             "createdAt": iso(c.createdAt), "modifiedAt": iso(c.modifiedAt),
         ]
         for key in ContactKey.stringKeys { record[key.rawValue] = c.string(key) }

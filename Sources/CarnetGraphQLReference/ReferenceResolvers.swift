@@ -13,19 +13,31 @@ enum ReferenceResolvers {
         case ("Contact", "vCard"):
             { source, args, context, _ in
                 let contact = (source as! Record)["_contact"] as! Contact
-                let groups = try await store(context).groups(ofContacts: [contact.identifier])[contact.identifier] ?? []
+                let groups = try await groups(of: contact, store(context))
                 let version: VCardWriter.Version = args["version"].string == "V4_0" ? .v4 : .v3
                 return VCardExporter.card(contact, groups: groups, writer: VCardWriter(version: version))
             }
         case ("Contact", "groups"):
             { source, _, context, _ in
-                let id = (source as! Record)["id"] as! String
-                return try await store(context).groups(ofContacts: [id])[id, default: []].map(ReferenceRecords.group)
+                try await groups(of: (source as! Record)["_contact"] as! Contact, store(context))
+                    .map(ReferenceRecords.group)
             }
         case ("Contact", "container"):
             { source, _, context, _ in
-                ReferenceRecords.container(
-                    try await store(context).container(ofContact: (source as! Record)["id"] as! String))
+                let contact = (source as! Record)["_contact"] as! Contact
+                return try await store(context).containers(withIdentifiers: [contact.containerIdentifier ?? ""]).first
+                    .map(ReferenceRecords.container)
+            }
+        case ("Contact", "linkedContacts"):
+            { source, _, context, _ in
+                let contact = (source as! Record)["_contact"] as! Contact
+                let store = store(context)
+                var members = contact.linkedContactIdentifiers
+                if !contact.isUnified {
+                    members = try await store.linkGroups(containing: [contact.identifier]).first?.members ?? []
+                }
+                return try await store.contacts(withIdentifiers: members, keysToFetch: .all)
+                    .map(ReferenceRecords.contact)
             }
         case ("Group", "container"):
             { source, _, context, _ in
@@ -51,18 +63,30 @@ enum ReferenceResolvers {
 
     static func store(_ context: any Sendable) -> any ContactStore { (context as! ReferenceSchema.Context).store }
 
+    /// A contact's groups by name; a unified contact's are its members' groups.
+    static func groups(of contact: Contact, _ store: any ContactStore) async throws -> [Group] {
+        let ids = contact.isUnified ? contact.linkedContactIdentifiers : [contact.identifier]
+        let byContact = try await store.groups(ofContacts: ids)
+        var seen = Set<String>()
+        return ids.flatMap { byContact[$0] ?? [] }.filter { seen.insert($0.identifier).inserted }
+            .sorted { $0.name < $1.name }
+    }
+
     static func query(_ field: String) -> GraphQLFieldResolve? {
         switch field {
         case "contact":
             { _, args, context, _ in
-                try await store(context).contacts(withIdentifiers: [args["id"].string ?? ""], keysToFetch: .all).first
-                    .map(ReferenceRecords.contact)
+                try await store(context).contacts(
+                    withIdentifiers: [args["id"].string ?? ""], keysToFetch: .all, unify: args["unify"].bool ?? true
+                ).first.map(ReferenceRecords.contact)
             }
         case "node":
             { _, args, context, _ in
                 let id = args["id"].string ?? ""
                 let store = store(context)
-                if let contact = try await store.contacts(withIdentifiers: [id], keysToFetch: .all).first {
+                if let contact = try await store.contacts(
+                    withIdentifiers: [id], keysToFetch: .all, unify: args["unify"].bool ?? true
+                ).first {
                     return ReferenceRecords.contact(contact)
                 }
                 if let group = try await store.groups(withIdentifiers: [id]).first {
@@ -119,10 +143,11 @@ enum ReferenceResolvers {
         let page: PageRequest =
             args["last"].int.map { .last($0, before: args["before"].string) }
             ?? .first(args["first"].int ?? 100, after: args["after"].string)
-        let result = try await store.contacts(
-            ContactFetchRequest(
-                predicate: predicate, keysToFetch: .all, sortOrder: sortOrder(args["sortOrder"]), page: page,
-                includeTotalCount: true))
+        var request = ContactFetchRequest(
+            predicate: predicate, keysToFetch: .all, sortOrder: sortOrder(args["sortOrder"]), page: page,
+            includeTotalCount: true)
+        request.unifyResults = args["unify"].bool ?? true
+        let result = try await store.contacts(request)
         let nodes = result.contacts.map(ReferenceRecords.contact)
         let cursors = result.cursors
         var pageInfo: Record = ["hasNextPage": result.hasNextPage, "hasPreviousPage": result.hasPreviousPage]
@@ -135,11 +160,12 @@ enum ReferenceResolvers {
     }
 
     static func history(_ args: Map, _ store: any ContactStore) async throws -> Record {
-        let page = try await store.changeHistory(
-            ChangeHistoryFetchRequest(
-                startingToken: args["since"].string, includeGroupChanges: args["includeGroupChanges"].bool ?? false,
-                excludedAuthors: Set(args["excludedAuthors"].array?.compactMap(\.string) ?? []), contactKeys: .all,
-                limit: args["first"].int ?? 1000))
+        var request = ChangeHistoryFetchRequest(
+            startingToken: args["since"].string, includeGroupChanges: args["includeGroupChanges"].bool ?? false,
+            excludedAuthors: Set(args["excludedAuthors"].array?.compactMap(\.string) ?? []), contactKeys: .all,
+            limit: args["first"].int ?? 1000)
+        request.unifyResults = args["unifyResults"].bool ?? true
+        let page = try await store.changeHistory(request)
         let events: [Record] = page.events.map { event in
             let names: [ChangeEventKind: String] = [
                 .dropEverything: "DropEverythingEvent", .addContact: "AddContactEvent",

@@ -27,6 +27,12 @@ extension Carnet {
         )
         var strict = false
 
+        @Flag(
+            help:
+                "Link (not merge) each imported card to a contact of another container that is the same person: a shared email or phone number, else the same given and family name."
+        )
+        var linkDuplicates = false
+
         func run() async throws {
             let failed = try await book.withStore(options) { store, _ in try await importFiles(store) }
             if failed { throw ExitCode(1) }
@@ -46,8 +52,9 @@ extension Carnet {
                     continue
                 }
                 let bar = ProgressBar(label: (file as NSString).lastPathComponent, total: Self.estimateCards(data))
-                let importer = VCardImporter(
+                var importer = VCardImporter(
                     store: store, containerIdentifier: container, transactionAuthor: author, strict: strict)
+                importer.linkDuplicates = linkDuplicates
                 do {
                     let summary = try await importer.importCards(data) { bar.update($0) }
                     bar.finish()
@@ -92,6 +99,7 @@ extension Carnet {
             var lines = [
                 "\(file): imported \(summary.imported) cards (\(summary.added) added, \(summary.updated) updated, "
                     + "\(summary.unchanged) unchanged), \(summary.groupsCreated) groups created, \(summary.groupCards) group cards, \(summary.skipped.count) skipped"
+                    + (summary.linked == 0 ? "" : ", \(summary.linked) linked to the same person elsewhere")
                     + (summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) warnings")
             ]
             for issue in summary.skipped.prefix(20) { lines.append("  skipped \(issue)") }

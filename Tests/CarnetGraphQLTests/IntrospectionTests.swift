@@ -80,7 +80,7 @@ struct IntrospectionTests {
         let contacts = try #require(query["fields"]?.arrayValue?.first(where: { $0["name"] == "contacts" }))
         #expect(
             contacts["args"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-                == ["filter", "sortOrder", "first", "after", "last", "before"])
+                == ["filter", "sortOrder", "first", "after", "last", "before", "unify"])
     }
 
     @Test("isOneOf is null except on input objects; input fields report their SDL defaults; no stray backslashes")

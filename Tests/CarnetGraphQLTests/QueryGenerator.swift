@@ -9,6 +9,8 @@ struct QueryGenerator {
     let schema = SchemaIndex.shared
     let seeded: SampleData.Seeded
     private var fragments: [String] = []
+    /// Aliases used so far in the document: kept under the executor's limit (30), so every document is valid.
+    private var aliases = 0
 
     init(seed: UInt64, seeded: SampleData.Seeded) {
         self.state = seed
@@ -29,6 +31,7 @@ struct QueryGenerator {
     /// A document with one query operation (and its fragments) and the variables it uses.
     mutating func document() -> (query: String, variables: [String: JSONValue]) {
         fragments = []
+        aliases = 0
         let roots = [
             "contact", "contacts", "group", "groups", "container", "containers", "defaultContainer", "node",
             "changeHistory", "currentHistoryToken",
@@ -114,7 +117,8 @@ struct QueryGenerator {
             let composite = schema.types[info.type.namedType]?.isComposite ?? false
             guard chance(composite ? (depth < 3 ? 35 : 0) : 45) else { continue }
             if info.arguments.contains(where: { $0.type.isNonNull && $0.defaultValue == nil }) { continue }
-            let alias = chance(20) ? "a\(next() % 1000)_\(name): " : ""
+            let alias = aliases < 24 && chance(20) ? "a\(next() % 1000)_\(name): " : ""
+            if !alias.isEmpty { aliases += 1 }
             let directive = chance(10) ? " @include(if: $flag)" : (chance(5) ? " @skip(if: $flag)" : "")
             let field =
                 "\(alias)\(name)\(fieldArguments(info))\(directive)\(selection(for: typeName, field: name, depth: depth))"

@@ -27,9 +27,15 @@ struct EarlierStore {
         }
         try Migrations.migrator.migrate(writer, upTo: version)
         try writer.write { db in
+            // Today's save code looks up links (v9); before v9 a store has none, which an empty stand-in says.
+            let standIn = try !db.tableExists("contactLink")
+            if standIn {
+                try db.execute(sql: "CREATE TEMP TABLE contactLink (contactRowid INTEGER PRIMARY KEY, unifiedId TEXT)")
+            }
             var transaction = try SaveTransaction(db: db, author: request.transactionAuthor)
             for operation in request.operations { _ = try transaction.apply(operation) }
             try rewrite(db)
+            if standIn { try db.execute(sql: "DROP TABLE temp.contactLink") }
         }
     }
 

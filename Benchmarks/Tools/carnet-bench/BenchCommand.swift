@@ -68,6 +68,13 @@ struct BenchCommand: AsyncParsableCommand {
             """)
     var duplicates = false
 
+    @Flag(
+        help: """
+            Time a page of 50 and name searches with unification on and off, on a book of the first size where 20% \
+            of the contacts are linked in pairs (issue 16's goal: on within 1.5 times off).
+            """)
+    var unified = false
+
     @Option(help: ArgumentHelp("Run one Carnet operation in a loop on the first size, for perf.", visibility: .hidden))
     var profile: String?
 
@@ -99,6 +106,15 @@ struct BenchCommand: AsyncParsableCommand {
         #endif
         try Exclusive.lock(directory: directory)
         try await StoreSettings.capture(directory: directory)
+        if unified {
+            return try await UnifiedBenchmark(
+                size: parsedSizes[0],
+                backends: (backends ?? "sqlite").split(separator: ",").compactMap {
+                    BackendStore.Kind(rawValue: String($0))
+                },
+                databaseURL: database, directory: directory, seed: seed, runs: 20
+            ).run()
+        }
         if duplicates {
             return try await DuplicateBenchmark(
                 size: parsedSizes[0],

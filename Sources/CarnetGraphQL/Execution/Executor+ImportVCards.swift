@@ -12,9 +12,10 @@ extension Executor {
         } catch {
             throw FieldError(message: error.message, code: .forbidden)
         }
-        let importer = VCardImporter(
+        var importer = VCardImporter(
             store: store, containerIdentifier: arguments.string("containerId"), transactionAuthor: author,
             strict: arguments.bool("strict") ?? false)
+        importer.linkDuplicates = arguments.bool("linkDuplicates") ?? false
         let summary: VCardImporter.Summary
         do {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))
@@ -32,6 +33,7 @@ extension Executor {
             case .groupsCreated?: leaf(sub) { $0.int(summary.groupsCreated) }
             case .historyToken?: leaf(sub) { $0.string(summary.historyToken) }
             case .groupCards?: leaf(sub) { $0.int(summary.groupCards) }
+            case .linked?: leaf(sub) { $0.int(summary.linked) }
             case .warnings?:
                 objects(sub, summary.warnings, type: "VCardImportWarning") { writer, warning, field in
                     switch VCardImportWarningField(rawValue: field.code) {

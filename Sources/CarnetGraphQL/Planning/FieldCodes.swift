@@ -31,7 +31,7 @@ enum MutationField: Int, FieldEnum {
 enum CreatedAccessTokenField: Int, FieldEnum { case token, id, name, scopes }
 
 enum VCardImportResultField: Int, FieldEnum {
-    case added, updated, unchanged, groupsCreated, skipped, historyToken, warnings, groupCards
+    case added, updated, unchanged, groupsCreated, skipped, historyToken, warnings, groupCards, linked
 }
 
 enum VCardImportIssueField: Int, FieldEnum { case line, message, cardLine }

@@ -23,6 +23,8 @@ struct ImportSession {
     var pendingGroupCards = 0
     /// Stored contacts that group cards' members name, by UID.
     var memberContacts: [String: String] = [:]
+    /// The contacts the cards added or changed, for ``linkDuplicates()``.
+    var importedContacts: [Membership] = []
 
     struct Membership {
         var contact: String
@@ -115,6 +117,9 @@ struct ImportSession {
         if card.card.uid != nil { contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier }
         for reference in card.deferred {
             deferredRelations.append((card.contactIdentifier, reference, card.card.line))
+        }
+        if importer.linkDuplicates, card.outcome != .unchanged {
+            importedContacts.append(Membership(contact: card.contactIdentifier, cardLine: card.card.line))
         }
         switch card.outcome {
         case .added: pendingCounts.added += 1

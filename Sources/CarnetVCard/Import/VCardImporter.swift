@@ -28,6 +28,8 @@ public struct VCardImporter: Sendable {
         public var groupsCreated = 0
         /// Group cards imported (created or matched).
         public var groupCards = 0
+        /// Cards linked to the same person in another container (``VCardImporter/linkDuplicates``).
+        public var linked = 0
         /// The history token after the last save (the store's current token when nothing was saved).
         public var historyToken = ""
 
@@ -41,6 +43,9 @@ public struct VCardImporter: Sendable {
     public var strict: Bool
     /// Cards per transaction (lenient mode).
     public var batchSize = 1000
+    /// Link (not merge) each imported card to a contact of another container that is the same person: a shared
+    /// email or phone number, else the same given and family name. Runs after the cards are saved.
+    public var linkDuplicates = false
 
     public init(
         store: any ContactStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil,
@@ -64,6 +69,7 @@ public struct VCardImporter: Sendable {
         } else {
             try await importLeniently(data, &session, progress)
         }
+        try await session.linkDuplicates()
         var summary = session.summary
         if summary.historyToken.isEmpty { summary.historyToken = try await store.currentHistoryToken() }
         return summary

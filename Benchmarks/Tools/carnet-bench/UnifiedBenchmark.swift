@@ -1,0 +1,111 @@
+import CarnetStore
+import CarnetStorePostgres
+import CarnetStoreSQLite
+import Foundation
+
+/// `carnet-bench --unified`: issue 16's goal, a page of 50 contacts and a name search with unification on, each
+/// within 1.5 times the same with it off, on a book of `size` generated contacts where 20% are linked in pairs:
+/// contact 10k+1 (moved to a second container) is linked to contact 10k. The book is made once per backend and
+/// reused: `unified-<size>.sqlite` in `directory`, book `bench-unified-<size>` in PostgreSQL.
+struct UnifiedBenchmark {
+    let size: Int
+    let backends: [BackendStore.Kind]
+    let databaseURL: String?
+    let directory: String
+    let seed: UInt64
+    let runs: Int
+
+    /// The operations timed: each runs with unification off, then on.
+    static let operations: [(name: String, request: ContactFetchRequest)] = [
+        (
+            "First page of 50, family-name order",
+            ContactFetchRequest(keysToFetch: keys, sortOrder: .familyName, page: .first(50))
+        ),
+        (
+            "First page of 50, creation order",
+            ContactFetchRequest(keysToFetch: keys, sortOrder: .none, page: .first(50))
+        ),
+        ("Name search \"smith\", 50", search("smith")),
+        ("Name search \"anna\", 50", search("anna")),
+        ("Name search \"ann sm\", 50", search("ann sm")),
+    ]
+
+    static let keys: ContactKeySet = [.givenName, .familyName, .organizationName, .emailAddresses, .phoneNumbers]
+
+    static func search(_ text: String) -> ContactFetchRequest {
+        ContactFetchRequest(predicate: .matchingName(text), keysToFetch: keys, sortOrder: .familyName, page: .first(50))
+    }
+
+    func run() async throws {
+        var rows: [String] = []
+        for kind in backends {
+            let (store, close) = try await open(kind)
+            try await fill(store, kind)
+            for (name, plain) in Self.operations {
+                var unified = plain
+                unified.unifyResults = true
+                var stats: [Stats] = []
+                for request in [plain, unified] {
+                    _ = try await store.contacts(request)  // warm
+                    var samples: [Double] = []
+                    for _ in 0..<runs {
+                        samples.append(try await Stopwatch.time { try await store.contacts(request) }.seconds * 1e6)
+                    }
+                    stats.append(Stats(microseconds: samples))
+                }
+                rows.append(
+                    String(
+                        format: "| %@ | %d | %@ | %.2f ms | %.2f ms | %.2f× |", kind.rawValue, size, name,
+                        stats[0].p50 / 1000, stats[1].p50 / 1000, stats[1].p50 / max(stats[0].p50, 1)))
+            }
+            try await close()
+        }
+        print("\n| Backend | Contacts | Operation | unify: false p50 | unify: true p50 | Ratio |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for row in rows { print(row) }
+    }
+
+    /// Adds the contacts and links the pairs, unless the book already holds them.
+    private func fill(_ store: any ContactStore, _ kind: BackendStore.Kind) async throws {
+        guard try await store.contactCount() != size else { return }
+        log("adding \(size) contacts on \(kind.rawValue), 20% linked in pairs")
+        let other =
+            try await store.containers().first { !$0.isDefault }?.identifier
+            ?? store.addContainer(Container(name: "Other account", type: .cardDAV)).identifier
+        let generator = DataGenerator(seed: seed)
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(size)
+        for batch in stride(from: 0, to: size, by: 1_000) {
+            var request = SaveRequest(transactionAuthor: "bench")
+            for index in batch..<min(size, batch + 1_000) {
+                let contact = generator.person(index).contact
+                identifiers.append(contact.identifier)
+                request.add(contact, toContainerWithIdentifier: index % 10 == 1 ? other : nil)
+            }
+            try await store.execute(request)
+        }
+        for batch in stride(from: 0, to: size, by: 5_000) {
+            var request = SaveRequest(transactionAuthor: "bench")
+            for index in stride(from: batch, to: min(size - 1, batch + 5_000), by: 10) {
+                request.link(contactsWithIdentifiers: [identifiers[index], identifiers[index + 1]])
+            }
+            try await store.execute(request)
+            if batch % 100_000 == 0 { log("linked through \(batch)") }
+        }
+    }
+
+    private func open(_ kind: BackendStore.Kind) async throws -> (any ContactStore, () async throws -> Void) {
+        switch kind {
+        case .sqlite:
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let store = try SQLiteStore.open(path: "\(directory)/unified-\(size).sqlite", configuration: .benchmark)
+            return (store, { try await store.close() })
+        case .postgres:
+            guard let databaseURL else { throw StoreError(.validationFailed, "postgres needs --database") }
+            let backend = try await PostgresBackend.open(try PostgresLocation(url: databaseURL))
+            let book = AddressBook(id: "bench-unified-\(size)", name: "Unified", ownerID: "bench")
+            let store = try await PostgresBooks.open(backend, configuration: .benchmark).store(book)
+            return (store, { try await backend.close() })
+        }
+    }
+}
