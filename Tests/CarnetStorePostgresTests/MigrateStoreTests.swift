@@ -84,6 +84,15 @@ struct MigrateStoreTests {
             var workload = MigrationWorkload(seed: seed &+ UInt64(index))
             let store = try await folder.books.acquire(book)
             try await workload.run(store, steps: 150 + 50 * index, compact: index == 0)
+            // Linked contacts: a pair and a trio, whose unified contacts the copy keeps with their identifiers.
+            let some = try await store.contacts(ContactFetchRequest(keysToFetch: [], page: .first(5))).contacts
+            if some.count == 5 {
+                var link = SaveRequest(transactionAuthor: "linker")
+                link.link(contactsWithIdentifiers: [some[0].identifier, some[1].identifier])
+                link.link(contactsWithIdentifiers: some[2...].map(\.identifier))
+                link.setPreferredForName(contactWithIdentifier: some[4].identifier)
+                try await store.execute(link)
+            }
             await folder.books.release(book.id)
             tokens[book.id] = workload.tokens
             stale[book.id] = workload.staleCopies
@@ -124,6 +133,9 @@ struct MigrateStoreTests {
         #expect(try await copy.groups() == source.groups(), "seed \(seed)")
         let sourceContacts = try await allContacts(source)
         #expect(try await allContacts(copy) == sourceContacts, "seed \(seed)")
+        let ids = sourceContacts.map(\.identifier)
+        #expect(try await copy.linkGroups(containing: ids) == source.linkGroups(containing: ids), "seed \(seed)")
+        #expect(try await allContacts(copy, unify: true) == allContacts(source, unify: true), "seed \(seed)")
         let groups = try await source.groups().map(\.identifier)
         let sourceMembers = try await source.members(ofGroups: groups, keysToFetch: [], sortOrder: .givenName)
             .mapValues { $0.map(\.identifier) }
@@ -192,12 +204,13 @@ struct MigrateStoreTests {
         do { return .success(try await body()) } catch { return .failure(error) }
     }
 
-    private func allContacts(_ store: any ContactStore) async throws -> [Contact] {
+    private func allContacts(_ store: any ContactStore, unify: Bool = false) async throws -> [Contact] {
         var contacts: [Contact] = []
         var after: String?
         while true {
-            let page = try await store.contacts(
-                ContactFetchRequest(keysToFetch: .all, sortOrder: .givenName, page: .first(200, after: after)))
+            var request = ContactFetchRequest(keysToFetch: .all, sortOrder: .givenName, page: .first(200, after: after))
+            request.unifyResults = unify
+            let page = try await store.contacts(request)
             contacts += page.contacts
             guard page.hasNextPage, let cursor = page.cursors.last else { return contacts }
             after = cursor

@@ -15,6 +15,8 @@ public enum BookArchiveSection: Sendable {
     case groups([ArchivedGroup])
     /// (group, contact) pairs.
     case memberships([ArchivedMembership])
+    /// Linked contacts: one row per member of a unified contact.
+    case links([LinkGroup])
     case valueVersions([ArchivedValueVersion])
     case retiredIdentifiers([ArchivedRetiredIdentifier])
     case transactions([ArchivedTransaction])

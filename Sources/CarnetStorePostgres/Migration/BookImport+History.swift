@@ -35,6 +35,26 @@ extension BookImport {
             """, logger: logger)
     }
 
+    /// Unified contacts, with the flag on each member that does not stand for its unified contact.
+    func insertLinks(_ groups: [LinkGroup]) async throws {
+        guard !groups.isEmpty else { return }
+        let rows = groups.flatMap { group in
+            group.members.map { (group.identifier, $0, $0 == group.preferredForName, $0 == group.preferredForImage) }
+        }
+        try await connection.query(
+            """
+            INSERT INTO contact_link (book_id, contact_id, unified_id, preferred_for_name, preferred_for_image)
+            SELECT \(bookID), u.contact_id, u.unified_id, u.for_name, u.for_image
+            FROM unnest(\(rows.map(\.1))::text[], \(rows.map(\.0))::text[], \(rows.map(\.2))::bool[],
+                \(rows.map(\.3))::bool[]) AS u(contact_id, unified_id, for_name, for_image)
+            """, logger: logger)
+        try await connection.query(
+            """
+            UPDATE contact SET link_hidden = true
+            WHERE book_id = \(bookID) AND id = ANY(\(rows.filter { !$0.2 }.map(\.1)))
+            """, logger: logger)
+    }
+
     func insertValueVersions(_ versions: [ArchivedValueVersion]) async throws {
         guard !versions.isEmpty else { return }
         try await insertRows(

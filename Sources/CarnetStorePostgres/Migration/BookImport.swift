@@ -49,6 +49,7 @@ struct BookImport: Sendable {
         case .contacts(let contacts): try await insertContacts(contacts)
         case .groups(let groups): try await insertGroups(groups)
         case .memberships(let memberships): try await insertMemberships(memberships)
+        case .links(let groups): try await insertLinks(groups)
         case .valueVersions(let versions): try await insertValueVersions(versions)
         case .retiredIdentifiers(let retired): try await insertRetired(retired)
         case .transactions(let transactions): try await insertTransactions(transactions)

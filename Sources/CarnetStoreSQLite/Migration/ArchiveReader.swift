@@ -125,6 +125,16 @@ enum ArchiveReader {
         )
     }
 
+    /// Unified contacts, whole, in order of their identifiers.
+    static func links(_ db: Database, after: String?) throws -> ([LinkGroup], String?) {
+        let identifiers = try String.fetchAll(
+            db,
+            sql: "SELECT DISTINCT unifiedId FROM contactLink WHERE unifiedId > ? ORDER BY unifiedId LIMIT \(batch)",
+            arguments: [after ?? ""])
+        let groups = try LinkRows.groups(db, containing: identifiers).sorted { $0.identifier < $1.identifier }
+        return (groups, identifiers.last)
+    }
+
     struct VersionKey: Sendable {
         var value: String
         var revision: Int64

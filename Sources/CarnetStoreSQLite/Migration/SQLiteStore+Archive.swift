@@ -17,6 +17,7 @@ extension SQLiteStore {
             try await exportKeyed(reader, ArchiveReader.contacts, write: { try await write(.contacts($0)) })
             try await exportKeyed(reader, ArchiveReader.groups, write: { try await write(.groups($0)) })
             try await exportKeyed(reader, ArchiveReader.memberships, write: { try await write(.memberships($0)) })
+            try await exportKeyed(reader, ArchiveReader.links, write: { try await write(.links($0)) })
             try await exportKeyed(reader, ArchiveReader.valueVersions, write: { try await write(.valueVersions($0)) })
             try await exportKeyed(reader, ArchiveReader.retired, write: { try await write(.retiredIdentifiers($0)) })
             try await exportKeyed(reader, ArchiveReader.transactions, write: { try await write(.transactions($0)) })
