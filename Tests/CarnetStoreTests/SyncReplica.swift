@@ -97,6 +97,8 @@ struct SyncReplica {
             case .addMember(let contact, let group): if groupChanges { members.insert([group, contact]) }
             case .removeMember(let contact, let group): members.remove([group, contact])
             case .mergeContacts: continue
+            // Links change neither a contact's name nor its groups.
+            case .linkContacts, .unlinkContact, .setPreferredLinkedContact: continue
             }
         }
     }
