@@ -168,6 +168,105 @@ struct UnifiedFetchModelTests {
         }
     }
 
+    // MARK: Examples the model found
+
+    /// A search that finds a unified contact through a member that does not stand for it: its pages end, forwards
+    /// and backwards, with no empty page after them.
+    @Test("A unified search's last page says so", arguments: StoreKind.available)
+    func unifiedSearchPagesEnd(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let named = Make.person("Ada", "Lovelace")
+        let other = Make.person("Augusta", "King")
+        let alone = (0..<4).map { Make.person("Ann \($0)", "") }
+        try await store.add([named, other] + alone)
+        var link = SaveRequest()
+        link.link(contactsWithIdentifiers: [named.identifier, other.identifier])
+        try await store.execute(link)
+        let unified = try #require(try await store.linkGroups(containing: [named.identifier]).first).identifier
+        // "a" finds the four others and, through both members, the unified contact once.
+        let expected = [unified] + alone.map(\.identifier)
+        for size in 1...3 {
+            var forward: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                var request = ContactFetchRequest(
+                    predicate: .matchingName("a"), keysToFetch: [], page: .first(size, after: cursor),
+                    includeTotalCount: true)
+                request.unifyResults = true
+                let page = try await store.contacts(request)
+                #expect(page.totalCount == expected.count)
+                #expect(!page.contacts.isEmpty, "pages of \(size): an empty page")
+                forward += page.contacts.map(\.identifier)
+                cursor = page.hasNextPage ? page.cursors.last : nil
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(forward == expected, "pages of \(size)")
+            #expect(pages == (expected.count + size - 1) / size, "pages of \(size)")
+
+            var backward: [String] = []
+            cursor = nil
+            pages = 0
+            repeat {
+                var request = ContactFetchRequest(
+                    predicate: .matchingName("aug"), keysToFetch: [], page: .last(size, before: cursor))
+                request.unifyResults = true
+                let page = try await store.contacts(request)
+                backward = page.contacts.map(\.identifier) + backward
+                cursor = page.hasPreviousPage ? page.cursors.first : nil
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(backward == [unified], "pages of \(size)")
+            #expect(pages == 1, "pages of \(size)")
+        }
+    }
+
+    /// The count of every contact, with unification on and off (on PostgreSQL the count's own statement).
+    @Test("Every contact's total count", arguments: StoreKind.available)
+    func totalCountOfEveryContact(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let contacts = (0..<5).map { Make.person("P\($0)", "") }
+        try await store.add(contacts)
+        var link = SaveRequest()
+        link.link(contactsWithIdentifiers: contacts.prefix(3).map(\.identifier))
+        try await store.execute(link)
+        for unify in [false, true] {
+            var request = ContactFetchRequest(keysToFetch: [], page: .first(2), includeTotalCount: true)
+            request.unifyResults = unify
+            #expect(try await store.contacts(request).totalCount == (unify ? 3 : 5), "unify \(unify)")
+        }
+    }
+
+    /// An email added through a unified contact goes to the name-preferred member; another member whose email the
+    /// unified contact leaves out as a duplicate is not written: its values keep their order, its revision stays.
+    @Test("A value added through a unified contact leaves other members as they were", arguments: StoreKind.available)
+    func addingThroughUnifiedLeavesOthers(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let named = Make.person("Ada", "Lovelace", emails: ["ada@example.com"])
+        let other = Make.person("Ada", "King", emails: ["ADA@EXAMPLE.COM", "countess@example.org"])
+        try await store.add([named, other])
+        var link = SaveRequest()
+        link.link(contactsWithIdentifiers: [named.identifier, other.identifier])
+        try await store.execute(link)
+        let unifiedId = try #require(try await store.linkGroups(containing: [named.identifier]).first).identifier
+        let before = try await store.contact(withIdentifier: other.identifier, keysToFetch: [.emailAddresses])
+        let unified = try #require(
+            try await store.contacts(withIdentifiers: [unifiedId], keysToFetch: [.emailAddresses], unify: true).first)
+        #expect(unified.emailAddresses.map(\.value) == ["ada@example.com", "countess@example.org"])
+
+        var update = Contact(updating: unifiedId)
+        update.emailAddresses = unified.emailAddresses + [LabeledValue(label: ContactLabel.work, value: "a@l.example")]
+        var request = SaveRequest()
+        request.update(update)
+        try await store.execute(request)
+
+        let after = try await store.contact(withIdentifier: other.identifier, keysToFetch: [.emailAddresses])
+        #expect(after.emailAddresses == before.emailAddresses)
+        #expect(after.revision == before.revision)
+        let first = try await store.contact(withIdentifier: named.identifier, keysToFetch: [.emailAddresses])
+        #expect(first.emailAddresses.map(\.value) == ["ada@example.com", "a@l.example"])
+    }
+
     // MARK: The run
 
     @Test("Unified pages, searches and values match the model", arguments: StoreKind.available)
