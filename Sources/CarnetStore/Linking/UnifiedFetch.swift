@@ -37,6 +37,14 @@ package enum UnifiedFetch {
             if seen.insert(group.preferredForName).inserted { extraIds.append(group.preferredForName) }
         }
         var entries = zip(page.contacts, page.positions).map { (contact: Optional($0), position: $1) }
+        let backward: Bool
+        let count: Int
+        switch request.page {
+        case .first(let n, _): (backward, count) = (false, n)
+        case .last(let n, _): (backward, count) = (true, n)
+        }
+        // Whether more extras lie beyond this page, in the paging direction (a page past a cursor always has
+        // some before it: that says nothing about the way on).
         var extraMore = false
         for chunk in extraIds.chunked(StoreLimits.pageSize) {
             var extra = ContactFetchRequest(
@@ -45,17 +53,11 @@ package enum UnifiedFetch {
             extra.predicate.linkedMembers = .excluded
             let found = try await store.contacts(extra)
             entries += found.positions.map { (contact: nil, position: $0) }
-            extraMore = extraMore || found.hasNextPage || found.hasPreviousPage
+            extraMore = extraMore || (backward ? found.hasPreviousPage : found.hasNextPage)
         }
         entries.sort { $0.position.isBefore($1.position) }
         var dedup = Set<String>()
         entries = entries.filter { dedup.insert($0.position.identifier).inserted }
-        let backward: Bool
-        let count: Int
-        switch request.page {
-        case .first(let n, _): (backward, count) = (false, n)
-        case .last(let n, _): (backward, count) = (true, n)
-        }
         let more = entries.count > count || extraMore
         let kept = backward ? Array(entries.suffix(count)) : Array(entries.prefix(count))
         let missing = kept.filter { $0.contact == nil }.map(\.position.identifier)

@@ -97,9 +97,17 @@ package enum UnifiedUpdate {
         var result: [String: [EncodedLabeledValue]] = [:]
         for member in ordered {
             var list = lists[member.identifier] ?? []
-            for value in current[member.identifier] ?? [] where !shownIds.contains(value.identifier ?? "") {
-                if keptKeys.contains(ContactMerge.duplicateKey(kind: kind, label: value.label, value: value.value)) {
-                    list.append(value)
+            // A kept hidden value goes back where it stood, after the shown value it followed (when that one
+            // stays), so that a member whose values the update leaves alone is not written at all.
+            var at = 0
+            for value in current[member.identifier] ?? [] {
+                if let id = value.identifier, shownIds.contains(id) {
+                    if let index = list.firstIndex(where: { $0.identifier == id }) { at = index + 1 }
+                } else if keptKeys.contains(
+                    ContactMerge.duplicateKey(kind: kind, label: value.label, value: value.value))
+                {
+                    list.insert(value, at: at)
+                    at += 1
                 }
             }
             if list != current[member.identifier] ?? [] { result[member.identifier] = list }

@@ -189,15 +189,16 @@ struct PostgresContactFetch {
         _ connection: PostgresConnection, store: PostgresStore, filter: [String], _ sql: inout SQLBuilder
     ) async throws -> Int {
         if filter.count == 1 || (filter.count == 2 && filter[1] == notHidden) {
-            var stored = SQLBuilder()
-            let book = try stored.bind(store.bookID)
+            // A statement of its own: the text is complete before the query takes the bindings (a query made in the
+            // same expression that binds would take them as they were before).
+            var own = SQLBuilder()
+            let book = try own.bind(store.bookID)
             let hidden =
                 filter.count == 1 ? "0" : "(SELECT count(*) FROM contact WHERE book_id = \(book) AND link_hidden)"
+            let text = "SELECT contact_count - \(hidden) FROM book_store WHERE book_id = \(book)"
             return Int(
-                try await connection.rows(
-                    stored.query("SELECT contact_count - \(hidden) FROM book_store WHERE book_id = \(book)"),
-                    logger: store.logger
-                ).decode(Int64.self).array().first ?? 0)
+                try await connection.rows(own.query(text), logger: store.logger).decode(Int64.self).array().first
+                    ?? 0)
         }
         let text = "SELECT count(*)::bigint FROM contact c WHERE \(filter.joined(separator: " AND "))"
         return Int(
