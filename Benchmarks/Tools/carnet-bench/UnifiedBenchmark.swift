@@ -69,9 +69,10 @@ struct UnifiedBenchmark {
     private func fill(_ store: any ContactStore, _ kind: BackendStore.Kind) async throws {
         guard try await store.contactCount() != size else { return }
         log("adding \(size) contacts on \(kind.rawValue), 20% linked in pairs")
-        let other =
-            try await store.containers().first { !$0.isDefault }?.identifier
-            ?? store.addContainer(Container(name: "Other account", type: .cardDAV)).identifier
+        var other = try await store.containers().first { !$0.isDefault }?.identifier
+        if other == nil {
+            other = try await store.addContainer(Container(name: "Other account", type: .cardDAV)).identifier
+        }
         let generator = DataGenerator(seed: seed)
         var identifiers: [String] = []
         identifiers.reserveCapacity(size)
