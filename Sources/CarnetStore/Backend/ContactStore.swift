@@ -23,6 +23,9 @@ public protocol ContactStore: Sendable {
     func contacts(_ request: ContactFetchRequest) async throws -> ContactPage
     /// How many contacts match.
     func contactCount(matching predicate: ContactPredicate) async throws -> Int
+    /// The identifiers of at most `limit` contacts the predicate matches, in no particular order: one query, for a
+    /// caller that needs the whole set (a unified search's linked members).
+    func contactIdentifiers(matching predicate: ContactPredicate, limit: Int) async throws -> [String]
     /// One contact, or ``StoreError/Code/recordDoesNotExist``.
     func contact(withIdentifier identifier: String, keysToFetch keys: ContactKeySet) async throws -> Contact
     /// Contacts by identifier, in the order asked, leaving out identifiers that name no contact.

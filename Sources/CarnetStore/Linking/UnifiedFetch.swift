@@ -151,28 +151,21 @@ package enum UnifiedFetch {
         return identifiers.map { groupOf[$0]?.preferredForName ?? $0 }.filter { seen.insert($0).inserted }
     }
 
-    /// The linked members that match the predicate but do not stand for their unified contact.
+    /// The linked members that match the predicate but do not stand for their unified contact, in one query.
     private static func linkedMatches(_ predicate: ContactPredicate, in store: some ContactStore) async throws
         -> [String]
     {
         var hidden = predicate
         hidden.linkedMembers = .only
-        var found: [String] = []
-        var cursor: String?
-        while true {
-            let page = try await store.contacts(
-                ContactFetchRequest(
-                    predicate: hidden, keysToFetch: [], page: .first(StoreLimits.pageSize, after: cursor)))
-            found += page.contacts.map(\.identifier)
-            if found.count > StoreLimits.unifiedSearchLinkedMatches {
-                throw StoreError(
-                    .predicateInvalid,
-                    "More than \(StoreLimits.unifiedSearchLinkedMatches) linked contacts match; narrow the search or "
-                        + "fetch without unification")
-            }
-            guard page.hasNextPage, let last = page.cursors.last else { return found }
-            cursor = last
+        let found = try await store.contactIdentifiers(
+            matching: hidden, limit: StoreLimits.unifiedSearchLinkedMatches + 1)
+        if found.count > StoreLimits.unifiedSearchLinkedMatches {
+            throw StoreError(
+                .predicateInvalid,
+                "More than \(StoreLimits.unifiedSearchLinkedMatches) linked contacts match; narrow the search or "
+                    + "fetch without unification")
         }
+        return found
     }
 
     private static func totalCount(_ predicate: ContactPredicate, extra: [String], in store: some ContactStore)

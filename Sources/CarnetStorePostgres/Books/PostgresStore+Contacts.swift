@@ -23,6 +23,18 @@ extension PostgresStore: ContactStore {
         }
     }
 
+    public func contactIdentifiers(matching predicate: ContactPredicate, limit: Int) async throws -> [String] {
+        try predicate.validateLimits()
+        let predicate = predicate.storable
+        return try await read { connection in
+            var sql = SQLBuilder()
+            guard let conditions = try PostgresContactFetch.conditions(predicate, book: bookID, &sql) else { return [] }
+            let text =
+                "SELECT c.id FROM contact c WHERE \(conditions.joined(separator: " AND ")) LIMIT \(try sql.bind(max(limit, 0)))"
+            return try await connection.rows(sql.query(text), logger: logger).decode(String.self).array()
+        }
+    }
+
     public func contact(withIdentifier identifier: String, keysToFetch keys: ContactKeySet) async throws -> Contact {
         guard let contact = try await contacts(withIdentifiers: [identifier], keysToFetch: keys).first else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])

@@ -22,6 +22,20 @@ extension SQLiteStore {
         }
     }
 
+    /// The identifiers of at most `limit` matches, in no particular order, in one statement.
+    public func contactIdentifiers(matching predicate: ContactPredicate, limit: Int) async throws -> [String] {
+        try ContactQuery.validate(predicate)
+        return try await read { db in
+            guard let predicate = try ContactQuery.withoutNeedlessLinkCondition(predicate, db),
+                let filter = try ContactQuery.filter(predicate, db)
+            else { return [] }
+            let conditions = filter.conditions.isEmpty ? "" : "WHERE " + filter.conditions.joined(separator: " AND ")
+            return try String.fetchAll(
+                db.cachedStatement(sql: "SELECT c.id FROM \(filter.from) \(conditions) LIMIT ?"),
+                arguments: filter.arguments + [max(limit, 0)])
+        }
+    }
+
     /// One contact by identifier (`unifiedContact(withIdentifier:keysToFetch:)`).
     /// - Throws: ``StoreError/Code/recordDoesNotExist`` when there is none.
     public func contact(withIdentifier identifier: String, keysToFetch keys: ContactKeySet) async throws -> Contact {
