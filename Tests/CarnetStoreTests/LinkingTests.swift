@@ -251,4 +251,26 @@ struct LinkingTests {
         // Only the one link that committed shows: an update of each member.
         #expect(Set(history.events.compactMap(\.contact?.identifier)) == [a.identifier, b.identifier])
     }
+
+    @Test(
+        "Contacts linked into one unified contact are no duplicate candidates any more", arguments: StoreKind.available)
+    func linkedAreNoCandidates(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let work = try await otherContainer(store)
+        let home = Make.person("Ada", "Lovelace", emails: ["ada@example.com"])
+        let office = Make.person("Augusta", "King", emails: ["ADA@example.com"])
+        let other = Make.person("Ada", "Lovelace")
+        try await store.add([home, other])
+        try await store.add([office], container: work)
+        let before = try await store.duplicateCandidates(DuplicateCandidateRequest(first: 10))
+        #expect(before.totalCount == 2)
+        _ = try await link(store, [home.identifier, office.identifier])
+        let after = try await store.duplicateCandidates(DuplicateCandidateRequest(first: 10))
+        // The pair by name stays: `other` is not linked.
+        #expect(after.totalCount == 1)
+        #expect(
+            after.candidates.map { Set([$0.firstIdentifier, $0.secondIdentifier]) } == [
+                [home.identifier, other.identifier]
+            ])
+    }
 }

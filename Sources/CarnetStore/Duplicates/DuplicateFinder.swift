@@ -122,6 +122,16 @@ package struct DuplicateFinder {
         }
     }
 
+    /// Drops the pairs already linked into one unified contact (`unified`: each linked contact's unified
+    /// identifier): they are one person in the clients' eyes already.
+    package mutating func excludeLinked(_ unified: [String: String]) {
+        guard !unified.isEmpty else { return }
+        reasons = reasons.filter { pair, _ in
+            guard let first = unified[pair.first] else { return true }
+            return first != unified[pair.second]
+        }
+    }
+
     /// Every candidate, in the page order: score descending, then the two identifiers.
     package func candidates() -> [DuplicateCandidate] {
         reasons.map { pair, reasons in

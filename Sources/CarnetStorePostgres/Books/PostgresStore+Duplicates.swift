@@ -15,6 +15,10 @@ extension PostgresStore {
             var finder = DuplicateFinder()
             for key in try await sharedValueKeys(connection) { finder.add(key) }
             finder.add(names: try await duplicateNames(connection))
+            let links = try await connection.rows(
+                "SELECT contact_id, unified_id FROM contact_link WHERE book_id = \(bookID)", logger: logger
+            ).decode((String, String).self).array()
+            finder.excludeLinked(Dictionary(links, uniquingKeysWith: { first, _ in first }))
             return try finder.page(request)
         }
     }

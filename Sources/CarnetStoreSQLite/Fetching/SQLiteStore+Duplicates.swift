@@ -14,6 +14,12 @@ extension SQLiteStore {
             var finder = DuplicateFinder()
             for key in try Self.sharedValueKeys(db) { finder.add(key) }
             finder.add(names: try Self.duplicateNames(db))
+            let links = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT member.id, l.unifiedId FROM contactLink l JOIN contact member ON member.rowid = l.contactRowid"
+            )
+            finder.excludeLinked(Dictionary(links.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first }))
             return try finder.page(request)
         }
     }
