@@ -192,3 +192,16 @@ package enum CatalogFixture {
         }
     }
 }
+
+/// The error a save fails with, or `nil` when it succeeds (a non-store error is recorded as an issue).
+package func refusal(_ store: any ContactStore, _ request: SaveRequest) async -> StoreError? {
+    do {
+        try await store.execute(request)
+        return nil
+    } catch let error as StoreError {
+        return error
+    } catch {
+        Issue.record("not a store error: \(error)")
+        return nil
+    }
+}

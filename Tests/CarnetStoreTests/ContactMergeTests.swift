@@ -6,19 +6,6 @@ import Testing
 
 @Suite("Merging contacts")
 struct ContactMergeTests {
-    /// The error a save fails with, or `nil` when it succeeds.
-    func refusal(_ store: any ContactStore, _ request: SaveRequest) async -> StoreError? {
-        do {
-            try await store.execute(request)
-            return nil
-        } catch let error as StoreError {
-            return error
-        } catch {
-            Issue.record("not a store error: \(error)")
-            return nil
-        }
-    }
-
     func merge(_ absorbed: [String], into survivor: String, author: String = "merger") -> SaveRequest {
         var request = SaveRequest(transactionAuthor: author)
         request.merge(contactsWithIdentifiers: absorbed, into: survivor)

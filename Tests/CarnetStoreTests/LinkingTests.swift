@@ -6,18 +6,6 @@ import Testing
 
 @Suite("Linking contacts into unified contacts")
 struct LinkingTests {
-    func refusal(_ store: any ContactStore, _ request: SaveRequest) async -> StoreError? {
-        do {
-            try await store.execute(request)
-            return nil
-        } catch let error as StoreError {
-            return error
-        } catch {
-            Issue.record("not a store error: \(error)")
-            return nil
-        }
-    }
-
     func save(_ body: (inout SaveRequest) -> Void) -> SaveRequest {
         var request = SaveRequest(transactionAuthor: "linker")
         body(&request)

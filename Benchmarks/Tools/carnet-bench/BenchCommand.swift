@@ -100,6 +100,11 @@ struct BenchCommand: AsyncParsableCommand {
 
     var parsedSizes: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
+    /// `--backends` as kinds; SQLite when absent.
+    var parsedBackends: [BackendStore.Kind] {
+        (backends ?? "sqlite").split(separator: ",").compactMap { BackendStore.Kind(rawValue: String($0)) }
+    }
+
     func run() async throws {
         #if DEBUG
             log("warning: debug build; build with -c release for meaningful numbers")
@@ -108,20 +113,14 @@ struct BenchCommand: AsyncParsableCommand {
         try await StoreSettings.capture(directory: directory)
         if unified {
             return try await UnifiedBenchmark(
-                size: parsedSizes[0],
-                backends: (backends ?? "sqlite").split(separator: ",").compactMap {
-                    BackendStore.Kind(rawValue: String($0))
-                },
-                databaseURL: database, directory: directory, seed: seed, runs: 20
+                size: parsedSizes[0], backends: parsedBackends, databaseURL: database, directory: directory,
+                seed: seed, runs: 20
             ).run()
         }
         if duplicates {
             return try await DuplicateBenchmark(
-                size: parsedSizes[0],
-                backends: (backends ?? "sqlite").split(separator: ",").compactMap {
-                    BackendStore.Kind(rawValue: String($0))
-                },
-                databaseURL: database, directory: directory, seed: seed, runs: 10
+                size: parsedSizes[0], backends: parsedBackends, databaseURL: database, directory: directory,
+                seed: seed, runs: 10
             ).run()
         }
         if let backends {

@@ -1,6 +1,4 @@
 import CarnetStore
-import CarnetStorePostgres
-import CarnetStoreSQLite
 import Foundation
 
 /// `carnet-bench --duplicates`: the first page of `duplicateCandidates` on a book of `size` generated contacts of
@@ -108,17 +106,6 @@ struct DuplicateBenchmark {
     private func nickname(_ index: Int) -> String { "Nick\(index % 97)" }
 
     private func open(_ kind: BackendStore.Kind) async throws -> (any ContactStore, () async throws -> Void) {
-        switch kind {
-        case .sqlite:
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let store = try SQLiteStore.open(path: "\(directory)/duplicates-\(size).sqlite", configuration: .benchmark)
-            return (store, { try await store.close() })
-        case .postgres:
-            guard let databaseURL else { throw StoreError(.validationFailed, "postgres needs --database") }
-            let backend = try await PostgresBackend.open(try PostgresLocation(url: databaseURL))
-            let book = AddressBook(id: "bench-duplicates-\(size)", name: "Duplicates", ownerID: "bench")
-            let store = try await PostgresBooks.open(backend, configuration: .benchmark).store(book)
-            return (store, { try await backend.close() })
-        }
+        try await BenchBook.open(kind, name: "duplicates", size: size, directory: directory, databaseURL: databaseURL)
     }
 }

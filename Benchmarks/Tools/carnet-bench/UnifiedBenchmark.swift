@@ -1,6 +1,4 @@
 import CarnetStore
-import CarnetStorePostgres
-import CarnetStoreSQLite
 import Foundation
 
 /// `carnet-bench --unified`: issue 16's goal, a page of 50 contacts and a name search with unification on, each
@@ -96,17 +94,6 @@ struct UnifiedBenchmark {
     }
 
     private func open(_ kind: BackendStore.Kind) async throws -> (any ContactStore, () async throws -> Void) {
-        switch kind {
-        case .sqlite:
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let store = try SQLiteStore.open(path: "\(directory)/unified-\(size).sqlite", configuration: .benchmark)
-            return (store, { try await store.close() })
-        case .postgres:
-            guard let databaseURL else { throw StoreError(.validationFailed, "postgres needs --database") }
-            let backend = try await PostgresBackend.open(try PostgresLocation(url: databaseURL))
-            let book = AddressBook(id: "bench-unified-\(size)", name: "Unified", ownerID: "bench")
-            let store = try await PostgresBooks.open(backend, configuration: .benchmark).store(book)
-            return (store, { try await backend.close() })
-        }
+        try await BenchBook.open(kind, name: "unified", size: size, directory: directory, databaseURL: databaseURL)
     }
 }

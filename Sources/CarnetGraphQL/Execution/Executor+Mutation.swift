@@ -91,8 +91,7 @@ extension Executor {
         let through = Self.unique(ids.filter { !found.contains($0) } + unified)
         guard !through.isEmpty else { return plain }
         let linked = try await store.contacts(withIdentifiers: through, keysToFetch: keys, unify: true)
-        let shown = Set(plain.map(\.identifier))
-        return plain + linked.filter { !shown.contains($0.identifier) }
+        return plain + linked.filter { !found.contains($0.identifier) }
     }
 
     static func unique(_ ids: [String]) -> [String] {

@@ -20,8 +20,8 @@ struct SaveInput {
         var kinds: [Kind] = []
         for (index, item) in (input["operations"]?.arrayValue ?? []).enumerated() {
             guard let operation = item.objectValue, operation.count == 1, let (name, value) = operation.first,
-                let fields = value.objectValue
-                    ?? ((value.stringValue ?? value.arrayValue.map { _ in "" }).map { _ in [:] })
+                // An operation's value is an input object, or an ID (deletes, unlink) or list of IDs (link).
+                let fields = value.objectValue ?? (value.stringValue != nil || value.arrayValue != nil ? [:] : nil)
             else { throw .badUserInput("Operation \(index) must set exactly one field.") }
             let path = "operations[\(index)].\(name)"
             switch name {

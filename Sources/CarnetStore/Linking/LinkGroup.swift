@@ -23,4 +23,20 @@ public struct LinkGroup: Sendable, Hashable {
     /// The members in the order single values are taken from: the name-preferred member, then the others oldest
     /// first.
     public var valueOrder: [String] { [preferredForName] + members.filter { $0 != preferredForName } }
+
+    /// Unified contacts from stored link rows (unified identifier, member, preferred for name, for image), ordered
+    /// by unified identifier and then by the members' creation: how every backend reads them.
+    package static func assembled(_ rows: some Sequence<(String, String, Bool, Bool)>) -> [LinkGroup] {
+        var groups: [LinkGroup] = []
+        for (unified, member, forName, forImage) in rows {
+            if groups.last?.identifier != unified {
+                groups.append(
+                    LinkGroup(identifier: unified, members: [], preferredForName: member, preferredForImage: member))
+            }
+            groups[groups.count - 1].members.append(member)
+            if forName { groups[groups.count - 1].preferredForName = member }
+            if forImage { groups[groups.count - 1].preferredForImage = member }
+        }
+        return groups
+    }
 }

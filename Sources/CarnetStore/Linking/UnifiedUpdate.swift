@@ -90,8 +90,9 @@ package enum UnifiedUpdate {
         // A hidden duplicate follows the value it duplicates: kept while that one is kept.
         let shown = UnifiedContact.union(kind, ordered)
         let shownIds = Set(shown.compactMap(\.value.identifier))
+        let givenIds = Set(given.compactMap(\.identifier))
         let keptKeys = Set(
-            shown.filter { entry in given.contains { $0.identifier == entry.value.identifier } }.map {
+            shown.filter { $0.value.identifier.map(givenIds.contains) ?? false }.map {
                 ContactMerge.duplicateKey(kind: kind, label: $0.value.label, value: $0.value.value)
             })
         var result: [String: [EncodedLabeledValue]] = [:]

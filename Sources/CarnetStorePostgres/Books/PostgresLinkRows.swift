@@ -20,17 +20,7 @@ enum PostgresLinkRows {
             ORDER BY l.unified_id, c.created_order
             """, logger: logger
         ).decode((String, String, Bool, Bool).self).array()
-        var groups: [LinkGroup] = []
-        for (unified, member, forName, forImage) in rows {
-            if groups.last?.identifier != unified {
-                groups.append(
-                    LinkGroup(identifier: unified, members: [], preferredForName: member, preferredForImage: member))
-            }
-            groups[groups.count - 1].members.append(member)
-            if forName { groups[groups.count - 1].preferredForName = member }
-            if forImage { groups[groups.count - 1].preferredForImage = member }
-        }
-        return groups
+        return LinkGroup.assembled(rows)
     }
 }
 

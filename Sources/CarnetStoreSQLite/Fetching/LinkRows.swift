@@ -22,26 +22,10 @@ enum LinkRows {
                         WHERE m.id IN (\(list.placeholders)))
                     ORDER BY l.unifiedId, l.contactRowid
                     """, arguments: list.arguments + list.arguments)
-            groups += assemble(rows)
+            groups += LinkGroup.assembled(rows.map { ($0[0], $0[1], $0[2], $0[3]) })
         }
         var seen = Set<String>()
         return groups.filter { seen.insert($0.identifier).inserted }
-    }
-
-    private static func assemble(_ rows: [Row]) -> [LinkGroup] {
-        var groups: [LinkGroup] = []
-        for row in rows {
-            let unified: String = row[0]
-            let member: String = row[1]
-            if groups.last?.identifier != unified {
-                groups.append(
-                    LinkGroup(identifier: unified, members: [], preferredForName: member, preferredForImage: member))
-            }
-            groups[groups.count - 1].members.append(member)
-            if row[2] as Bool { groups[groups.count - 1].preferredForName = member }
-            if row[3] as Bool { groups[groups.count - 1].preferredForImage = member }
-        }
-        return groups
     }
 
     /// Whether any linked contact is not its unified contact's name-preferred member.
