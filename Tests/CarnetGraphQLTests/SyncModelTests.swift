@@ -4,7 +4,9 @@ import Testing
 
 /// The sync contract on random schedules (issue: "Sync that never diverges"): after each schedule every client
 /// holds what the server holds. `CARNET_SYNC_SCHEDULES` sets how many schedules run (1,000 by default, split in
-/// four parallel batches), `CARNET_SYNC_SEED` runs one schedule; a failure prints its seed and steps.
+/// four parallel batches), `CARNET_SYNC_SEED` runs one schedule; a failure prints its seed and steps
+/// (`CARNET_SYNC_VERBOSE=1`: every schedule's steps, operations in full). Clients sync unified or individual
+/// contacts; writers link, unlink and set preferred contacts too.
 @Suite("Sync model")
 struct SyncModelTests {
     static let total = ProcessInfo.processInfo.environment["CARNET_SYNC_SCHEDULES"].flatMap(Int.init) ?? 1_000
@@ -35,11 +37,14 @@ struct SyncModelTests {
             Self.onlySeed.map { batch == 0 ? [$0] : [] }
             ?? (0..<total).filter { $0 % 4 == batch }.map { Self.baseSeed &+ UInt64($0) }
         var steps = 0
+        var linkSaves = 0
         for seed in seeds {
             var runner = try await ScheduleRunner(seed: seed, postgres: postgres)
             do {
                 try await runner.run()
                 steps += runner.steps
+                if ScheduleRunner.verbose { print("seed \(seed): " + runner.log.joined(separator: "; ")) }
+                linkSaves += runner.linkSaves
             } catch {
                 Issue.record(
                     "seed \(seed) (CARNET_SYNC_SEED=\(seed)) failed after \(runner.steps) steps: \(error)\nsteps: \(runner.log.joined(separator: "; "))"
@@ -50,7 +55,7 @@ struct SyncModelTests {
             await runner.world.close()
         }
         print(
-            "sync model\(postgres ? " on PostgreSQL" : "") batch \(batch): \(seeds.count) schedules, \(steps) steps, base seed \(Self.baseSeed)"
+            "sync model\(postgres ? " on PostgreSQL" : "") batch \(batch): \(seeds.count) schedules, \(steps) steps, \(linkSaves) saves that linked or unlinked, base seed \(Self.baseSeed)"
         )
     }
 }

@@ -76,7 +76,7 @@ enum PythonClients {
     {
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", directory.appendingPathComponent(script).path] + arguments, timeout: .seconds(300))
+            ["python3", directory.appendingPathComponent(script).path] + arguments, timeout: .seconds(600))
         #expect(
             result.status == 0, "\(script) failed:\n\(result.stdout)\n\(result.stderr)", sourceLocation: sourceLocation)
     }

@@ -205,3 +205,17 @@ package func refusal(_ store: any ContactStore, _ request: SaveRequest) async ->
         return nil
     }
 }
+
+/// Executes a save as a client that honours `UNAVAILABLE` does: a save that waited too long for a busy book wrote
+/// nothing and is sent again, a bounded number of times. For tests of concurrency whose subject is not the wait.
+@discardableResult
+package func executeRetryingBusy(_ store: any ContactStore, _ request: SaveRequest) async throws -> SaveResult {
+    var attempt = 0
+    while true {
+        do {
+            return try await store.execute(request)
+        } catch let error as StoreError where error.code == .unavailable && attempt < 20 {
+            attempt += 1
+        }
+    }
+}

@@ -160,7 +160,9 @@ struct MergeTests {
                     case .note: update.note = "note\(index)"
                     default: update.namePrefix = "p\(index)"
                     }
-                    try await store.execute(SaveRequest(operations: [.updateContact(update, baseRevision: revision)]))
+                    // Six writers on one book may outwait a loaded machine's lock timeout: that save wrote nothing.
+                    try await executeRetryingBusy(
+                        store, SaveRequest(operations: [.updateContact(update, baseRevision: revision)]))
                     return true
                 }
             }

@@ -10,20 +10,32 @@ struct UnifiedHistoryTests {
     struct Replica {
         var token: String?
         var contacts: [String: String] = [:]
+        /// (group, contact) pairs, when it asks for group changes.
+        var members: Set<[String]> = []
         let unify: Bool
+        var groups = false
 
         mutating func pull(_ store: any ContactStore) async throws {
             var more = true
             while more {
-                var request = ChangeHistoryFetchRequest(startingToken: token, contactKeys: [.givenName], limit: 3)
+                var request = ChangeHistoryFetchRequest(
+                    startingToken: token, includeGroupChanges: groups, contactKeys: [.givenName], limit: 3)
                 request.unifyResults = unify
                 let page = try await store.changeHistory(request)
                 for event in page.events {
                     switch event.kind {
-                    case .dropEverything: contacts = [:]
+                    case .dropEverything:
+                        contacts = [:]
+                        members = []
                     case .addContact, .updateContact:
                         if let contact = event.contact { contacts[contact.identifier] = contact.givenName }
-                    case .deleteContact: contacts[event.contactIdentifier ?? ""] = nil
+                    case .deleteContact:
+                        contacts[event.contactIdentifier ?? ""] = nil
+                        members = members.filter { $0[1] != event.contactIdentifier }
+                    case .addMemberToGroup:
+                        members.insert([event.groupIdentifier ?? "", event.contactIdentifier ?? ""])
+                    case .removeMemberFromGroup:
+                        members.remove([event.groupIdentifier ?? "", event.contactIdentifier ?? ""])
                     default: continue
                     }
                 }
@@ -99,5 +111,60 @@ struct UnifiedHistoryTests {
         var fresh = Replica(unify: true)
         try await fresh.pull(store)
         #expect(fresh.contacts == unified.contacts)
+    }
+
+    /// The memberships a replica should hold: the group's individual members, or with unification each linked one
+    /// replaced by its unified contact.
+    func memberships(_ store: any ContactStore, groups: [String], unify: Bool) async throws -> Set<[String]> {
+        var pairs = Set<[String]>()
+        for (group, members) in try await store.members(ofGroups: groups, keysToFetch: [], sortOrder: .none) {
+            let links = unify ? try await store.linkGroups(containing: members.map(\.identifier)) : []
+            for member in members {
+                let unified = links.first { $0.members.contains(member.identifier) }?.identifier
+                pairs.insert([group, unified ?? member.identifier])
+            }
+        }
+        return pairs
+    }
+
+    @Test(
+        "Memberships follow links: a unified contact is in its members' groups, a contact taken out in its own",
+        arguments: StoreKind.available)
+    func memberships(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var unified = Replica(unify: true, groups: true)
+        var individual = Replica(unify: false, groups: true)
+        let (a, b, c) = (Make.person("Ada", "One"), Make.person("Bea", "Two"), Make.person("Cy", "Three"))
+        try await store.add([a, b, c])
+        let (g, h) = (Group(name: "Family"), Group(name: "Work"))
+        _ = try await save(store) { request in
+            request.add(g)
+            request.add(h)
+            request.addMember(a.identifier, toGroup: g.identifier)
+            request.addMember(c.identifier, toGroup: h.identifier)
+        }
+        func check(_ step: String) async throws {
+            try await unified.pull(store)
+            try await individual.pull(store)
+            let groups = [g.identifier, h.identifier]
+            #expect(
+                unified.members == (try await memberships(store, groups: groups, unify: true)), "unified after \(step)")
+            #expect(
+                individual.members == (try await memberships(store, groups: groups, unify: false)),
+                "individual after \(step)")
+        }
+        try await check("adds")
+        let linked = try await save(store) {
+            $0.link(contactsWithIdentifiers: [a.identifier, b.identifier, c.identifier])
+        }
+        let abc = try #require(linked.recordIdentifiers.first)
+        try await check("link a b c")
+        #expect(unified.members == [[g.identifier, abc], [h.identifier, abc]])
+        _ = try await save(store) { $0.unlink(contactWithIdentifier: c.identifier) }
+        try await check("unlink c: the unified contact leaves c's group")
+        #expect(unified.members == [[g.identifier, abc], [h.identifier, c.identifier]])
+        _ = try await save(store) { $0.delete(contactWithIdentifier: a.identifier) }
+        try await check("delete a: the pair ends")
+        #expect(unified.members == [[h.identifier, c.identifier]])
     }
 }

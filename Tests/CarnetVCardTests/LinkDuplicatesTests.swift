@@ -52,6 +52,7 @@ struct LinkDuplicatesTests {
         END:VCARD
         """
 
+    @discardableResult
     func importing(_ text: String, into store: any ContactStore, container: String?, link: Bool) async throws
         -> VCardImporter.Summary
     {

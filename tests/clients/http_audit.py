@@ -101,7 +101,7 @@ class Http:
             verify=make_ssl_context(args.ca),
             http1=True,
             http2=http2,
-            timeout=httpx.Timeout(20.0),
+            timeout=httpx.Timeout(60.0),
             follow_redirects=False,
         )
 

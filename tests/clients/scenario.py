@@ -153,7 +153,7 @@ class Subscriber:
 
     async def start(self) -> None:
         # connect_async returns once the server has sent connection_ack.
-        self.session = await asyncio.wait_for(self.client.connect_async(), 20)
+        self.session = await asyncio.wait_for(self.client.connect_async(), 60)
         check(
             self.transport.subprotocol == WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL,
             f"{self.name}: server chose subprotocol {self.transport.subprotocol!r}, expected graphql-transport-ws",
@@ -273,7 +273,7 @@ class Scenario:
             execute_timeout=60,
         )
         self.clients.append(client)
-        return await asyncio.wait_for(client.connect_async(), 30)
+        return await asyncio.wait_for(client.connect_async(), 120)
 
     async def save(self, session: Any, operations: list[dict[str, Any]], author: str | None) -> dict[str, Any]:
         request: dict[str, Any] = {"operations": operations}

@@ -45,8 +45,8 @@ except ImportError as error:  # pragma: no cover - environment problem
     sys.exit(f"ws_protocol.py needs websockets >= 14 (pip install -r tests/clients/requirements.txt): {error}")
 
 SUBPROTOCOL = "graphql-transport-ws"
-STEP_TIMEOUT = 20.0  # seconds to wait for any one expected message or close: a hang bound, generous for loaded CI
-CHECK_TIMEOUT = 60.0  # seconds for a whole check
+STEP_TIMEOUT = 60.0  # seconds to wait for any one expected message or close: a hang bound, generous for loaded CI
+CHECK_TIMEOUT = 180.0  # seconds for a whole check
 
 HISTORY_TOKEN_QUERY = "query WsHistoryToken { currentHistoryToken }"
 STORE_DID_CHANGE = "subscription WsStoreDidChange { storeDidChange { historyToken authors } }"
@@ -202,7 +202,7 @@ class Checks:
             self.args.url,
             ssl=self.context,
             subprotocols=subprotocols or [SUBPROTOCOL],  # type: ignore[list-item]
-            open_timeout=10,
+            open_timeout=60,
             close_timeout=3,
             ping_interval=None,
             max_size=16 * 1024 * 1024,

@@ -14,6 +14,10 @@ public struct ChangeHistoryFetchRequest: Sendable, Hashable {
     /// Report unified contacts (`CNChangeHistoryFetchRequest.shouldUnifyResults`, see ``UnifiedHistory``): off by
     /// default in the store, on by default in the GraphQL API.
     public var unifyResults = false
+    /// Keeps membership events of identifiers that are no contact (unified contacts': a link change logs them so
+    /// that unified clients hear of the unified contact's groups) as removals, for ``UnifiedHistory`` to state
+    /// again; an individual page drops them.
+    package var keepsUnknownMemberships = false
 
     public init(
         startingToken: String? = nil, includeGroupChanges: Bool = false, excludedAuthors: Set<String> = [],

@@ -107,4 +107,20 @@ package struct LinkPlan: Sendable, Equatable {
         if forName { group.preferredForName = contact } else { group.preferredForImage = contact }
         return LinkPlan(written: [group], touched: group.members)
     }
+
+    /// The membership events a link change logs, as (record, group), given the groups of the contacts it touched
+    /// or unlinked. Memberships do not change, but who stands for them does: each unified contact written is now
+    /// in the groups of its members and may have left those of a contact taken out; a contact taken out stands
+    /// for its own groups again. History states each as it is now, so one event per pair says enough.
+    package func membershipRecords(groupsOf: [String: [String]]) -> [(record: String, group: String)] {
+        var groups: [String] = []
+        var seen = Set<String>()
+        for contact in Set(touched + unlinked).sorted() {
+            for group in groupsOf[contact] ?? [] where seen.insert(group).inserted { groups.append(group) }
+        }
+        var records: [(record: String, group: String)] = []
+        for contact in unlinked { for group in groupsOf[contact] ?? [] { records.append((contact, group)) } }
+        for unified in written { for group in groups { records.append((unified.identifier, group)) } }
+        return records
+    }
 }

@@ -13,13 +13,19 @@ package enum UnifiedHistory {
     {
         var plain = request
         plain.unifyResults = false
+        plain.keepsUnknownMemberships = true
         var page = try await store.changeHistory(plain)
         let ids = Array(Set(page.events.compactMap(\.contactIdentifier)))
         let groups = try await store.linkGroups(containing: ids)
-        // A page without linked contacts (every page of a book without links) is the individual page.
+        // A page without linked contacts (every page of a book without links) is the individual page, but for
+        // the memberships of unified contacts that ended, which their delete events cover.
         guard !groups.isEmpty else { return page }
         var groupOf: [String: LinkGroup] = [:]
-        for group in groups { for member in group.members { groupOf[member] = group } }
+        for group in groups {
+            // A link change logs membership events for the unified contact itself.
+            groupOf[group.identifier] = group
+            for member in group.members { groupOf[member] = group }
+        }
         var records: [String: Contact] = [:]
         for chunk in groups.map(\.identifier).chunked(StoreLimits.pageSize) {
             for contact in try await UnifiedFetch.contacts(

@@ -33,7 +33,7 @@ extension PostgresHistoryFetch {
                 event.group = group
             case .addMemberToGroup, .removeMemberFromGroup:
                 guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                    contactsByID[contact] != nil, groupsByID[group] != nil
+                    contactsByID[contact] != nil || request.keepsUnknownMemberships, groupsByID[group] != nil
                 else { return nil }
                 event.kind = members.contains("\(group)\n\(contact)") ? .addMemberToGroup : .removeMemberFromGroup
             case .dropEverything, .deleteContact, .deleteGroup:

@@ -103,5 +103,25 @@ extension PostgresSaveTransaction {
             WHERE c.book_id = \(bookID) AND c.id = ANY(\(touched))
             """)
         for contact in plan.touched { try await record(.updateContact, contact, keys: []) }
+        try await recordMemberships(plan)
+    }
+
+    /// A link change moves memberships between a unified contact and its members without changing any: it logs
+    /// a membership event for each group of the contacts involved, for them and for each unified contact written,
+    /// which history states as it is now (``LinkPlan/membershipRecords(groupsOf:)``).
+    private mutating func recordMemberships(_ plan: LinkPlan) async throws {
+        let contacts = Array(Set(plan.touched + plan.unlinked))
+        guard !contacts.isEmpty else { return }
+        var groupsOf: [String: [String]] = [:]
+        for try await (contact, group) in try await run(
+            """
+            SELECT contact_id, group_id FROM group_member WHERE book_id = \(bookID) AND contact_id = ANY(\(contacts))
+            """
+        ).decode((String, String).self) {
+            groupsOf[contact, default: []].append(group)
+        }
+        for (record, group) in plan.membershipRecords(groupsOf: groupsOf) {
+            try await self.record(.addMemberToGroup, record, other: group)
+        }
     }
 }

@@ -69,7 +69,7 @@ extension HistoryFetch {
         case .addMemberToGroup, .removeMemberFromGroup:
             // A deleted contact or group takes its memberships with it (its delete event says so).
             guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                contactIndex[contact] != nil, groups[group] != nil
+                contactIndex[contact] != nil || request.keepsUnknownMemberships, groups[group] != nil
             else { return false }
             let isMember = members.contains(MemberPair(group: group, contact: contact))
             event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup

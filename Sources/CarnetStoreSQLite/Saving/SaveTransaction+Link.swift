@@ -113,5 +113,28 @@ extension SaveTransaction {
             ])
             try record(.updateContact, contact, keys: [])
         }
+        try recordMemberships(plan)
+    }
+
+    /// A link change moves memberships between a unified contact and its members without changing any: it logs
+    /// a membership event for each group of the contacts involved, for them and for each unified contact written,
+    /// which history states as it is now (``LinkPlan/membershipRecords(groupsOf:)``).
+    private mutating func recordMemberships(_ plan: LinkPlan) throws {
+        let contacts = Array(Set(plan.touched + plan.unlinked))
+        guard !contacts.isEmpty else { return }
+        var groupsOf: [String: [String]] = [:]
+        for chunk in contacts.chunked(500) {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, g.id FROM contact c JOIN groupMember m ON m.contactRowid = c.rowid
+                    JOIN "group" g ON g.rowid = m.groupRowid
+                    WHERE c.id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """, arguments: StatementArguments(Array(chunk)))
+            for row in rows { groupsOf[row[0], default: []].append(row[1]) }
+        }
+        for (record, group) in plan.membershipRecords(groupsOf: groupsOf) {
+            try self.record(.addMemberToGroup, record, other: group)
+        }
     }
 }

@@ -57,6 +57,32 @@ final class PointReaders: Sendable {
         try withFreeConnection({ try $0.queue.unsafeRead(body) }, otherwise: fallback)
     }
 
+    /// ``read(_:otherwise:)`` for a caller on the cooperative pool: the fallback suspends instead of blocking.
+    func read<T>(_ body: (Database) throws -> T, otherwise fallback: () async throws -> T) async throws -> T {
+        if let value = try withFreeConnection({ try Taken($0.queue.unsafeRead(body)) }, otherwise: { nil }) {
+            return value.value
+        }
+        return try await fallback()
+    }
+
+    /// ``read(statement:sql:_:otherwise:)`` for a caller on the cooperative pool: the fallback suspends instead of
+    /// blocking.
+    func read<T>(
+        statement key: StatementKey, sql: String, _ body: (SQLiteStatement) throws -> T,
+        otherwise fallback: () async throws -> T
+    ) async throws -> T {
+        if let value = try read(statement: key, sql: sql, { try Taken(body($0)) }, otherwise: { nil }) {
+            return value.value
+        }
+        return try await fallback()
+    }
+
+    /// A value read on a point connection, told apart from none (a read whose value is itself optional).
+    private struct Taken<T> {
+        let value: T
+        init(_ value: T) { self.value = value }
+    }
+
     /// Runs `body` with this connection's prepared statement for `sql`, outside a transaction (one statement is
     /// its own snapshot; it is reset afterwards), or `fallback` when every connection is in use or statements are traced.
     ///

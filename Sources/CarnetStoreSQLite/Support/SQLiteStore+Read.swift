@@ -11,18 +11,22 @@ extension SQLiteStore {
     /// Runs a bounded read (a record, a page of at most 1,000, the groups, the containers) on the calling task.
     ///
     /// GRDB's asynchronous read hops to a reader queue and back, which costs more than such a read itself (about
-    /// 25 µs against a few). A WAL read never waits for a lock, so running it here is CPU work like any other;
-    /// unbounded reads (history, compaction) keep the asynchronous path and leave the cooperative pool free.
+    /// 25 µs against a few). A WAL read never waits for a lock, so running it on a point connection here is CPU
+    /// work like any other. When every point connection is busy the read waits for one of GRDB's readers
+    /// asynchronously: a synchronous wait would hold a thread of the cooperative pool while the asynchronous reads
+    /// that hold GRDB's readers need one to give them back (with every thread so held, the process stalls).
     func read<T>(_ body: (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         do {
+            // In memory: one serial queue, which no asynchronous read holds across a suspension.
             guard let pointReaders else { return try writer.read(body) }
-            return try pointReaders.read(
+            let writer = try self.writer
+            return try await pointReaders.read(
                 { db in
                     try db.beginTransaction(.deferred)
                     defer { try? db.rollback() }
                     return try body(db)
-                }, otherwise: { try writer.read(body) })
+                }, otherwise: { try await Self.suspendingRead(writer, body) })
         } catch {
             throw StoreError.mapped(error)
         }
@@ -36,26 +40,34 @@ extension SQLiteStore {
         // Locals, not `self`: a closure capturing the store copies (and retains) all of its fields.
         let (database, pointReaders) = (self.database, self.pointReaders)
         do {
-            return try Self.readStatementUnmapped(key, sql, body, database: database, pointReaders: pointReaders)
+            func throughGRDB(_ db: Database) throws -> T {
+                let statement = try db.cachedStatement(sql: sql).sqliteStatement
+                defer { sqlite3_reset(statement) }
+                return try body(statement)
+            }
+            guard let pointReaders else { return try database.writer().unsafeRead(throughGRDB) }
+            let writer = try database.writer()
+            return try await pointReaders.read(
+                statement: key, sql: sql, body, otherwise: { try await Self.suspendingRead(writer, throughGRDB) })
         } catch {
             throw StoreError.mapped(error)
         }
     }
 
-    private static func readStatementUnmapped<T>(
-        _ key: StatementKey, _ sql: String, _ body: (SQLiteStatement) throws -> T, database: StoreDatabase,
-        pointReaders: PointReaders?
-    ) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            let throughGRDB = {
-                try database.writer().unsafeRead { db in
-                    let statement = try db.cachedStatement(sql: sql).sqliteStatement
-                    defer { sqlite3_reset(statement) }
-                    return try body(statement)
-                }
-            }
-            guard let pointReaders else { return try throughGRDB() }
-            return try pointReaders.read(statement: key, sql: sql, body, otherwise: throughGRDB)
+    /// GRDB's asynchronous read, for a body that is neither escaping nor `Sendable`: it runs before this returns,
+    /// on one of GRDB's reader queues, while the caller waits.
+    private static func suspendingRead<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) async throws
+        -> T
+    {
+        try await withoutActuallyEscaping(body) { body in
+            let box = UncheckedSendable(body)
+            return try await writer.read { db in UncheckedSendable(try box.value(db)) }.value
         }
     }
+}
+
+/// A value handed to a closure that runs while its owner waits, so it is never used from two places at once.
+private struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

@@ -94,6 +94,8 @@ struct PullClient {
     var book = 0
     /// Whether it syncs as the book's owner `other` (book 2, its default, through the root fields).
     var asOther = false
+    /// Whether it syncs unified contacts (`unifyResults`) or individual ones.
+    var unify = true
     var token: String?
     var state = ReplicaState()
 
@@ -101,6 +103,7 @@ struct PullClient {
         [
             "since": token.map(JSONValue.string) ?? .null, "groups": .bool(groupChanges),
             "excluded": .array(excludeOwn ? [.string(author)] : []), "first": .int(pageSize),
+            "unify": .bool(unify),
         ]
     }
 }

@@ -63,12 +63,15 @@ final class SubscriberClient: Sendable {
     let groupChanges: Bool
     /// The book it follows (0: the default one).
     let book: Int
+    /// Whether it syncs unified contacts (`unifyResults`) or individual ones.
+    let unify: Bool
     let gate = ReadGate()
     let progress = Mutex(Progress())
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
-    init(name: String, author: String, excludeOwn: Bool, groupChanges: Bool, book: Int = 0) {
+    init(name: String, author: String, excludeOwn: Bool, groupChanges: Bool, book: Int = 0, unify: Bool = true) {
         self.book = book
+        self.unify = unify
         self.name = name
         self.author = author
         self.excludeOwn = excludeOwn
@@ -86,6 +89,7 @@ final class SubscriberClient: Sendable {
         let variables: [String: JSONValue] = [
             "since": token.map(JSONValue.string) ?? .null, "groups": .bool(groupChanges),
             "excluded": .array(excludeOwn ? [.string(author)] : []), "book": world.bookVariable(book),
+            "unify": .bool(unify),
         ]
         let operation = try service.operation(
             for: GraphQLRequestBody(query: SyncDocuments.subscribe, variables: variables))

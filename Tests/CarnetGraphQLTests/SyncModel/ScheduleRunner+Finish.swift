@@ -5,7 +5,7 @@ extension ScheduleRunner {
     /// exactly what the server holds.
     mutating func finish() async throws {
         var fences: [String] = []
-        var servers: [ReplicaState] = []
+        var servers: [[Bool: ReplicaState]] = []
         for book in 0..<world.booksCount {
             let fence = try await world.run(
                 SyncDocuments.save,
@@ -19,27 +19,40 @@ extension ScheduleRunner {
             fences.append(fenceId)
         }
         for index in pullers.indices { try await sync(index) }
-        for book in 0..<world.booksCount { servers.append(try await world.state(book: book)) }
+        for book in 0..<world.booksCount {
+            servers.append([
+                true: try await world.state(book: book, unify: true),
+                false: try await world.state(book: book, unify: false),
+            ])
+        }
         var problems: [String] = []
         for client in pullers {
-            let server = servers[client.book]
+            let server = servers[client.book][client.unify]!
             let expected = client.groupChanges ? server : server.contactsOnly
             if client.state != expected {
                 problems.append(
-                    "\(client.name) (book \(client.book), author \(client.author), excludes own \(client.excludeOwn), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)"
+                    "\(client.name) (book \(client.book), author \(client.author), excludes own \(client.excludeOwn), unified \(client.unify), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)"
                 )
             }
         }
         for subscriber in subscribers {
             subscriber.gate.openFully()
             let progress = await waitForFence(subscriber, fences[subscriber.book])
-            let server = servers[subscriber.book]
+            let server = servers[subscriber.book][subscriber.unify]!
             let expected = subscriber.groupChanges ? server : server.contactsOnly
             if progress.state != expected || !progress.errors.isEmpty {
                 problems.append(
-                    "\(subscriber.name) (book \(subscriber.book), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
+                    "\(subscriber.name) (book \(subscriber.book), unified \(subscriber.unify), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
                 )
             }
+        }
+        if !problems.isEmpty && Self.verbose {
+            let ids = Array(servers[0][false]!.contacts.keys)
+            let groups = try await world.store(of: 0).groups(ofContacts: ids)
+            problems.append("groups of contacts: \(groups.mapValues { $0.map(\.identifier) })")
+            let members = try await world.store(of: 0).members(
+                ofGroups: Array(servers[0][false]!.groups.keys), keysToFetch: [], sortOrder: .none, limit: 1000)
+            problems.append("members of groups: \(members.mapValues { $0.map(\.identifier) })")
         }
         guard problems.isEmpty else {
             throw ModelFailure("server holds \(servers)\n" + problems.joined(separator: "\n"))

@@ -1,7 +1,9 @@
 import CarnetGraphQL
 import CarnetStore
+import Foundation
 
 extension ScheduleRunner {
+    static let verbose = ProcessInfo.processInfo.environment["CARNET_SYNC_VERBOSE"] == "1"
     static let names = ["Anna", "Bob", "Chloé", "Đức", "Eve", "Fatima", "Gus", "Hana"]
 
     /// One save of one to three operations by a random author; clients of that author that apply their own
@@ -14,32 +16,48 @@ extension ScheduleRunner {
         let request: JSONValue = .object(["transactionAuthor": .string(author), "operations": .array(operations)])
         // The third book's owner, `other`, saves into it through the root fields; the owner by its id.
         let asOther = book == 2 && random.chance(50)
+        let owners = ownAppliers(author: author, book: book)
+        let named = namedContacts(operations)
+        let before = owners.isEmpty ? LinkedAround() : try await linked(around: named, book: book)
         let result = try await world.run(
             SyncDocuments.save, ["request": request, "book": asOther ? .null : world.bookVariable(book)],
             asOther: asOther)
         // Records of one book named in a save to another are refused as records that do not exist.
-        let summary = "book \(book): " + operations.map { $0.objectValue?.keys.first ?? "?" }.joined(separator: ",")
+        // The operations in full when asked (`CARNET_SYNC_VERBOSE=1`), to replay a failing seed by hand.
+        let summary =
+            "book \(book): "
+            + operations.map { Self.verbose ? $0.json : ($0.objectValue?.keys.first ?? "?") }.joined(separator: ",")
         guard result["errors"] == nil, let saved = result["data"]?["save"] else {
             // A refused save (a deleted record, a conflict, a duplicate membership) must write nothing.
             let code = result["errors"]?[0]?["extensions"]?["code"]?.stringValue ?? "?"
             log.append("save \(author) [\(summary)] refused \(code)")
-            guard ["RECORD_DOES_NOT_EXIST", "CONFLICT", "CONTAINMENT_SCOPE", "VALIDATION_FAILED"].contains(code) else {
+            guard
+                [
+                    "RECORD_DOES_NOT_EXIST", "CONFLICT", "CONTAINMENT_SCOPE", "VALIDATION_FAILED", "LINK_INVALID",
+                    "RECORD_IDENTIFIER_INVALID",
+                ].contains(code)
+            else {
                 throw ModelFailure("unexpected save error: \(result.json)")
             }
             return
         }
         log.append("save \(author) [\(summary)]")
+        if operations.contains(where: { $0["linkContacts"] != nil || $0["unlinkContact"] != nil }) { linkSaves += 1 }
         for contact in saved["contacts"]?.arrayValue ?? [] {
             if let id = contact["id"]?.stringValue, !contactIds.contains(id) { contactIds.append(id) }
+            let members = (contact["linkedContacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            if members.isEmpty, let id = contact["id"]?.stringValue { linkedIds.removeAll { $0 == id } }
+            for id in members where !linkedIds.contains(id) { linkedIds.append(id) }
         }
         for group in saved["groups"]?.arrayValue ?? [] {
             if let id = group["id"]?.stringValue, !groupIds.contains(id) { groupIds.append(id) }
         }
-        for index in pullers.indices
-        where pullers[index].excludeOwn && pullers[index].author == author && pullers[index].book == book {
+        for index in owners {
             pullers[index].state.apply(
                 ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
         }
+        try await rereadAfterLinks(
+            owners, operations: operations, saved: saved, named: named, before: before, book: book)
         try await readMergedGroups(operations, book: book, author: author)
     }
 
@@ -65,21 +83,22 @@ extension ScheduleRunner {
     private mutating func operation() -> JSONValue {
         let contact = random.pick(contactIds).map(JSONValue.string)
         let group = random.pick(groupIds).map(JSONValue.string)
+        if contact != nil, random.chance(linkPercent) { return linkOperation() }
         switch random.int(1...100) {
-        case 1...30: return ["addContact": addContact()]
-        case 31...56 where contact != nil: return ["updateContact": updateContact(contact!.stringValue!)]
-        case 57...60 where contact != nil:
+        case 1...26: return ["addContact": addContact()]
+        case 27...48 where contact != nil: return ["updateContact": updateContact(contact!.stringValue!)]
+        case 49...51 where contact != nil:
             // Sometimes the contact itself, or one of another book: refused, writing nothing.
             let absorbed = random.pick(contactIds).map(JSONValue.string) ?? contact!
             return ["mergeContacts": ["into": contact!, "from": .array([absorbed])]]
-        case 61...68 where contact != nil: return ["deleteContact": contact!]
-        case 69...78: return ["addGroup": ["name": .string("G\(random.int(1...99))")]]
-        case 79...83 where group != nil:
+        case 52...58 where contact != nil: return ["deleteContact": contact!]
+        case 59...66: return ["addGroup": ["name": .string("G\(random.int(1...99))")]]
+        case 67...70 where group != nil:
             return ["updateGroup": ["id": group!, "name": .string("R\(random.int(1...99))")]]
-        case 84...86 where group != nil: return ["deleteGroup": group!]
-        case 87...95 where contact != nil && group != nil:
+        case 71...73 where group != nil: return ["deleteGroup": group!]
+        case 74...80 where contact != nil && group != nil:
             return ["addMember": ["contactId": contact!, "groupId": group!]]
-        case 96...100 where contact != nil && group != nil:
+        case 81...84 where contact != nil && group != nil:
             return ["removeMember": ["contactId": contact!, "groupId": group!]]
         default: return ["addContact": addContact()]
         }

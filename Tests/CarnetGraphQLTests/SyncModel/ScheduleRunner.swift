@@ -14,16 +14,23 @@ struct ScheduleRunner {
     var subscribers: [SubscriberClient] = []
     var contactIds: [String] = []
     var groupIds: [String] = []
+    /// Contacts a save result showed linked: what unlinking and preferring mostly name.
+    var linkedIds: [String] = []
+    /// How often an operation links, unlinks or prefers, in percent: a third of the schedules link a lot.
+    let linkPercent: Int
     /// Contacts as a writer last read them: (revision, phones), possibly stale, for based-on-revision updates.
     var reads: [String: (revision: String, phones: [JSONValue])] = [:]
     var log: [String] = []
     var steps = 0
+    /// Saves with link operations that went through, for the summary: a model that never links tests nothing.
+    var linkSaves = 0
 
     init(seed: UInt64, postgres: Bool = false) async throws {
         self.seed = seed
         var random = SeededRandom(seed: seed)
         // A third of the schedules run over three books: the owner's two and one shared with it.
         let books = random.chance(33)
+        linkPercent = random.chance(33) ? 40 : 10
         world = try await SyncWorld(onDisk: random.chance(25), books: books, postgres: postgres)
         let lastBook = world.booksCount - 1
         for index in 0..<random.int(1...3) {
@@ -32,13 +39,14 @@ struct ScheduleRunner {
                 groupChanges: random.chance(70), pageSize: random.int(1...5))
             client.book = random.int(0...lastBook)
             client.asOther = client.book == 2 && random.chance(50)
+            client.unify = random.chance(50)
             pullers.append(client)
         }
         for index in 0..<random.int(0...2) {
             subscribers.append(
                 SubscriberClient(
                     name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: false,
-                    groupChanges: random.chance(70), book: random.int(0...lastBook)))
+                    groupChanges: random.chance(70), book: random.int(0...lastBook), unify: random.chance(50)))
         }
         self.random = random
     }

@@ -1,7 +1,7 @@
 /// The GraphQL documents a sync client of the model test sends: the same contact selection everywhere, so a
 /// contact from an event, a save result and a plain query compare as equal JSON.
 enum SyncDocuments {
-    static let contactFields = "id givenName note phoneNumbers { identifier label value }"
+    static let contactFields = "id givenName note phoneNumbers { identifier label value } linkedContacts { id }"
 
     static let events = """
         events { __typename
@@ -18,8 +18,10 @@ enum SyncDocuments {
         """
 
     static let pull = """
-        query Pull($since: String, $groups: Boolean!, $excluded: [String!], $first: Int!) {
-          changeHistory(since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, first: $first) {
+        query Pull($since: String, $groups: Boolean!, $excluded: [String!], $first: Int!, $unify: Boolean!) {
+          changeHistory(
+            since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, first: $first, unifyResults: $unify
+          ) {
             token hasMore \(events)
           }
         }
@@ -27,9 +29,12 @@ enum SyncDocuments {
 
     /// ``pull`` on a book named by id.
     static let bookPull = """
-        query Pull($since: String, $groups: Boolean!, $excluded: [String!], $first: Int!, $book: ID!) {
+        query Pull($since: String, $groups: Boolean!, $excluded: [String!], $first: Int!, $book: ID!, $unify: Boolean!) {
           addressBook(id: $book) {
-            changeHistory(since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, first: $first) {
+            changeHistory(
+              since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, first: $first,
+              unifyResults: $unify
+            ) {
               token hasMore \(events)
             }
           }
@@ -37,8 +42,11 @@ enum SyncDocuments {
         """
 
     static let subscribe = """
-        subscription Feed($since: String, $groups: Boolean!, $excluded: [String!], $book: ID) {
-          changeHistory(since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, addressBookId: $book) {
+        subscription Feed($since: String, $groups: Boolean!, $excluded: [String!], $book: ID, $unify: Boolean!) {
+          changeHistory(
+            since: $since, includeGroupChanges: $groups, excludedAuthors: $excluded, addressBookId: $book,
+            unifyResults: $unify
+          ) {
             token hasMore \(events)
           }
         }
@@ -53,8 +61,8 @@ enum SyncDocuments {
         """
 
     static let state = """
-        query State($after: String) {
-          contacts(first: 1000, after: $after, sortOrder: NONE) {
+        query State($after: String, $unify: Boolean!) {
+          contacts(first: 1000, after: $after, sortOrder: NONE, unify: $unify) {
             nodes { \(contactFields) } pageInfo { hasNextPage endCursor }
           }
           groups { id name members(first: 1000, sortOrder: NONE) { id } }
@@ -63,12 +71,29 @@ enum SyncDocuments {
 
     /// ``state`` of a book named by id.
     static let bookState = """
-        query State($after: String, $book: ID!) {
+        query State($after: String, $book: ID!, $unify: Boolean!) {
           addressBook(id: $book) {
-            contacts(first: 1000, after: $after, sortOrder: NONE) {
+            contacts(first: 1000, after: $after, sortOrder: NONE, unify: $unify) {
               nodes { \(contactFields) } pageInfo { hasNextPage endCursor }
             }
             groups { id name members(first: 1000, sortOrder: NONE) { id } }
+          }
+        }
+        """
+
+    /// The contacts with these identifiers as they are now, as a client reads them again after its own save that
+    /// touched links: unified or individual as the client syncs.
+    static let reread = """
+        query Reread($ids: [ID!], $unify: Boolean!) {
+          contacts(first: 1000, filter: {ids: $ids}, sortOrder: NONE, unify: $unify) { nodes { \(contactFields) } }
+        }
+        """
+
+    /// ``reread`` of a book named by id.
+    static let bookReread = """
+        query Reread($ids: [ID!], $unify: Boolean!, $book: ID!) {
+          addressBook(id: $book) {
+            contacts(first: 1000, filter: {ids: $ids}, sortOrder: NONE, unify: $unify) { nodes { \(contactFields) } }
           }
         }
         """

@@ -143,26 +143,34 @@ final class SyncWorld {
         return try JSONParser.parse(response.body)
     }
 
-    /// What the server holds in book `index`.
-    func state(book index: Int = 0) async throws -> ReplicaState {
+    /// What the server holds in book `index`, as unified or individual contacts. With unification, a membership
+    /// is its unified contact's: in the group when any member is (`Group.members` lists individual contacts).
+    func state(book index: Int = 0, unify: Bool) async throws -> ReplicaState {
         var state = ReplicaState()
         var after: JSONValue = .null
+        var unifiedOf: [String: String] = [:]
+        var pairs: [[String]] = []
         while true {
-            let result = try await run(
-                index == 0 ? SyncDocuments.state : SyncDocuments.bookState,
-                ["after": after, "book": bookVariable(index)].filter { index != 0 || $0.key != "book" })
+            var variables: [String: JSONValue] = ["after": after, "unify": .bool(unify)]
+            if index != 0 { variables["book"] = bookVariable(index) }
+            let result = try await run(index == 0 ? SyncDocuments.state : SyncDocuments.bookState, variables)
             guard var data = result["data"], result["errors"] == nil else {
                 throw ModelFailure("state: \(result.json)")
             }
             if index != 0, let book = data["addressBook"] { data = book }
             for node in data["contacts"]?["nodes"]?.arrayValue ?? [] {
-                if let id = node["id"]?.stringValue { state.contacts[id] = node }
+                guard let id = node["id"]?.stringValue else { continue }
+                state.contacts[id] = node
+                // An individual contact lists its unified contact's members too: only unified ones stand for them.
+                for member in node["linkedContacts"]?.arrayValue ?? [] where unify {
+                    if let member = member["id"]?.stringValue, member != id { unifiedOf[member] = id }
+                }
             }
             for group in data["groups"]?.arrayValue ?? [] {
                 guard let id = group["id"]?.stringValue else { continue }
                 state.groups[id] = group["name"]?.stringValue
                 for member in group["members"]?.arrayValue ?? [] {
-                    if let contact = member["id"]?.stringValue { state.members.insert([id, contact]) }
+                    if let contact = member["id"]?.stringValue { pairs.append([id, contact]) }
                 }
             }
             guard data["contacts"]?["pageInfo"]?["hasNextPage"] == .bool(true),
@@ -170,6 +178,7 @@ final class SyncWorld {
             else { break }
             after = cursor
         }
+        for pair in pairs { state.members.insert([pair[0], unifiedOf[pair[1]] ?? pair[1]]) }
         return state
     }
 }

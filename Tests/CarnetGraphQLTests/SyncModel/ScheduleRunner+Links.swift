@@ -1,0 +1,119 @@
+import CarnetGraphQL
+
+/// Linking in the model: writers link, unlink and choose the preferred contact; clients that apply their own
+/// saves follow the schema's contract for a save that touched links (it reads the contacts it touched again).
+extension ScheduleRunner {
+    /// Contacts that were or are linked around a save: every identifier a client must read again.
+    struct LinkedAround {
+        var ids: Set<String> = []
+        /// Whether any of them is linked.
+        var linked = false
+    }
+
+    /// The clients of `author` on `book` that exclude their own author and apply their own saves.
+    func ownAppliers(author: String, book: Int) -> [Int] {
+        pullers.indices.filter {
+            pullers[$0].excludeOwn && pullers[$0].author == author && pullers[$0].book == book
+        }
+    }
+
+    /// The contact identifiers a save's operations name.
+    func namedContacts(_ operations: [JSONValue]) -> [String] {
+        let known = Set(contactIds)
+        var found: [String] = []
+        func collect(_ value: JSONValue) {
+            if let string = value.stringValue, known.contains(string) { found.append(string) }
+            for element in value.arrayValue ?? [] { collect(element) }
+            for (_, element) in value.objectValue ?? [:] { collect(element) }
+        }
+        for operation in operations { collect(operation) }
+        return found
+    }
+
+    /// A link operation, mostly on recent contacts (older ones are more often deleted, which refuses the save);
+    /// unlinking and preferring mostly name contacts a save showed linked.
+    mutating func linkOperation() -> JSONValue {
+        let recent = Array(contactIds.suffix(6))
+        let linked = linkedIds.isEmpty || random.chance(15) ? recent : Array(linkedIds.suffix(6))
+        func pick(_ ids: [String]) -> JSONValue { .string(random.pick(ids) ?? contactIds[0]) }
+        switch random.int(1...100) {
+        case 1...55:
+            // Two or three contacts; sometimes one twice or an old one, maybe deleted or of another book: refused,
+            // writing nothing.
+            var ids: [JSONValue] = []
+            var candidates = recent
+            for _ in 0..<random.int(2...3) {
+                let id = random.chance(10) ? pick(contactIds) : pick(candidates)
+                if !ids.contains(id) || random.chance(10) { ids.append(id) }
+                candidates.removeAll { .string($0) == id }
+                if candidates.isEmpty { candidates = recent }
+            }
+            return ["linkContacts": .array(ids)]
+        case 56...80: return ["unlinkContact": pick(linked)]
+        case 81...95: return ["setPreferredForName": pick(linked)]
+        default: return ["setPreferredForImage": pick(linked)]
+        }
+    }
+
+    /// The unified contacts the identifiers are part of now and their members, read as a client would (a unified
+    /// fetch with `linkedContacts`).
+    func linked(around ids: [String], book: Int) async throws -> LinkedAround {
+        guard !ids.isEmpty else { return LinkedAround() }
+        var around = LinkedAround(ids: Set(ids))
+        for node in try await reread(ids, unify: true, book: book) {
+            let members = (node["linkedContacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            if let id = node["id"]?.stringValue { around.ids.insert(id) }
+            around.ids.formUnion(members)
+            around.linked = around.linked || !members.isEmpty
+        }
+        return around
+    }
+
+    /// The contacts with these identifiers now, unified or individual.
+    func reread(_ ids: [String], unify: Bool, book: Int) async throws -> [JSONValue] {
+        var variables: [String: JSONValue] = ["ids": .array(ids.map(JSONValue.string)), "unify": .bool(unify)]
+        if book != 0 { variables["book"] = world.bookVariable(book) }
+        let result = try await world.run(book == 0 ? SyncDocuments.reread : SyncDocuments.bookReread, variables)
+        let data = book == 0 ? result["data"] : result["data"]?["addressBook"]
+        guard result["errors"] == nil, let nodes = data?["contacts"]?["nodes"]?.arrayValue else {
+            throw ModelFailure("reread: \(result.json)")
+        }
+        return nodes
+    }
+
+    /// After its own save that touched links (before or after it), a client that applies its own saves reads the
+    /// touched contacts again, as the schema says: those found replace what it holds, with their groups read again;
+    /// those not found (ended unified contacts; for unified clients, the members) are dropped.
+    mutating func rereadAfterLinks(
+        _ owners: [Int], operations: [JSONValue], saved: JSONValue, named: [String], before: LinkedAround, book: Int
+    ) async throws {
+        guard !owners.isEmpty else { return }
+        let results = (saved["contacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        let after = try await linked(around: named + results, book: book)
+        let linkOperations = ["linkContacts", "unlinkContact", "setPreferredForName", "setPreferredForImage"]
+        let touchesLinks =
+            before.linked || after.linked
+            || operations.contains { operation in linkOperations.contains { operation[$0] != nil } }
+        guard touchesLinks else { return }
+        let touched = Array(before.ids.union(after.ids))
+        let store = world.store(of: book)
+        for index in owners {
+            let unify = pullers[index].unify
+            let nodes = try await reread(touched, unify: unify, book: book)
+            var found: [String: JSONValue] = [:]
+            for node in nodes { if let id = node["id"]?.stringValue { found[id] = node } }
+            for id in touched where found[id] == nil { pullers[index].state.removeContact(id) }
+            for (id, node) in found {
+                pullers[index].state.contacts[id] = node
+                guard pullers[index].groupChanges else { continue }
+                let linked = (node["linkedContacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+                let members = unify && !linked.isEmpty ? linked : [id]
+                let groups = try await store.groups(ofContacts: members)
+                pullers[index].state.members = pullers[index].state.members.filter { $0[1] != id }
+                for member in members {
+                    for group in groups[member] ?? [] { pullers[index].state.members.insert([group.identifier, id]) }
+                }
+            }
+        }
+    }
+}
