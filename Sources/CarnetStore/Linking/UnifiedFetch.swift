@@ -112,18 +112,25 @@ package enum UnifiedFetch {
         guard !contacts.isEmpty else { return contacts }
         let groups = try await store.linkGroups(containing: contacts.map(\.identifier))
         guard !groups.isEmpty else { return contacts }
-        let unified = try await synthesize(groups, keys: keys, in: store)
+        // The contacts in hand were read with `keys`: they serve as members when that is all synthesis reads, so
+        // only the other members are read (on a page, the hidden ones).
+        var known: [String: Contact] = [:]
+        if UnifiedContact.memberKeys(for: keys) == keys {
+            for contact in contacts { known[contact.identifier] = contact }
+        }
+        let unified = try await synthesize(groups, keys: keys, known: known, in: store)
         var groupOf: [String: String] = [:]
         for group in groups { for member in group.members { groupOf[member] = group.identifier } }
         return contacts.map { contact in groupOf[contact.identifier].flatMap { unified[$0] } ?? contact }
     }
 
     /// The unified contacts of `groups`, by unified identifier.
-    private static func synthesize(_ groups: [LinkGroup], keys: ContactKeySet, in store: some ContactStore)
-        async throws -> [String: Contact]
-    {
-        var members: [String: Contact] = [:]
-        for chunk in groups.flatMap(\.members).chunked(StoreLimits.pageSize) {
+    private static func synthesize(
+        _ groups: [LinkGroup], keys: ContactKeySet, known: [String: Contact] = [:], in store: some ContactStore
+    ) async throws -> [String: Contact] {
+        var members = known
+        let missing = groups.flatMap(\.members).filter { known[$0] == nil }
+        for chunk in missing.chunked(StoreLimits.pageSize) {
             for contact in try await store.contacts(
                 withIdentifiers: Array(chunk), keysToFetch: UnifiedContact.memberKeys(for: keys))
             {

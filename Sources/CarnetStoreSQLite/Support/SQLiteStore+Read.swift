@@ -20,13 +20,15 @@ extension SQLiteStore {
         do {
             // In memory: one serial queue, which no asynchronous read holds across a suspension.
             guard let pointReaders else { return try writer.read(body) }
-            let writer = try self.writer
+            // The writer opens only here, when the point connections are busy: a book read by one request at a
+            // time never opens it.
+            let database = self.database
             return try await pointReaders.read(
                 { db in
                     try db.beginTransaction(.deferred)
                     defer { try? db.rollback() }
                     return try body(db)
-                }, otherwise: { try await Self.suspendingRead(writer, body) })
+                }, otherwise: { try await Self.suspendingRead(try database.writer(), body) })
         } catch {
             throw StoreError.mapped(error)
         }
@@ -46,9 +48,9 @@ extension SQLiteStore {
                 return try body(statement)
             }
             guard let pointReaders else { return try database.writer().unsafeRead(throughGRDB) }
-            let writer = try database.writer()
             return try await pointReaders.read(
-                statement: key, sql: sql, body, otherwise: { try await Self.suspendingRead(writer, throughGRDB) })
+                statement: key, sql: sql, body,
+                otherwise: { try await Self.suspendingRead(try database.writer(), throughGRDB) })
         } catch {
             throw StoreError.mapped(error)
         }
