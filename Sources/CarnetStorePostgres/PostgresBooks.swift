@@ -28,7 +28,7 @@ public final class PostgresBooks: AddressBookStores {
             while !Task.isCancelled {
                 guard let self else { return }
                 do {
-                    try await self.database.client.withConnection { connection in
+                    try await self.database.read { connection in
                         try await connection.listen(on: Self.channel) { notifications in
                             await self.wakeAll()
                             for try await notification in notifications {

@@ -434,6 +434,10 @@ class Checks:
                 failed += 1
                 print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
                 continue
+            except asyncio.CancelledError as error:  # a BaseException: it would end the run without a word
+                failed += 1
+                print(f"FAIL {name}: cancelled: {error!r}", flush=True)
+                continue
             passed += 1
             print(f"ok   {name} ({time.monotonic() - started:.2f} s): {detail}", flush=True)
         print(f"{passed} passed, {failed} failed")

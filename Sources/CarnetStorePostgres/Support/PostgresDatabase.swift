@@ -2,6 +2,7 @@ import CarnetStore
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// One instance's connection pool to the database, with its failures as store errors.
 ///
@@ -12,6 +13,9 @@ package final class PostgresDatabase: Sendable {
     package let location: PostgresLocation
     let logger: Logger
     private let running: Task<Void, Never>
+    /// Set by ``close()``: postgres-nio queues a lease on a pool whose `run()` ended instead of failing it, so a
+    /// read or write after the close would wait for ever.
+    private let closed = Atomic<Bool>(false)
 
     private init(client: PostgresClient, location: PostgresLocation, logger: Logger) {
         self.client = client
@@ -55,12 +59,14 @@ package final class PostgresDatabase: Sendable {
 
     /// Stops the pool: connections close once their queries finish.
     package func close() async {
+        closed.store(true, ordering: .releasing)
         running.cancel()
         await running.value
     }
 
     /// Runs `body` on a pooled connection, outside a transaction.
     package func read<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        try checkOpen()
         do {
             return try await client.withConnection(body)
         } catch {
@@ -70,10 +76,17 @@ package final class PostgresDatabase: Sendable {
 
     /// Runs `body` in a transaction: all of it commits, or none of it and the error.
     package func write<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        try checkOpen()
         do {
             return try await client.withTransaction(logger: logger, body)
         } catch {
             throw StoreError.mapped(error)
+        }
+    }
+
+    private func checkOpen() throws {
+        guard !closed.load(ordering: .acquiring) else {
+            throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
         }
     }
 }
