@@ -19,11 +19,15 @@ public struct ContactPredicate: Sendable, Hashable {
     package var linkedMembers: LinkedMembers?
 
     /// Which linked contacts a predicate keeps (``ContactPredicate/linkedMembers``).
-    package enum LinkedMembers: Sendable, Hashable {
+    package indirect enum LinkedMembers: Sendable, Hashable {
         /// Contacts that are not linked, and each unified contact's name-preferred member.
         case excluded
         /// The other members of unified contacts.
         case only
+        /// The name-preferred members of the unified contacts one of whose other members matches the predicate:
+        /// where a unified search places the unified contacts it finds through members that do not stand for them,
+        /// in one query a page, however many such members match. The rest of this predicate must be empty.
+        case standingForOthersMatching(ContactPredicate)
     }
 
     public init(

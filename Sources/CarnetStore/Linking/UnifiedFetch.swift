@@ -3,9 +3,9 @@
 /// A unified contact stands in pages where its name-preferred member stands: it shows that member's name, so it
 /// sorts there. A page of every contact (or of a container) is a page of the contacts that are not linked and of
 /// the name-preferred members, each member then replaced by its unified contact. Another predicate may match a
-/// unified contact through another member only: those members are read too (at most
-/// ``StoreLimits/unifiedSearchLinkedMatches``), and their unified contacts join the page in their
-/// name-preferred members' places.
+/// unified contact through another member only: a second page in the same order, of the name-preferred members
+/// of such unified contacts (``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)``), is merged with the
+/// first. Only a total count reads those members one by one (at most ``StoreLimits/unifiedSearchLinkedMatches``).
 package enum UnifiedFetch {
     package static func contacts(_ request: ContactFetchRequest, in store: some ContactStore) async throws
         -> ContactPage
@@ -23,18 +23,17 @@ package enum UnifiedFetch {
         }
         plain.includeTotalCount = false
         let page = try await store.contacts(plain)
-        let others = try await linkedMatches(plain.predicate, in: store)
-        guard !others.isEmpty || request.includeTotalCount else {
+        // The unified contacts found through members that do not stand for them, placed by their name-preferred
+        // members: one more page in the same order from the same cursor, merged with the first.
+        var others = plain.predicate
+        others.linkedMembers = nil
+        var extra = ContactFetchRequest(keysToFetch: [], sortOrder: request.sortOrder, page: request.page)
+        extra.predicate.linkedMembers = .standingForOthersMatching(others)
+        let found = try await store.contacts(extra)
+        guard !found.positions.isEmpty || request.includeTotalCount else {
             var unified = page
             unified.contacts = try await unify(page.contacts, keys: request.keysToFetch, in: store)
             return unified
-        }
-        let groups = try await store.linkGroups(containing: others)
-        let shown = Set(page.contacts.map(\.identifier))
-        var extraIds: [String] = []
-        var seen = Set<String>()
-        for group in groups where !shown.contains(group.preferredForName) {
-            if seen.insert(group.preferredForName).inserted { extraIds.append(group.preferredForName) }
         }
         var entries = zip(page.contacts, page.positions).map { (contact: Optional($0), position: $1) }
         let backward: Bool
@@ -43,18 +42,10 @@ package enum UnifiedFetch {
         case .first(let n, _): (backward, count) = (false, n)
         case .last(let n, _): (backward, count) = (true, n)
         }
-        // Whether more extras lie beyond this page, in the paging direction (a page past a cursor always has
-        // some before it: that says nothing about the way on).
-        var extraMore = false
-        for chunk in extraIds.chunked(StoreLimits.pageSize) {
-            var extra = ContactFetchRequest(
-                predicate: ContactPredicate(identifiers: Array(chunk)), keysToFetch: [], sortOrder: request.sortOrder,
-                page: request.page)
-            extra.predicate.linkedMembers = .excluded
-            let found = try await store.contacts(extra)
-            entries += found.positions.map { (contact: nil, position: $0) }
-            extraMore = extraMore || (backward ? found.hasPreviousPage : found.hasNextPage)
-        }
+        entries += found.positions.map { (contact: nil, position: $0) }
+        // Whether more lie beyond this page, in the paging direction (a page past a cursor always has some before
+        // it: that says nothing about the way on).
+        let extraMore = backward ? found.hasPreviousPage : found.hasNextPage
         entries.sort { $0.position.isBefore($1.position) }
         var dedup = Set<String>()
         entries = entries.filter { dedup.insert($0.position.identifier).inserted }
@@ -71,7 +62,7 @@ package enum UnifiedFetch {
         let contacts = present.map { $0.contact ?? loaded[$0.position.identifier]! }
         var total: Int?
         if request.includeTotalCount {
-            total = try await totalCount(plain.predicate, extra: extraIds, in: store)
+            total = try await totalCount(plain.predicate, in: store)
         }
         return ContactPage(
             contacts: try await unify(contacts, keys: request.keysToFetch, in: store),
@@ -175,9 +166,15 @@ package enum UnifiedFetch {
         return found
     }
 
-    private static func totalCount(_ predicate: ContactPredicate, extra: [String], in store: some ContactStore)
-        async throws -> Int
-    {
+    /// How many contacts the unified search finds: it reads the linked members that match (at most
+    /// ``StoreLimits/unifiedSearchLinkedMatches``), which a page does not need to.
+    private static func totalCount(_ predicate: ContactPredicate, in store: some ContactStore) async throws -> Int {
+        var extra: [String] = []
+        var seen = Set<String>()
+        for group in try await store.linkGroups(containing: try await linkedMatches(predicate, in: store))
+        where seen.insert(group.preferredForName).inserted {
+            extra.append(group.preferredForName)
+        }
         // A unified contact whose name-preferred member matches too is counted once, with the matches.
         let named = predicate.identifiers.map(Set.init)
         var alsoMatching = 0

@@ -80,6 +80,18 @@ struct PostgresContactFetch {
         switch predicate.linkedMembers {
         case .excluded: conditions.append(Self.notHidden)
         case .only: conditions.append("c.link_hidden")
+        case .standingForOthersMatching(let others):
+            var hidden = others
+            hidden.linkedMembers = .only
+            guard let inner = try Self.conditions(hidden, book: book, &sql) else { return nil }
+            conditions.append(
+                """
+                c.id IN (SELECT lp.contact_id FROM contact_link lh
+                    JOIN contact_link lp ON lp.book_id = lh.book_id AND lp.unified_id = lh.unified_id
+                        AND lp.preferred_for_name
+                    WHERE lh.book_id = \(bookParameter)
+                        AND lh.contact_id IN (SELECT c.id FROM contact c WHERE \(inner.joined(separator: " AND "))))
+                """)
         case nil: break
         }
         return conditions

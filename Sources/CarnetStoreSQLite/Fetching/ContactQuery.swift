@@ -74,6 +74,21 @@ struct ContactQuery {
         switch predicate.linkedMembers {
         case .excluded: conditions.append("NOT c.linkHidden")
         case .only: conditions.append("c.linkHidden")
+        case .standingForOthersMatching(let others):
+            var hidden = others
+            hidden.linkedMembers = .only
+            guard let inner = try filter(hidden, db) else { return nil }
+            let innerConditions =
+                inner.conditions.isEmpty ? "" : " WHERE " + inner.conditions.joined(separator: " AND ")
+            // First: a later driver loses its " AS r", which the inner query's own drivers need.
+            drivers.insert(
+                (
+                    """
+                    SELECT DISTINCT lp.contactRowid AS r FROM contactLink lh
+                    JOIN contactLink lp ON lp.unifiedId = lh.unifiedId AND lp.preferredForName
+                    WHERE lh.contactRowid IN (SELECT c.rowid FROM \(inner.from)\(innerConditions))
+                    """, inner.arguments
+                ), at: 0)
         case nil: break
         }
         guard let (driverSQL, driverArguments) = drivers.first else {
@@ -95,7 +110,7 @@ struct ContactQuery {
         -> ContactPredicate?
     {
         guard let members = predicate.linkedMembers, try !LinkRows.hasHiddenMembers(db) else { return predicate }
-        if members == .only { return nil }
+        if members != .excluded { return nil }
         var plain = predicate
         plain.linkedMembers = nil
         return plain
