@@ -2,6 +2,7 @@ import CarnetStore
 import CarnetStoreTestSupport
 import CarnetTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Two real `carnet serve` processes on one PostgreSQL database, each with its own data folder (its own development
@@ -46,7 +47,9 @@ struct PostgresServeTests {
             #expect(
                 try await query(dataB, urlB, #"{ contact(id: "\#(id)") { givenName } }"#)
                     == #"{"data":{"contact":{"givenName":"Anna"}}}"#)
-            try await subscriberOnB(dataA: dataA, urlA: urlA, dataB: dataB, urlB: urlB, token: token, query: query)
+            try await subscriberOnB(
+                dataA: dataA, urlA: urlA, dataB: dataB, urlB: urlB, token: token, query: query,
+                serverLog: { second.stderr })
             func update(_ data: String, _ url: String, _ name: String) async throws -> String {
                 try await query(
                     data, url,
@@ -69,12 +72,23 @@ struct PostgresServeTests {
     /// commit from the database (a NOTIFY wake-up), as one server behind a load balancer must of another's.
     private func subscriberOnB(
         dataA: String, urlA: String, dataB: String, urlB: String, token: String,
-        query: (String, String, String) async throws -> String
+        query: (String, String, String) async throws -> String, serverLog: () -> String
     ) async throws {
         let port = try #require(URLComponents(string: urlB)?.port)
         let caPath = dataB + "/tls/ca.pem"
         let (messages, sink) = AsyncStream<String>.makeStream()
+        let ended = Mutex<String?>(nil)
         let socket = Task {
+            // A socket that ends, or a hang bound that passes, ends the stream: a wait below then fails, not hangs.
+            defer { sink.finish() }
+            do {
+                try await connect()
+                ended.withLock { $0 = "ended" }
+            } catch {
+                ended.withLock { $0 = "failed: \(error)" }
+            }
+        }
+        @Sendable func connect() async throws {
             try await WebSocketTestClient.connect(port: port, caPath: caPath, token: token) { inbound, outbound in
                 try await outbound.writeTextMessage(
                     #"{"type":"subscribe","id":"s1","payload":{"query":"subscription { storeDidChange { authors } }"}}"#
@@ -87,16 +101,27 @@ struct PostgresServeTests {
                 }
             }
         }
-        defer { socket.cancel() }
+        let bound = Task {
+            try await Task.sleep(for: .seconds(120))
+            sink.finish()
+        }
+        defer {
+            socket.cancel()
+            bound.cancel()
+        }
         var iterator = messages.makeAsyncIterator()
-        #expect(await iterator.next() == #"{"type":"pong"}"#)
+        let pong = await iterator.next()
+        #expect(
+            pong == #"{"type":"pong"}"#, "the socket \(ended.withLock { $0 } ?? "is open"); B's log:\n\(serverLog())")
         let saved = try await query(
             dataA, urlA,
             #"mutation { save(request: {transactionAuthor: "through-a", operations: [{addContact: {givenName: "Bea"}}]}) { revision } }"#
         )
         #expect(saved.contains(#""revision""#), "\(saved)")
-        #expect(
-            await iterator.next()
-                == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["through-a"]}}}}"#)
+        let event = await iterator.next()
+        if event == nil {
+            Issue.record("no event; the socket \(ended.withLock { $0 } ?? "is open"); B's log:\n\(serverLog())")
+        }
+        #expect(event == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["through-a"]}}}}"#)
     }
 }
