@@ -139,8 +139,9 @@ enum WebSocketTestClient {
             try await outbound.writeTextMessage(
                 #"{"type":"connection_init","payload":{"authorization":"Bearer \#(token)"}}"#)
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-            guard case .text(let ack)? = try await messages.next(), ack == #"{"type":"connection_ack"}"# else {
-                throw WebSocketTestError.noAck
+            let first = try await messages.next()
+            guard case .text(let ack)? = first, ack == #"{"type":"connection_ack"}"# else {
+                throw WebSocketTestError.noAck(first.map { "\($0)" } ?? "the socket closed")
             }
             try await body(&messages, outbound)
         }
@@ -148,7 +149,8 @@ enum WebSocketTestClient {
 }
 
 enum WebSocketTestError: Error {
-    case noAck
+    /// What came instead of `connection_ack`.
+    case noAck(String)
 }
 
 func contact(_ givenName: String) -> Contact {

@@ -3,7 +3,9 @@ import CarnetGraphQL
 extension GraphQLWebSocketSession {
     /// The caller: a token in `connection_init`'s payload (`authorization: "Bearer …"` or `token`), else the
     /// upgrade request's `Authorization` header.
-    func authenticate(_ payload: [String: JSONValue]) async -> AccessIdentity? {
+    /// The identity `connection_init` offers: `nil` for a token that is not valid; throws when the check itself
+    /// failed (the store was unavailable), which says nothing about the token.
+    func authenticate(_ payload: [String: JSONValue]) async throws -> AccessIdentity? {
         let offered: String? =
             switch (payload["authorization"] ?? payload["Authorization"], payload["token"]) {
             case (.string(let header)?, _): bearerToken(header) ?? header
@@ -15,7 +17,7 @@ extension GraphQLWebSocketSession {
             return try await dependencies.tokens.verify(offered)
         } catch {
             logger.error("Token check failed", metadata: ["error.type": "\(type(of: error))"])
-            return nil
+            throw error
         }
     }
 }
