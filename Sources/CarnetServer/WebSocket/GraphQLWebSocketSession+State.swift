@@ -2,8 +2,7 @@ import CarnetGraphQL
 
 extension GraphQLWebSocketSession {
     /// The caller: a token in `connection_init`'s payload (`authorization: "Bearer …"` or `token`), else the
-    /// upgrade request's `Authorization` header.
-    /// The identity `connection_init` offers: `nil` for a token that is not valid; throws when the check itself
+    /// upgrade request's `Authorization` header; `nil` for a token that is not valid. Throws when the check itself
     /// failed (the store was unavailable), which says nothing about the token.
     func authenticate(_ payload: [String: JSONValue]) async throws -> AccessIdentity? {
         let offered: String? =
