@@ -6,22 +6,14 @@ import NIOWebSocket
 
 extension GraphQLWebSocketSession {
     /// Runs one operation: `next` then `complete` for queries and mutations, a `next` per event for
-    /// subscriptions, `error` for a request that cannot run. `started` finishes once a subscription listens for
-    /// commits, or at once for anything else.
-    func execute(
-        _ id: String, _ generation: Int, _ payload: [String: JSONValue], _ identity: AccessIdentity,
-        started: AsyncStream<Void>.Continuation
-    ) async {
+    /// subscriptions, `error` for a request that cannot run.
+    func execute(_ id: String, _ generation: Int, _ payload: [String: JSONValue], _ identity: AccessIdentity) async {
         let start = ContinuousClock.now
         let service = dependencies.service
-        defer {
-            started.finish()
-            finish(id, generation)
-        }
+        defer { finish(id, generation) }
         let operation: GraphQLService.Operation
         do {
             operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
-            if operation.kind != .subscription { started.finish() }
         } catch {
             dependencies.metrics.recordOperation(
                 name: nil, kind: "unknown", status: "error",
@@ -49,7 +41,6 @@ extension GraphQLWebSocketSession {
             }
             await send(ServerMessage.next(id, response.body), ifActive: id, generation)
         case .stream(let stream):
-            started.finish()
             markSubscription(id, generation)
             let book = service.subscriptionBookID(operation, context: context)
             let watch = Task { await watchAccess(id, generation, identity, book: book) }

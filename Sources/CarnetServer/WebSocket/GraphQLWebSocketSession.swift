@@ -162,14 +162,10 @@ final class GraphQLWebSocketSession: Sendable {
                 ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .start(let identity, let generation):
-            let (started, signal) = AsyncStream<Void>.makeStream()
-            let task = Task { await self.execute(id, generation, payload, identity, started: signal) }
+            let task = Task { await self.execute(id, generation, payload, identity) }
             state.withLock { state in
                 if state.operations[id]?.generation == generation { state.operations[id]?.task = task }
             }
-            // Operations run side by side, but a subscription listens before the next message is read: a commit
-            // that a later message on this socket makes reaches it (a ping's pong says it listens).
-            for await _ in started {}
         }
         return true
     }
