@@ -361,7 +361,9 @@ class Checks:
             notes = []
             probe_id = None
             await session.subscribe("live", STORE_DID_CHANGE)
-            await asyncio.sleep(0.5)
+            # The server starts each operation in a task of its own: give the subscription time to listen on a
+            # loaded machine (nothing in the protocol says when it does).
+            await asyncio.sleep(3.0)
             if not self.args.no_writes:
                 await session.subscribe("add", PROBE_SAVE, {"request": {"operations": [
                     {"addContact": {"givenName": "WS Protocol", "familyName": "Probe"}}]}})
