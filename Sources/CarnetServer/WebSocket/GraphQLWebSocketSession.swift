@@ -91,18 +91,15 @@ final class GraphQLWebSocketSession: Sendable {
                 await close(.tooManyInitialisationRequests, "Too many initialisation requests")
                 return false
             }
-            let checked: AccessIdentity??
+            let offered: AccessIdentity?
             do {
-                checked = try await authenticate(payload)
+                offered = try await authenticate(payload)
             } catch {
                 // Not the token's fault: the client may connect again, while 4403 would tell it to stop.
-                checked = nil
-            }
-            guard let checked else {
                 await close(.internalServerError, "The token could not be checked; connect again")
                 return false
             }
-            guard let identity = checked else {
+            guard let identity = offered else {
                 await close(.forbidden, "Forbidden")
                 return false
             }

@@ -46,14 +46,6 @@ extension ScheduleRunner {
                 )
             }
         }
-        if !problems.isEmpty && Self.verbose {
-            let ids = Array(servers[0][false]!.contacts.keys)
-            let groups = try await world.store(of: 0).groups(ofContacts: ids)
-            problems.append("groups of contacts: \(groups.mapValues { $0.map(\.identifier) })")
-            let members = try await world.store(of: 0).members(
-                ofGroups: Array(servers[0][false]!.groups.keys), keysToFetch: [], sortOrder: .none, limit: 1000)
-            problems.append("members of groups: \(members.mapValues { $0.map(\.identifier) })")
-        }
         guard problems.isEmpty else {
             throw ModelFailure("server holds \(servers)\n" + problems.joined(separator: "\n"))
         }
