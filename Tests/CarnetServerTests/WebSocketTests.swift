@@ -49,6 +49,49 @@ struct WebSocketTests {
         }
     }
 
+    @Test("A subscription listens before the socket's next message is read: a save sent right after it reaches it")
+    func subscriptionListensBeforeNextMessage() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let rounds = 40
+            let (heard, sink) = AsyncStream<Int>.makeStream()
+            let socket = Task {
+                try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                    for round in 0..<rounds {
+                        // No wait between the two: the save's commit must reach the subscription sent before it.
+                        try await outbound.writeTextMessage(
+                            #"{"type":"subscribe","id":"s\#(round)","payload":{"query":"subscription { storeDidChange { authors } }"}}"#
+                        )
+                        try await outbound.writeTextMessage(
+                            #"{"type":"subscribe","id":"m\#(round)","payload":{"query":"mutation { save(request: {transactionAuthor: \"round-\#(round)\", operations: [{addContact: {givenName: \"Anna\"}}]}) { revision } }"}}"#
+                        )
+                        var found = false
+                        while !found, let message = try await messages.next() {
+                            guard case .text(let text) = message, text.contains(#""id":"s\#(round)""#) else { continue }
+                            found = text.contains(#""round-\#(round)""#)
+                        }
+                        guard found else { break }
+                        sink.yield(round)
+                        try await outbound.writeTextMessage(#"{"type":"complete","id":"s\#(round)"}"#)
+                    }
+                    sink.finish()
+                }
+            }
+            // Only a failure waits this long: the event never comes.
+            let bound = Task {
+                try await Task.sleep(for: .seconds(60))
+                sink.finish()
+            }
+            defer {
+                socket.cancel()
+                bound.cancel()
+            }
+            var heardCount = 0
+            for await _ in heard { heardCount += 1 }
+            #expect(heardCount == rounds, "round \(heardCount)'s subscription missed the save sent after it")
+        }
+    }
+
     @Test("Operations over a socket count against the token's rate limit: over it, an error message with RATE_LIMITED")
     func rateLimited() async throws {
         try await withServer({

@@ -159,10 +159,15 @@ final class GraphQLWebSocketSession: Sendable {
                 ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .start(let identity, let generation):
-            let task = Task { await self.execute(id, generation, payload, identity) }
+            let (started, signal) = AsyncStream<Void>.makeStream()
+            let task = Task { await self.execute(id, generation, payload, identity, started: signal) }
             state.withLock { state in
                 if state.operations[id]?.generation == generation { state.operations[id]?.task = task }
             }
+            // Operations run side by side, but the next message is read only once a subscription listens: a
+            // commit made by a later message on this socket reaches it, and a ping's pong says it listens.
+            // Nothing before that point sends, so a client that is not reading cannot hold the loop here.
+            for await _ in started {}
         }
         return true
     }

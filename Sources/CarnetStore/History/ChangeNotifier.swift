@@ -13,6 +13,8 @@ package actor ChangeNotifier {
     private var subscribers: [UUID: ChangeMailbox] = [:]
     private var lastSeq: Int64 = 0
     private var poller: Task<Void, Never>?
+    /// The first subscriber's read of the newest revision, while it runs.
+    private var starting: Task<Int64, Never>?
     private var source: (newest: NewestRevision, since: ChangesSince, interval: TimeInterval)?
 
     package init(interval: TimeInterval, newestRevision: @escaping NewestRevision, changesSince: @escaping ChangesSince)
@@ -32,7 +34,18 @@ package actor ChangeNotifier {
     func subscribe(_ id: UUID, _ mailbox: ChangeMailbox) async {
         guard let source else { return mailbox.finish() }
         if subscribers.isEmpty {
-            lastSeq = (try? await source.newest()) ?? 0
+            // The actor is reentrant across this read: whoever subscribes meanwhile waits for the same read, so
+            // where the book stood is set once and no subscriber starts a second poller.
+            let read = starting ?? Task { (try? await source.newest()) ?? 0 }
+            starting = read
+            let newest = await read.value
+            if starting == read {
+                lastSeq = newest
+                starting = nil
+            }
+        }
+        guard self.source != nil else { return mailbox.finish() }
+        if poller == nil {
             let interval = source.interval
             poller = Task { [weak self] in
                 while !Task.isCancelled {
@@ -46,7 +59,8 @@ package actor ChangeNotifier {
 
     func unsubscribe(_ id: UUID) {
         subscribers[id] = nil
-        if subscribers.isEmpty {
+        // A subscriber still reading where the book stands needs the poller.
+        if subscribers.isEmpty, starting == nil {
             poller?.cancel()
             poller = nil
         }
