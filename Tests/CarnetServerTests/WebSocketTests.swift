@@ -5,6 +5,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOSSL
+import Synchronization
 import Testing
 
 @Suite("Subscriptions over WebSocket")
@@ -54,7 +55,8 @@ struct WebSocketTests {
         try await withServer { server in
             let token = try await server.token()
             let rounds = 40
-            let (heard, sink) = AsyncStream<Int>.makeStream()
+            // Each round yields nil once heard, or what came instead.
+            let (heard, sink) = AsyncStream<String?>.makeStream()
             let socket = Task {
                 try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
                     for round in 0..<rounds {
@@ -67,19 +69,33 @@ struct WebSocketTests {
                         )
                         var found = false
                         while !found, let message = try await messages.next() {
-                            guard case .text(let text) = message, text.contains(#""id":"s\#(round)""#) else { continue }
+                            guard case .text(let text) = message else { continue }
+                            if text.contains(#""id":"m\#(round)""#), text.contains("error") {
+                                sink.yield("round \(round)'s save failed: \(text)")
+                            }
+                            guard text.contains(#""id":"s\#(round)""#) else { continue }
+                            if !text.contains(#""type":"next""#) {
+                                sink.yield("round \(round)'s subscription ended: \(text)")
+                                break
+                            }
                             found = text.contains(#""round-\#(round)""#)
                         }
                         guard found else { break }
-                        sink.yield(round)
+                        sink.yield(nil)
                         try await outbound.writeTextMessage(#"{"type":"complete","id":"s\#(round)"}"#)
                     }
                     sink.finish()
                 }
             }
-            // Only a failure waits this long: the event never comes.
+            // Only a failure waits this long: a round that makes no progress for a minute (a round takes
+            // milliseconds, seconds on a loaded machine) never hears its save.
+            let progress = Mutex(0)
             let bound = Task {
-                try await Task.sleep(for: .seconds(60))
+                var seen = -1
+                while progress.withLock({ $0 }) != seen {
+                    seen = progress.withLock { $0 }
+                    try await Task.sleep(for: .seconds(60))
+                }
                 sink.finish()
             }
             defer {
@@ -87,7 +103,10 @@ struct WebSocketTests {
                 bound.cancel()
             }
             var heardCount = 0
-            for await _ in heard { heardCount += 1 }
+            for await outcome in heard {
+                if let outcome { Issue.record(Comment(rawValue: outcome)) } else { heardCount += 1 }
+                progress.withLock { $0 += 1 }
+            }
             #expect(heardCount == rounds, "round \(heardCount)'s subscription missed the save sent after it")
         }
     }

@@ -79,3 +79,94 @@ struct LargeBucketSearchTests {
         #expect(NameIndex.bucket("") == 0)
     }
 }
+
+extension LargeBucketSearchTests {
+    /// With every fifth contact linked to the next, a unified search reads the contact name index less the members
+    /// that do not stand for their unified contact, and the unified contacts' index (`LinkedNameIndex`): its pages
+    /// are the individual matches, each replaced by its unified contact, where the name-preferred member stands.
+    @Test(
+        "Unified pages over large buckets: the individual matches' unified contacts, in order",
+        arguments: StoreKind.sqlite)
+    func unifiedPages(kind: StoreKind) async throws {
+        let (fixture, everyone) = try await Self.seeded(kind)
+        let store = try fixture.sqliteStore
+        var link = SaveRequest()
+        for start in stride(from: 0, to: 480, by: 5) {
+            // Name-preferred: the first; the other stands in another bucket ("Hernández" for a "Schmidt").
+            link.link(contactsWithIdentifiers: [everyone[start], everyone[start + 1]])
+        }
+        try await store.execute(link)
+        var unitOf: [String: String] = [:]
+        var standing: [String: String] = [:]
+        for group in try await store.linkGroups(containing: everyone) {
+            for member in group.members { unitOf[member] = group.identifier }
+            standing[group.identifier] = group.preferredForName
+        }
+        #expect(standing.count == 96)
+        for order in [ContactSortOrder.familyName, .givenName] {
+            let listing = try await store.contacts(
+                ContactFetchRequest(keysToFetch: [], sortOrder: order, page: .first(1000))
+            ).contacts.map(\.identifier)
+            for query in ["schm", "schmidt", "hern", "a", "anna schm", "mull", "mia mül", "anton hern"] {
+                let matches = try await store.contacts(
+                    ContactFetchRequest(
+                        predicate: ContactPredicate(matchingName: query, identifiers: everyone), keysToFetch: [],
+                        page: .first(1000))
+                ).contacts.map { unitOf[$0.identifier] ?? $0.identifier }
+                let matched = Set(matches)
+                let expected = listing.compactMap { contact -> String? in
+                    let unit = unitOf[contact] ?? contact
+                    return (standing[unit] ?? contact) == contact && matched.contains(unit) ? unit : nil
+                }
+                #expect(!expected.isEmpty, "\(query)")
+                for size in [7, 64] {
+                    var forward: [String] = []
+                    var cursor: String?
+                    repeat {
+                        var request = ContactFetchRequest(
+                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
+                            page: .first(size, after: cursor))
+                        request.unifyResults = true
+                        let page = try await store.contacts(request)
+                        forward += page.contacts.map(\.identifier)
+                        cursor = page.hasNextPage ? page.cursors.last : nil
+                    } while cursor != nil && forward.count <= expected.count
+                    #expect(forward == expected, "\(order) \(query) \(size)")
+                    var backward: [String] = []
+                    var before: String?
+                    repeat {
+                        var request = ContactFetchRequest(
+                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
+                            page: .last(size, before: before))
+                        request.unifyResults = true
+                        let page = try await store.contacts(request)
+                        backward = page.contacts.map(\.identifier) + backward
+                        before = page.hasPreviousPage ? page.cursors.first : nil
+                    } while before != nil && backward.count <= expected.count
+                    #expect(backward == expected, "\(order) \(query) \(size) backward")
+                }
+            }
+        }
+    }
+}
+
+extension LargeBucketSearchTests {
+    @Test("A unified name search reads both name indexes in order, not the members that match one by one")
+    func unifiedSearchReadsTheIndexes() async throws {
+        let (fixture, everyone) = try await Self.seeded(.inMemory, traced: true)
+        var link = SaveRequest()
+        link.link(contactsWithIdentifiers: [everyone[0], everyone[1]])
+        try await fixture.sqliteStore.execute(link)
+        fixture.statements.reset()
+        var search = ContactFetchRequest(
+            predicate: .matchingName("hern"), keysToFetch: [.familyName], sortOrder: .familyName, page: .first(10))
+        search.unifyResults = true
+        let page = try await fixture.sqliteStore.contacts(search)
+        #expect(page.contacts.count == 10)
+        let sql = fixture.statements.all.joined(separator: "\n")
+        #expect(sql.contains("FROM contactNameFamilyLinked f"), "\(sql)")
+        #expect(sql.contains("FROM contactNameFamily f"), "\(sql)")
+        // The general path's driver, which reads every member that matches.
+        #expect(!sql.contains("lp.contactRowid AS r FROM contactLink lh"), "\(sql)")
+    }
+}

@@ -90,7 +90,7 @@ struct PrefixIndexMigrationTests {
             try await candidate.writer.read { db throws in
                 #expect(
                     try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == [
-                        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+                        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
                     ])
                 #expect(try Self.prefixOptions(db) == newOptions)
                 let sql = try String.fetchAll(
@@ -152,7 +152,7 @@ struct PrefixIndexMigrationTests {
         try Migrations.migrator.migrate(queue, upTo: "v4")
         try Migrations.migrator.migrate(queue)
         try queue.read { db throws in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v9")
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v10")
             #expect(try Self.prefixOptions(db)["contactNameFamily"] == "prefix = '1 2 3 4'")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily_terms") == 0)
         }

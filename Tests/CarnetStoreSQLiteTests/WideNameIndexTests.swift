@@ -142,7 +142,7 @@ struct WideNameIndexTests {
             try await candidate.writer.read { db throws in
                 #expect(
                     try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == [
-                        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+                        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
                     ])
                 #expect(
                     try PrefixIndexMigrationTests.prefixOptions(db)
@@ -189,7 +189,7 @@ struct WideNameIndexTests {
         try Migrations.migrator.migrate(queue, upTo: "v5")
         try Migrations.migrator.migrate(queue)
         try queue.read { db throws in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v9")
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last == "v10")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contactNameFamily_terms") == 0)
         }
     }

@@ -574,9 +574,13 @@ struct UnifiedFetchModelTests {
         func predicate(_ random: inout SeededRandom) -> (ContactPredicate, String) {
             switch random.int(1...6) {
             case 1:
-                let word = random.pick(UnifiedFetchModelTests.givenNames + UnifiedFetchModelTests.familyNames)!
-                let typed = String(word.prefix(random.int(1...max(1, word.count))))
-                let query = typed.isEmpty ? "a" : (random.chance(50) ? typed.uppercased() : typed.lowercased())
+                // Two words, sometimes: every word must match one contact, not one word each of two members.
+                let words = (0..<(random.chance(30) ? 2 : 1)).map { _ in
+                    let word = random.pick(UnifiedFetchModelTests.givenNames + UnifiedFetchModelTests.familyNames)!
+                    let typed = String(word.prefix(random.int(1...max(1, word.count))))
+                    return typed.isEmpty ? "a" : (random.chance(50) ? typed.uppercased() : typed.lowercased())
+                }
+                let query = words.joined(separator: " ")
                 return (.matchingName(query), "name \"\(query)\"")
             case 2:
                 let email = random.pick(UnifiedFetchModelTests.emails)!

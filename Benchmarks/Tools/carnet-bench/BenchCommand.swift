@@ -114,7 +114,7 @@ struct BenchCommand: AsyncParsableCommand {
         if unified {
             return try await UnifiedBenchmark(
                 size: parsedSizes[0], backends: parsedBackends, databaseURL: database, directory: directory,
-                seed: seed, runs: 20
+                seed: seed, runs: 200
             ).run()
         }
         if duplicates {

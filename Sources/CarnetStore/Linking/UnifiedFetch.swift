@@ -103,15 +103,42 @@ package enum UnifiedFetch {
         guard !contacts.isEmpty else { return contacts }
         let groups = try await store.linkGroups(containing: contacts.map(\.identifier))
         guard !groups.isEmpty else { return contacts }
-        // The contacts in hand were read with `keys`: they serve as members when that is all synthesis reads, so
-        // only the other members are read (on a page, the hidden ones).
+        var (members, missing) = membersNeeded(contacts, keys: keys, groups: groups)
+        for chunk in missing.chunked(StoreLimits.pageSize) {
+            for contact in try await store.contacts(
+                withIdentifiers: Array(chunk), keysToFetch: UnifiedContact.memberKeys(for: keys))
+            {
+                members[contact.identifier] = contact
+            }
+        }
+        return replacing(contacts, keys: keys, groups: groups, members: members)
+    }
+
+    /// The members that synthesizing `groups` needs: those among `contacts` (read with `keys`), when `keys` is all
+    /// synthesis reads, and the identifiers of the others, to read with ``UnifiedContact/memberKeys(for:)`` (on a
+    /// page, the hidden ones). For a backend that reads them in the same transaction as the page.
+    package static func membersNeeded(_ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup])
+        -> (known: [String: Contact], missing: [String])
+    {
+        let members = groups.flatMap(\.members)
         var known: [String: Contact] = [:]
         if UnifiedContact.memberKeys(for: keys) == keys {
-            for contact in contacts { known[contact.identifier] = contact }
+            let wanted = Set(members)
+            for contact in contacts where wanted.contains(contact.identifier) { known[contact.identifier] = contact }
         }
-        let unified = try await synthesize(groups, keys: keys, known: known, in: store)
+        return (known, members.filter { known[$0] == nil })
+    }
+
+    /// `contacts` with each linked one replaced by its unified contact, synthesized from `members`.
+    package static func replacing(
+        _ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup], members: [String: Contact]
+    ) -> [Contact] {
+        var unified: [String: Contact] = [:]
         var groupOf: [String: String] = [:]
-        for group in groups { for member in group.members { groupOf[member] = group.identifier } }
+        for group in groups {
+            unified[group.identifier] = UnifiedContact.synthesize(group, members: members, keys: keys)
+            for member in group.members { groupOf[member] = group.identifier }
+        }
         return contacts.map { contact in groupOf[contact.identifier].flatMap { unified[$0] } ?? contact }
     }
 

@@ -14,6 +14,7 @@ enum Migrations {
         migrator.registerMigration("v7", foreignKeyChecks: .immediate, migrate: Migration007.migrate)
         migrator.registerMigration("v8", foreignKeyChecks: .immediate, migrate: Migration008.migrate)
         migrator.registerMigration("v9", foreignKeyChecks: .immediate, migrate: Migration009.migrate)
+        migrator.registerMigration("v10", foreignKeyChecks: .immediate, migrate: Migration010.migrate)
         return migrator
     }
 }

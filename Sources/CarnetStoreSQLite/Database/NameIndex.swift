@@ -23,6 +23,8 @@ package enum NameIndex {
         case family, given
 
         var table: String { self == .family ? "contactNameFamily" : "contactNameGiven" }
+        /// The unified contacts' table in this order (``LinkedNameIndex``).
+        var linkedTable: String { table + "Linked" }
         var contactColumn: String { self == .family ? "ftsFamily" : "ftsGiven" }
         var sortColumn: String { self == .family ? "sortFamily" : "sortGiven" }
     }
@@ -94,8 +96,9 @@ package enum NameIndex {
         return bucket(sortKey) | contactRowid
     }
 
-    static func insert(_ db: Database, _ order: Order, rowid: Int64, names: String) throws {
-        let statement = try db.cachedStatement(sql: "INSERT INTO \(order.table) (rowid, names) VALUES (?, ?)")
+    static func insert(_ db: Database, _ order: Order, linked: Bool = false, rowid: Int64, names: String) throws {
+        let table = linked ? order.linkedTable : order.table
+        let statement = try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")
         var bind = SQLiteBinder(statement)
         bind.int64(rowid)
         bind.text(names)
@@ -103,9 +106,10 @@ package enum NameIndex {
     }
 
     /// Removes a row; a contentless table needs the text that was indexed.
-    static func delete(_ db: Database, _ order: Order, rowid: Int64, names: String) throws {
+    static func delete(_ db: Database, _ order: Order, linked: Bool = false, rowid: Int64, names: String) throws {
+        let table = linked ? order.linkedTable : order.table
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO \(order.table) (\(order.table), rowid, names) VALUES ('delete', ?, ?)")
+            sql: "INSERT INTO \(table) (\(table), rowid, names) VALUES ('delete', ?, ?)")
         var bind = SQLiteBinder(statement)
         bind.int64(rowid)
         bind.text(names)

@@ -18,7 +18,14 @@ struct ContactFetch {
         return try fetch.runPlain(db)
     }
 
-    private func runPlain(_ db: Database) throws -> ContactPage {
+    /// A unified name search's page, its contacts not unified yet; `nil` when the ordered search cannot serve it.
+    func unifiedNameSearch(_ db: Database) throws -> ContactPage? {
+        guard let search = OrderedNameSearch(unified: request, order: order) else { return nil }
+        let (count, cursor, backward) = try paging()
+        return try search.run(db, count: count, cursor: cursor, backward: backward)
+    }
+
+    private func paging() throws -> (count: Int, cursor: ContactCursor?, backward: Bool) {
         let (count, cursorText, backward): (Int, String?, Bool) =
             switch request.page {
             case .first(let n, let after): (n, after, false)
@@ -28,7 +35,11 @@ struct ContactFetch {
             throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
         }
         try ContactQuery.validate(request.predicate)
-        let cursor = try cursorText.map { try ContactCursor(encoded: $0, order: order) }
+        return (count, try cursorText.map { try ContactCursor(encoded: $0, order: order) }, backward)
+    }
+
+    private func runPlain(_ db: Database) throws -> ContactPage {
+        let (count, cursor, backward) = try paging()
         if let search = OrderedNameSearch(request, order: order),
             let page = try search.run(db, count: count, cursor: cursor, backward: backward)
         {

@@ -28,6 +28,45 @@ enum LinkRows {
         return groups.filter { seen.insert($0.identifier).inserted }
     }
 
+    /// The unified contacts of the contacts with these rowids: a primary-key probe each, so a page asks cheaply.
+    static func groups(_ db: Database, ofRowids rowids: [Int64]) throws -> [LinkGroup] {
+        var groups: [LinkGroup] = []
+        for chunk in rowids.chunked(StoreLimits.pageSize) {
+            let list = InList(Array(chunk))
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage
+                    FROM contactLink l JOIN contact c ON c.rowid = l.contactRowid
+                    WHERE l.unifiedId IN (SELECT unifiedId FROM contactLink WHERE contactRowid IN (\(list.placeholders)))
+                    ORDER BY l.unifiedId, l.contactRowid
+                    """)
+            let rows = try SQLiteRows(statement, arguments: list.arguments)
+            var found: [(String, String, Bool, Bool)] = []
+            while let columns = try rows.next() {
+                found.append((columns.string(0), columns.string(1), columns.int64(2) != 0, columns.int64(3) != 0))
+            }
+            groups += LinkGroup.assembled(found)
+        }
+        var seen = Set<String>()
+        return groups.filter { seen.insert($0.identifier).inserted }
+    }
+
+    /// ``UnifiedFetch/unify(_:keys:in:)`` in the page's own read transaction: its links and hidden members read
+    /// beside it.
+    static func unify(_ db: Database, _ page: ContactPage, keys: ContactKeySet) throws -> [Contact] {
+        let contacts = page.contacts
+        guard !contacts.isEmpty else { return contacts }
+        let groups = try groups(db, ofRowids: page.positions.map(\.rowid))
+        guard !groups.isEmpty else { return contacts }
+        var (members, missing) = UnifiedFetch.membersNeeded(contacts, keys: keys, groups: groups)
+        for chunk in missing.chunked(StoreLimits.pageSize) {
+            let loaded = try SQLiteStore.contacts(
+                db, identifiers: Array(chunk), keys: UnifiedContact.memberKeys(for: keys))
+            for contact in loaded { members[contact.identifier] = contact }
+        }
+        return UnifiedFetch.replacing(contacts, keys: keys, groups: groups, members: members)
+    }
+
     /// Whether any linked contact is not its unified contact's name-preferred member.
     static func hasHiddenMembers(_ db: Database) throws -> Bool {
         try Bool.fetchOne(

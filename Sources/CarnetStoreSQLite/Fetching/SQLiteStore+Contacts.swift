@@ -4,10 +4,36 @@ import GRDB
 extension SQLiteStore {
     /// Fetches a page of contacts with the requested keys only.
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
-        if request.unifyResults { return try await UnifiedFetch.contacts(request, in: self) }
+        if request.unifyResults {
+            if let page = try await unifiedPage(request) { return page }
+            return try await UnifiedFetch.contacts(request, in: self)
+        }
         return try await read { db in
             let order = try Self.resolve(request.sortOrder, db)
             return try ContactFetch(request: request, order: order).run(db)
+        }
+    }
+
+    /// The unified pages one read transaction serves whole (`UnifiedFetch` reads the others through the store):
+    /// every contact or a container's, and a name search in a name order (`OrderedNameSearch`), each unified with
+    /// its links and hidden members read beside it. `nil` for the others.
+    private func unifiedPage(_ request: ContactFetchRequest) async throws -> ContactPage? {
+        var plain = request
+        plain.unifyResults = false
+        plain.predicate.linkedMembers = .excluded
+        let search = request.sortOrder != .none && OrderedNameSearch(unified: request, order: .familyName) != nil
+        guard search || (request.predicate.isContainerOrAll && request.predicate.linkedMembers == nil) else {
+            return nil
+        }
+        return try await read { db in
+            let order = try Self.resolve(request.sortOrder, db)
+            let found =
+                search
+                ? try ContactFetch(request: request, order: order).unifiedNameSearch(db)
+                : try ContactFetch(request: plain, order: order).run(db)
+            guard var page = found else { return nil }
+            page.contacts = try LinkRows.unify(db, page, keys: request.keysToFetch)
+            return page
         }
     }
 

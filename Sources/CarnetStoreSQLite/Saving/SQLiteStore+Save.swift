@@ -46,6 +46,7 @@ extension SQLiteStore {
                             index += 1
                         }
                     }
+                    try transaction.refreshLinkedNames()
                     try transaction.storeContactCount()
                     if addsContacts, try SaveTransaction.contactCount(db) > contactLimit {
                         throw StoreError(

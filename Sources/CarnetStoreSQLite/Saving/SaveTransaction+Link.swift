@@ -73,6 +73,7 @@ extension SaveTransaction {
     }
 
     private mutating func apply(_ plan: LinkPlan) throws {
+        linkedNamesToRefresh.formUnion(plan.written.map(\.identifier) + plan.retired)
         for group in plan.written {
             try db.cachedStatement(sql: "DELETE FROM contactLink WHERE unifiedId = ?").execute(arguments: [
                 group.identifier

@@ -66,6 +66,13 @@ extension SaveTransaction {
             try NameIndex.insert(db, .given, rowid: ftsGiven, names: names)
             try NameIndex.insert(db, .family, rowid: ftsFamily, names: names)
             columns += ["sortGiven", "sortFamily", "ftsGiven", "ftsFamily"]
+            // A linked contact's names are its unified contact's too: in its words or in where it stands.
+            if let unified = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT unifiedId FROM contactLink WHERE contactRowid = ?"),
+                arguments: [stored.rowid])
+            {
+                linkedNamesToRefresh.insert(unified)
+            }
             arguments += [sortGiven, sortFamily, ftsGiven, ftsFamily]
         }
         columns += ["revision", "modifiedAt"]

@@ -12,6 +12,8 @@ struct SaveTransaction {
     private(set) var changed = false
     /// Contacts added less contacts deleted so far, for the stored count (``Migration007``).
     var contactDelta = 0
+    /// The unified contacts whose name rows (``LinkedNameIndex``) this save must rewrite.
+    var linkedNamesToRefresh: Set<String> = []
     /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
     private var nextRowid: Int64?
 
@@ -28,6 +30,14 @@ struct SaveTransaction {
         try db.cachedStatement(sql: "UPDATE recordCount SET value = value + ? WHERE kind = 'contact'")
             .execute(arguments: [contactDelta])
         contactDelta = 0
+    }
+
+    /// Rewrites the name rows of the unified contacts the operations changed: once per commit, after them, when
+    /// every member's names and preferences are final.
+    mutating func refreshLinkedNames() throws {
+        guard !linkedNamesToRefresh.isEmpty else { return }
+        try LinkedNameIndex.refresh(db, linkedNamesToRefresh)
+        linkedNamesToRefresh = []
     }
 
     /// How many contacts the book holds (as of the last ``storeContactCount()``).
