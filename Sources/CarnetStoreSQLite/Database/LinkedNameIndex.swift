@@ -11,7 +11,8 @@ import GRDB
 /// for the rows that hold more than one member's names (`members`).
 ///
 /// A save rewrites the rows of each unified contact whose members, preferences or member names it changed, once,
-/// after its operations (``SaveTransaction/refreshLinkedNames()``).
+/// after its operations (``SaveTransaction/refreshLinkedNames()``). A migration that gives the name index new rowids
+/// (as v6 did) must refresh every unified contact too: the rows stand under the name-preferred members' rowids.
 enum LinkedNameIndex {
     static func refresh(_ db: Database, _ unifiedIds: Set<String>) throws {
         for unifiedId in unifiedIds.sorted() {
