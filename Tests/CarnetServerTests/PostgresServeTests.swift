@@ -119,7 +119,8 @@ struct PostgresServeTests {
         }
         var iterator = messages.makeAsyncIterator()
         let pong = await iterator.next()
-        // The session reads the ping only once the subscription listens, so the pong proves it does.
+        // Each operation starts in a task of its own: the pong does not prove the subscription listens yet.
+        try await Task.sleep(for: .seconds(2))
         #expect(
             pong == #"{"type":"pong"}"#, "the socket \(ended.withLock { $0 } ?? "is open"); B's log:\n\(serverLog())")
         let saved = try await query(

@@ -7,26 +7,14 @@ import NIOWebSocket
 extension GraphQLWebSocketSession {
     /// Runs one operation: `next` then `complete` for queries and mutations, a `next` per event for
     /// subscriptions, `error` for a request that cannot run.
-    ///
-    /// `started` finishes once a subscription listens for commits, or as soon as the operation is known not to
-    /// listen, and always before anything is sent: the message loop waits for it, and a send can wait for the
-    /// client to read.
-    func execute(
-        _ id: String, _ generation: Int, _ payload: [String: JSONValue], _ identity: AccessIdentity,
-        started: AsyncStream<Void>.Continuation
-    ) async {
+    func execute(_ id: String, _ generation: Int, _ payload: [String: JSONValue], _ identity: AccessIdentity) async {
         let start = ContinuousClock.now
         let service = dependencies.service
-        defer {
-            started.finish()
-            finish(id, generation)
-        }
+        defer { finish(id, generation) }
         let operation: GraphQLService.Operation
         do {
             operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
-            if operation.kind != .subscription { started.finish() }
         } catch {
-            started.finish()
             dependencies.metrics.recordOperation(
                 name: nil, kind: "unknown", status: "error",
                 duration: ContinuousClock.now - start)
@@ -36,7 +24,6 @@ extension GraphQLWebSocketSession {
         do {
             store = try await dependencies.books.acquire(identity.book)
         } catch {
-            started.finish()
             let refusal = GraphQLRequestError(
                 .operationNotAllowed,
                 [ResponseError(message: "The address book cannot be opened now.", code: .internalServerError)])
@@ -44,10 +31,7 @@ extension GraphQLWebSocketSession {
         }
         defer { Task { await dependencies.books.release(identity.book.id) } }
         let context = identity.graphQLContext(store: store, tokens: dependencies.tokens, books: dependencies.books)
-        let outcome = await service.run(operation, context: context)
-        // A stream's feed subscribed to the store's commits inside `run`.
-        started.finish()
-        switch outcome {
+        switch await service.run(operation, context: context) {
         case .single(let response):
             dependencies.metrics.recordOperation(
                 name: response.operationName, kind: operation.kind.rawValue,

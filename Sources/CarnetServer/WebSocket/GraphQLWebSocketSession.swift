@@ -35,9 +35,6 @@ final class GraphQLWebSocketSession: Sendable {
         var closed = false
     }
 
-    /// How long the socket's next message waits for an operation to start (``subscribe(_:_:)``).
-    static let startWait: Duration = .seconds(2)
-
     let dependencies: Dependencies
     let outbound: WebSocketOutboundWriter
     let logger: Logger
@@ -162,20 +159,9 @@ final class GraphQLWebSocketSession: Sendable {
                 ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .start(let identity, let generation):
-            let (started, signal) = AsyncStream<Void>.makeStream()
-            let task = Task { await self.execute(id, generation, payload, identity, started: signal) }
+            let task = Task { await self.execute(id, generation, payload, identity) }
             state.withLock { state in
                 if state.operations[id]?.generation == generation { state.operations[id]?.task = task }
-            }
-            // Operations run side by side, but the next message is read only once a subscription listens: a
-            // commit made by a later message on this socket reaches it, and a ping's pong says it listens.
-            // Nothing before that point sends, so a client that is not reading cannot hold the loop here; and the
-            // wait is bounded, so an operation slow to start holds the socket's later messages 2 s at most.
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await _ in started {} }
-                group.addTask { try? await Task.sleep(for: Self.startWait) }
-                await group.next()
-                group.cancelAll()
             }
         }
         return true
