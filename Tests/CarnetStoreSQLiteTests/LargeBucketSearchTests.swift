@@ -120,30 +120,10 @@ extension LargeBucketSearchTests {
                 }
                 #expect(!expected.isEmpty, "\(query)")
                 for size in [7, 64] {
-                    var forward: [String] = []
-                    var cursor: String?
-                    repeat {
-                        var request = ContactFetchRequest(
-                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
-                            page: .first(size, after: cursor))
-                        request.unifyResults = true
-                        let page = try await store.contacts(request)
-                        forward += page.contacts.map(\.identifier)
-                        cursor = page.hasNextPage ? page.cursors.last : nil
-                    } while cursor != nil && forward.count <= expected.count
-                    #expect(forward == expected, "\(order) \(query) \(size)")
-                    var backward: [String] = []
-                    var before: String?
-                    repeat {
-                        var request = ContactFetchRequest(
-                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
-                            page: .last(size, before: before))
-                        request.unifyResults = true
-                        let page = try await store.contacts(request)
-                        backward = page.contacts.map(\.identifier) + backward
-                        before = page.hasPreviousPage ? page.cursors.first : nil
-                    } while before != nil && backward.count <= expected.count
-                    #expect(backward == expected, "\(order) \(query) \(size) backward")
+                    let walked = try await walkNameSearch(
+                        store, query, order: order, size: size, unify: true, limit: expected.count)
+                    #expect(walked.forward == expected, "\(order) \(query) \(size)")
+                    #expect(walked.backward == expected, "\(order) \(query) \(size) backward")
                 }
             }
         }

@@ -78,30 +78,43 @@ func expectPagesMatchGeneralPath(
             sortOrder: order, page: .first(1000))
     ).contacts.map(\.identifier)
     for size in sizes {
-        var forward: [String] = []
-        var cursor: String?
-        repeat {
-            let page = try await store.contacts(
-                ContactFetchRequest(
-                    predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
-                    page: .first(size, after: cursor),
-                    includeTotalCount: true))
-            #expect(page.totalCount == expected.count, sourceLocation: sourceLocation)
-            forward += page.contacts.map(\.identifier)
-            cursor = page.hasNextPage ? page.cursors.last : nil
-        } while cursor != nil
-        #expect(forward == expected, "\(order) \(query) \(size)", sourceLocation: sourceLocation)
-        var backward: [String] = []
-        var before: String?
-        repeat {
-            let page = try await store.contacts(
-                ContactFetchRequest(
-                    predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
-                    page: .last(size, before: before)))
-            backward = page.contacts.map(\.identifier) + backward
-            before = page.hasPreviousPage ? page.cursors.first : nil
-        } while before != nil
-        #expect(backward == expected, "\(order) \(query) \(size) backward", sourceLocation: sourceLocation)
+        let walked = try await walkNameSearch(store, query, order: order, size: size, counting: true)
+        for total in walked.totals { #expect(total == expected.count, sourceLocation: sourceLocation) }
+        #expect(walked.forward == expected, "\(order) \(query) \(size)", sourceLocation: sourceLocation)
+        #expect(walked.backward == expected, "\(order) \(query) \(size) backward", sourceLocation: sourceLocation)
     }
     return expected
+}
+
+/// A name search walked forward and backward in pages of `size`: the contacts each way, in order, and the total each
+/// forward page reported when `counting`. Each way stops past `limit` contacts, so a search whose pages never end
+/// still returns (and fails its expectation).
+func walkNameSearch(
+    _ store: SQLiteStore, _ query: String, order: ContactSortOrder, size: Int, unify: Bool = false,
+    counting: Bool = false, limit: Int = .max
+) async throws -> (forward: [String], backward: [String], totals: [Int?]) {
+    var forward: [String] = []
+    var totals: [Int?] = []
+    var cursor: String?
+    repeat {
+        var request = ContactFetchRequest(
+            predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .first(size, after: cursor),
+            includeTotalCount: counting)
+        request.unifyResults = unify
+        let page = try await store.contacts(request)
+        if counting { totals.append(page.totalCount) }
+        forward += page.contacts.map(\.identifier)
+        cursor = page.hasNextPage ? page.cursors.last : nil
+    } while cursor != nil && forward.count <= limit
+    var backward: [String] = []
+    var before: String?
+    repeat {
+        var request = ContactFetchRequest(
+            predicate: .matchingName(query), keysToFetch: [], sortOrder: order, page: .last(size, before: before))
+        request.unifyResults = unify
+        let page = try await store.contacts(request)
+        backward = page.contacts.map(\.identifier) + backward
+        before = page.hasPreviousPage ? page.cursors.first : nil
+    } while before != nil && backward.count <= limit
+    return (forward, backward, totals)
 }

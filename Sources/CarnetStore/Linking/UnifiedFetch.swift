@@ -103,14 +103,8 @@ package enum UnifiedFetch {
         guard !contacts.isEmpty else { return contacts }
         let groups = try await store.linkGroups(containing: contacts.map(\.identifier))
         guard !groups.isEmpty else { return contacts }
-        var (members, missing) = membersNeeded(contacts, keys: keys, groups: groups)
-        for chunk in missing.chunked(StoreLimits.pageSize) {
-            for contact in try await store.contacts(
-                withIdentifiers: Array(chunk), keysToFetch: UnifiedContact.memberKeys(for: keys))
-            {
-                members[contact.identifier] = contact
-            }
-        }
+        let (known, missing) = membersNeeded(contacts, keys: keys, groups: groups)
+        let members = known.merging(try await read(missing, keys: keys, in: store)) { known, _ in known }
         return replacing(contacts, keys: keys, groups: groups, members: members)
     }
 
@@ -133,33 +127,43 @@ package enum UnifiedFetch {
     package static func replacing(
         _ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup], members: [String: Contact]
     ) -> [Contact] {
-        var unified: [String: Contact] = [:]
+        let unified = synthesized(groups, members: members, keys: keys)
         var groupOf: [String: String] = [:]
-        for group in groups {
-            unified[group.identifier] = UnifiedContact.synthesize(group, members: members, keys: keys)
-            for member in group.members { groupOf[member] = group.identifier }
-        }
+        for group in groups { for member in group.members { groupOf[member] = group.identifier } }
         return contacts.map { contact in groupOf[contact.identifier].flatMap { unified[$0] } ?? contact }
     }
 
-    /// The unified contacts of `groups`, by unified identifier.
-    private static func synthesize(
-        _ groups: [LinkGroup], keys: ContactKeySet, known: [String: Contact] = [:], in store: some ContactStore
-    ) async throws -> [String: Contact] {
-        var members = known
-        let missing = groups.flatMap(\.members).filter { known[$0] == nil }
-        for chunk in missing.chunked(StoreLimits.pageSize) {
+    /// The unified contacts of `groups`, by unified identifier, from their members.
+    private static func synthesized(_ groups: [LinkGroup], members: [String: Contact], keys: ContactKeySet)
+        -> [String: Contact]
+    {
+        var result: [String: Contact] = [:]
+        for group in groups {
+            result[group.identifier] = UnifiedContact.synthesize(group, members: members, keys: keys)
+        }
+        return result
+    }
+
+    /// The unified contacts of `groups`, by unified identifier, every member read.
+    private static func synthesize(_ groups: [LinkGroup], keys: ContactKeySet, in store: some ContactStore)
+        async throws -> [String: Contact]
+    {
+        synthesized(groups, members: try await read(groups.flatMap(\.members), keys: keys, in: store), keys: keys)
+    }
+
+    /// Members by identifier, read with the keys synthesis needs.
+    private static func read(_ identifiers: [String], keys: ContactKeySet, in store: some ContactStore) async throws
+        -> [String: Contact]
+    {
+        var members: [String: Contact] = [:]
+        for chunk in identifiers.chunked(StoreLimits.pageSize) {
             for contact in try await store.contacts(
                 withIdentifiers: Array(chunk), keysToFetch: UnifiedContact.memberKeys(for: keys))
             {
                 members[contact.identifier] = contact
             }
         }
-        var result: [String: Contact] = [:]
-        for group in groups {
-            result[group.identifier] = UnifiedContact.synthesize(group, members: members, keys: keys)
-        }
-        return result
+        return members
     }
 
     /// A filter's identifiers with each unified contact (named by its own identifier or a member's) replaced by its

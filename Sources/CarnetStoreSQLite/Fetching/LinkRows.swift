@@ -8,39 +8,40 @@ enum LinkRows {
         guard !identifiers.isEmpty,
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contactLink)")) == true
         else { return [] }
-        var groups: [LinkGroup] = []
-        for chunk in identifiers.chunked(StoreLimits.pageSize) {
-            let list = InList(Array(chunk))
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage
-                    FROM contactLink l JOIN contact c ON c.rowid = l.contactRowid
-                    WHERE l.unifiedId IN (
-                        SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list.placeholders))
-                        UNION SELECT k.unifiedId FROM contact m JOIN contactLink k ON k.contactRowid = m.rowid
-                        WHERE m.id IN (\(list.placeholders)))
-                    ORDER BY l.unifiedId, l.contactRowid
-                    """, arguments: list.arguments + list.arguments)
-            groups += LinkGroup.assembled(rows.map { ($0[0], $0[1], $0[2], $0[3]) })
+        return try groups(db, identifiers) { list in
+            (
+                """
+                SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list.placeholders))
+                UNION SELECT k.unifiedId FROM contact m JOIN contactLink k ON k.contactRowid = m.rowid
+                WHERE m.id IN (\(list.placeholders))
+                """, list.arguments + list.arguments
+            )
         }
-        var seen = Set<String>()
-        return groups.filter { seen.insert($0.identifier).inserted }
     }
 
     /// The unified contacts of the contacts with these rowids: a primary-key probe each, so a page asks cheaply.
     static func groups(_ db: Database, ofRowids rowids: [Int64]) throws -> [LinkGroup] {
+        try groups(db, rowids) { list in
+            ("SELECT unifiedId FROM contactLink WHERE contactRowid IN (\(list.placeholders))", list.arguments)
+        }
+    }
+
+    /// The unified contacts whose identifiers `select` picks for each chunk of `values`, each once, their members
+    /// in creation order.
+    private static func groups<Value: DatabaseValueConvertible>(
+        _ db: Database, _ values: [Value], select: (InList) -> (sql: String, arguments: StatementArguments)
+    ) throws -> [LinkGroup] {
         var groups: [LinkGroup] = []
-        for chunk in rowids.chunked(StoreLimits.pageSize) {
-            let list = InList(Array(chunk))
+        for chunk in values.chunked(StoreLimits.pageSize) {
+            let (selected, arguments) = select(InList(chunk))
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage
                     FROM contactLink l JOIN contact c ON c.rowid = l.contactRowid
-                    WHERE l.unifiedId IN (SELECT unifiedId FROM contactLink WHERE contactRowid IN (\(list.placeholders)))
+                    WHERE l.unifiedId IN (\(selected))
                     ORDER BY l.unifiedId, l.contactRowid
                     """)
-            let rows = try SQLiteRows(statement, arguments: list.arguments)
+            let rows = try SQLiteRows(statement, arguments: arguments)
             var found: [(String, String, Bool, Bool)] = []
             while let columns = try rows.next() {
                 found.append((columns.string(0), columns.string(1), columns.int64(2) != 0, columns.int64(3) != 0))
