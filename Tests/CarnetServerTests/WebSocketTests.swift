@@ -5,6 +5,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOSSL
+import Synchronization
 import Testing
 
 @Suite("Subscriptions over WebSocket")
@@ -46,6 +47,67 @@ struct WebSocketTests {
                 next == #"{"type":"next","id":"s1","payload":{"data":{"storeDidChange":{"authors":["cli-import"]}}}}"#)
             try await other.close()
             socket.cancel()
+        }
+    }
+
+    @Test("A subscription listens before the socket's next message is read: a save sent right after it reaches it")
+    func subscriptionListensBeforeNextMessage() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let rounds = 40
+            // Each round yields nil once heard, or what came instead.
+            let (heard, sink) = AsyncStream<String?>.makeStream()
+            let socket = Task {
+                try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                    for round in 0..<rounds {
+                        // No wait between the two: the save's commit must reach the subscription sent before it.
+                        try await outbound.writeTextMessage(
+                            #"{"type":"subscribe","id":"s\#(round)","payload":{"query":"subscription { storeDidChange { authors } }"}}"#
+                        )
+                        try await outbound.writeTextMessage(
+                            #"{"type":"subscribe","id":"m\#(round)","payload":{"query":"mutation { save(request: {transactionAuthor: \"round-\#(round)\", operations: [{addContact: {givenName: \"Anna\"}}]}) { revision } }"}}"#
+                        )
+                        var found = false
+                        while !found, let message = try await messages.next() {
+                            guard case .text(let text) = message else { continue }
+                            if text.contains(#""id":"m\#(round)""#), text.contains("error") {
+                                sink.yield("round \(round)'s save failed: \(text)")
+                            }
+                            guard text.contains(#""id":"s\#(round)""#) else { continue }
+                            if !text.contains(#""type":"next""#) {
+                                sink.yield("round \(round)'s subscription ended: \(text)")
+                                break
+                            }
+                            found = text.contains(#""round-\#(round)""#)
+                        }
+                        guard found else { break }
+                        sink.yield(nil)
+                        try await outbound.writeTextMessage(#"{"type":"complete","id":"s\#(round)"}"#)
+                    }
+                    sink.finish()
+                }
+            }
+            // Only a failure waits this long: a round that makes no progress for a minute (a round takes
+            // milliseconds, seconds on a loaded machine) never hears its save.
+            let progress = Mutex(0)
+            let bound = Task {
+                var seen = -1
+                while progress.withLock({ $0 }) != seen {
+                    seen = progress.withLock { $0 }
+                    try await Task.sleep(for: .seconds(60))
+                }
+                sink.finish()
+            }
+            defer {
+                socket.cancel()
+                bound.cancel()
+            }
+            var heardCount = 0
+            for await outcome in heard {
+                if let outcome { Issue.record(Comment(rawValue: outcome)) } else { heardCount += 1 }
+                progress.withLock { $0 += 1 }
+            }
+            #expect(heardCount == rounds, "round \(heardCount)'s subscription missed the save sent after it")
         }
     }
 

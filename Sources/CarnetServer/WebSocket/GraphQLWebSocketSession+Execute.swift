@@ -7,31 +7,48 @@ import NIOWebSocket
 extension GraphQLWebSocketSession {
     /// Runs one operation: `next` then `complete` for queries and mutations, a `next` per event for
     /// subscriptions, `error` for a request that cannot run.
-    func execute(_ id: String, _ generation: Int, _ payload: [String: JSONValue], _ identity: AccessIdentity) async {
-        let start = ContinuousClock.now
-        let service = dependencies.service
+    func execute(_ id: String, _ generation: Int, _ prelude: Prelude, _ identity: AccessIdentity) async {
         defer { finish(id, generation) }
-        let operation: GraphQLService.Operation
-        do {
-            operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
-        } catch {
+        switch prelude {
+        case .invalid(let errors, let started):
             dependencies.metrics.recordOperation(
-                name: nil, kind: "unknown", status: "error",
-                duration: ContinuousClock.now - start)
-            return await send(ServerMessage.error(id, error.errorsJSON), ifActive: id, generation)
+                name: nil, kind: "unknown", status: "error", duration: ContinuousClock.now - started)
+            await send(ServerMessage.error(id, errors), ifActive: id, generation)
+        case .unavailable:
+            await sendUnavailable(id, generation)
+        case .subscribed(let operation, let outcome, let context, let started):
+            // The prelude acquired the book.
+            defer { Task { await dependencies.books.release(identity.book.id) } }
+            await deliver(id, generation, operation, outcome, context, identity, since: started)
+        case .parsed(let operation, let started):
+            let store: any ContactStore
+            do {
+                store = try await dependencies.books.acquire(identity.book)
+            } catch {
+                return await sendUnavailable(id, generation)
+            }
+            defer { Task { await dependencies.books.release(identity.book.id) } }
+            let context = identity.graphQLContext(
+                store: store, tokens: dependencies.tokens, books: dependencies.books)
+            let outcome = await dependencies.service.run(operation, context: context)
+            await deliver(id, generation, operation, outcome, context, identity, since: started)
         }
-        let store: any ContactStore
-        do {
-            store = try await dependencies.books.acquire(identity.book)
-        } catch {
-            let refusal = GraphQLRequestError(
-                .operationNotAllowed,
-                [ResponseError(message: "The address book cannot be opened now.", code: .internalServerError)])
-            return await send(ServerMessage.error(id, refusal.errorsJSON), ifActive: id, generation)
-        }
-        defer { Task { await dependencies.books.release(identity.book.id) } }
-        let context = identity.graphQLContext(store: store, tokens: dependencies.tokens, books: dependencies.books)
-        switch await service.run(operation, context: context) {
+    }
+
+    private func sendUnavailable(_ id: String, _ generation: Int) async {
+        let refusal = GraphQLRequestError(
+            .operationNotAllowed,
+            [ResponseError(message: "The address book cannot be opened now.", code: .internalServerError)])
+        await send(ServerMessage.error(id, refusal.errorsJSON), ifActive: id, generation)
+    }
+
+    /// Sends an operation's outcome: its response, or its subscription's payloads until the stream ends.
+    private func deliver(
+        _ id: String, _ generation: Int, _ operation: GraphQLService.Operation, _ outcome: GraphQLService.Outcome,
+        _ context: GraphQLRequestContext, _ identity: AccessIdentity, since start: ContinuousClock.Instant
+    ) async {
+        let service = dependencies.service
+        switch outcome {
         case .single(let response):
             dependencies.metrics.recordOperation(
                 name: response.operationName, kind: operation.kind.rawValue,

@@ -159,7 +159,10 @@ final class GraphQLWebSocketSession: Sendable {
                 ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .start(let identity, let generation):
-            let task = Task { await self.execute(id, generation, payload, identity) }
+            // Parsed here, and a subscription listens before the next message is read: a save sent after it on
+            // this socket then always reaches it. Nothing here waits for another task to start, or writes.
+            let prelude = await prelude(payload, identity)
+            let task = Task { await self.execute(id, generation, prelude, identity) }
             state.withLock { state in
                 if state.operations[id]?.generation == generation { state.operations[id]?.task = task }
             }

@@ -1,0 +1,40 @@
+import CarnetGraphQL
+import CarnetStore
+
+extension GraphQLWebSocketSession {
+    /// What the message loop does for an operation before its task runs.
+    enum Prelude: Sendable {
+        /// The request could not be parsed or validated: its `error` payload.
+        case invalid([UInt8], started: ContinuousClock.Instant)
+        /// A query or mutation, for its task to run.
+        case parsed(GraphQLService.Operation, started: ContinuousClock.Instant)
+        /// A subscription that already listens for commits (or its refusal), with the book it holds open.
+        case subscribed(
+            GraphQLService.Operation, GraphQLService.Outcome, GraphQLRequestContext, started: ContinuousClock.Instant)
+        /// The caller's address book could not be opened.
+        case unavailable
+    }
+
+    /// Parses the operation and, for a subscription, opens the book and starts listening. It awaits only the
+    /// store, never another task and never the client (it writes nothing), so a slow client or a busy pool cannot
+    /// hold the socket's loop here.
+    func prelude(_ payload: [String: JSONValue], _ identity: AccessIdentity) async -> Prelude {
+        let started = ContinuousClock.now
+        let service = dependencies.service
+        let operation: GraphQLService.Operation
+        do {
+            operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
+        } catch {
+            return .invalid(error.errorsJSON, started: started)
+        }
+        guard operation.kind == .subscription else { return .parsed(operation, started: started) }
+        let store: any ContactStore
+        do {
+            store = try await dependencies.books.acquire(identity.book)
+        } catch {
+            return .unavailable
+        }
+        let context = identity.graphQLContext(store: store, tokens: dependencies.tokens, books: dependencies.books)
+        return .subscribed(operation, await service.run(operation, context: context), context, started: started)
+    }
+}
