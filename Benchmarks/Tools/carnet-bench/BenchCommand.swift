@@ -75,6 +75,9 @@ struct BenchCommand: AsyncParsableCommand {
             """)
     var unified = false
 
+    @Option(help: ArgumentHelp("With --unified, only the operations whose names contain this.", visibility: .hidden))
+    var unifiedOnly: String?
+
     @Option(help: ArgumentHelp("Run one Carnet operation in a loop on the first size, for perf.", visibility: .hidden))
     var profile: String?
 
@@ -114,7 +117,7 @@ struct BenchCommand: AsyncParsableCommand {
         if unified {
             return try await UnifiedBenchmark(
                 size: parsedSizes[0], backends: parsedBackends, databaseURL: database, directory: directory,
-                seed: seed, runs: 200
+                seed: seed, runs: iterations / 5, only: unifiedOnly
             ).run()
         }
         if duplicates {

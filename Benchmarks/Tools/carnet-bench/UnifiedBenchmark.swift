@@ -4,7 +4,8 @@ import Foundation
 /// `carnet-bench --unified`: issue 16's goal, a page of 50 contacts and a name search with unification on, each
 /// within 1.5 times the same with it off, on a book of `size` generated contacts where 20% are linked in pairs:
 /// contact 10k+1 (moved to a second container) is linked to contact 10k. The book is made once per backend and
-/// reused: `unified-<size>.sqlite` in `directory`, book `bench-unified-<size>` in PostgreSQL.
+/// reused: `unified-<size>.sqlite` in `directory`, book `bench-unified-<size>` in PostgreSQL. Each operation runs
+/// `--iterations` / 5 times each way, alternating.
 struct UnifiedBenchmark {
     let size: Int
     let backends: [BackendStore.Kind]
@@ -12,6 +13,8 @@ struct UnifiedBenchmark {
     let directory: String
     let seed: UInt64
     let runs: Int
+    /// Runs only the operations whose names contain this (`--unified-only`, for profiling one of them).
+    let only: String?
 
     /// The operations timed: each runs with unification off, then on.
     static let operations: [(name: String, request: ContactFetchRequest)] = [
@@ -39,18 +42,21 @@ struct UnifiedBenchmark {
         for kind in backends {
             let (store, close) = try await open(kind)
             try await fill(store, kind)
-            for (name, plain) in Self.operations {
+            for (name, plain) in Self.operations where only.map(name.contains) ?? true {
                 var unified = plain
                 unified.unifyResults = true
-                var stats: [Stats] = []
-                for request in [plain, unified] {
-                    _ = try await store.contacts(request)  // warm
-                    var samples: [Double] = []
-                    for _ in 0..<runs {
-                        samples.append(try await Stopwatch.time { try await store.contacts(request) }.seconds * 1e6)
+                // Alternating, so the machine's drift (a noisy VM) weighs on both sides of the ratio alike.
+                let requests = [plain, unified]
+                for request in requests { _ = try await store.contacts(request) }  // warm
+                var samples: [[Double]] = [[], []]
+                for run in 0..<runs {
+                    for side in [run % 2, 1 - run % 2] {
+                        let request = requests[side]
+                        samples[side].append(
+                            try await Stopwatch.time { try await store.contacts(request) }.seconds * 1e6)
                     }
-                    stats.append(Stats(microseconds: samples))
                 }
+                let stats = samples.map { Stats(microseconds: $0) }
                 rows.append(
                     String(
                         format: "| %@ | %d | %@ | %.2f ms | %.2f ms | %.2f× |", kind.rawValue, size, name,

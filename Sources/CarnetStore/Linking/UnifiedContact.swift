@@ -69,14 +69,22 @@ package enum UnifiedContact {
     package static func union(_ kind: MultiValueKind, _ ordered: [Contact]) -> [(
         member: String, value: EncodedLabeledValue
     )] {
-        var seen = Set<String>()
         var result: [(member: String, value: EncodedLabeledValue)] = []
         for member in ordered {
-            for value in member.encodedValues(kind)
-            where seen.insert(ContactMerge.duplicateKey(kind: kind, label: value.label, value: value.value)).inserted {
-                result.append((member.identifier, value))
-            }
+            for value in member.encodedValues(kind) { result.append((member.identifier, value)) }
         }
-        return result
+        guard result.count > 1 else { return result }
+        // A unified contact holds a handful of values: comparing each key with the few kept is cheaper than
+        // hashing them, and a set takes over only for long lists.
+        let keys = result.map { ContactMerge.duplicateKey(kind: kind, label: $0.value.label, value: $0.value.value) }
+        var kept: [Int] = []
+        kept.reserveCapacity(result.count)
+        if result.count <= 16 {
+            for index in keys.indices where !kept.contains(where: { keys[$0] == keys[index] }) { kept.append(index) }
+        } else {
+            var seen = Set<String>(minimumCapacity: keys.count)
+            for index in keys.indices where seen.insert(keys[index]).inserted { kept.append(index) }
+        }
+        return kept.count == result.count ? result : kept.map { result[$0] }
     }
 }

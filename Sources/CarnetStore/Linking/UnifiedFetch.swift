@@ -108,29 +108,53 @@ package enum UnifiedFetch {
         return replacing(contacts, keys: keys, groups: groups, members: members)
     }
 
-    /// The members that synthesizing `groups` needs: those among `contacts` (read with `keys`), when `keys` is all
-    /// synthesis reads, and the identifiers of the others, to read with ``UnifiedContact/memberKeys(for:)`` (on a
-    /// page, the hidden ones). For a backend that reads them in the same transaction as the page.
-    package static func membersNeeded(_ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup])
+    /// The members that synthesizing `groups` needs: those among `contacts` when they were read with every key
+    /// synthesis reads (``pageServesMembers(_:)``), and the identifiers of the others, to read with
+    /// ``UnifiedContact/memberKeys(for:)``.
+    private static func membersNeeded(_ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup])
         -> (known: [String: Contact], missing: [String])
     {
         let members = groups.flatMap(\.members)
         var known: [String: Contact] = [:]
-        if UnifiedContact.memberKeys(for: keys) == keys {
+        known.reserveCapacity(members.count)
+        if pageServesMembers(keys) {
             let wanted = Set(members)
             for contact in contacts where wanted.contains(contact.identifier) { known[contact.identifier] = contact }
         }
         return (known, members.filter { known[$0] == nil })
     }
 
-    /// `contacts` with each linked one replaced by its unified contact, synthesized from `members`.
+    /// Whether contacts read with `keys` hold all that synthesis reads of a member, so a page's own members need
+    /// no second read.
+    package static func pageServesMembers(_ keys: ContactKeySet) -> Bool {
+        UnifiedContact.memberKeys(for: keys) == keys
+    }
+
+    /// `contacts` with each linked one replaced by its unified contact, synthesized from `members` once per group.
     package static func replacing(
         _ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup], members: [String: Contact]
     ) -> [Contact] {
-        let unified = synthesized(groups, members: members, keys: keys)
-        var groupOf: [String: String] = [:]
-        for group in groups { for member in group.members { groupOf[member] = group.identifier } }
-        return contacts.map { contact in groupOf[contact.identifier].flatMap { unified[$0] } ?? contact }
+        var groupOf: [String: Int] = [:]
+        groupOf.reserveCapacity(groups.count * 2)
+        for (index, group) in groups.enumerated() { for member in group.members { groupOf[member] = index } }
+        return replacing(contacts, keys: keys, groups: groups, members: members) { groupOf[contacts[$0].identifier] }
+    }
+
+    /// `contacts` with the one at each position that `groupAt` places in a group (its index in `groups`) replaced
+    /// by that group's unified contact, synthesized from `members` once per group.
+    package static func replacing(
+        _ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup], members: [String: Contact],
+        groupAt: (Int) -> Int?
+    ) -> [Contact] {
+        var unified = [Contact?](repeating: nil, count: groups.count)
+        var result = contacts
+        for position in result.indices {
+            guard let index = groupAt(position), groups.indices.contains(index) else { continue }
+            let contact = unified[index] ?? UnifiedContact.synthesize(groups[index], members: members, keys: keys)
+            unified[index] = contact
+            result[position] = contact
+        }
+        return result
     }
 
     /// The unified contacts of `groups`, by unified identifier, from their members.
@@ -219,8 +243,11 @@ package enum UnifiedFetch {
 }
 
 extension Array {
-    /// The array in consecutive slices of at most `size` elements.
+    /// The array in consecutive slices of at most `size` elements. Inlinable, so each element type gets its own
+    /// specialisation: the generic one cost a page read as much as its SQL statement did.
+    @inlinable
     package func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+        if count <= size { return isEmpty ? [] : [self[...]] }
+        return stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -127,29 +127,33 @@ package enum TextFolding {
     /// America) loses the 1; then a leading trunk 0 goes. `(555) 555-1234`, `+1 555 555 1234` and `5555551234`
     /// share a key, as do `+44 20 7946 0958` and `020 7946 0958`, or `+33 1 85 88 22 89` and `01 85 88 22 89`.
     package static func phoneKey(_ phone: String) -> String? {
+        // ASCII digits, trimmed from the front by moving `start`: two allocations at most, as synthesis and every
+        // save compute this for each number.
         var digits: [UInt8] = []
+        digits.reserveCapacity(phone.utf8.count)
         var international = false
         for scalar in phone.unicodeScalars {
             if scalar == "+" && digits.isEmpty {
                 international = true
             } else if scalar.isASCII {
-                if (0x30...0x39).contains(scalar.value) { digits.append(UInt8(scalar.value - 0x30)) }
+                if (0x30...0x39).contains(scalar.value) { digits.append(UInt8(scalar.value)) }
             } else if let value = scalar.properties.numericType == .decimal ? scalar.properties.numericValue : nil {
-                digits.append(UInt8(value))  // other scripts' digits: Arabic-Indic, Devanagari, fullwidth, ...
+                digits.append(UInt8(value) + 0x30)  // other scripts' digits: Arabic-Indic, Devanagari, fullwidth, ...
             }
         }
-        if !international, digits.count > 2, digits[0] == 0, digits[1] == 0 {
+        var start = 0
+        if !international, digits.count > 2, digits[0] == 0x30, digits[1] == 0x30 {
             international = true
-            digits.removeFirst(2)
+            start = 2
         }
         if international {
-            digits.removeFirst(min(digits.count, countryCodeLength(digits)))
-        } else if digits.count == 11, digits[0] == 1 {
-            digits.removeFirst()
+            start += min(digits.count - start, countryCodeLength(digits[start...]))
+        } else if digits.count == 11, digits[0] == 0x31 {
+            start = 1
         }
-        if digits.first == 0 { digits.removeFirst() }
-        guard !digits.isEmpty else { return nil }
-        return String(decoding: digits.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
+        if start < digits.count, digits[start] == 0x30 { start += 1 }
+        guard start < digits.count else { return nil }
+        return String(decoding: digits[start...], as: UTF8.self)
     }
 
     /// ITU-T E.164 country codes: 1 and 7 are one digit, these two, every other three.
@@ -158,10 +162,12 @@ package enum TextFolding {
         62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98,
     ]
 
-    private static func countryCodeLength(_ digits: [UInt8]) -> Int {
-        guard let first = digits.first else { return 0 }
+    /// - Parameter digits: ASCII digits.
+    private static func countryCodeLength(_ digits: ArraySlice<UInt8>) -> Int {
+        guard let first = digits.first.map({ $0 - 0x30 }) else { return 0 }
         if first == 1 || first == 7 { return 1 }
-        if digits.count >= 2, twoDigitCountryCodes.contains(Int(first) * 10 + Int(digits[1])) { return 2 }
+        let second = digits.dropFirst().first.map { Int($0) - 0x30 }
+        if let second, twoDigitCountryCodes.contains(Int(first) * 10 + second) { return 2 }
         return 3
     }
 

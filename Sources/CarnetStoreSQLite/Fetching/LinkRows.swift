@@ -8,46 +8,55 @@ enum LinkRows {
         guard !identifiers.isEmpty,
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contactLink)")) == true
         else { return [] }
-        return try groups(db, identifiers) { list in
-            (
-                """
-                SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list.placeholders))
-                UNION SELECT k.unifiedId FROM contact m JOIN contactLink k ON k.contactRowid = m.rowid
-                WHERE m.id IN (\(list.placeholders))
-                """, list.arguments + list.arguments
-            )
+        var noRowids: [String: Int64]?
+        return try groups(db, identifiers, lists: 2, memberRowids: &noRowids) { list in
+            """
+            SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list))
+            UNION SELECT k.unifiedId FROM contact m JOIN contactLink k ON k.contactRowid = m.rowid
+            WHERE m.id IN (\(list))
+            """
         }
     }
 
     /// The unified contacts of the contacts with these rowids: a primary-key probe each, so a page asks cheaply.
-    static func groups(_ db: Database, ofRowids rowids: [Int64]) throws -> [LinkGroup] {
-        try groups(db, rowids) { list in
-            ("SELECT unifiedId FROM contactLink WHERE contactRowid IN (\(list.placeholders))", list.arguments)
+    /// - Parameter memberRowids: filled with each member's rowid, when given.
+    static func groups(_ db: Database, ofRowids rowids: [Int64], memberRowids: inout [String: Int64]?) throws
+        -> [LinkGroup]
+    {
+        try groups(db, rowids, lists: 1, memberRowids: &memberRowids) { list in
+            "SELECT unifiedId FROM contactLink WHERE contactRowid IN (\(list))"
         }
     }
 
-    /// The unified contacts whose identifiers `select` picks for each chunk of `values`, each once, their members
-    /// in creation order.
-    private static func groups<Value: DatabaseValueConvertible>(
-        _ db: Database, _ values: [Value], select: (InList) -> (sql: String, arguments: StatementArguments)
+    /// The unified contacts whose identifiers `select` picks for each chunk of `values` (its `IN` lists, `lists`
+    /// of them, all the chunk), each once, their members in creation order; `memberRowids`, when given, gets
+    /// each member's rowid.
+    private static func groups<Value: SQLiteKeyValue>(
+        _ db: Database, _ values: [Value], lists: Int, memberRowids: inout [String: Int64]?,
+        select: (_ placeholders: String) -> String
     ) throws -> [LinkGroup] {
         var groups: [LinkGroup] = []
         for chunk in values.chunked(StoreLimits.pageSize) {
-            let (selected, arguments) = select(InList(chunk))
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage
+                    SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage, l.contactRowid
                     FROM contactLink l JOIN contact c ON c.rowid = l.contactRowid
-                    WHERE l.unifiedId IN (\(selected))
+                    WHERE l.unifiedId IN (\(select(InList.placeholders(InList.paddedCount(chunk.count)))))
                     ORDER BY l.unifiedId, l.contactRowid
                     """)
-            let rows = try SQLiteRows(statement, arguments: arguments)
+            // Bound and stepped straight through SQLite, as the contact loader does: a page asks on every read.
+            var binder = SQLiteBinder(statement)
+            for _ in 0..<lists { InList.bind(chunk, to: &binder) }
+            let rows = SQLiteSteppedRows(statement.sqliteStatement)
             var found: [(String, String, Bool, Bool)] = []
             while let columns = try rows.next() {
                 found.append((columns.string(0), columns.string(1), columns.int64(2) != 0, columns.int64(3) != 0))
+                memberRowids?[columns.string(1)] = columns.int64(4)
             }
             groups += LinkGroup.assembled(found)
         }
+        // One statement's rows are ordered by unified identifier, so only several chunks can repeat a group.
+        guard values.count > StoreLimits.pageSize else { return groups }
         var seen = Set<String>()
         return groups.filter { seen.insert($0.identifier).inserted }
     }
@@ -56,16 +65,30 @@ enum LinkRows {
     /// beside it.
     static func unify(_ db: Database, _ page: ContactPage, keys: ContactKeySet) throws -> [Contact] {
         let contacts = page.contacts
-        guard !contacts.isEmpty else { return contacts }
-        let groups = try groups(db, ofRowids: page.positions.map(\.rowid))
-        guard !groups.isEmpty else { return contacts }
-        var (members, missing) = UnifiedFetch.membersNeeded(contacts, keys: keys, groups: groups)
-        for chunk in missing.chunked(StoreLimits.pageSize) {
-            let loaded = try SQLiteStore.contacts(
-                db, identifiers: Array(chunk), keys: UnifiedContact.memberKeys(for: keys))
-            for contact in loaded { members[contact.identifier] = contact }
+        guard !contacts.isEmpty, page.positions.count == contacts.count else { return contacts }
+        var memberRowids: [String: Int64]? = [:]
+        let groups = try groups(db, ofRowids: page.positions.map(\.rowid), memberRowids: &memberRowids)
+        guard !groups.isEmpty, let memberRowids else { return contacts }
+        // Matched by rowid: hashing each page contact's identifier cost more than the rest of this.
+        var groupOfRowid: [Int64: Int] = [:]
+        for (index, group) in groups.enumerated() {
+            for member in group.members { if let rowid = memberRowids[member] { groupOfRowid[rowid] = index } }
         }
-        return UnifiedFetch.replacing(contacts, keys: keys, groups: groups, members: members)
+        let groupAt = page.positions.map { groupOfRowid[$0.rowid] }
+        var members: [String: Contact] = [:]
+        var missing = Set(groupOfRowid.keys)
+        if UnifiedFetch.pageServesMembers(keys) {
+            for (position, group) in groupAt.enumerated() where group != nil {
+                members[contacts[position].identifier] = contacts[position]
+                missing.remove(page.positions[position].rowid)
+            }
+        }
+        // The others (hidden members) by rowid, the table's own key, rather than through the identifier index.
+        let loader = ContactLoader(keys: UnifiedContact.memberKeys(for: keys))
+        for contact in try loader.loadUnordered(db, column: "rowid", values: Array(missing)).contacts {
+            members[contact.identifier] = contact
+        }
+        return UnifiedFetch.replacing(contacts, keys: keys, groups: groups, members: members) { groupAt[$0] }
     }
 
     /// Whether any linked contact is not its unified contact's name-preferred member.
