@@ -38,6 +38,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Requests a token may make at once above the rate. Env: CARNET_RATE_BURST.")
     var rateBurst: Int = environment("CARNET_RATE_BURST").flatMap(Int.init) ?? 400
 
+    @Option(help: "Operations one WebSocket may run at once. Env: CARNET_MAX_SOCKET_OPERATIONS.")
+    var maxSocketOperations: Int = environment("CARNET_MAX_SOCKET_OPERATIONS").flatMap(Int.init) ?? 100
+
     @Flag(inversion: .prefixedEnableDisable, help: "Schema introspection. Env: CARNET_INTROSPECTION=0 disables.")
     var introspection = environment("CARNET_INTROSPECTION") != "0"
 
@@ -85,6 +88,7 @@ struct ServeOptions: ParsableArguments {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        guard maxSocketOperations >= 1 else { throw ValidationError("--max-socket-operations must be at least 1.") }
         // At least an hour (a sync client needs time to come back), at most ten years (fits a GraphQL Int).
         guard booksPerPrincipal >= 1, contactsPerBook >= 1, (openBooks ?? 1) >= 1 else {
             throw ValidationError("--books-per-principal, --contacts-per-book and --open-books must be at least 1.")
@@ -109,6 +113,7 @@ struct ServeOptions: ParsableArguments {
         configuration.maxBodyBytes = maxBodyBytes
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
+        configuration.maxOperationsPerSocket = maxSocketOperations
         configuration.graphQLLimits.introspectionEnabled = introspection
         configuration.storeConfiguration.historyRetention = historyRetentionDays * 24 * 3600
         configuration.storeConfiguration.booksPerPrincipal = booksPerPrincipal

@@ -143,6 +143,44 @@ struct WebSocketTests {
         }
     }
 
+    @Test(
+        "A socket runs at most maxOperationsPerSocket operations: one more gets MAX_OPERATIONS_EXCEEDED, a completed one frees its place"
+    )
+    func operationCap() async throws {
+        try await withServer({ $0.maxOperationsPerSocket = 2 }) { server in
+            let token = try await server.token([.read])
+            let (events, sink) = AsyncStream<String>.makeStream()
+            let subscription = #"{"query":"subscription { storeDidChange { historyToken } }"}"#
+            let socket = Task {
+                try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                    // The loop handles messages in order, so each answer below follows from the ones before.
+                    for id in ["a", "b", "c"] {
+                        try await outbound.writeTextMessage(
+                            #"{"type":"subscribe","id":"\#(id)","payload":\#(subscription)}"#)
+                    }
+                    try await outbound.writeTextMessage(#"{"type":"complete","id":"a"}"#)
+                    try await outbound.writeTextMessage(#"{"type":"subscribe","id":"d","payload":\#(subscription)}"#)
+                    try await outbound.writeTextMessage(#"{"type":"subscribe","id":"e","payload":\#(subscription)}"#)
+                    try await outbound.writeTextMessage(#"{"type":"ping"}"#)
+                    while let message = try await messages.next() {
+                        if case .text(let text) = message { sink.yield(text) }
+                    }
+                    sink.finish()
+                }
+            }
+            defer { socket.cancel() }
+            var errors: [String] = []
+            for await message in events {
+                if message.contains(#""type":"error""#) { errors.append(message) }
+                if message.contains(#""type":"pong""#) { break }
+            }
+            #expect(errors.count == 2, "\(errors)")
+            #expect(errors.contains { $0.contains(#""id":"c""#) && $0.contains("MAX_OPERATIONS_EXCEEDED") })
+            #expect(errors.contains { $0.contains(#""id":"e""#) && $0.contains("MAX_OPERATIONS_EXCEEDED") })
+            #expect(!errors.contains { $0.contains(#""id":"d""#) }, "the completed subscription's place went to d")
+        }
+    }
+
     @Test("Graceful shutdown ends subscriptions and closes the socket with 1001 (going away)")
     func gracefulShutdown() async throws {
         let server = try await TestServer.start()

@@ -158,4 +158,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     /// A strict vCard import refused for a card it could not read; `extensions.line` says where.
     public static let vCardMalformed = ErrorCode(rawValue: "VCARD_MALFORMED")
     public static let internalServerError = ErrorCode(rawValue: "INTERNAL_SERVER_ERROR")
+    /// Over the token's request rate; `extensions.retryAfter` (seconds) says when to try again.
+    public static let rateLimited = ErrorCode(rawValue: "RATE_LIMITED")
+    /// The server is shutting down and starts no new operation.
+    public static let shuttingDown = ErrorCode(rawValue: "SHUTTING_DOWN")
+    /// A WebSocket already runs as many operations as it may; complete one first.
+    public static let tooManyOperations = ErrorCode(rawValue: "MAX_OPERATIONS_EXCEEDED")
 }

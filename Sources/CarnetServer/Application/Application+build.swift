@@ -49,7 +49,8 @@ public func buildApplication(
     let endpoint = GraphQLWebSocketEndpoint(
         dependencies: .init(
             service: service, tokens: tokens, books: backend.books, metrics: metrics,
-            maxMessageBytes: configuration.maxBodyBytes, initTimeout: .seconds(3), limiter: limiter),
+            maxMessageBytes: configuration.maxBodyBytes, maxOperations: configuration.maxOperationsPerSocket,
+            initTimeout: .seconds(3), limiter: limiter),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
     let (builder, certificates) = try channel.builder()

@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitPerSecond: Double = 200
     /// How many requests a token may make at once above the average rate.
     public var rateLimitBurst: Int = 400
+    /// Operations (subscriptions included) one WebSocket may run at once; one more gets an error message
+    /// (`MAX_OPERATIONS_EXCEEDED`) and the socket stays open.
+    public var maxOperationsPerSocket: Int = 100
     /// How long a revoked token may still be honoured from the cache.
     public var tokenCacheLifetime: Duration = .seconds(2)
     /// How long graceful shutdown waits for in-flight operations before closing sockets anyway.

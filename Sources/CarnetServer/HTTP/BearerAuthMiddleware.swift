@@ -1,3 +1,4 @@
+import CarnetGraphQL
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -23,7 +24,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         if let wait = limiter.acquire(identity.tokenID) {
             return HTTPErrorResponse(
-                status: .tooManyRequests, code: "RATE_LIMITED",
+                status: .tooManyRequests, code: ErrorCode.rateLimited.rawValue,
                 message: "Too many requests for this token; retry after \(wait) s.",
                 headers: [.retryAfter: String(wait)]
             ).response()

@@ -15,6 +15,9 @@ final class GraphQLWebSocketSession: Sendable {
         let books: any AddressBookStores
         let metrics: ServerMetrics
         let maxMessageBytes: Int
+        /// Operations running at once on one socket, at most: each subscription holds a task, a book and a place
+        /// in every commit's fan-out, so a socket cannot gather them without bound.
+        let maxOperations: Int
         let initTimeout: Duration
         /// The same per-token limit as HTTP requests: each operation a socket starts counts as one request.
         let limiter: RateLimiter
@@ -121,13 +124,14 @@ final class GraphQLWebSocketSession: Sendable {
     private func subscribe(_ id: String, _ payload: [String: JSONValue]) async -> Bool {
         enum Verdict {
             case start(AccessIdentity, Int)
-            case unauthorized, duplicate, draining
+            case unauthorized, duplicate, draining, tooMany
             case limited(Int)
         }
         let verdict: Verdict = state.withLock { state in
             guard let identity = state.identity else { return .unauthorized }
             guard state.operations[id] == nil else { return .duplicate }
             guard !state.draining else { return .draining }
+            guard state.operations.count < dependencies.maxOperations else { return .tooMany }
             if let wait = dependencies.limiter.acquire(identity.tokenID) { return .limited(wait) }
             state.generation += 1
             state.operations[id] = Operation(generation: state.generation)
@@ -145,7 +149,17 @@ final class GraphQLWebSocketSession: Sendable {
                 .operationNotAllowed,
                 [
                     ResponseError(
-                        message: "The server is shutting down.", code: ErrorCode(rawValue: "SHUTTING_DOWN"))
+                        message: "The server is shutting down.", code: .shuttingDown)
+                ])
+            await send(ServerMessage.error(id, error.errorsJSON))
+        case .tooMany:
+            let error = GraphQLRequestError(
+                .operationNotAllowed,
+                [
+                    ResponseError(
+                        message:
+                            "This socket runs \(dependencies.maxOperations) operations already; complete one first.",
+                        code: .tooManyOperations, extensions: ["maxOperations": .int(dependencies.maxOperations)])
                 ])
             await send(ServerMessage.error(id, error.errorsJSON))
         case .limited(let wait):
@@ -154,7 +168,7 @@ final class GraphQLWebSocketSession: Sendable {
                 [
                     ResponseError(
                         message: "Too many requests for this token; retry after \(wait) s.",
-                        code: ErrorCode(rawValue: "RATE_LIMITED"),
+                        code: .rateLimited,
                         extensions: ["retryAfter": .int(wait)])
                 ])
             await send(ServerMessage.error(id, error.errorsJSON))

@@ -52,9 +52,28 @@ package enum UnifiedContact {
             unified.values.imageDataAvailable = source.values.imageDataAvailable
         }
         for kind in MultiValueKind.allCases where keys.contains(kind.key) {
-            unified.setEncodedValues(kind, union(kind, ordered).map(\.value))
+            if let path = textValues(kind) {
+                // Values that are their own encoding: put together as they are, with no round trip.
+                var values = ordered.flatMap { $0.values[keyPath: path] }
+                values = deduplicated(kind, values, label: \.label, value: \.value)
+                unified.values[keyPath: path] = values
+                unified.availableKeys.insert(kind.key)
+            } else {
+                unified.setEncodedValues(kind, union(kind, ordered).map(\.value))
+            }
         }
         return unified
+    }
+
+    /// Where the values of a kind stored as text (their own encoding) are.
+    private static func textValues(_ kind: MultiValueKind) -> WritableKeyPath<Contact.Values, [LabeledValue<String>]>? {
+        switch kind {
+        case .phoneNumbers: \.phoneNumbers
+        case .emailAddresses: \.emailAddresses
+        case .urlAddresses: \.urlAddresses
+        case .vCardProperties: \.vCardProperties
+        default: nil
+        }
     }
 
     /// The member whose image the unified contact shows, if any has one.
@@ -73,18 +92,25 @@ package enum UnifiedContact {
         for member in ordered {
             for value in member.encodedValues(kind) { result.append((member.identifier, value)) }
         }
-        guard result.count > 1 else { return result }
+        return deduplicated(kind, result, label: \.value.label, value: \.value.value)
+    }
+
+    /// `items` less each one whose value duplicates one kept before it (``ContactMerge/duplicateKey(kind:label:value:)``).
+    private static func deduplicated<Item>(
+        _ kind: MultiValueKind, _ items: [Item], label: (Item) -> String?, value: (Item) -> String
+    ) -> [Item] {
+        guard items.count > 1 else { return items }
         // A unified contact holds a handful of values: comparing each key with the few kept is cheaper than
         // hashing them, and a set takes over only for long lists.
-        let keys = result.map { ContactMerge.duplicateKey(kind: kind, label: $0.value.label, value: $0.value.value) }
+        let keys = items.map { ContactMerge.duplicateKey(kind: kind, label: label($0), value: value($0)) }
         var kept: [Int] = []
-        kept.reserveCapacity(result.count)
-        if result.count <= 16 {
+        kept.reserveCapacity(items.count)
+        if items.count <= 16 {
             for index in keys.indices where !kept.contains(where: { keys[$0] == keys[index] }) { kept.append(index) }
         } else {
             var seen = Set<String>(minimumCapacity: keys.count)
             for index in keys.indices where seen.insert(keys[index]).inserted { kept.append(index) }
         }
-        return kept.count == result.count ? result : kept.map { result[$0] }
+        return kept.count == items.count ? items : kept.map { items[$0] }
     }
 }
