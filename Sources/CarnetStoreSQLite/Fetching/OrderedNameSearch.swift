@@ -111,16 +111,17 @@ struct OrderedNameSearch {
         var candidates: [Candidate]
         while true {
             guard
-                let (found, exhausted) = try scan(
+                let (found, unverified, exhausted) = try scan(
                     db, index, match: match, containerRowid: containerRowid, target: target, cursor: cursor,
                     anchor: anchor, backward: backward)
             else { return nil }
             candidates = found
+            candidates.sort { backward ? $1.isBefore($0) : $0.isBefore($1) }
+            candidates = try verified(db, index, match: match, candidates, unverified, needed: count + 1)
             if candidates.count > count || exhausted { break }
             target *= 4
             if target > Self.scanBudget { return nil }
         }
-        candidates.sort { backward ? $1.isBefore($0) : $0.isBefore($1) }
         let hasMore = candidates.count > count
         var page = Array(candidates.prefix(count))
         if backward { page.reverse() }
@@ -151,11 +152,13 @@ struct OrderedNameSearch {
     static let scanBudget = 20_000
 
     /// The candidates past the cursor up to where `target` index rows past it end, with their keys read and those
-    /// the source leaves out dropped, unsorted; and whether the index ran out first. `nil` past the budget.
+    /// the source leaves out dropped, unsorted; those still to check for several words (found only through a
+    /// unified contact's row: ``verified(_:_:match:_:_:needed:)``); and whether the index ran out first. `nil` past
+    /// the budget.
     private func scan(
         _ db: Database, _ index: NameIndex.Order, match: String, containerRowid: Int64?, target: Int,
         cursor: ContactCursor?, anchor: Candidate?, backward: Bool
-    ) throws -> (candidates: [Candidate], exhausted: Bool)? {
+    ) throws -> (candidates: [Candidate], unverified: Set<Int64>, exhausted: Bool)? {
         let bucketSize: Int64 = 1 << NameIndex.counterBits
         let cursorBucket = cursor.map { NameIndex.bucket($0.sortKey) >> NameIndex.counterBits }
         var bound: Int64 =
@@ -263,11 +266,28 @@ struct OrderedNameSearch {
         if let anchor {
             candidates.removeAll { backward ? !$0.isBefore(anchor) : !anchor.isBefore($0) }
         }
-        if words.count > 1 && !throughOthers.isEmpty {
-            let matching = try matchingOneMember(db, index, match: match, standing: Array(throughOthers))
-            candidates.removeAll { throughOthers.contains($0.rowid) && !matching.contains($0.rowid) }
+        return (candidates, words.count > 1 ? throughOthers : [], exhausted)
+    }
+
+    /// The first `needed` of `sorted` (in page order) with those in `unverified` checked for a member matching
+    /// every word on its own, and dropped if none does. Checked a page's stretch at a time, so a search pays for
+    /// the candidates it shows, not for every one its scan read.
+    private func verified(
+        _ db: Database, _ index: NameIndex.Order, match: String, _ sorted: [Candidate], _ unverified: Set<Int64>,
+        needed: Int
+    ) throws -> [Candidate] {
+        guard !unverified.isEmpty else { return sorted }
+        var result: [Candidate] = []
+        var position = sorted.startIndex
+        while position < sorted.endIndex && result.count < needed {
+            let stretch = sorted[position..<min(sorted.endIndex, position + needed - result.count)]
+            let checked = stretch.lazy.map(\.rowid).filter(unverified.contains)
+            let matching =
+                checked.isEmpty ? [] : try matchingOneMember(db, index, match: match, standing: Array(checked))
+            result += stretch.filter { !unverified.contains($0.rowid) || matching.contains($0.rowid) }
+            position = stretch.endIndex
         }
-        return (candidates, exhausted)
+        return result
     }
 
     /// Of these name-preferred members, found through their unified contact's row, those with a member matching
