@@ -36,10 +36,15 @@ extension GraphQLWebSocketSession {
     }
 
     private func sendUnavailable(_ id: String, _ generation: Int) async {
-        let refusal = GraphQLRequestError(
-            .operationNotAllowed,
-            [ResponseError(message: "The address book cannot be opened now.", code: .internalServerError)])
-        await send(ServerMessage.error(id, refusal.errorsJSON), ifActive: id, generation)
+        let errors = refusal("The address book cannot be opened now.", .internalServerError)
+        await send(ServerMessage.error(id, errors), ifActive: id, generation)
+    }
+
+    /// The `error` payload of an operation the socket does not run.
+    func refusal(_ message: String, _ code: ErrorCode, extensions: [String: JSONValue] = [:]) -> [UInt8] {
+        GraphQLRequestError(
+            .operationNotAllowed, [ResponseError(message: message, code: code, extensions: extensions)]
+        ).errorsJSON
     }
 
     /// Sends an operation's outcome: its response, or its subscription's payloads until the stream ends.

@@ -145,33 +145,15 @@ final class GraphQLWebSocketSession: Sendable {
             await close(.subscriberAlreadyExists, "Subscriber for \(id) already exists")
             return false
         case .draining:
-            let error = GraphQLRequestError(
-                .operationNotAllowed,
-                [
-                    ResponseError(
-                        message: "The server is shutting down.", code: .shuttingDown)
-                ])
-            await send(ServerMessage.error(id, error.errorsJSON))
+            await send(ServerMessage.error(id, refusal("The server is shutting down.", .shuttingDown)))
         case .tooMany:
-            let error = GraphQLRequestError(
-                .operationNotAllowed,
-                [
-                    ResponseError(
-                        message:
-                            "This socket runs \(dependencies.maxOperations) operations already; complete one first.",
-                        code: .tooManyOperations, extensions: ["maxOperations": .int(dependencies.maxOperations)])
-                ])
-            await send(ServerMessage.error(id, error.errorsJSON))
+            let max = dependencies.maxOperations
+            let message = "This socket runs \(max) operations already; complete one first."
+            await send(
+                ServerMessage.error(id, refusal(message, .tooManyOperations, extensions: ["maxOperations": .int(max)])))
         case .limited(let wait):
-            let error = GraphQLRequestError(
-                .operationNotAllowed,
-                [
-                    ResponseError(
-                        message: "Too many requests for this token; retry after \(wait) s.",
-                        code: .rateLimited,
-                        extensions: ["retryAfter": .int(wait)])
-                ])
-            await send(ServerMessage.error(id, error.errorsJSON))
+            let message = "Too many requests for this token; retry after \(wait) s."
+            await send(ServerMessage.error(id, refusal(message, .rateLimited, extensions: ["retryAfter": .int(wait)])))
         case .start(let identity, let generation):
             // Parsed here, and a subscription listens before the next message is read: a save sent after it on
             // this socket then always reaches it. Nothing here waits for another task to start, or writes.
