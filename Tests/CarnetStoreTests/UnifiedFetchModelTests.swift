@@ -644,7 +644,8 @@ struct UnifiedFetchModelTests {
             Shown(
                 given: contact.givenName, family: contact.familyName, job: contact.jobTitle,
                 emails: contact.emailAddresses.map(\.value), phones: contact.phoneNumbers.map(\.value),
-                image: contact.imageData, linked: contact.linkedContactIdentifiers,
+                image: contact.availableKeys.contains(.imageData) ? contact.imageData : nil,
+                linked: contact.linkedContactIdentifiers,
                 container: contact.containerIdentifier ?? "")
         }
 
@@ -653,14 +654,18 @@ struct UnifiedFetchModelTests {
             _ store: any ContactStore, _ predicate: ContactPredicate, order: ContactSortOrder, expected: [String],
             size: Int, _ label: String
         ) async throws {
-            let context = "\(self.context), \(label), order \(order), pages of \(size)"
+            // Without an image key, a page's own contacts serve as members and their values are read with the hidden
+            // members' (SQLite); with one, they are read again with it.
+            let withImage = size % 2 == 1
+            let keys = withImage ? UnifiedFetchModelTests.keys : UnifiedFetchModelTests.keys.subtracting([.imageData])
+            let context = "\(self.context), \(label), order \(order), pages of \(size), image \(withImage)"
             var forward: [String] = []
             var cursor: String?
             var total: Int?
             var pages = 0
             while true {
                 var request = ContactFetchRequest(
-                    predicate: predicate, keysToFetch: UnifiedFetchModelTests.keys, sortOrder: order,
+                    predicate: predicate, keysToFetch: keys, sortOrder: order,
                     page: .first(size, after: cursor), includeTotalCount: cursor == nil)
                 request.unifyResults = true
                 let page = try await store.contacts(request)
@@ -670,9 +675,9 @@ struct UnifiedFetchModelTests {
                 for contact in page.contacts {
                     forward.append(contact.identifier)
                     if model.unit(named: contact.identifier) == contact.identifier {
-                        #expect(
-                            shown(contact) == model.shown(contact.identifier),
-                            "\(context): values of \(contact.identifier)")
+                        var expected = model.shown(contact.identifier)
+                        if !withImage { expected.image = nil }
+                        #expect(shown(contact) == expected, "\(context): values of \(contact.identifier)")
                         #expect(contact.isUnified == (model.groups[contact.identifier] != nil), "\(context)")
                     }
                 }

@@ -6,6 +6,9 @@ struct ContactFetch {
     var request: ContactFetchRequest
     /// The sort order with `userDefault` resolved.
     let order: ContactSortOrder
+    /// `false` leaves the page's labeled values and images out, for ``LinkRows/unify(_:_:keys:relatedRead:)`` to
+    /// read with its hidden members' in one statement.
+    var readsRelated = true
 
     func run(_ db: Database) throws -> ContactPage {
         guard let predicate = try ContactQuery.withoutNeedlessLinkCondition(request.predicate, db) else {
@@ -20,7 +23,8 @@ struct ContactFetch {
 
     /// A unified name search's page, its contacts not unified yet; `nil` when the ordered search cannot serve it.
     func unifiedNameSearch(_ db: Database) throws -> ContactPage? {
-        guard let search = OrderedNameSearch(unified: request, order: order) else { return nil }
+        guard var search = OrderedNameSearch(unified: request, order: order) else { return nil }
+        search.readsRelated = readsRelated
         let (count, cursor, backward) = try paging()
         return try search.run(db, count: count, cursor: cursor, backward: backward)
     }
@@ -40,10 +44,9 @@ struct ContactFetch {
 
     private func runPlain(_ db: Database) throws -> ContactPage {
         let (count, cursor, backward) = try paging()
-        if let search = OrderedNameSearch(request, order: order),
-            let page = try search.run(db, count: count, cursor: cursor, backward: backward)
-        {
-            return page
+        if var search = OrderedNameSearch(request, order: order) {
+            search.readsRelated = readsRelated
+            if let page = try search.run(db, count: count, cursor: cursor, backward: backward) { return page }
         }
         guard let filter = try ContactQuery.filter(request.predicate, db) else {
             return ContactPage(
@@ -101,7 +104,7 @@ struct ContactFetch {
             rowids.reverse()
             positions.reverse()
         }
-        try loader.loadRelated(db, rowids: rowids, into: &contacts)
+        if readsRelated { try loader.loadRelated(db, rowids: rowids, into: &contacts) }
         var total: Int?
         if request.includeTotalCount { total = try ContactQuery.count(db, filter) }
         return ContactPage(

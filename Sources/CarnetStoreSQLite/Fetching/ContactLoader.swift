@@ -120,10 +120,12 @@ struct ContactLoader {
     /// ``load(_:column:values:)`` as two arrays. A `Contact` holds many references, so each copy of one costs a
     /// retain and a release per field: contacts are decoded into one array, filled in place and put in order by
     /// swapping, never copied.
-    func loadOrdered<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value])
+    /// - Parameter related: `false` leaves labeled values and images out, for a caller that reads them with
+    ///   ``loadRelated(_:rowids:into:)`` together with other contacts'.
+    func loadOrdered<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value], related: Bool = true)
         throws -> (rowids: [Int64], contacts: [Contact])
     {
-        var (rowids, contacts, indexByValue) = try loadUnordered(db, column: column, values: values)
+        var (rowids, contacts, indexByValue) = try loadUnordered(db, column: column, values: values, related: related)
         // The order asked for: position k gets the contact of the k-th distinct value found.
         var order: [Int] = []
         order.reserveCapacity(contacts.count)
@@ -138,8 +140,9 @@ struct ContactLoader {
     }
 
     /// The contacts whose `column` is one of `values`, in the database's order, each once, with where each value's
-    /// contact is: for callers that look contacts up by value and need no order.
-    func loadUnordered<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value])
+    /// contact is: for callers that look contacts up by value and need no order. `related` as in
+    /// ``loadOrdered(_:column:values:related:)``.
+    func loadUnordered<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value], related: Bool = true)
         throws -> (rowids: [Int64], contacts: [Contact], indexByValue: [Value: Int])
     {
         guard !values.isEmpty else { return ([], [], [:]) }
@@ -171,7 +174,7 @@ struct ContactLoader {
                 contacts.append(contact)
             }
         }
-        try loadRelated(db, rowids: rowids, into: &contacts)
+        if related { try loadRelated(db, rowids: rowids, into: &contacts) }
         return (rowids, contacts, indexByValue)
     }
 

@@ -63,30 +63,52 @@ enum LinkRows {
 
     /// ``UnifiedFetch/unify(_:keys:in:)`` in the page's own read transaction: its links and hidden members read
     /// beside it.
-    static func unify(_ db: Database, _ page: ContactPage, keys: ContactKeySet) throws -> [Contact] {
-        let contacts = page.contacts
-        guard !contacts.isEmpty, page.positions.count == contacts.count else { return contacts }
+    /// - Parameter relatedRead: whether the page's contacts hold their labeled values and images already; when not
+    ///   (``ContactFetch/readsRelated``, for keys that serve as member keys), they are read here with the hidden
+    ///   members', one statement for both.
+    static func unify(_ db: Database, _ page: ContactPage, keys: ContactKeySet, relatedRead: Bool) throws
+        -> [Contact]
+    {
+        var contacts = page.contacts
+        let rowids = page.positions.map(\.rowid)
+        guard rowids.count == contacts.count else {
+            // Both page readers give a position per contact; without them the page cannot be unified here.
+            throw StoreError(.storageFailure, "A page's positions do not match its contacts.")
+        }
+        guard !contacts.isEmpty else { return contacts }
+        let loader = ContactLoader(keys: UnifiedContact.memberKeys(for: keys))
         var memberRowids: [String: Int64]? = [:]
-        let groups = try groups(db, ofRowids: page.positions.map(\.rowid), memberRowids: &memberRowids)
-        guard !groups.isEmpty, let memberRowids else { return contacts }
+        let groups = try groups(db, ofRowids: rowids, memberRowids: &memberRowids)
+        guard !groups.isEmpty, let memberRowids else {
+            if !relatedRead { try loader.loadRelated(db, rowids: rowids, into: &contacts) }
+            return contacts
+        }
         // Matched by rowid: hashing each page contact's identifier cost more than the rest of this.
         var groupOfRowid: [Int64: Int] = [:]
         for (index, group) in groups.enumerated() {
             for member in group.members { if let rowid = memberRowids[member] { groupOfRowid[rowid] = index } }
         }
-        let groupAt = page.positions.map { groupOfRowid[$0.rowid] }
-        var members: [String: Contact] = [:]
+        let groupAt = rowids.map { groupOfRowid[$0] }
+        let servesMembers = UnifiedFetch.pageServesMembers(keys)
         var missing = Set(groupOfRowid.keys)
-        if UnifiedFetch.pageServesMembers(keys) {
-            for (position, group) in groupAt.enumerated() where group != nil {
-                members[contacts[position].identifier] = contacts[position]
-                missing.remove(page.positions[position].rowid)
-            }
+        if servesMembers {
+            for (position, group) in groupAt.enumerated() where group != nil { missing.remove(rowids[position]) }
         }
         // The others (hidden members) by rowid, the table's own key, rather than through the identifier index.
-        let loader = ContactLoader(keys: UnifiedContact.memberKeys(for: keys))
-        for contact in try loader.loadUnordered(db, column: "rowid", values: Array(missing)).contacts {
-            members[contact.identifier] = contact
+        let hidden = try loader.loadUnordered(db, column: "rowid", values: Array(missing), related: relatedRead)
+        var members: [String: Contact] = [:]
+        if relatedRead {
+            for contact in hidden.contacts { members[contact.identifier] = contact }
+        } else {
+            var all = contacts + hidden.contacts
+            try loader.loadRelated(db, rowids: rowids + hidden.rowids, into: &all)
+            contacts = Array(all[..<contacts.count])
+            for contact in all[contacts.count...] { members[contact.identifier] = contact }
+        }
+        if servesMembers {
+            for (position, group) in groupAt.enumerated() where group != nil {
+                members[contacts[position].identifier] = contacts[position]
+            }
         }
         return UnifiedFetch.replacing(contacts, keys: keys, groups: groups, members: members) { groupAt[$0] }
     }

@@ -24,6 +24,8 @@ struct OrderedNameSearch {
     let order: ContactSortOrder
     let words: [String]
     private(set) var source: Source
+    /// `false` leaves the page's labeled values and images out (``ContactFetch/readsRelated``).
+    var readsRelated = true
 
     init?(_ request: ContactFetchRequest, order: ContactSortOrder) {
         var predicate = request.predicate
@@ -127,7 +129,7 @@ struct OrderedNameSearch {
         if backward { page.reverse() }
         // In the page's order, without the contacts deleted since the index was read.
         let loaded = try ContactLoader(keys: request.keysToFetch).loadOrdered(
-            db, column: "rowid", values: page.map(\.rowid))
+            db, column: "rowid", values: page.map(\.rowid), related: readsRelated)
         let found = Set(loaded.rowids)
         let present = loaded.rowids.count == page.count ? page : page.filter { found.contains($0.rowid) }
         var total: Int?

@@ -25,14 +25,17 @@ extension SQLiteStore {
         guard search || (request.predicate.isContainerOrAll && request.predicate.linkedMembers == nil) else {
             return nil
         }
+        // A page read with the member keys leaves its labeled values for the unification to read with the hidden
+        // members': one statement for both.
+        let readsRelated = !UnifiedFetch.pageServesMembers(request.keysToFetch)
         return try await read { db in
             let order = try Self.resolve(request.sortOrder, db)
             let found =
                 search
-                ? try ContactFetch(request: request, order: order).unifiedNameSearch(db)
-                : try ContactFetch(request: plain, order: order).run(db)
+                ? try ContactFetch(request: request, order: order, readsRelated: readsRelated).unifiedNameSearch(db)
+                : try ContactFetch(request: plain, order: order, readsRelated: readsRelated).run(db)
             guard var page = found else { return nil }
-            page.contacts = try LinkRows.unify(db, page, keys: request.keysToFetch)
+            page.contacts = try LinkRows.unify(db, page, keys: request.keysToFetch, relatedRead: readsRelated)
             return page
         }
     }
