@@ -6,7 +6,7 @@ struct ContactFetch {
     var request: ContactFetchRequest
     /// The sort order with `userDefault` resolved.
     let order: ContactSortOrder
-    /// `false` leaves the page's labeled values and images out, for ``LinkRows/unify(_:_:keys:relatedRead:)`` to
+    /// `false` leaves the page's labeled values and images out, for ``LinkRows/unify(_:_:keys:servesMembers:)`` to
     /// read with its hidden members' in one statement.
     var readsRelated = true
 

@@ -63,10 +63,11 @@ enum LinkRows {
 
     /// ``UnifiedFetch/unify(_:keys:in:)`` in the page's own read transaction: its links and hidden members read
     /// beside it.
-    /// - Parameter relatedRead: whether the page's contacts hold their labeled values and images already; when not
-    ///   (``ContactFetch/readsRelated``, for keys that serve as member keys), they are read here with the hidden
-    ///   members', one statement for both.
-    static func unify(_ db: Database, _ page: ContactPage, keys: ContactKeySet, relatedRead: Bool) throws
+    /// - Parameter servesMembers: whether the page was read with the member keys
+    ///   (``UnifiedFetch/pageServesMembers(_:)``) and without its labeled values and images
+    ///   (``ContactFetch/readsRelated``): its contacts then serve as members, and their values are read here with
+    ///   the hidden members', one statement for both. Otherwise the page is whole and members are read apart.
+    static func unify(_ db: Database, _ page: ContactPage, keys: ContactKeySet, servesMembers: Bool) throws
         -> [Contact]
     {
         var contacts = page.contacts
@@ -80,7 +81,7 @@ enum LinkRows {
         var memberRowids: [String: Int64]? = [:]
         let groups = try groups(db, ofRowids: rowids, memberRowids: &memberRowids)
         guard !groups.isEmpty, let memberRowids else {
-            if !relatedRead { try loader.loadRelated(db, rowids: rowids, into: &contacts) }
+            if servesMembers { try loader.loadRelated(db, rowids: rowids, into: &contacts) }
             return contacts
         }
         // Matched by rowid: hashing each page contact's identifier cost more than the rest of this.
@@ -89,26 +90,23 @@ enum LinkRows {
             for member in group.members { if let rowid = memberRowids[member] { groupOfRowid[rowid] = index } }
         }
         let groupAt = rowids.map { groupOfRowid[$0] }
-        let servesMembers = UnifiedFetch.pageServesMembers(keys)
         var missing = Set(groupOfRowid.keys)
         if servesMembers {
             for (position, group) in groupAt.enumerated() where group != nil { missing.remove(rowids[position]) }
         }
         // The others (hidden members) by rowid, the table's own key, rather than through the identifier index.
-        let hidden = try loader.loadUnordered(db, column: "rowid", values: Array(missing), related: relatedRead)
+        let hidden = try loader.loadUnordered(db, column: "rowid", values: Array(missing), related: !servesMembers)
         var members: [String: Contact] = [:]
-        if relatedRead {
+        guard servesMembers else {
             for contact in hidden.contacts { members[contact.identifier] = contact }
-        } else {
-            var all = contacts + hidden.contacts
-            try loader.loadRelated(db, rowids: rowids + hidden.rowids, into: &all)
-            contacts = Array(all[..<contacts.count])
-            for contact in all[contacts.count...] { members[contact.identifier] = contact }
+            return UnifiedFetch.replacing(contacts, keys: keys, groups: groups, members: members) { groupAt[$0] }
         }
-        if servesMembers {
-            for (position, group) in groupAt.enumerated() where group != nil {
-                members[contacts[position].identifier] = contacts[position]
-            }
+        var all = contacts + hidden.contacts
+        try loader.loadRelated(db, rowids: rowids + hidden.rowids, into: &all)
+        contacts = Array(all[..<contacts.count])
+        for contact in all[contacts.count...] { members[contact.identifier] = contact }
+        for (position, group) in groupAt.enumerated() where group != nil {
+            members[contacts[position].identifier] = contacts[position]
         }
         return UnifiedFetch.replacing(contacts, keys: keys, groups: groups, members: members) { groupAt[$0] }
     }

@@ -27,7 +27,8 @@ extension SQLiteStore {
         }
         // A page read with the member keys leaves its labeled values for the unification to read with the hidden
         // members': one statement for both.
-        let readsRelated = !UnifiedFetch.pageServesMembers(request.keysToFetch)
+        let servesMembers = UnifiedFetch.pageServesMembers(request.keysToFetch)
+        let readsRelated = !servesMembers
         return try await read { db in
             let order = try Self.resolve(request.sortOrder, db)
             let found =
@@ -35,7 +36,7 @@ extension SQLiteStore {
                 ? try ContactFetch(request: request, order: order, readsRelated: readsRelated).unifiedNameSearch(db)
                 : try ContactFetch(request: plain, order: order, readsRelated: readsRelated).run(db)
             guard var page = found else { return nil }
-            page.contacts = try LinkRows.unify(db, page, keys: request.keysToFetch, relatedRead: readsRelated)
+            page.contacts = try LinkRows.unify(db, page, keys: request.keysToFetch, servesMembers: servesMembers)
             return page
         }
     }
