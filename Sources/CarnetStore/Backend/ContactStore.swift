@@ -39,6 +39,11 @@ public protocol ContactStore: Sendable {
     func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage
     /// The unified contacts that the identifiers name, by their own identifier or a member's, each once.
     func linkGroups(containing identifiers: [String]) async throws -> [LinkGroup]
+    /// ``linkGroups(containing:)`` and their members other than those in `known`, read with
+    /// ``UnifiedContact/memberKeys(for:)`` of `keys` (or more): what unifying contacts needs, which a backend
+    /// whose every statement is a round trip reads at once. The default reads the groups, then the members.
+    func linkGroupsAndMembers(containing identifiers: [String], known: Set<String>, keys: ContactKeySet)
+        async throws -> (groups: [LinkGroup], members: [String: Contact])
 
     // MARK: Containers
 

@@ -75,7 +75,7 @@ package enum UnifiedFetch {
     package static func contacts(
         withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet, in store: some ContactStore
     ) async throws -> [Contact] {
-        let groups = try await store.linkGroups(containing: identifiers)
+        let (groups, members) = try await store.linkGroupsAndMembers(containing: identifiers, known: [], keys: keys)
         var byId: [String: LinkGroup] = [:]
         for group in groups {
             byId[group.identifier] = group
@@ -86,7 +86,7 @@ package enum UnifiedFetch {
         for contact in try await store.contacts(withIdentifiers: plainIds, keysToFetch: keys) {
             plain[contact.identifier] = contact
         }
-        let unified = try await synthesize(groups, keys: keys, in: store)
+        let unified = synthesized(groups, members: members, keys: keys)
         var result: [Contact] = []
         var seen = Set<String>()
         for identifier in identifiers {
@@ -101,27 +101,26 @@ package enum UnifiedFetch {
         -> [Contact]
     {
         guard !contacts.isEmpty else { return contacts }
-        let groups = try await store.linkGroups(containing: contacts.map(\.identifier))
+        // Contacts read with every key synthesis reads serve as members as they are.
+        var known: [String: Contact] = [:]
+        if pageServesMembers(keys) {
+            known.reserveCapacity(contacts.count)
+            for contact in contacts { known[contact.identifier] = contact }
+        }
+        let (groups, read) = try await store.linkGroupsAndMembers(
+            containing: contacts.map(\.identifier), known: Set(known.keys), keys: keys)
         guard !groups.isEmpty else { return contacts }
-        let (known, missing) = membersNeeded(contacts, keys: keys, groups: groups)
-        let members = known.merging(try await read(missing, keys: keys, in: store)) { known, _ in known }
-        return replacing(contacts, keys: keys, groups: groups, members: members)
+        return replacing(contacts, keys: keys, groups: groups, members: read.merging(known) { read, _ in read })
     }
 
-    /// The members that synthesizing `groups` needs: those among `contacts` when they were read with every key
-    /// synthesis reads (``pageServesMembers(_:)``), and the identifiers of the others, to read with
-    /// ``UnifiedContact/memberKeys(for:)``.
-    private static func membersNeeded(_ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup])
-        -> (known: [String: Contact], missing: [String])
-    {
-        let members = groups.flatMap(\.members)
-        var known: [String: Contact] = [:]
-        known.reserveCapacity(members.count)
-        if pageServesMembers(keys) {
-            let wanted = Set(members)
-            for contact in contacts where wanted.contains(contact.identifier) { known[contact.identifier] = contact }
-        }
-        return (known, members.filter { known[$0] == nil })
+    /// ``ContactStore/linkGroupsAndMembers(containing:known:keys:)`` in two steps, over any backend: the groups, then
+    /// the members not known.
+    package static func linkGroupsAndMembers(
+        containing identifiers: [String], known: Set<String>, keys: ContactKeySet, in store: some ContactStore
+    ) async throws -> (groups: [LinkGroup], members: [String: Contact]) {
+        let groups = try await store.linkGroups(containing: identifiers)
+        let missing = groups.flatMap(\.members).filter { !known.contains($0) }
+        return (groups, try await read(missing, keys: keys, in: store))
     }
 
     /// Whether contacts read with `keys` hold all that synthesis reads of a member, so a page's own members need
@@ -166,13 +165,6 @@ package enum UnifiedFetch {
             result[group.identifier] = UnifiedContact.synthesize(group, members: members, keys: keys)
         }
         return result
-    }
-
-    /// The unified contacts of `groups`, by unified identifier, every member read.
-    private static func synthesize(_ groups: [LinkGroup], keys: ContactKeySet, in store: some ContactStore)
-        async throws -> [String: Contact]
-    {
-        synthesized(groups, members: try await read(groups.flatMap(\.members), keys: keys, in: store), keys: keys)
     }
 
     /// Members by identifier, read with the keys synthesis needs.
@@ -239,6 +231,14 @@ package enum UnifiedFetch {
             alsoMatching += try await store.contactCount(matching: own)
         }
         return try await store.contactCount(matching: predicate) + extra.count - alsoMatching
+    }
+}
+
+extension ContactStore {
+    public func linkGroupsAndMembers(containing identifiers: [String], known: Set<String>, keys: ContactKeySet)
+        async throws -> (groups: [LinkGroup], members: [String: Contact])
+    {
+        try await UnifiedFetch.linkGroupsAndMembers(containing: identifiers, known: known, keys: keys, in: self)
     }
 }
 

@@ -34,6 +34,15 @@ struct PostgresContactLoader {
     /// The labeled-value kinds requested, as stored.
     var valueKinds: [Int16] { MultiValueKind.allCases.filter { keys.contains($0.key) }.map { Int16($0.rawValue) } }
 
+    /// The condition on `alias`'s kind for `kinds`, bound into `sql`: none when every kind is asked for, else a
+    /// filter on each row rather than a condition of the index scan. PostgreSQL 15 descends an index once per
+    /// combination of two arrays' elements: `contact_id = ANY(50) AND kind = ANY(9)` made 450 descents of
+    /// `labeled_value_contact` for a page (1,359 buffers, 2.2 ms) where 50 read the same rows (159, 0.8 ms).
+    static func kindCondition(_ alias: String, _ kinds: [Int16], _ sql: inout SQLBuilder) throws -> String {
+        guard kinds.count < MultiValueKind.allCases.count else { return "" }
+        return " AND \(alias)kind + 0 = ANY(\(try sql.bind(kinds)))"
+    }
+
     var selectSQL: String { ([Self.metadataSQL] + columns.map(\.column)).joined(separator: ", ") }
 
     /// Decodes a row selected with ``selectSQL`` (trailing columns are left for the caller): the contact and its
@@ -73,14 +82,15 @@ struct PostgresContactLoader {
         guard !contacts.isEmpty, !kinds.isEmpty else { return }
         var indexByID: [String: Int] = [:]
         for (index, contact) in contacts.enumerated() { indexByID[contact.identifier] = index }
-        let ids = contacts.map(\.identifier)
-        let rows = try await connection.rows(
-            """
+        var sql = SQLBuilder()
+        let text = """
             SELECT contact_id, kind, id, label, value FROM labeled_value
-            WHERE book_id = \(bookID) AND contact_id = ANY(\(ids)) AND kind = ANY(\(kinds))
+            WHERE book_id = \(try sql.bind(bookID)) AND contact_id = ANY(\(try sql.bind(contacts.map(\.identifier))))\(
+                try Self.kindCondition("", kinds, &sql))
             ORDER BY contact_id, kind, position
-            """, logger: logger
-        ).decode((String, Int16, String, String?, String).self).array()
+            """
+        let rows = try await connection.rows(sql.query(text), logger: logger)
+            .decode((String, Int16, String, String?, String).self).array()
         for (contactID, kind, id, label, value) in rows {
             guard let index = indexByID[contactID], let kind = MultiValueKind(rawValue: Int(kind)) else { continue }
             contacts[index].appendEncoded(kind, identifier: id, label: label, value: value)
@@ -128,7 +138,7 @@ struct PostgresContactLoader {
         let book = try sql.bind(bookID)
         let text = """
             SELECT \(selectSQL), v.kind, v.id, v.label, v.value FROM contact c
-            LEFT JOIN labeled_value v ON v.book_id = \(book) AND v.contact_id = c.id AND v.kind = ANY(\(try sql.bind(kinds)))
+            LEFT JOIN labeled_value v ON v.book_id = \(book) AND v.contact_id = c.id\(try Self.kindCondition("v.", kinds, &sql))
             WHERE c.book_id = \(book) AND c.id = ANY(\(try sql.bind(identifiers)))
             ORDER BY c.id, v.kind, v.position
             """
