@@ -44,6 +44,12 @@ public protocol ContactStore: Sendable {
     /// whose every statement is a round trip reads at once. The default reads the groups, then the members.
     func linkGroupsAndMembers(containing identifiers: [String], known: Set<String>, keys: ContactKeySet)
         async throws -> (groups: [LinkGroup], members: [String: Contact])
+    /// What a read by identifier with unification on puts together: ``linkGroups(containing:)`` with every member
+    /// (read as in ``linkGroupsAndMembers(containing:known:keys:)``), and the contacts named that are not linked,
+    /// read with `keys` exactly. A backend may read them at once; the default reads the groups and members, then
+    /// the others.
+    func contactsToUnify(withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet) async throws
+        -> (groups: [LinkGroup], members: [String: Contact], unlinked: [Contact])
 
     // MARK: Containers
 

@@ -75,17 +75,15 @@ package enum UnifiedFetch {
     package static func contacts(
         withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet, in store: some ContactStore
     ) async throws -> [Contact] {
-        let (groups, members) = try await store.linkGroupsAndMembers(containing: identifiers, known: [], keys: keys)
+        let (groups, members, unlinked) = try await store.contactsToUnify(
+            withIdentifiers: identifiers, keysToFetch: keys)
         var byId: [String: LinkGroup] = [:]
         for group in groups {
             byId[group.identifier] = group
             for member in group.members { byId[member] = group }
         }
-        let plainIds = identifiers.filter { byId[$0] == nil }
         var plain: [String: Contact] = [:]
-        for contact in try await store.contacts(withIdentifiers: plainIds, keysToFetch: keys) {
-            plain[contact.identifier] = contact
-        }
+        for contact in unlinked { plain[contact.identifier] = contact }
         let unified = synthesized(groups, members: members, keys: keys)
         var result: [Contact] = []
         var seen = Set<String>()
@@ -94,6 +92,22 @@ package enum UnifiedFetch {
             if let contact, seen.insert(contact.identifier).inserted { result.append(contact) }
         }
         return result
+    }
+
+    /// ``ContactStore/contactsToUnify(withIdentifiers:keysToFetch:)`` over any backend: the groups and their
+    /// members, then the contacts named that no group holds.
+    package static func contactsToUnify(
+        withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet, in store: some ContactStore
+    ) async throws -> (groups: [LinkGroup], members: [String: Contact], unlinked: [Contact]) {
+        let (groups, members) = try await store.linkGroupsAndMembers(containing: identifiers, known: [], keys: keys)
+        var linked = Set<String>()
+        for group in groups {
+            linked.insert(group.identifier)
+            linked.formUnion(group.members)
+        }
+        let unlinked = try await store.contacts(
+            withIdentifiers: identifiers.filter { !linked.contains($0) }, keysToFetch: keys)
+        return (groups, members, unlinked)
     }
 
     /// Replaces each linked contact by its unified contact.
@@ -239,6 +253,12 @@ extension ContactStore {
         async throws -> (groups: [LinkGroup], members: [String: Contact])
     {
         try await UnifiedFetch.linkGroupsAndMembers(containing: identifiers, known: known, keys: keys, in: self)
+    }
+
+    public func contactsToUnify(withIdentifiers identifiers: [String], keysToFetch keys: ContactKeySet)
+        async throws -> (groups: [LinkGroup], members: [String: Contact], unlinked: [Contact])
+    {
+        try await UnifiedFetch.contactsToUnify(withIdentifiers: identifiers, keysToFetch: keys, in: self)
     }
 }
 

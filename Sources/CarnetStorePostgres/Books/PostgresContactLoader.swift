@@ -49,13 +49,33 @@ struct PostgresContactLoader {
     /// place in creation order.
     func decode(_ row: PostgresRow) throws -> (order: Int64, contact: Contact, cells: [PostgresCell]) {
         let cells = Array(row)
+        let contact = try decode(cells) { Self.metadataCount + $0 }
+        return (try cells[5].decode(Int64.self), contact, cells)
+    }
+
+    /// Decodes a row selected with `wider`'s ``selectSQL``, whose columns include this loader's: the contact with
+    /// this loader's keys only, as its own statement would have read it.
+    func decode(_ row: PostgresRow, selectedBy wider: PostgresContactLoader) throws -> Contact {
+        var position: [ContactKey: Int] = [:]
+        for (offset, entry) in wider.columns.enumerated() { position[entry.key] = Self.metadataCount + offset }
+        let cells = Array(row)
+        return try decode(cells) { offset in
+            guard let cell = position[columns[offset].key] else {
+                throw StoreError(.storageFailure, "A wider read lacks the column of \(columns[offset].key)")
+            }
+            return cell
+        }
+    }
+
+    /// The contact in `cells`, the metadata first and each of ``columns`` at `cell(offset)`.
+    private func decode(_ cells: [PostgresCell], cell: (Int) throws -> Int) throws -> Contact {
         var contact = Contact(fetched: try cells[0].decode(String.self), keys: keys)
         contact.revision = try cells[1].decode(Int64.self)
         contact.createdAt = Date(timeIntervalSince1970: try cells[2].decode(Double.self))
         contact.modifiedAt = Date(timeIntervalSince1970: try cells[3].decode(Double.self))
         contact.containerIdentifier = try cells[4].decode(String.self)
         for (offset, entry) in columns.enumerated() {
-            let cell = cells[Self.metadataCount + offset]
+            let cell = cells[try cell(offset)]
             switch entry.key {
             case .contactType:
                 contact.values.contactType = ContactType(rawValue: Int(try cell.decode(Int16.self))) ?? .person
@@ -71,7 +91,7 @@ struct PostgresContactLoader {
                 if let slot = entry.key.stringSlot { contact.values.strings[slot] = try cell.decode(String.self) }
             }
         }
-        return (try cells[5].decode(Int64.self), contact, cells)
+        return contact
     }
 
     /// Fills in labeled values of the requested kinds, with one query for every contact.
