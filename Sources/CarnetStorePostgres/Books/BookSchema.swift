@@ -7,10 +7,16 @@ import CarnetStore
 /// commit's revision and its events' log positions are assigned under that lock, so the log's order is the commit
 /// order and a reader's token never passes an event that is not yet visible.
 enum BookSchema {
-    /// The column of a single-value string key: the key in snake case (`givenName` → `given_name`).
-    static func column(_ key: ContactKey) -> String {
+    /// The column of a single-value string key: the key in snake case (`givenName` → `given_name`). Looked up, not
+    /// spelled out on each call: every read builds its column list from it.
+    static func column(_ key: ContactKey) -> String { columns[key] ?? snakeCase(key.rawValue) }
+
+    private static let columns = Dictionary(
+        uniqueKeysWithValues: ContactKey.allCases.map { ($0, snakeCase($0.rawValue)) })
+
+    private static func snakeCase(_ name: String) -> String {
         var column = ""
-        for character in key.rawValue {
+        for character in name {
             if character.isUppercase {
                 column += "_" + character.lowercased()
             } else {

@@ -53,29 +53,29 @@ struct PostgresContactLoader {
         return (try cells[5].decode(Int64.self), contact, cells)
     }
 
-    /// Decodes a row selected with `wider`'s ``selectSQL``, whose columns include this loader's: the contact with
-    /// this loader's keys only, as its own statement would have read it.
-    func decode(_ row: PostgresRow, selectedBy wider: PostgresContactLoader) throws -> Contact {
+    /// Where each of ``columns`` is in a row selected with `wider`'s ``selectSQL``; `nil` when `wider` lacks one.
+    func positions(in wider: PostgresContactLoader) -> [Int]? {
         var position: [ContactKey: Int] = [:]
         for (offset, entry) in wider.columns.enumerated() { position[entry.key] = Self.metadataCount + offset }
-        let cells = Array(row)
-        return try decode(cells) { offset in
-            guard let cell = position[columns[offset].key] else {
-                throw StoreError(.storageFailure, "A wider read lacks the column of \(columns[offset].key)")
-            }
-            return cell
-        }
+        let found = columns.compactMap { position[$0.key] }
+        return found.count == columns.count ? found : nil
+    }
+
+    /// Decodes a row selected with a wider loader's ``selectSQL``, its columns at `positions` (``positions(in:)``):
+    /// the contact with this loader's keys only, as its own statement would have read it.
+    func decode(_ row: PostgresRow, positions: [Int]) throws -> Contact {
+        try decode(Array(row)) { positions[$0] }
     }
 
     /// The contact in `cells`, the metadata first and each of ``columns`` at `cell(offset)`.
-    private func decode(_ cells: [PostgresCell], cell: (Int) throws -> Int) throws -> Contact {
+    private func decode(_ cells: [PostgresCell], cell: (Int) -> Int) throws -> Contact {
         var contact = Contact(fetched: try cells[0].decode(String.self), keys: keys)
         contact.revision = try cells[1].decode(Int64.self)
         contact.createdAt = Date(timeIntervalSince1970: try cells[2].decode(Double.self))
         contact.modifiedAt = Date(timeIntervalSince1970: try cells[3].decode(Double.self))
         contact.containerIdentifier = try cells[4].decode(String.self)
         for (offset, entry) in columns.enumerated() {
-            let cell = cells[try cell(offset)]
+            let cell = cells[cell(offset)]
             switch entry.key {
             case .contactType:
                 contact.values.contactType = ContactType(rawValue: Int(try cell.decode(Int16.self))) ?? .person

@@ -15,20 +15,26 @@ struct PostgresLinkedRead {
     ])
 
     /// Whether contacts with `keys` can be unified from this read.
-    static func serves(_ keys: ContactKeySet) -> Bool {
+    private static func serves(_ keys: ContactKeySet) -> Bool {
         !keys.contains(.imageData) && !keys.contains(.thumbnailImageData)
     }
 
     /// Members with the keys synthesis reads; contacts not linked with `keys` exactly, as a plain read gives them.
     let members: PostgresContactLoader
     let requested: PostgresContactLoader
+    /// Where the requested loader's columns are in the members' rows.
+    let requestedPositions: [Int]
     let keys: ContactKeySet
 
-    init(keys: ContactKeySet) {
+    /// `nil` for keys this read does not serve (``serves(_:)``).
+    init?(keys: ContactKeySet) {
+        guard Self.serves(keys) else { return nil }
         self.keys = keys
         members = PostgresContactLoader(
             keys: Self.columnKeys.union(UnifiedContact.memberKeys(for: keys).intersection(.multiValues)))
         requested = PostgresContactLoader(keys: keys)
+        guard let positions = requested.positions(in: members) else { return nil }
+        requestedPositions = positions
     }
 
     /// The groups of `identifiers` with their members other than `known` (whose values the caller has), and with
@@ -40,12 +46,19 @@ struct PostgresLinkedRead {
         let statement = Statement(
             book: book, identifiers: identifiers, known: Array(known), kinds: members.valueKinds,
             unlinked: withUnlinked)
+        // One identifier (a contact by identifier, the API's commonest read) binds it alone: with an array
+        // PostgreSQL kept planning each execution (a one-element array's custom plan looks cheaper than the generic
+        // one's guess of ten), which cost more than running it and halved the requests a server answered.
+        let rows =
+            identifiers.count == 1
+            ? try await connection.execute(OneStatement(statement), logger: logger)
+            : try await connection.execute(statement, logger: logger)
         let linkColumn = PostgresContactLoader.metadataCount + members.columns.count
         var links: [(String, String, Bool, Bool)] = []
         var linked: [String: Contact] = [:]
         var unlinked: [Contact] = []
         var current: (identifier: String, linked: Bool)?
-        for try await row in try await connection.execute(statement, logger: logger) {
+        for try await row in rows {
             let cells = Array(row)
             let identifier = try cells[0].decode(String.self)
             if current?.identifier != identifier {
@@ -58,7 +71,7 @@ struct PostgresLinkedRead {
                     if !known.contains(identifier) { linked[identifier] = try members.decode(row).contact }
                     current = (identifier, true)
                 } else {
-                    unlinked.append(try requested.decode(row, selectedBy: members))
+                    unlinked.append(try requested.decode(row, positions: requestedPositions))
                     current = (identifier, false)
                 }
             }
@@ -87,16 +100,21 @@ struct PostgresLinkedRead {
         // a filter, not an index condition (``PostgresContactLoader/kindCondition(_:_:_:)``). A known member's
         // values are probed with a null key, which the index answers without a descent; as a condition of the join
         // they were read and then dropped.
-        static let sql = """
+        static let sql = text(identifiers: "$2")
+
+        /// The statement with `identifiers` (an array) in place of the identifiers.
+        static func text(identifiers: String) -> String {
+            """
             SELECT \(PostgresContactLoader(keys: columnKeys).selectSQL),
                 l.unified_id, l.preferred_for_name, l.preferred_for_image, v.kind, v.id, v.label, v.value
             FROM (
                 SELECT k.contact_id, k.unified_id, k.preferred_for_name, k.preferred_for_image
                 FROM contact_link k WHERE k.book_id = $1 AND k.unified_id = ANY(ARRAY(
-                    SELECT g.unified_id FROM contact_link g WHERE g.book_id = $1 AND g.unified_id = ANY($2)
-                    UNION SELECT g.unified_id FROM contact_link g WHERE g.book_id = $1 AND g.contact_id = ANY($2)))
+                    SELECT g.unified_id FROM contact_link g WHERE g.book_id = $1 AND g.unified_id = ANY(\(identifiers))
+                    UNION SELECT g.unified_id FROM contact_link g
+                    WHERE g.book_id = $1 AND g.contact_id = ANY(\(identifiers))))
                 UNION ALL
-                SELECT i.id, NULL, false, false FROM (SELECT DISTINCT unnest($2::text[]) AS id) i
+                SELECT i.id, NULL, false, false FROM (SELECT DISTINCT unnest(\(identifiers)) AS id) i
                 WHERE $5 AND NOT EXISTS (SELECT 1 FROM contact_link g WHERE g.book_id = $1 AND g.contact_id = i.id)
             ) l
             JOIN contact c ON c.book_id = $1 AND c.id = l.contact_id
@@ -104,6 +122,8 @@ struct PostgresLinkedRead {
                 AND v.contact_id = (CASE WHEN c.id = ANY($3) THEN NULL ELSE c.id END)
             ORDER BY l.unified_id, c.created_order, c.id, v.kind, v.position
             """
+        }
+
         static let name = "carnet_linked_read_v1"
         static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .textArray, .int2Array, .bool]
         typealias Row = PostgresRow
@@ -126,6 +146,30 @@ struct PostgresLinkedRead {
 
         func decodeRow(_ row: PostgresRow) throws -> Row { row }
     }
+
+    /// ``Statement`` for one identifier, bound as text.
+    struct OneStatement: PostgresPreparedStatement {
+        static let sql = Statement.text(identifiers: "ARRAY[$2]")
+        static let name = "carnet_linked_read_one_v1"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .textArray, .int2Array, .bool]
+        typealias Row = PostgresRow
+
+        let statement: Statement
+
+        init(_ statement: Statement) { self.statement = statement }
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(statement.book)
+            bindings.append(statement.identifiers.first ?? "")
+            bindings.append(statement.known)
+            bindings.append(statement.kinds)
+            bindings.append(statement.unlinked)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { row }
+    }
 }
 
 extension PostgresStore {
@@ -133,13 +177,13 @@ extension PostgresStore {
         async throws -> (groups: [LinkGroup], members: [String: Contact])
     {
         guard !identifiers.isEmpty else { return ([], [:]) }
-        guard PostgresLinkedRead.serves(keys) else {
+        guard let linkedRead = PostgresLinkedRead(keys: keys) else {
             return try await UnifiedFetch.linkGroupsAndMembers(
                 containing: identifiers, known: known, keys: keys, in: self)
         }
         let identifiers = identifiers.storable
         let found = try await read { connection in
-            try await PostgresLinkedRead(keys: keys).read(
+            try await linkedRead.read(
                 connection, logger: logger, book: bookID, identifiers: identifiers, known: known, unlinked: false)
         }
         return (found.groups, found.members)
@@ -149,12 +193,12 @@ extension PostgresStore {
         async throws -> (groups: [LinkGroup], members: [String: Contact], unlinked: [Contact])
     {
         guard !identifiers.isEmpty else { return ([], [:], []) }
-        guard PostgresLinkedRead.serves(keys) else {
+        guard let linkedRead = PostgresLinkedRead(keys: keys) else {
             return try await UnifiedFetch.contactsToUnify(withIdentifiers: identifiers, keysToFetch: keys, in: self)
         }
         let identifiers = identifiers.storable
         return try await read { connection in
-            try await PostgresLinkedRead(keys: keys).read(
+            try await linkedRead.read(
                 connection, logger: logger, book: bookID, identifiers: identifiers, known: [], unlinked: true)
         }
     }
