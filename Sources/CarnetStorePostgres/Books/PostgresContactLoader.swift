@@ -49,8 +49,12 @@ struct PostgresContactLoader {
     /// place in creation order.
     func decode(_ row: PostgresRow) throws -> (order: Int64, contact: Contact, cells: [PostgresCell]) {
         let cells = Array(row)
-        let contact = try decode(cells) { Self.metadataCount + $0 }
-        return (try cells[5].decode(Int64.self), contact, cells)
+        return (try cells[5].decode(Int64.self), try decode(cells), cells)
+    }
+
+    /// The contact in the cells of a row selected with ``selectSQL``, for a caller that reads the row's other cells.
+    func decode(_ cells: [PostgresCell]) throws -> Contact {
+        try decode(cells) { Self.metadataCount + $0 }
     }
 
     /// Where each of ``columns`` is in a row selected with `wider`'s ``selectSQL``; `nil` when `wider` lacks one.
@@ -61,10 +65,10 @@ struct PostgresContactLoader {
         return found.count == columns.count ? found : nil
     }
 
-    /// Decodes a row selected with a wider loader's ``selectSQL``, its columns at `positions` (``positions(in:)``):
-    /// the contact with this loader's keys only, as its own statement would have read it.
-    func decode(_ row: PostgresRow, positions: [Int]) throws -> Contact {
-        try decode(Array(row)) { positions[$0] }
+    /// The contact in the cells of a row selected with a wider loader's ``selectSQL``, its columns at `positions`
+    /// (``positions(in:)``): with this loader's keys only, as its own statement would have read it.
+    func decode(_ cells: [PostgresCell], positions: [Int]) throws -> Contact {
+        try decode(cells) { positions[$0] }
     }
 
     /// The contact in `cells`, the metadata first and each of ``columns`` at `cell(offset)`.
@@ -167,7 +171,7 @@ struct PostgresContactLoader {
         for try await row in try await connection.rows(sql.query(text), logger: logger) {
             let cells = Array(row)
             let identifier = try cells[0].decode(String.self)
-            if byID[identifier] == nil { byID[identifier] = try decode(row).contact }
+            if byID[identifier] == nil { byID[identifier] = try decode(cells) }
             guard let rawKind = try cells[valueColumn].decode(Int16?.self),
                 let kind = MultiValueKind(rawValue: Int(rawKind))
             else { continue }

@@ -14,11 +14,6 @@ struct PostgresLinkedRead {
         .imageData, .thumbnailImageData,
     ])
 
-    /// Whether contacts with `keys` can be unified from this read.
-    private static func serves(_ keys: ContactKeySet) -> Bool {
-        !keys.contains(.imageData) && !keys.contains(.thumbnailImageData)
-    }
-
     /// Members with the keys synthesis reads; contacts not linked with `keys` exactly, as a plain read gives them.
     let members: PostgresContactLoader
     let requested: PostgresContactLoader
@@ -26,9 +21,8 @@ struct PostgresLinkedRead {
     let requestedPositions: [Int]
     let keys: ContactKeySet
 
-    /// `nil` for keys this read does not serve (``serves(_:)``).
+    /// `nil` for keys whose columns the read leaves out (the images).
     init?(keys: ContactKeySet) {
-        guard Self.serves(keys) else { return nil }
         self.keys = keys
         members = PostgresContactLoader(
             keys: Self.columnKeys.union(UnifiedContact.memberKeys(for: keys).intersection(.multiValues)))
@@ -68,10 +62,10 @@ struct PostgresLinkedRead {
                             unified, identifier, try cells[linkColumn + 1].decode(Bool.self),
                             try cells[linkColumn + 2].decode(Bool.self)
                         ))
-                    if !known.contains(identifier) { linked[identifier] = try members.decode(row).contact }
+                    if !known.contains(identifier) { linked[identifier] = try members.decode(cells) }
                     current = (identifier, true)
                 } else {
-                    unlinked.append(try requested.decode(row, positions: requestedPositions))
+                    unlinked.append(try requested.decode(cells, positions: requestedPositions))
                     current = (identifier, false)
                 }
             }
