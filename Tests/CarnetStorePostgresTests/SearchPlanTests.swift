@@ -103,4 +103,66 @@ struct PostgresSearchPlanTests {
             try await backend.close()
         }
     }
+
+    /// A unified search finds unified contacts through their other members from those members' own index rows, in
+    /// page order (``BookSchema/v5``): it does not read every hidden member of the book, as it did before.
+    @Test("A unified name search reads the linked members' name rows in page order")
+    func unifiedSearchReadsLinkedNames() async throws {
+        try await PostgresTestDatabase.with { location in
+            let backend = try await PostgresBackend.open(location)
+            let store = try await backend.postgresBooks.store(
+                AddressBook(id: UUID().uuidString, name: "Linked", ownerID: "tests"))
+            try await seed(store, count: 20_000, group: "g1")
+            let (book, logger) = (store.bookID, store.logger)
+            // A fifth of the book linked in pairs: the first of each pair stands for it, the second is hidden.
+            _ = try await store.database.write { connection in
+                try await connection.rows(
+                    """
+                    INSERT INTO contact_link (book_id, contact_id, unified_id, preferred_for_name, preferred_for_image)
+                    SELECT \(book), 'c' || i, 'u' || ((i + 1) / 2), i % 2 = 1, i % 2 = 1
+                    FROM generate_series(1, 4000) i
+                    """, logger: logger)
+                try await connection.rows(
+                    """
+                    UPDATE contact SET link_hidden = true
+                    WHERE book_id = \(book) AND id IN (SELECT 'c' || i FROM generate_series(2, 4000, 2) i)
+                    """, logger: logger)
+                var bindings = PostgresBindings()
+                bindings.append(book)
+                try await connection.rows(
+                    PostgresQuery(unsafeSQL: BookSchema.fillLinkedNames("lh.book_id = $1"), binds: bindings),
+                    logger: logger)
+            }
+            _ = try await store.read { connection in try await connection.rows("ANALYZE", logger: logger) }
+            let container = try await store.defaultContainer().identifier
+            for inner in [
+                ContactPredicate.matchingName("family12"), .matchingName("family123 givena"),
+                ContactPredicate(matchingName: "givenc0", containerIdentifier: container),
+            ] {
+                for order in [ContactSortOrder.givenName, .familyName] {
+                    var predicate = ContactPredicate()
+                    predicate.linkedMembers = .standingForOthersMatching(inner)
+                    let fetch = PostgresContactFetch(
+                        request: ContactFetchRequest(predicate: predicate, keysToFetch: [], sortOrder: order),
+                        order: order, store: store)
+                    let search = try #require(PostgresNameSearch(predicate, order: order))
+                    let (query, _, _) = try #require(
+                        try fetch.pageQuery(
+                            PostgresContactLoader(keys: []), count: 50, cursor: nil, backward: false,
+                            nameSearch: search))
+                    let plan = try await store.read { connection in
+                        try await connection.rows(
+                            PostgresQuery(unsafeSQL: "EXPLAIN " + query.sql, binds: query.binds), logger: store.logger
+                        ).decode(String.self).array()
+                    }.joined(separator: "\n")
+                    let index = order == .givenName ? "contact_link_name_given" : "contact_link_name_family"
+                    #expect(plan.contains(index), "\(inner) \(order):\n\(plan)")
+                    #expect(!plan.contains("contact_link_hidden"), "\(inner) \(order):\n\(plan)")
+                    #expect(!plan.contains("Seq Scan on contact"), "\(inner) \(order):\n\(plan)")
+                    #expect(!plan.contains("Sort"), "\(inner) \(order):\n\(plan)")
+                }
+            }
+            try await backend.close()
+        }
+    }
 }

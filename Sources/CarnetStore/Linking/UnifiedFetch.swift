@@ -51,22 +51,15 @@ package enum UnifiedFetch {
         entries = entries.filter { dedup.insert($0.position.identifier).inserted }
         let more = entries.count > count || extraMore
         let kept = backward ? Array(entries.suffix(count)) : Array(entries.prefix(count))
-        let missing = kept.filter { $0.contact == nil }.map(\.position.identifier)
-        var loaded: [String: Contact] = [:]
-        for chunk in missing.chunked(StoreLimits.pageSize) {
-            for contact in try await store.contacts(withIdentifiers: Array(chunk), keysToFetch: request.keysToFetch) {
-                loaded[contact.identifier] = contact
-            }
-        }
-        let present = kept.filter { $0.contact != nil || loaded[$0.position.identifier] != nil }
-        let contacts = present.map { $0.contact ?? loaded[$0.position.identifier]! }
+        let unified = try await unify(kept, keys: request.keysToFetch, in: store)
+        let present = kept.indices.filter { unified[$0] != nil }
         var total: Int?
         if request.includeTotalCount {
             total = try await totalCount(plain.predicate, in: store)
         }
         return ContactPage(
-            contacts: try await unify(contacts, keys: request.keysToFetch, in: store),
-            positions: present.map(\.position),
+            contacts: present.map { unified[$0]! },
+            positions: present.map { kept[$0].position },
             hasNextPage: backward ? page.hasNextPage : (page.hasNextPage || more),
             hasPreviousPage: backward ? (page.hasPreviousPage || more) : page.hasPreviousPage, totalCount: total)
     }
@@ -108,6 +101,41 @@ package enum UnifiedFetch {
         let unlinked = try await store.contacts(
             withIdentifiers: identifiers.filter { !linked.contains($0) }, keysToFetch: keys)
         return (groups, members, unlinked)
+    }
+
+    /// A merged page's entries, each replaced by its unified contact when linked: the contacts the plain page
+    /// read, and the name-preferred members the second page found (`nil`), whose unified contacts come from the
+    /// members read anyway, not from a read of their own. `nil` where a contact was deleted in between.
+    private static func unify(
+        _ entries: [(contact: Contact?, position: ContactCursor)], keys: ContactKeySet, in store: some ContactStore
+    ) async throws -> [Contact?] {
+        let identifiers = entries.map(\.position.identifier)
+        var known: [String: Contact] = [:]
+        if pageServesMembers(keys) {
+            for case let contact? in entries.map(\.contact) { known[contact.identifier] = contact }
+        }
+        let (groups, read) = try await store.linkGroupsAndMembers(
+            containing: identifiers, known: Set(known.keys), keys: keys)
+        let members = read.merging(known) { read, _ in read }
+        var groupOf: [String: Int] = [:]
+        for (index, group) in groups.enumerated() { for member in group.members { groupOf[member] = index } }
+        // A member the second page found that no group holds any more (unlinked in between) is read as it is.
+        let unlinked = identifiers.indices.filter { entries[$0].contact == nil && groupOf[identifiers[$0]] == nil }
+        var loaded: [String: Contact] = [:]
+        for chunk in unlinked.map({ identifiers[$0] }).chunked(StoreLimits.pageSize) {
+            for contact in try await store.contacts(withIdentifiers: Array(chunk), keysToFetch: keys) {
+                loaded[contact.identifier] = contact
+            }
+        }
+        var synthesized = [Contact?](repeating: nil, count: groups.count)
+        return identifiers.indices.map { position in
+            guard let index = groupOf[identifiers[position]] else {
+                return entries[position].contact ?? loaded[identifiers[position]]
+            }
+            let contact = synthesized[index] ?? UnifiedContact.synthesize(groups[index], members: members, keys: keys)
+            synthesized[index] = contact
+            return contact
+        }
     }
 
     /// Replaces each linked contact by its unified contact.

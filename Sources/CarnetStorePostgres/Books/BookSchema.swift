@@ -215,7 +215,7 @@ enum BookSchema {
     static let bookTables = [
         "change_event", "group_member", "contact_group", "book_retired_identifier", "labeled_value_version",
         "labeled_value", "contact_key_revision", "contact_name_prefix", "contact_name_prefix_count",
-        "contact_name_word", "contact_link", "contact", "container", "save_transaction",
+        "contact_name_word", "contact_link_name", "contact_link", "contact", "container", "save_transaction",
         "book_store",
     ]
 }

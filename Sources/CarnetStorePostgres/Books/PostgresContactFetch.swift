@@ -22,9 +22,11 @@ struct PostgresContactFetch {
     static let indexedNameWords = 4
 
     /// The conditions of a predicate, bound in `sql`; `nil` when it can match nothing (an empty name query).
-    static func conditions(_ predicate: ContactPredicate, book: String, _ sql: inout SQLBuilder) throws -> [String]? {
+    static func conditions(
+        _ predicate: ContactPredicate, book: String, _ sql: inout SQLBuilder, on c: String = "c"
+    ) throws -> [String]? {
         let bookParameter = try sql.bind(book)
-        var conditions = ["c.book_id = \(bookParameter)"]
+        var conditions = ["\(c).book_id = \(bookParameter)"]
         if let name = predicate.matchingName {
             let words = TextFolding.words(name)
             guard !words.isEmpty else { return nil }
@@ -35,7 +37,7 @@ struct PostgresContactFetch {
             for word in distinct.prefix(Self.indexedNameWords) {
                 conditions.append(
                     """
-                    c.id IN (SELECT w.contact_id FROM contact_name_word w WHERE w.book_id = \(bookParameter)
+                    \(c).id IN (SELECT w.contact_id FROM contact_name_word w WHERE w.book_id = \(bookParameter)
                         AND w.word >= \(try sql.bind(word)) AND w.word < \(try sql.bind(word + "\u{10FFFF}")))
                     """)
             }
@@ -44,7 +46,7 @@ struct PostgresContactFetch {
                 // Each name word is a prefix of few query words, so this reads a few rows per name word at most.
                 conditions.append(
                     """
-                    c.id IN (SELECT w.contact_id FROM unnest(\(try sql.bind(rest))::text[]) AS q(word)
+                    \(c).id IN (SELECT w.contact_id FROM unnest(\(try sql.bind(rest))::text[]) AS q(word)
                         JOIN contact_name_word w ON w.book_id = \(bookParameter) AND w.word >= q.word COLLATE "C"
                             AND w.word < (q.word || chr(1114111)) COLLATE "C"
                         GROUP BY w.contact_id HAVING count(DISTINCT q.word) = \(try sql.bind(Int64(rest.count))))
@@ -59,34 +61,34 @@ struct PostgresContactFetch {
             guard let searchKey = key(text) else { return nil }
             conditions.append(
                 """
-                c.id IN (SELECT v.contact_id FROM labeled_value v WHERE v.book_id = \(bookParameter)
+                \(c).id IN (SELECT v.contact_id FROM labeled_value v WHERE v.book_id = \(bookParameter)
                     AND v.kind = \(try sql.bind(Int16(kind.rawValue))) AND v.search_key = \(try sql.bind(searchKey)))
                 """)
         }
         if let identifiers = predicate.identifiers {
             guard !identifiers.isEmpty else { return nil }
-            conditions.append("c.id = ANY(\(try sql.bind(identifiers)))")
+            conditions.append("\(c).id = ANY(\(try sql.bind(identifiers)))")
         }
         if let group = predicate.groupIdentifier {
             conditions.append(
                 """
-                c.id IN (SELECT m.contact_id FROM group_member m
-                    WHERE m.book_id = \(bookParameter) AND m.group_id = \(try sql.bind(group)))
+                \(c).id IN (SELECT gm.contact_id FROM group_member gm
+                    WHERE gm.book_id = \(bookParameter) AND gm.group_id = \(try sql.bind(group)))
                 """)
         }
         if let container = predicate.containerIdentifier {
-            conditions.append("c.container_id = \(try sql.bind(container))")
+            conditions.append("\(c).container_id = \(try sql.bind(container))")
         }
         switch predicate.linkedMembers {
-        case .excluded: conditions.append(Self.notHidden)
-        case .only: conditions.append("c.link_hidden")
+        case .excluded: conditions.append("NOT \(c).link_hidden")
+        case .only: conditions.append("\(c).link_hidden")
         case .standingForOthersMatching(let others):
             var hidden = others
             hidden.linkedMembers = .only
             guard let inner = try Self.conditions(hidden, book: book, &sql) else { return nil }
             conditions.append(
                 """
-                c.id IN (SELECT lp.contact_id FROM contact_link lh
+                \(c).id IN (SELECT lp.contact_id FROM contact_link lh
                     JOIN contact_link lp ON lp.book_id = lh.book_id AND lp.unified_id = lh.unified_id
                         AND lp.preferred_for_name
                     WHERE lh.book_id = \(bookParameter)
@@ -167,10 +169,12 @@ struct PostgresContactFetch {
             var ordered = SQLBuilder()
             var others = request.predicate
             others.matchingName = nil
-            guard let otherConditions = try Self.conditions(others, book: store.bookID, &ordered) else { return nil }
-            let query = try search.query(
-                select: loader.selectSQL, order: order, book: store.bookID, others: otherConditions, cursor: cursor,
-                backward: backward, limit: count + 1, &ordered)
+            if search.source != .contacts { others.linkedMembers = nil }
+            guard let otherConditions = try Self.conditions(others, book: store.bookID, &ordered),
+                let query = try search.query(
+                    select: loader.selectSQL, order: order, book: store.bookID, others: otherConditions,
+                    cursor: cursor, backward: backward, limit: count + 1, &ordered)
+            else { return nil }
             return (query, filter, filterSQL)
         }
         let sortColumn = Self.sortColumn(order)

@@ -15,18 +15,41 @@ struct PostgresNameSearch {
     /// a stored prefix.
     let checked: [String]
 
-    /// `nil` when the order is not a name order or the predicate has no name words (the general path's cases).
-    init?(_ predicate: ContactPredicate, order: ContactSortOrder) {
-        guard order == .givenName || order == .familyName, let name = predicate.matchingName else { return nil }
-        self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:])
+    /// Whose prefix rows the search reads.
+    let source: Source
+
+    enum Source: Equatable {
+        /// The contacts' own (`contact_name_prefix`): a page of the contacts whose names match.
+        case contacts
+        /// The rows of linked contacts that do not stand for their unified contact (`contact_link_name`,
+        /// ``BookSchema/v5``), filed under the member that does: a page of those standing members, each once,
+        /// for ``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)``. The matching member (`m`) meets
+        /// the rest of the inner predicate.
+        case linkedMembers(ContactPredicate)
     }
 
-    private init?(words: [String], prefixCounts: [String: Int64]) {
+    /// `nil` when the order is not a name order or the predicate has no name words (the general path's cases).
+    init?(_ predicate: ContactPredicate, order: ContactSortOrder) {
+        guard order == .givenName || order == .familyName else { return nil }
+        if let name = predicate.matchingName {
+            self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:], source: .contacts)
+        } else if case .standingForOthersMatching(let inner) = predicate.linkedMembers, let name = inner.matchingName {
+            var member = inner
+            member.matchingName = nil
+            member.linkedMembers = nil
+            self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:], source: .linkedMembers(member))
+        } else {
+            return nil
+        }
+    }
+
+    private init?(words: [String], prefixCounts: [String: Int64], source: Source) {
         let rank = { (word: String) in
             (prefixCounts[BookSchema.namePrefix(word)] ?? .max, -word.unicodeScalars.count, word)
         }
         guard let driver = words.min(by: { rank($0) < rank($1) }) else { return nil }
         self.words = words
+        self.source = source
         self.driver = driver
         let driverIsExact = driver.unicodeScalars.count <= BookSchema.namePrefixScalars
         checked = words.filter { !driverIsExact || $0 != driver }
@@ -34,7 +57,7 @@ struct PostgresNameSearch {
 
     /// The same search driven by the word whose prefix the fewest contacts have (``prefixCounts(_:store:cache:)``).
     func ranked(by prefixCounts: [String: Int64]) -> PostgresNameSearch {
-        PostgresNameSearch(words: words, prefixCounts: prefixCounts) ?? self
+        PostgresNameSearch(words: words, prefixCounts: prefixCounts, source: source) ?? self
     }
 
     /// How many contacts have each word's prefix (0 for none), for a search of several words to choose its driver:
@@ -71,11 +94,25 @@ struct PostgresNameSearch {
     func query(
         select: String, order: ContactSortOrder, book: String, others: [String], cursor: ContactCursor?,
         backward: Bool, limit: Int, _ sql: inout SQLBuilder
-    ) throws -> PostgresQuery {
+    ) throws -> PostgresQuery? {
         let sortColumn = Self.sortColumn(order)
         let prefix = BookSchema.namePrefix(driver)
         let bookParameter = try sql.bind(book)
         var conditions = ["p.book_id = \(bookParameter)", "p.prefix = \(try sql.bind(prefix))"]
+        var (table, distinct, member, wordOwner) = ("contact_name_prefix", "", "", "p.contact_id")
+        if case .linkedMembers(let predicate) = source {
+            // Two members of one unified contact may both match: the standing member is listed once.
+            (table, distinct, wordOwner) = (
+                "contact_link_name", "DISTINCT ON (\(sortColumn), p.contact_id) ", "p.member_id"
+            )
+            if predicate != ContactPredicate() {
+                guard let onMember = try PostgresContactFetch.conditions(predicate, book: book, &sql, on: "m") else {
+                    return nil
+                }
+                member = "JOIN contact m ON m.book_id = p.book_id AND m.id = p.member_id"
+                conditions += onMember
+            }
+        }
         if !checked.isEmpty {
             let listed = try checked.map { "strpos(p.words, \(try sql.bind(" " + $0))) > 0" }
             // A contact whose word list was too long for its index rows has its words read from their own table.
@@ -83,7 +120,7 @@ struct PostgresNameSearch {
                 """
                 (CASE WHEN p.words IS NOT NULL THEN \(listed.joined(separator: " AND "))
                 ELSE (SELECT count(DISTINCT q.word) FROM unnest(\(try sql.bind(checked))::text[]) AS q(word)
-                    JOIN contact_name_word w ON w.book_id = p.book_id AND w.contact_id = p.contact_id
+                    JOIN contact_name_word w ON w.book_id = p.book_id AND w.contact_id = \(wordOwner)
                         AND w.word >= q.word COLLATE "C" AND w.word < (q.word || chr(1114111)) COLLATE "C"
                     ) = \(try sql.bind(Int64(checked.count))) END)
                 """)
@@ -100,8 +137,8 @@ struct PostgresNameSearch {
         let limitParameter = try sql.bind(limit)
         return sql.query(
             """
-            SELECT \(select), \(sortColumn) FROM contact_name_prefix p
-            JOIN contact c ON c.book_id = p.book_id AND c.id = p.contact_id
+            SELECT \(distinct)\(select), \(sortColumn) FROM \(table) p
+            JOIN contact c ON c.book_id = p.book_id AND c.id = p.contact_id \(member)
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(sortColumn) \(direction), p.contact_id \(direction) LIMIT \(limitParameter)
             """)

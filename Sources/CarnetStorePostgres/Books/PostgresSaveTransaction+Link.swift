@@ -93,6 +93,7 @@ extension PostgresSaveTransaction {
             // Unified clients drop it; individual clients ignore a delete of a record they never saw.
             try await record(.deleteContact, identifier)
         }
+        linkedNamesToRefresh.formUnion(plan.written.map(\.identifier) + plan.retired)
         let touched = Array(Set(plan.touched + plan.unlinked))
         try await run(
             """

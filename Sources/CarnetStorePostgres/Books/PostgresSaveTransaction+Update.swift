@@ -90,6 +90,8 @@ extension PostgresSaveTransaction {
             // The prefix rows carry the sort keys, so they are written again even when the words are the same.
             try await removeNameIndex(id)
             try await insertNameIndex(id, NameIndexEntry(merged))
+            // A linked contact's names are its unified contact's too: in its words or in where it stands.
+            renamedContacts.insert(id)
         }
         try set("revision", seq)
         try set("modified_at", now)

@@ -18,6 +18,10 @@ struct PostgresSaveTransaction {
     private(set) var position: Int64
     /// Contacts added less contacts deleted so far.
     var contactDelta = 0
+    /// Unified contacts whose members, preferences or member names this save changed, and contacts whose names it
+    /// changed: their rows of `contact_link_name` are written again after the operations.
+    var linkedNamesToRefresh: Set<String> = []
+    var renamedContacts: Set<String> = []
     private var nextCreatedOrder: Int64?
 
     /// Takes the book's lock (its `book_store` row) for the rest of the transaction: saves to one book commit one

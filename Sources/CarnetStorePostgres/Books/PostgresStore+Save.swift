@@ -34,6 +34,7 @@ extension PostgresStore {
                 throw StoreError(
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")
             }
+            try await transaction.refreshLinkedNames()
             try await transaction.finish()
             return SaveResult(
                 revision: transaction.changed ? transaction.seq : nil,

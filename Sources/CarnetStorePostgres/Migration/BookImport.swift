@@ -79,6 +79,8 @@ struct BookImport: Sendable {
         try await connection.query(
             PostgresQuery(unsafeSQL: BookSchema.countNamePrefixes("WHERE book_id = $1"), binds: bindings),
             logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: BookSchema.fillLinkedNames("lh.book_id = $1"), binds: bindings), logger: logger)
         if contactsWritten.state.withLock({ $0.written }) >= 10_000 {
             for table in BookSchema.bookTables {
                 try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)

@@ -14,7 +14,9 @@ enum PostgresMigrations {
         var statements: [String]
     }
 
-    static let all: [Migration] = [CatalogSchema.v1, BookSchema.v1, BookSchema.v2, BookSchema.v3, BookSchema.v4]
+    static let all: [Migration] = [
+        CatalogSchema.v1, BookSchema.v1, BookSchema.v2, BookSchema.v3, BookSchema.v4, BookSchema.v5,
+    ]
 
     /// The advisory lock key: "CarnetMg" in ASCII, so other applications on the database are unlikely to use it.
     static let lockKey: Int64 = 0x4361_726E_6574_4D67
