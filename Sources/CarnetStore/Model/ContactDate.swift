@@ -83,7 +83,9 @@ extension ContactDate {
     }
 
     package init?(storageString: String) {
-        let parts = storageString.split(separator: "|", omittingEmptySubsequences: false)
+        // By bytes: splitting by Characters ran grapheme breaking over every date a full sync reads.
+        let parts = storageString.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false)
+            .map(Substring.init)
         guard parts.count == 6, let month = Int(parts[3]), let day = Int(parts[4]) else { return nil }
         self.init(
             calendar: String(parts[0]), era: Int(parts[1]), year: Int(parts[2]), month: month, day: day,

@@ -65,7 +65,7 @@ struct PostgresHistoryFetch {
                 if !excluded && (request.includeGroupChanges || !kind.isGroupChange) {
                     let keys =
                         kind == .updateContact
-                        ? (changedKeys ?? "").split(separator: ",").compactMap { ContactKey(rawValue: String($0)) }
+                        ? ChangedKeys.keys(changedKeys ?? "")
                         : []
                     let raw = HistoryCoalescer.Raw(
                         kind: kind, recordId: recordID, otherId: otherID, changedKeys: keys, author: author)

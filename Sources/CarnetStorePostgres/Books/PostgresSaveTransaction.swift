@@ -158,7 +158,7 @@ struct PostgresSaveTransaction {
                 """)
         }
         position += 1
-        let changedKeys = keys?.map(\.rawValue).joined(separator: ",")
+        let changedKeys = keys.map(ChangedKeys.storage)
         try await run(
             """
             INSERT INTO change_event (book_id, position, seq, kind, record_id, other_id, changed_keys)

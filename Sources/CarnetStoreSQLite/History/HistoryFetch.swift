@@ -66,7 +66,7 @@ struct HistoryFetch {
                 if included {
                     let keys =
                         kind == .updateContact
-                        ? row.string(4).split(separator: ",").compactMap { ContactKey(rawValue: String($0)) } : []
+                        ? ChangedKeys.keys(row.string(4)) : []
                     let raw = HistoryCoalescer.Raw(
                         kind: kind, recordId: row.string(2), otherId: row.optionalString(3),
                         changedKeys: keys, author: author)

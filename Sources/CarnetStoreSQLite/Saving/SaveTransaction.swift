@@ -115,7 +115,7 @@ struct SaveTransaction {
         bind.int64(Int64(kind.rawValue))
         bind.text(recordId)
         bind.optionalText(other)
-        bind.optionalText(keys?.map(\.rawValue).joined(separator: ","))
+        bind.optionalText(keys.map(ChangedKeys.storage))
         try bind.execute()
     }
 
