@@ -41,8 +41,9 @@ extension BookSchema {
         String(String.UnicodeScalarView(word.unicodeScalars.prefix(scalars)))
     }
 
-    /// The longest word list an index row carries; with two 128-byte identifiers and a sort key of at most
-    /// ``StoreLimits/sortKeyBytes``, a row stays under PostgreSQL's 2,704-byte limit.
+    /// The longest word list an index row carries; with three 128-byte identifiers (`contact_link_name`'s rows
+    /// include the member's) and a sort key of at most ``StoreLimits/sortKeyBytes``, a row stays under PostgreSQL's
+    /// 2,704-byte limit, about 230 bytes to spare: raising either limit needs that margin checked again.
     static let wordListBytes = 512
 
     /// A contact's word list, as ``NameIndexEntry/wordList``: the same text the migration builds in SQL.
