@@ -51,7 +51,8 @@ package enum UnifiedFetch {
         entries = entries.filter { dedup.insert($0.position.identifier).inserted }
         let more = entries.count > count || extraMore
         let kept = backward ? Array(entries.suffix(count)) : Array(entries.prefix(count))
-        let unified = try await unify(kept, keys: request.keysToFetch, in: store)
+        let unified = try await unify(
+            kept.map { ($0.position.identifier, $0.contact) }, keys: request.keysToFetch, in: store)
         let present = kept.indices.filter { unified[$0] != nil }
         var total: Int?
         if request.includeTotalCount {
@@ -103,13 +104,24 @@ package enum UnifiedFetch {
         return (groups, members, unlinked)
     }
 
-    /// A merged page's entries, each replaced by its unified contact when linked: the contacts the plain page
-    /// read, and the name-preferred members the second page found (`nil`), whose unified contacts come from the
+    /// Replaces each linked contact by its unified contact.
+    package static func unify(_ contacts: [Contact], keys: ContactKeySet, in store: some ContactStore) async throws
+        -> [Contact]
+    {
+        guard !contacts.isEmpty else { return contacts }
+        // Every contact is at hand, so each position comes back: unified, or as it was.
+        let unified = try await unify(contacts.map { ($0.identifier, Optional($0)) }, keys: keys, in: store)
+        return zip(contacts, unified).map { $1 ?? $0 }
+    }
+
+    /// Entries, each replaced by its unified contact when linked: contacts at hand, and identifiers alone (`nil`
+    /// contact: the name-preferred members a merged page's second page found), whose unified contacts come from the
     /// members read anyway, not from a read of their own. `nil` where a contact was deleted in between.
     private static func unify(
-        _ entries: [(contact: Contact?, position: ContactCursor)], keys: ContactKeySet, in store: some ContactStore
+        _ entries: [(identifier: String, contact: Contact?)], keys: ContactKeySet, in store: some ContactStore
     ) async throws -> [Contact?] {
-        let identifiers = entries.map(\.position.identifier)
+        let identifiers = entries.map(\.identifier)
+        // Contacts read with every key synthesis reads serve as members as they are.
         var known: [String: Contact] = [:]
         if pageServesMembers(keys) {
             for case let contact? in entries.map(\.contact) { known[contact.identifier] = contact }
@@ -119,7 +131,7 @@ package enum UnifiedFetch {
         let members = read.merging(known) { read, _ in read }
         var groupOf: [String: Int] = [:]
         for (index, group) in groups.enumerated() { for member in group.members { groupOf[member] = index } }
-        // A member the second page found that no group holds any more (unlinked in between) is read as it is.
+        // An identifier alone that no group holds any more (unlinked in between) is read as it is.
         let unlinked = identifiers.indices.filter { entries[$0].contact == nil && groupOf[identifiers[$0]] == nil }
         var loaded: [String: Contact] = [:]
         for chunk in unlinked.map({ identifiers[$0] }).chunked(StoreLimits.pageSize) {
@@ -138,23 +150,6 @@ package enum UnifiedFetch {
         }
     }
 
-    /// Replaces each linked contact by its unified contact.
-    package static func unify(_ contacts: [Contact], keys: ContactKeySet, in store: some ContactStore) async throws
-        -> [Contact]
-    {
-        guard !contacts.isEmpty else { return contacts }
-        // Contacts read with every key synthesis reads serve as members as they are.
-        var known: [String: Contact] = [:]
-        if pageServesMembers(keys) {
-            known.reserveCapacity(contacts.count)
-            for contact in contacts { known[contact.identifier] = contact }
-        }
-        let (groups, read) = try await store.linkGroupsAndMembers(
-            containing: contacts.map(\.identifier), known: Set(known.keys), keys: keys)
-        guard !groups.isEmpty else { return contacts }
-        return replacing(contacts, keys: keys, groups: groups, members: read.merging(known) { read, _ in read })
-    }
-
     /// ``ContactStore/linkGroupsAndMembers(containing:known:keys:)`` in two steps, over any backend: the groups, then
     /// the members not known.
     package static func linkGroupsAndMembers(
@@ -169,16 +164,6 @@ package enum UnifiedFetch {
     /// no second read.
     package static func pageServesMembers(_ keys: ContactKeySet) -> Bool {
         UnifiedContact.memberKeys(for: keys) == keys
-    }
-
-    /// `contacts` with each linked one replaced by its unified contact, synthesized from `members` once per group.
-    package static func replacing(
-        _ contacts: [Contact], keys: ContactKeySet, groups: [LinkGroup], members: [String: Contact]
-    ) -> [Contact] {
-        var groupOf: [String: Int] = [:]
-        groupOf.reserveCapacity(groups.count * 2)
-        for (index, group) in groups.enumerated() { for member in group.members { groupOf[member] = index } }
-        return replacing(contacts, keys: keys, groups: groups, members: members) { groupOf[contacts[$0].identifier] }
     }
 
     /// `contacts` with the one at each position that `groupAt` places in a group (its index in `groups`) replaced

@@ -128,10 +128,13 @@ struct PostgresLinkedRead {
         let kinds: [Int16]
         let unlinked: Bool
 
-        func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings { bindings { $0.append(identifiers) } }
+
+        /// The bindings in order, `$2` (the identifiers) as `bindIdentifiers` binds it.
+        func bindings(_ bindIdentifiers: (inout PostgresBindings) -> Void) -> PostgresBindings {
             var bindings = PostgresBindings()
             bindings.append(book)
-            bindings.append(identifiers)
+            bindIdentifiers(&bindings)
             bindings.append(known)
             bindings.append(kinds)
             bindings.append(unlinked)
@@ -153,13 +156,7 @@ struct PostgresLinkedRead {
         init(_ statement: Statement) { self.statement = statement }
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(statement.book)
-            bindings.append(statement.identifiers.first ?? "")
-            bindings.append(statement.known)
-            bindings.append(statement.kinds)
-            bindings.append(statement.unlinked)
-            return bindings
+            statement.bindings { $0.append(statement.identifiers.first ?? "") }
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { row }

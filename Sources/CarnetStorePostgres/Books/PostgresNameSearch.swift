@@ -31,16 +31,18 @@ struct PostgresNameSearch {
     /// `nil` when the order is not a name order or the predicate has no name words (the general path's cases).
     init?(_ predicate: ContactPredicate, order: ContactSortOrder) {
         guard order == .givenName || order == .familyName else { return nil }
-        if let name = predicate.matchingName {
-            self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:], source: .contacts)
-        } else if case .standingForOthersMatching(let inner) = predicate.linkedMembers, let name = inner.matchingName {
+        let (name, source): (String, Source)
+        if let own = predicate.matchingName {
+            (name, source) = (own, .contacts)
+        } else if case .standingForOthersMatching(let inner) = predicate.linkedMembers, let other = inner.matchingName {
             var member = inner
             member.matchingName = nil
             member.linkedMembers = nil
-            self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:], source: .linkedMembers(member))
+            (name, source) = (other, .linkedMembers(member))
         } else {
             return nil
         }
+        self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:], source: source)
     }
 
     private init?(words: [String], prefixCounts: [String: Int64], source: Source) {
