@@ -94,18 +94,30 @@ struct Workloads {
         }
     }
 
-    /// Carnet against its hand-written baseline in five alternating rounds, so load drift hits both alike.
+    /// Carnet against its hand-written baseline in five rounds, each timing the two in turn, one run of each after
+    /// the other: drift in the machine's load (minutes of it on a shared host) then hits both sides alike, where
+    /// timing all of one side and then all of the other measured the drift as often as the code.
     func ratio(
         _ name: String, iterations: Int, carnet: () async throws -> Void, baseline: () throws -> Void
     ) async throws {
+        for _ in 0..<min(10, iterations) {
+            try await carnet()
+            try baseline()
+        }
         var ratios: [Double] = []
         for _ in 0..<5 {
-            let carnetRun = try await Stopwatch.measure(iterations: iterations, warmup: min(10, iterations)) { _ in
+            var carnetSamples: [Double] = []
+            var baseSamples: [Double] = []
+            for _ in 0..<iterations {
+                var start = Stopwatch.clock.now
                 try await carnet()
-            }
-            let baseRun = try await Stopwatch.measure(iterations: iterations, warmup: min(10, iterations)) { _ in
+                carnetSamples.append(Stopwatch.microseconds(Stopwatch.clock.now - start))
+                start = Stopwatch.clock.now
                 try baseline()
+                baseSamples.append(Stopwatch.microseconds(Stopwatch.clock.now - start))
             }
+            let carnetRun = Stats(carnetSamples)
+            let baseRun = Stats(baseSamples)
             ratios.append(Double(carnetRun.p50) / Double(baseRun.p50))
             print("\(name): Carnet \(carnetRun.p50) µs, baseline \(baseRun.p50) µs")
         }

@@ -22,20 +22,16 @@ extension Executor {
             case .events?:
                 // Each kind's fields, looked up once per page rather than by type name for every event.
                 let byKind = ChangeEventKind.allCases.map { plan.selection?.fields(for: Self.eventTypeName($0)) ?? [] }
-                // By index: an event passed through the generic list would be copied, a retain per reference in it
-                // and in its contact, for every event of a page.
-                let events = page.events
-                guard
-                    field(
-                        plan,
-                        {
-                            list(count: events.count, plan) { index in
-                                writeEvent(events[index], byKind[events[index].kind.rawValue])
-                            }
-                        })
-                else {
-                    return false
+                // Through a buffer, by index: an event read from an array in a closure is copied, a retain per
+                // reference in it and in its contact, for every event of a page; a buffer's element is borrowed.
+                let written = page.events.withUnsafeBufferPointer { events in
+                    field(plan) {
+                        list(count: events.count, plan) { index in
+                            writeEvent(events[index], byKind[events[index].kind.rawValue])
+                        }
+                    }
                 }
+                guard written else { return false }
             case .token?: leaf(plan) { $0.string(page.token) }
             case .hasMore?: leaf(plan) { $0.bool(page.hasMore) }
             case nil: _ = typename(plan, "ChangeHistoryPage")

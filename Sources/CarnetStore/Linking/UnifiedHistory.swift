@@ -15,8 +15,8 @@ package enum UnifiedHistory {
         plain.unifyResults = false
         plain.keepsUnknownMemberships = true
         var page = try await store.changeHistory(plain)
-        let ids = Array(Set(page.events.compactMap(\.contactIdentifier)))
-        let groups = try await store.linkGroups(containing: ids)
+        // Not made unique first: a page names each record about once, and the backends read each group once.
+        let groups = try await store.linkGroups(containing: page.events.compactMap(\.contactIdentifier))
         // A page without linked contacts (every page of a book without links) is the individual page, but for
         // the memberships of unified contacts that ended, which their delete events cover.
         guard !groups.isEmpty else { return page }

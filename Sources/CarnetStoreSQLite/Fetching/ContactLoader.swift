@@ -57,58 +57,6 @@ struct ContactLoader {
         return names
     }
 
-    /// Fills in labeled values and images for contacts already decoded, with one query per kind of data.
-    func loadRelated(_ db: Database, rowids: [Int64], into contacts: inout [Contact]) throws {
-        let kinds = MultiValueKind.allCases.filter { keys.contains($0.key) }
-        let wantsImage = keys.contains(.imageData)
-        let wantsThumbnail = keys.contains(.thumbnailImageData)
-        // Names only, the usual history and list selection: nothing to read, and no rowid map to build.
-        guard !rowids.isEmpty, !kinds.isEmpty || wantsImage || wantsThumbnail else { return }
-        var indexByRowid: [Int64: Int] = [:]
-        indexByRowid.reserveCapacity(rowids.count)
-        for (index, rowid) in rowids.enumerated() { indexByRowid[rowid] = index }
-        for chunk in rowids.chunked(StoreLimits.pageSize) {
-            let list = InList(chunk)
-            let marks = list.placeholders
-            if !kinds.isEmpty {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        SELECT contactRowid, kind, id, label, value FROM labeledValue
-                        WHERE contactRowid IN (\(marks)) AND kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))
-                        ORDER BY contactRowid, kind, position
-                        """)
-                let rows = try SQLiteRows(statement, arguments: list.arguments)
-                // Rows come grouped by contact: remember the last one to skip most dictionary lookups.
-                var lastRowid: Int64 = -1
-                var index = 0
-                while let columns = try rows.next() {
-                    let rowid = columns.int64(0)
-                    if rowid != lastRowid {
-                        guard let found = indexByRowid[rowid] else { continue }
-                        index = found
-                        lastRowid = rowid
-                    }
-                    guard let kind = MultiValueKind(rawValue: columns.int(1)) else { continue }
-                    contacts[index].appendEncoded(
-                        kind, identifier: columns.string(2), label: columns.optionalString(3), value: columns.string(4))
-                }
-            }
-            if wantsImage || wantsThumbnail {
-                let columns = [wantsImage ? "imageData" : "NULL", wantsThumbnail ? "thumbnailImageData" : "NULL"]
-                let statement = try db.cachedStatement(
-                    sql:
-                        "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid IN (\(marks))"
-                )
-                let rows = try Row.fetchCursor(statement, arguments: list.arguments)
-                while let row = try rows.next() {
-                    guard let index = indexByRowid[row[0]] else { continue }
-                    if wantsImage { contacts[index].values.imageData = row[1] }
-                    if wantsThumbnail { contacts[index].values.thumbnailImageData = row[2] }
-                }
-            }
-        }
-    }
-
     /// Loads contacts by a column (`rowid` or `id`), in the given order, skipping values that match nothing.
     func load<Value: SQLiteKeyValue>(_ db: Database, column: String, values: [Value]) throws
         -> [(rowid: Int64, contact: Contact)]
