@@ -18,7 +18,7 @@ extension ContactLoader {
             rowids.append(rowid)
             contacts.append(contact)
         }
-        try loadRelated(db, rowids: rowids, into: &contacts)
+        try loadRelated(db, rowids: rowids, into: &contacts, contiguous: true)
         return (rowids, contacts)
     }
 }

@@ -20,12 +20,33 @@ extension ContactLoader {
         let read = RelatedRead(
             kinds: kinds, wantsImage: wantsImage, wantsThumbnail: wantsThumbnail, indexByRowid: indexByRowid)
         if contiguous {
-            try read.run(db, condition: "BETWEEN ? AND ?", arguments: [first, last], into: &contacts)
+            try read.run(db, .range(first, last), into: &contacts)
             return
         }
-        for chunk in rowids.chunked(StoreLimits.pageSize) {
-            let list = InList(chunk)
-            try read.run(db, condition: "IN (\(list.placeholders))", arguments: list.arguments, into: &contacts)
+        for chunk in rowids.chunked(StoreLimits.pageSize) { try read.run(db, .list(chunk), into: &contacts) }
+    }
+}
+
+/// Which contacts a ``RelatedRead`` reads for: a range of rowids, or a list of them.
+private enum RelatedRowids {
+    case range(Int64, Int64)
+    case list(ArraySlice<Int64>)
+
+    var condition: String {
+        switch self {
+        case .range: "BETWEEN ? AND ?"
+        case .list(let rowids): "IN (\(InList.placeholders(InList.paddedCount(rowids.count))))"
+        }
+    }
+
+    /// Bound straight through SQLite: building GRDB's arguments for a page's rowids cost as much as the read.
+    func bind(_ statement: Statement) {
+        var binder = SQLiteBinder(statement)
+        switch self {
+        case .range(let first, let last):
+            binder.int64(first)
+            binder.int64(last)
+        case .list(let rowids): InList.bind(rowids, to: &binder)
         }
     }
 }
@@ -45,14 +66,16 @@ private struct RelatedRead {
             ? "" : " AND +kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ",")))"
     }
 
-    func run(_ db: Database, condition: String, arguments: StatementArguments, into contacts: inout [Contact]) throws {
+    func run(_ db: Database, _ rowids: RelatedRowids, into contacts: inout [Contact]) throws {
+        let condition = rowids.condition
         if !kinds.isEmpty {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT contactRowid, kind, id, label, value FROM labeledValue
                     WHERE contactRowid \(condition)\(kindFilter) ORDER BY contactRowid, kind, position
                     """)
-            let rows = try SQLiteRows(statement, arguments: arguments)
+            rowids.bind(statement)
+            let rows = SQLiteSteppedRows(statement.sqliteStatement)
             // Rows come grouped by contact: remember the last one to skip most dictionary lookups.
             var lastRowid: Int64 = -1
             var index = 0
@@ -74,11 +97,12 @@ private struct RelatedRead {
             sql:
                 "SELECT contactRowid, \(columns.joined(separator: ", ")) FROM contactImage WHERE contactRowid \(condition)"
         )
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            guard let index = indexByRowid[row[0]] else { continue }
-            if wantsImage { contacts[index].values.imageData = row[1] }
-            if wantsThumbnail { contacts[index].values.thumbnailImageData = row[2] }
+        rowids.bind(statement)
+        let rows = SQLiteSteppedRows(statement.sqliteStatement)
+        while let columns = try rows.next() {
+            guard let index = indexByRowid[columns.int64(0)] else { continue }
+            if wantsImage { contacts[index].values.imageData = columns.optionalData(1) }
+            if wantsThumbnail { contacts[index].values.thumbnailImageData = columns.optionalData(2) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import CarnetStore
+import Foundation
 import GRDB
 
 #if canImport(GRDBSQLite)
@@ -37,6 +38,13 @@ struct SQLiteColumns {
 
     @inline(__always)
     func optionalString(_ index: Int32) -> String? { isNull(index) ? nil : string(index) }
+
+    /// A blob column's bytes, `nil` for NULL (an empty blob is empty data, not `nil`).
+    func optionalData(_ index: Int32) -> Data? {
+        guard !isNull(index) else { return nil }
+        guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index)))
+    }
 }
 
 /// A statement's rows, each read through ``SQLiteColumns``: `while let columns = try rows.next() { ... }`.
