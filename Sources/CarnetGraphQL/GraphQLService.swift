@@ -133,6 +133,9 @@ public struct GraphQLResponse: Sendable {
     public var requestErrors: [UInt8]?
     /// When nothing executed: the code of the first error (`FORBIDDEN`, `GRAPHQL_PARSE_FAILED`, ...).
     public var requestErrorCode: String?
+    /// For a subscription payload that follows commits: when the process learned of the earliest of them
+    /// (``StoreChange/noticedAt``), so the transport can measure commit-to-subscriber latency.
+    public var changeNoticedAt: ContinuousClock.Instant?
 
     init(body: [UInt8], failure: GraphQLRequestError.Kind?, operation: GraphQLService.Operation?, hasErrors: Bool) {
         self.body = body

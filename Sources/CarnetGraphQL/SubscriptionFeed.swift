@@ -67,15 +67,21 @@ final class SubscriptionFeed: Sendable {
         if change.authors.isEmpty { return nil }
         let executor = service.makeExecutor(operation, context)
         let body = executor.payload(field) { executor.writeStoreChange(change, field) }
-        return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+        var response = GraphQLResponse(
+            body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+        response.changeNoticedAt = change.noticedAt
+        return response
     }
 
     private func nextHistoryPage(_ cursor: inout Cursor) async -> GraphQLResponse? {
+        // The first page, and the rest of a page with `hasMore`, answer no commit: they carry no notice time.
+        var noticedAt: ContinuousClock.Instant?
         if !cursor.ready {
-            guard await changes.next() != nil else {
+            guard let change = await changes.next() else {
                 cursor.ended = true
                 return nil
             }
+            noticedAt = change.noticedAt
         }
         let executor = service.makeExecutor(operation, context)
         let page: ChangeHistoryPage
@@ -98,6 +104,9 @@ final class SubscriptionFeed: Sendable {
         cursor.hasSent = true
         let fields = field.selection?.fields(for: "ChangeHistoryPage") ?? []
         let body = executor.payload(field) { executor.writeHistoryPage(page, fields) }
-        return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+        var response = GraphQLResponse(
+            body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+        response.changeNoticedAt = noticedAt
+        return response
     }
 }

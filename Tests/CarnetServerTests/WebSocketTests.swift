@@ -108,6 +108,13 @@ struct WebSocketTests {
                 progress.withLock { $0 += 1 }
             }
             #expect(heardCount == rounds, "round \(heardCount)'s subscription missed the save sent after it")
+            // Every payload that followed a commit was timed from the commit to its write on the socket.
+            let metrics = try await TestClient.with(server) { try await $0.send(.GET, path: "/metrics") }.body
+            let count = metrics.split(separator: "\n").first {
+                $0.hasPrefix("carnet_subscription_delivery_seconds_count ")
+            }
+            #expect(count.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }.map { $0 >= rounds } == true)
+            #expect(metrics.contains(#"carnet_subscription_delivery_seconds_bucket{le="0.01"}"#))
         }
     }
 

@@ -130,8 +130,6 @@ public final class AccessTokens: Sendable {
     /// URL-safe base64 without padding of `bytes` random bytes (9 → 12 characters, 32 → 43).
     static func randomText(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

@@ -16,6 +16,13 @@ public final class ServerMetrics: Sendable {
         .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
     ]
     let subscriptionsOpen: Gauge
+    /// From a commit's notice to its subscription payload written to the socket, finer where the 10 ms goal is.
+    let subscriptionDelivery: DurationHistogram
+    static let deliveryBuckets: [Duration] = [
+        .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(3),
+        .milliseconds(4), .milliseconds(5), .milliseconds(7.5), .milliseconds(10), .milliseconds(15),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+    ]
     let webSocketsOpen: Gauge
     private let contacts: Gauge
     private let groups: Gauge
@@ -29,6 +36,11 @@ public final class ServerMetrics: Sendable {
     init() {
         subscriptionsOpen = registry.makeGauge(
             descriptor: Self.named("carnet_subscriptions_open", "GraphQL subscriptions running over WebSocket"))
+        subscriptionDelivery = registry.makeDurationHistogram(
+            descriptor: Self.named(
+                "carnet_subscription_delivery_seconds",
+                "From a commit (as this process learned of it) to the subscription payload that carries it, written"),
+            buckets: Self.deliveryBuckets)
         webSocketsOpen = registry.makeGauge(
             descriptor: Self.named("carnet_websocket_connections_open", "graphql-transport-ws connections open"))
         contacts = registry.makeGauge(descriptor: Self.named("carnet_store_contacts", "Contacts in the store"))

@@ -72,6 +72,10 @@ extension GraphQLWebSocketSession {
             for await response in stream {
                 guard !Task.isCancelled else { break }
                 await send(ServerMessage.next(id, response.body), ifActive: id, generation)
+                if let noticed = response.changeNoticedAt {
+                    dependencies.metrics.subscriptionDelivery.recordNanoseconds(
+                        (ContinuousClock.now - noticed).nanoseconds)
+                }
             }
             dependencies.metrics.recordOperation(
                 name: operation.name, kind: "subscription", status: "ok",

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A position in the duplicate candidates' order: the score and both identifiers of the last candidate seen.
 ///
 /// A keyset position, like ``ContactCursor``: candidates that come and go between pages do not shift the ones
@@ -17,17 +15,12 @@ package struct DuplicateCursor: Hashable {
 
     package var encoded: String {
         let text = "d1|\(scorePoints)|\(firstIdentifier)|\(secondIdentifier)"
-        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(text.utf8)
     }
 
     /// Decodes a cursor; throws ``StoreError/Code/predicateInvalid`` for anything this store did not write.
     package init(encoded: String) throws {
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard encoded.utf8.count <= 1024, let data = Data(base64Encoded: base64),
-            let text = String(data: data, encoding: .utf8)
-        else { throw Self.invalid }
+        guard encoded.utf8.count <= 1024, let text = Base64URL.decodeText(encoded) else { throw Self.invalid }
         let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, parts[0] == "d1", let points = Int(parts[1]), (0...100).contains(points),
             Identifiers.isValid(parts[2]), Identifiers.isValid(parts[3]), parts[2] < parts[3]

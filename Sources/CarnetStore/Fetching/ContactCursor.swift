@@ -1,5 +1,3 @@
-import Foundation
-
 /// A position in a sorted list of contacts: the sort key and identifier of the last contact seen (the rowid for
 /// creation order). Keyset pagination on it neither repeats nor skips unchanged contacts while others come and go.
 package struct ContactCursor: Hashable {
@@ -10,8 +8,7 @@ package struct ContactCursor: Hashable {
 
     package var encoded: String {
         let text = "1|\(order.rawValue)|\(rowid)|\(identifier)|\(sortKey)"
-        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(text.utf8)
     }
 
     package init(order: ContactSortOrder, rowid: Int64, identifier: String, sortKey: String) {
@@ -23,11 +20,7 @@ package struct ContactCursor: Hashable {
 
     /// Decodes a cursor for `order`; throws ``StoreError/Code/predicateInvalid`` for anything else.
     package init(encoded: String, order: ContactSortOrder) throws {
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard encoded.utf8.count <= 8192, let data = Data(base64Encoded: base64),
-            let text = String(data: data, encoding: .utf8)
-        else { throw Self.invalid }
+        guard encoded.utf8.count <= 8192, let text = Base64URL.decodeText(encoded) else { throw Self.invalid }
         let parts = text.split(separator: "|", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
         // No cursor this store wrote holds U+0000 (PostgreSQL could not even compare with it).
         guard parts.count == 5, parts[0] == "1", let rowid = Int64(parts[2]), !text.utf8.contains(0) else {

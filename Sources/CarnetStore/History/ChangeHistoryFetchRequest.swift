@@ -101,10 +101,14 @@ public struct StoreChange: Sendable, Hashable {
     public var authors: [String?]
     /// The latest revision covered.
     public var revision: Int64
+    /// When this process learned of the earliest commit covered: right after the commit for its own saves, at
+    /// the wake-up or poll that found it for another process's. What a subscriber's delivery latency counts from.
+    public var noticedAt: ContinuousClock.Instant?
 
-    package init(token: String, authors: [String?], revision: Int64) {
+    package init(token: String, authors: [String?], revision: Int64, noticedAt: ContinuousClock.Instant? = nil) {
         self.token = token
         self.authors = authors
         self.revision = revision
+        self.noticedAt = noticedAt
     }
 }

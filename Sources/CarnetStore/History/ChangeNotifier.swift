@@ -75,10 +75,12 @@ package actor ChangeNotifier {
         poller = nil
     }
 
-    /// Looks for commits newer than the last one announced and announces them.
-    package func check() async {
+    /// Looks for commits newer than the last one announced and announces them. `noticedAt` defaults to the
+    /// caller's now, before the hop onto the actor: right after the commit when a save calls it.
+    package func check(noticedAt: ContinuousClock.Instant = .now) async {
         guard let source, !subscribers.isEmpty else { return }
-        guard let change = try? await source.since(lastSeq), change.revision > lastSeq else { return }
+        guard var change = try? await source.since(lastSeq), change.revision > lastSeq else { return }
+        change.noticedAt = noticedAt
         lastSeq = change.revision
         // Containers added without history events move the revision but are not store changes to announce.
         guard !change.authors.isEmpty else { return }

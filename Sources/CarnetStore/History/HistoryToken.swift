@@ -1,5 +1,3 @@
-import Foundation
-
 /// A position in a store's change history, as an opaque string that survives restarts.
 ///
 /// An incremental token says "every event up to `position` has been seen". A snapshot token continues a full
@@ -36,16 +34,13 @@ package struct HistoryToken: Hashable, Sendable {
     package var encoded: String {
         var text = "1|\(storeID)|\(position)"
         if let snapshot { text += "|\(snapshot.phase.rawValue)|\(snapshot.afterFirst)|\(snapshot.afterSecond)" }
-        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(text.utf8)
     }
 
     /// Decodes a token; `nil` when it is not one this software wrote.
     package init?(encoded: String) {
         guard encoded.utf8.count <= 256 else { return nil }
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+        guard let text = Base64URL.decodeText(encoded) else { return nil }
         let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3 || parts.count == 6, parts[0] == "1", let position = Int64(parts[2]), position >= 0
         else { return nil }

@@ -55,6 +55,10 @@ package final class ChangeMailbox: Sendable {
             for author in change.authors where pendingAuthors.insert(author).inserted { merged.authors.append(author) }
             merged.token = change.token
             merged.revision = max(merged.revision, change.revision)
+            // The earliest commit still waiting is the one whose latency a late delivery shows.
+            if let noticed = change.noticedAt, merged.noticedAt.map({ noticed < $0 }) ?? true {
+                merged.noticedAt = noticed
+            }
             pending = merged
         }
     }

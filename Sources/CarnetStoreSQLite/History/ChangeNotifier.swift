@@ -14,11 +14,11 @@ extension ChangeNotifier {
                     let newest = try newestSeq(db)
                     guard newest > since else { return nil }
                     let authors = try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT author FROM saveTransaction WHERE seq > ? AND seq <= ?
-                            AND EXISTS (SELECT 1 FROM changeEvent e WHERE e.seq = saveTransaction.seq) ORDER BY seq
-                            """, arguments: [since, newest]
+                        db.cachedStatement(
+                            sql: """
+                                SELECT author FROM saveTransaction WHERE seq > ? AND seq <= ?
+                                AND EXISTS (SELECT 1 FROM changeEvent e WHERE e.seq = saveTransaction.seq) ORDER BY seq
+                                """), arguments: [since, newest]
                     ).map { $0[0] as String? }
                     var seen = Set<String?>()
                     let token = HistoryToken(storeID: storeID, position: try HistoryStore.currentPosition(db)).encoded
@@ -29,7 +29,7 @@ extension ChangeNotifier {
     }
 
     private static func newestSeq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(seq) FROM saveTransaction") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM saveTransaction")) ?? 0
     }
 }
 
