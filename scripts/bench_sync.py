@@ -12,7 +12,8 @@
 3. Commit to subscriber: a wss `changeHistory` subscriber on an idle server; --saves saves one at a time over HTTP
    from another client, each timed from just before the save is sent until the subscriber holds its event; and
    at the server, from the commit to the payload written on the socket (`carnet_subscription_delivery_seconds`,
-   read from /metrics before and after: bucket bounds).
+   read from /metrics before and after: bucket bounds). Then the same with the saves sent by another client over a
+   WebSocket of its own, which costs the client less than an HTTP request.
 
 Usage:
     swift build -c release --product carnet
@@ -183,6 +184,50 @@ async def subscriber_latency(ws_url: str, http_url: str, ca: ssl.SSLContext, tok
             return latencies, round_trips
 
 
+async def socket_writer_latency(ws_url: str, ca: ssl.SSLContext, token: str, since: str,
+                                saves: int) -> tuple[list[float], list[float]]:
+    """The same with the saves sent by another client over a WebSocket of its own (graphql-transport-ws runs
+    mutations too): no HTTP request per save on the client's side."""
+    async def opened():
+        ws = await connect(ws_url, ssl=ca, subprotocols=["graphql-transport-ws"], ping_interval=None,
+                           max_size=64 * 1024 * 1024)
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
+        while json.loads(await ws.recv())["type"] != "connection_ack":
+            pass
+        return ws
+
+    subscriber, writer = await opened(), await opened()
+    try:
+        await subscriber.send(json.dumps({"id": "feed", "type": "subscribe",
+                                          "payload": {"query": FEED, "variables": {"since": since}}}))
+        await subscriber.recv()  # the first payload: the token
+        latencies, round_trips = [], []
+        for index in range(saves):
+            request = {"transactionAuthor": "bench", "operations": [{"addContact": {"givenName": f"Socket {index}"}}]}
+            started = time.perf_counter()
+            await writer.send(json.dumps({"id": f"save{index}", "type": "subscribe",
+                                          "payload": {"query": SAVE, "variables": {"request": request}}}))
+
+            async def answered() -> float:
+                while json.loads(await writer.recv()).get("type") != "next":
+                    pass
+                return time.perf_counter()
+            answer = asyncio.create_task(answered())
+            while True:
+                message = json.loads(await subscriber.recv())
+                if message.get("type") == "next" and message["payload"]["data"]["changeHistory"]["events"]:
+                    break
+            latencies.append(time.perf_counter() - started)
+            round_trips.append(await answer - started)
+            while json.loads(await writer.recv()).get("type") != "complete":
+                pass
+            await asyncio.sleep(0.01)
+        return latencies, round_trips
+    finally:
+        await subscriber.close()
+        await writer.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--contacts", type=int, default=10_000)
@@ -240,6 +285,10 @@ def main() -> None:
             before = server_buckets(client, f"https://localhost:{port}")
             latencies, round_trips = asyncio.run(
                 subscriber_latency(f"wss://localhost:{port}/graphql", url, ca, token, args.saves))
+            current = client.post(url, headers={"Authorization": f"Bearer {token}"},
+                                  json={"query": "{ currentHistoryToken }"}).json()["data"]["currentHistoryToken"]
+            socket_latencies, socket_round_trips = asyncio.run(
+                socket_writer_latency(f"wss://localhost:{port}/graphql", ca, token, current, args.saves))
             after = server_buckets(client, f"https://localhost:{port}")
     finally:
         server.terminate()
@@ -275,6 +324,10 @@ def main() -> None:
     # The save's own round trip holds the commit: the event's latency from the commit is at most the first line's.
     print(f"| The same saves' own HTTP round trip (request, commit, response) | p50 "
           f"{statistics.median(round_trips) * 1000:.2f} ms | p99 {p99(round_trips) * 1000:.2f} ms |")
+    print(f"| Commit to subscriber, {len(socket_latencies)} saves sent by another client over its own wss socket | "
+          f"p50 {statistics.median(socket_latencies) * 1000:.2f} ms | p99 {p99(socket_latencies) * 1000:.2f} ms |")
+    print(f"| Those saves' own round trip over the socket | p50 {statistics.median(socket_round_trips) * 1000:.2f} ms | "
+          f"p99 {p99(socket_round_trips) * 1000:.2f} ms |")
 
 
 if __name__ == "__main__":
