@@ -150,20 +150,39 @@ def radicale_cards(client: httpx.Client, url: str) -> list[str]:
     return [node.text for node in tree.iter("{urn:ietf:params:xml:ns:carddav}address-data") if node.text]
 
 
+async def open_socket(ws_url: str, ca: ssl.SSLContext, token: str):
+    """A graphql-transport-ws connection, acknowledged."""
+    ws = await connect(ws_url, ssl=ca, subprotocols=["graphql-transport-ws"], ping_interval=None,
+                       max_size=64 * 1024 * 1024)
+    await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
+    while json.loads(await ws.recv())["type"] != "connection_ack":
+        pass
+    return ws
+
+
+async def subscribe_feed(ws, since: str) -> None:
+    await ws.send(json.dumps({"id": "feed", "type": "subscribe",
+                              "payload": {"query": FEED, "variables": {"since": since}}}))
+    await ws.recv()  # the first payload: the token
+
+
+async def next_event(ws) -> None:
+    """Waits for the feed's next payload that carries events."""
+    while True:
+        message = json.loads(await ws.recv())
+        if message.get("type") == "next" and message["payload"]["data"]["changeHistory"]["events"]:
+            return
+
+
 async def subscriber_latency(ws_url: str, http_url: str, ca: ssl.SSLContext, token: str,
                              saves: int) -> tuple[list[float], list[float]]:
     """Per save: from just before it is sent until the subscriber holds its event, and until its own response."""
-    async with connect(ws_url, ssl=ca, subprotocols=["graphql-transport-ws"], ping_interval=None,
-                       max_size=64 * 1024 * 1024) as ws:
-        await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
-        while json.loads(await ws.recv())["type"] != "connection_ack":
-            pass
+    ws = await open_socket(ws_url, ca, token)
+    try:
         async with httpx.AsyncClient(verify=ca) as client:
             current = (await client.post(http_url, headers={"Authorization": f"Bearer {token}"},
                                          json={"query": "{ currentHistoryToken }"})).json()["data"]["currentHistoryToken"]
-            await ws.send(json.dumps({"id": "feed", "type": "subscribe",
-                                      "payload": {"query": FEED, "variables": {"since": current}}}))
-            await ws.recv()  # the first payload: the token
+            await subscribe_feed(ws, current)
             latencies, round_trips = [], []
             for index in range(saves):
                 request = {"transactionAuthor": "bench", "operations": [{"addContact": {"givenName": f"Live {index}"}}]}
@@ -172,56 +191,43 @@ async def subscriber_latency(ws_url: str, http_url: str, ca: ssl.SSLContext, tok
                                                        json={"query": SAVE, "variables": {"request": request}}))
                 answered: list[float] = []
                 save.add_done_callback(lambda _: answered.append(time.perf_counter()))
-                while True:
-                    message = json.loads(await ws.recv())
-                    if message.get("type") == "next" and message["payload"]["data"]["changeHistory"]["events"]:
-                        break
+                await next_event(ws)
                 latencies.append(time.perf_counter() - started)
                 await save
                 await asyncio.sleep(0)  # lets the done callback run
                 round_trips.append(answered[0] - started)
                 await asyncio.sleep(0.01)  # an idle server between commits
             return latencies, round_trips
+    finally:
+        await ws.close()
 
 
 async def socket_writer_latency(ws_url: str, ca: ssl.SSLContext, token: str, since: str,
                                 saves: int) -> tuple[list[float], list[float]]:
     """The same with the saves sent by another client over a WebSocket of its own (graphql-transport-ws runs
     mutations too): no HTTP request per save on the client's side."""
-    async def opened():
-        ws = await connect(ws_url, ssl=ca, subprotocols=["graphql-transport-ws"], ping_interval=None,
-                           max_size=64 * 1024 * 1024)
-        await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
-        while json.loads(await ws.recv())["type"] != "connection_ack":
-            pass
-        return ws
+    subscriber, writer = await open_socket(ws_url, ca, token), await open_socket(ws_url, ca, token)
 
-    subscriber, writer = await opened(), await opened()
+    async def answered() -> float:
+        while json.loads(await writer.recv()).get("type") != "next":
+            pass
+        return time.perf_counter()
+
     try:
-        await subscriber.send(json.dumps({"id": "feed", "type": "subscribe",
-                                          "payload": {"query": FEED, "variables": {"since": since}}}))
-        await subscriber.recv()  # the first payload: the token
+        await subscribe_feed(subscriber, since)
         latencies, round_trips = [], []
         for index in range(saves):
             request = {"transactionAuthor": "bench", "operations": [{"addContact": {"givenName": f"Socket {index}"}}]}
             started = time.perf_counter()
             await writer.send(json.dumps({"id": f"save{index}", "type": "subscribe",
                                           "payload": {"query": SAVE, "variables": {"request": request}}}))
-
-            async def answered() -> float:
-                while json.loads(await writer.recv()).get("type") != "next":
-                    pass
-                return time.perf_counter()
             answer = asyncio.create_task(answered())
-            while True:
-                message = json.loads(await subscriber.recv())
-                if message.get("type") == "next" and message["payload"]["data"]["changeHistory"]["events"]:
-                    break
+            await next_event(subscriber)
             latencies.append(time.perf_counter() - started)
             round_trips.append(await answer - started)
             while json.loads(await writer.recv()).get("type") != "complete":
                 pass
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # an idle server between commits
         return latencies, round_trips
     finally:
         await subscriber.close()

@@ -35,7 +35,7 @@ private enum RelatedRowids {
     var condition: String {
         switch self {
         case .range: "BETWEEN ? AND ?"
-        case .list(let rowids): "IN (\(InList.placeholders(InList.paddedCount(rowids.count))))"
+        case .list(let rowids): "IN (\(InList.placeholders(rowids.count)))"
         }
     }
 

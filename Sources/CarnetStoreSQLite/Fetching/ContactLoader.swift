@@ -106,7 +106,7 @@ struct ContactLoader {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(selectSQL), c.\(column) FROM contact c
-                    WHERE c.\(column) IN (\(InList.placeholders(InList.paddedCount(chunk.count))))
+                    WHERE c.\(column) IN (\(InList.placeholders(chunk.count)))
                     """)
             // Bound and stepped straight through SQLite: GRDB's arguments and row cursor cost more than the read.
             var binder = SQLiteBinder(statement)

@@ -41,7 +41,7 @@ enum LinkRows {
                 sql: """
                     SELECT l.unifiedId, c.id, l.preferredForName, l.preferredForImage, l.contactRowid
                     FROM contactLink l JOIN contact c ON c.rowid = l.contactRowid
-                    WHERE l.unifiedId IN (\(select(InList.placeholders(InList.paddedCount(chunk.count)))))
+                    WHERE l.unifiedId IN (\(select(InList.placeholders(chunk.count))))
                     ORDER BY l.unifiedId, l.contactRowid
                     """)
             // Bound and stepped straight through SQLite, as the contact loader does: a page asks on every read.

@@ -23,11 +23,11 @@ struct InList {
         return size
     }
 
-    /// `?,?,…` for a padded length.
-    static func placeholders(_ size: Int) -> String {
+    /// `?,?,…` for a list of `count` values once padded to ``paddedCount(_:)``, as ``bind(_:to:)`` binds them.
+    static func placeholders(_ count: Int) -> String {
+        let size = paddedCount(count)
         let power = size.trailingZeroBitCount
-        return size.nonzeroBitCount == 1 && power < placeholderTable.count
-            ? placeholderTable[power] : databaseQuestionMarks(count: max(size, 1))
+        return power < placeholderTable.count ? placeholderTable[power] : databaseQuestionMarks(count: size)
     }
 
     /// Binds the values, padded to ``paddedCount(_:)`` with the last one, without building GRDB's arguments.
