@@ -22,6 +22,8 @@ struct BooksBench: AsyncParsableCommand {
     @Option(help: "Requests in flight.") var concurrency = 16
     @Option(help: "Books kept open when idle (default: as the file-descriptor limit allows).") var openBooks: Int?
     @Option(help: "Random books drawn from the first this many (default: all but the cold ones).") var randomBooks: Int?
+    @ArgumentParser.Flag(help: "Walk the random books in a fixed cycle (the pool's worst case), not drawn at random.")
+    var sweep = false
     @ArgumentParser.Flag(help: "Only the rounds of contact by id (for profiling).") var roundsOnly = false
     @ArgumentParser.Flag(help: "Only the save beside an import.") var importOnly = false
     @Option(help: "With --open-loop: books held open meanwhile, as a busy server's pool would.") var warmBooks = 0
@@ -101,8 +103,12 @@ struct BooksBench: AsyncParsableCommand {
         var ratios: [Double] = []
         for round in 0..<3 {
             let one = try await client.load(requests: requests, concurrency: concurrency) { contact(home, $0) }
+            let sweep = self.sweep
             let many = try await client.load(requests: requests, concurrency: concurrency) { index in
-                contact(warmable[warmable.startIndex + (index &* 104_729 &+ round) % warmable.count], index)
+                // A cycle through every book misses an LRU pool smaller than the cycle on every request; a uniform
+                // draw hits it in proportion to its size.
+                let draw = sweep ? (index &* 104_729 &+ round) : Self.uniformDraw(index, round: round)
+                return contact(warmable[warmable.startIndex + draw % warmable.count], index)
             }
             ratios.append(many.perSecond / one.perSecond)
             print("round \(round): one book \(one.summary); random books \(many.summary)")
@@ -137,6 +143,14 @@ struct BooksBench: AsyncParsableCommand {
         print("walking all \(books.count) books: peak RSS \(peak.rss >> 20) MiB, peak \(peak.files) open files")
 
         try await saveBesideImport(client, app, manifest)
+    }
+
+    /// A uniform draw for a request of a round, the same on every run (SplitMix64's finaliser over both).
+    static func uniformDraw(_ index: Int, round: Int) -> Int {
+        var z = UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: round)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
     }
 
     /// Each book opened, read once and closed again, without HTTP: through a pool of its own that keeps one book.

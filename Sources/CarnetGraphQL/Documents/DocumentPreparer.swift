@@ -61,21 +61,67 @@ final class DocumentPreparer: Sendable {
             return .failed(refusal)
         }
         let source = DocumentSource(original: text, map: rewrite?.map ?? SourceMap())
+        let body = rewrite?.text ?? text
+        // GraphQLSwift gives each error its line and column as it makes it, with a regular expression over the
+        // whole text: many errors in a long text cost their number times its length (14,000 unknown fields in
+        // 87 KB took 10 s). A long text is checked first without locations; its errors are located by a second
+        // pass only when that costs little, and a valid one is parsed again with locations for execution.
+        if body.utf8.count > Self.locatedValidationBytes {
+            let unlocated: Document
+            switch parsed(body, source: source, noLocation: true) {
+            case .failure(let error): return .failed(error)
+            case .success(let document): unlocated = document
+            }
+            let errors = validationErrors(unlocated)
+            // Errors that name no node (the limits') have no position to find: no second pass for them.
+            if !errors.isEmpty,
+                errors.count > Self.locationScanBytes / body.utf8.count || errors.allSatisfy(\.nodes.isEmpty)
+            {
+                return .failed(refusal(errors, source))
+            }
+            if errors.isEmpty {
+                switch parsed(body, source: source, noLocation: false) {
+                case .failure(let error): return .failed(error)
+                case .success(let document): return .ready(PreparedDocument(document: document, source: source))
+                }
+            }
+        }
         let document: Document
+        switch parsed(body, source: source, noLocation: false) {
+        case .failure(let error): return .failed(error)
+        case .success(let parsed): document = parsed
+        }
+        let errors = validationErrors(document)
+        guard errors.isEmpty else { return .failed(refusal(errors, source)) }
+        return .ready(PreparedDocument(document: document, source: source))
+    }
+}
+
+extension DocumentPreparer {
+    /// Texts longer than this are validated without locations first (``uncachedPrepare``): a text this long
+    /// can hold about a thousand errors, each a scan of its 2 KB, a few milliseconds.
+    static let locatedValidationBytes = 2_048
+    /// How much text the errors of a long document may scan to be located (each error scans all of it).
+    static let locationScanBytes = 1 << 20
+
+    /// `body` parsed (counted in ``parsedCount``), or the syntax error at the client's position.
+    func parsed(_ body: String, source: DocumentSource, noLocation: Bool) -> Result<Document, GraphQLRequestError> {
         parsedCount.add(1, ordering: .relaxed)
         do {
-            document = try parse(source: Source(body: rewrite?.text ?? text, name: "GraphQL request"))
+            return .success(try parse(source: Source(body: body, name: "GraphQL request"), noLocation: noLocation))
         } catch let error as GraphQLError {
-            return .failed(GraphQLRequestError(.parseFailed, source.responseErrors([error], defaultCode: .parseFailed)))
+            return .failure(
+                GraphQLRequestError(.parseFailed, source.responseErrors([error], defaultCode: .parseFailed)))
         } catch {
-            return .failed(
+            return .failure(
                 GraphQLRequestError(
-                    .parseFailed,
-                    [
-                        ResponseError(
-                            message: "The document could not be parsed.", code: .parseFailed)
-                    ]))
+                    .parseFailed, [ResponseError(message: "The document could not be parsed.", code: .parseFailed)]))
         }
+    }
+
+    /// The library's validation rules, then the checks it leaves out and Carnet's limits (those only on a
+    /// document the library finds valid).
+    func validationErrors(_ document: Document) -> [GraphQLError] {
         var errors = FragmentSpreadLimit(limit: limits.maxFragmentSpreads, maxNesting: limits.maxSelectionNesting)
             .validate(document)
         if errors.isEmpty { errors = GraphQL.validate(schema: schema, ast: document, rules: specifiedRules) }
@@ -88,15 +134,24 @@ final class DocumentPreparer: Sendable {
             errors += DocumentLimitsRule(traversal: traversal, limits: limits).validate(document)
             if !limits.introspectionEnabled { errors += IntrospectionRule(traversal: traversal).validate(document) }
         }
-        guard errors.isEmpty else {
-            return .failed(
-                GraphQLRequestError(.validationFailed, source.responseErrors(errors, defaultCode: .validationFailed)))
-        }
-        return .ready(PreparedDocument(document: document, source: source))
+        return errors
     }
-}
 
-extension DocumentPreparer {
+    /// Validation errors as the request's refusal: the first ``GraphQLLimits/maxValidationErrors``, then one that
+    /// says the rest were left out.
+    func refusal(_ errors: [GraphQLError], _ source: DocumentSource) -> GraphQLRequestError {
+        var reported = source.responseErrors(
+            Array(errors.prefix(limits.maxValidationErrors)), defaultCode: .validationFailed)
+        if errors.count > limits.maxValidationErrors {
+            reported.append(
+                ResponseError(
+                    message:
+                        "The document has \(errors.count) validation errors; the first \(limits.maxValidationErrors) are listed.",
+                    code: .validationFailed))
+        }
+        return GraphQLRequestError(.validationFailed, reported)
+    }
+
     /// The token and nesting limits, checked over the raw text before the recursive parser runs.
     /// - Parameter locate: whether `bytes` are the client's (so offsets in them are positions to report).
     func scan(_ bytes: [UInt8], locate: Bool = true) -> GraphQLRequestError? {

@@ -77,6 +77,11 @@ extension Executor {
                     "Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
                 continue
             }
+            // Groups are not paged: the planner counted them as ten, and a book may have thousands.
+            guard nodeLoadFits(parents: ids.count, perParent: first) else {
+                loads.failedLoads[plan.id] = Self.nodesExceeded(service.limits.maxNodes)
+                continue
+            }
             let members = try await store.members(
                 ofGroups: ids, keysToFetch: KeyPlanning.keys(sub),
                 sortOrder: Self.sortOrder(args(plan).string("sortOrder")),

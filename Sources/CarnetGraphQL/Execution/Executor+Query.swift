@@ -41,6 +41,7 @@ extension Executor {
         case .groups:
             let groups = try await store.groups(inContainer: args(plan).string("containerId"))
             let fields = selection?.fields(for: "Group") ?? []
+            try admitNodes(groups.count)
             try await prepareGroups(groups, fields)
             return nested(plan) { list(groups, plan) { writeGroup($0, fields) } }
         case .container:
@@ -51,6 +52,7 @@ extension Executor {
             return nested(plan) { writeContainer(container, selection?.fields(for: "Container") ?? []) }
         case .containers:
             let containers = try await store.containers()
+            try admitNodes(containers.count)
             return nested(plan) {
                 list(containers, plan) { writeContainer($0, selection?.fields(for: "Container") ?? []) }
             }

@@ -23,6 +23,8 @@ final class Executor {
     @exclusivity(unchecked) var writer = JSONWriter(capacity: 4096)
     @exclusivity(unchecked) var errors: [ResponseError] = []
     @exclusivity(unchecked) var path: [PathElement] = []
+    /// Records admitted to the response so far (``admitNodes(_:)``).
+    @exclusivity(unchecked) var nodesWritten = 0
 
     /// Batch-loaded relations of the current store, filled before the writers run.
     var loads = BatchLoads()

@@ -25,6 +25,9 @@ public struct GraphQLLimits: Sendable, Hashable {
     /// Field comparisons the check that same-named fields merge may make (OverlappingFieldsCanBeMerged is
     /// quadratic or worse in crafted documents). Code `MAX_FIELD_MERGE_CHECKS_EXCEEDED`. Default 100,000.
     public var maxFieldMergeChecks = 100_000
+    /// Validation errors reported for one document; the rest are counted in a last error. Default 100, as
+    /// graphql-js's `maxErrors`.
+    public var maxValidationErrors = 100
     /// How long one operation may execute. Checked between fields and batch loads (with the task's
     /// cancellation, so a client that goes away stops its request); fields not resolved by then fail with
     /// `MAX_EXECUTION_TIME_EXCEEDED`. Default 10 s.

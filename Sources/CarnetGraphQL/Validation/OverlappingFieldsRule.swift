@@ -66,7 +66,7 @@ struct OverlappingFieldsRule {
             for i in group.indices {
                 for j in group.indices where j > i {
                     if let reason = try conflict(group[i], group[j]) {
-                        let key = "\(name)|\(i)|\(j)|\(group[i].node.loc?.start ?? 0)|\(group[j].node.loc?.start ?? 0)"
+                        let key = "\(name)|\(i)|\(j)|\(group[i].identity)|\(group[j].identity)"
                         if reported.insert(key).inserted {
                             errors.append(
                                 .validation(
@@ -109,7 +109,7 @@ struct OverlappingFieldsRule {
     private mutating func conflict(
         _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence, shapeOnly: Bool = false
     ) throws(TooManyChecks) -> String? {
-        let key = "\(a.node.loc?.start ?? -1)\(a.parentType)|\(b.node.loc?.start ?? -1)\(b.parentType)|\(shapeOnly)"
+        let key = "\(a.identity)\(a.parentType)|\(b.identity)\(b.parentType)|\(shapeOnly)"
         if let known = verdicts[key] { return known }
         try spend(1)
         let verdict = try uncachedConflict(a, b, shapeOnly: shapeOnly)

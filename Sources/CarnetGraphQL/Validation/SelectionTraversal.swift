@@ -19,7 +19,13 @@ struct SelectionTraversal {
         let parentType: String
         let node: Field
         let info: FieldInfo?
+        /// Where the field is in the document: its selection set (a class, so an identity) and its index there.
+        /// Positions would do only in a document parsed with locations.
+        let selectionSet: ObjectIdentifier
+        let index: Int
         var responseName: String { node.alias?.value ?? node.name.value }
+        /// ``selectionSet`` and ``index`` as text, for the keys of memo tables.
+        var identity: String { "\(UInt(bitPattern: selectionSet)).\(index)" }
     }
 
     /// Every field a selection set selects (fragments expanded, no directives evaluated), in order. As in the
@@ -37,12 +43,13 @@ struct SelectionTraversal {
         _ selectionSet: SelectionSet, parentType: String, visited: inout Set<String>,
         into result: inout [FieldOccurrence]
     ) {
-        for selection in selectionSet.selections {
+        for (index, selection) in selectionSet.selections.enumerated() {
             switch selection {
             case let field as Field:
                 result.append(
                     FieldOccurrence(
-                        parentType: parentType, node: field, info: schema.types[parentType]?.field(field.name.value)))
+                        parentType: parentType, node: field, info: schema.types[parentType]?.field(field.name.value),
+                        selectionSet: ObjectIdentifier(selectionSet), index: index))
             case let inline as InlineFragment:
                 let type = inline.typeCondition?.name.value ?? parentType
                 collectFields(inline.selectionSet, parentType: type, visited: &visited, into: &result)

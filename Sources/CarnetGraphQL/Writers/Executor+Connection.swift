@@ -30,16 +30,34 @@ extension Executor {
         _ page: ConnectionPage, _ fields: [FieldPlan], node: (Int, [FieldPlan]) -> Bool
     ) -> Bool {
         writer.beginObject()
+        // A page counts once against the node limit, whether its records come as edges, nodes or both.
+        var admitted = false
+        let admit = { () throws(FieldError) in
+            if !admitted { try self.admitNodes(page.count) }
+            admitted = true
+        }
         for plan in fields {
             switch ConnectionField(rawValue: plan.code) {
             case .edges?:
                 let edgeFields = plan.selection?.fields(for: page.edgeTypeName) ?? []
-                guard field(plan, { list(count: page.count, plan) { writeEdge(page, $0, edgeFields, node) } }) else {
-                    return false
-                }
+                guard
+                    field(
+                        plan,
+                        {
+                            try admit()
+                            return list(count: page.count, plan) { writeEdge(page, $0, edgeFields, node) }
+                        })
+                else { return false }
             case .nodes?:
                 let sub = plan.selection?.fields(for: page.nodeTypeName) ?? []
-                guard field(plan, { list(count: page.count, plan) { node($0, sub) } }) else { return false }
+                guard
+                    field(
+                        plan,
+                        {
+                            try admit()
+                            return list(count: page.count, plan) { node($0, sub) }
+                        })
+                else { return false }
             case .pageInfo?:
                 let sub = plan.selection?.fields(for: "PageInfo") ?? []
                 guard field(plan, { writePageInfo(page, sub) }) else { return false }

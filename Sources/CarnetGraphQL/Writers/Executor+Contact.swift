@@ -81,7 +81,14 @@ extension Executor {
             case .groups:
                 let groups = loads.groupsByContact[contact.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Group") ?? []
-                guard field(plan, { list(groups, plan) { writeGroup($0, sub) } }) else { return false }
+                guard
+                    field(
+                        plan,
+                        {
+                            try admitNodes(groups.count)
+                            return list(groups, plan) { writeGroup($0, sub) }
+                        })
+                else { return false }
             case .container:
                 let containerID = contact.containerIdentifier
                 guard field(plan, { try writeContainer(containerID: containerID, plan) }) else { return false }
@@ -89,7 +96,14 @@ extension Executor {
             case .linkedContacts:
                 let linked = loads.linkedByContact[contact.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Contact") ?? []
-                guard field(plan, { list(linked, plan) { writeContact($0, sub) } }) else { return false }
+                guard
+                    field(
+                        plan,
+                        {
+                            try admitNodes(linked.count)
+                            return list(linked, plan) { writeContact($0, sub) }
+                        })
+                else { return false }
             case .revision: leaf(plan) { $0.string(String(contact.revision)) }
             case .createdAt:
                 leaf(plan) { $0.string(DateFormatting.iso8601(contact.createdAt ?? Date(timeIntervalSince1970: 0))) }

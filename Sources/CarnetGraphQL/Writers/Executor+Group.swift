@@ -24,6 +24,7 @@ extension Executor {
                         plan,
                         {
                             if let error = loads.failedLoads[plan.id] { throw error }
+                            try admitNodes(members.count)
                             return list(members, plan) { writeContact($0, sub) }
                         })
                 else { return false }

@@ -26,7 +26,8 @@ extension Executor {
                 // reference in it and in its contact, for every event of a page; a buffer's element is borrowed.
                 let written = page.events.withUnsafeBufferPointer { events in
                     field(plan) {
-                        list(count: events.count, plan) { index in
+                        try admitNodes(events.count)
+                        return list(count: events.count, plan) { index in
                             writeEvent(events[index], byKind[events[index].kind.rawValue])
                         }
                     }

@@ -1,0 +1,27 @@
+extension Executor {
+    /// Counts `count` records about to be written against ``GraphQLLimits/maxNodes``, as the response goes.
+    ///
+    /// The planner's estimate counts an unpaged list (a book's groups or containers, a contact's groups) as 10
+    /// records, so a selection that nests them (groups, their members, the members' groups) passes it and can
+    /// still return the book's groups squared times the page: this bounds what is written, whatever the data.
+    /// Records that would pass the limit are not counted, so a smaller list after a refused one may still fit.
+    /// - Throws: a ``FieldError`` with `MAX_NODES_EXCEEDED`, which nulls the list's field.
+    func admitNodes(_ count: Int) throws(FieldError) {
+        let limit = service.limits.maxNodes
+        guard count <= limit - nodesWritten else { throw Self.nodesExceeded(limit) }
+        nodesWritten += count
+    }
+
+    /// Whether a batch load for `parents` records of `perParent` each could still fit the response: a load that
+    /// cannot is not made (its field fails with `MAX_NODES_EXCEEDED` instead of reading what it could not write).
+    func nodeLoadFits(parents: Int, perParent: Int) -> Bool {
+        let (product, overflow) = parents.multipliedReportingOverflow(by: perParent)
+        return !overflow && product <= service.limits.maxNodes - nodesWritten
+    }
+
+    static func nodesExceeded(_ limit: Int) -> FieldError {
+        FieldError(
+            message: "The response reached its limit of \(limit) records; ask for smaller pages or fewer nested lists.",
+            code: .tooManyNodes)
+    }
+}
