@@ -107,6 +107,40 @@ struct BookManagementTests {
         }
     }
 
+    @Test("A token bound to authors makes only tokens bound to some of them; books are shared READ or READ_WRITE")
+    func boundTokensAndShareAccess() async throws {
+        try await withRouter { server, client in
+            let bound = try await server.token(authors: ["app", "app-import"])
+            let create = """
+                mutation($a: [String!]) { createAccessToken(name: "m", scopes: [READ, WRITE], transactionAuthors: $a) { token } }
+                """
+            // No authors means any author: as wide as ["evil"], refused like it.
+            for authors: [String]? in [nil, [], ["evil"], ["app", "evil"]] {
+                let reply = try await client.graphql(
+                    create, variables: authors.map { ["a": $0] } ?? [:], token: bound)
+                #expect(reply.errorCodes == ["FORBIDDEN"], "\(String(describing: authors))")
+            }
+            let made = try await client.graphql(create, variables: ["a": ["app-import"]], token: bound)
+            let minted = try #require(
+                (Self.value(made, "createAccessToken") as? [String: Any])?["token"] as? String)
+            let save = """
+                mutation($a: String) { save(request: {transactionAuthor: $a, operations: [{addContact: {givenName: "M"}}]}) { revision } }
+                """
+            #expect(try await client.graphql(save, variables: ["a": "evil"], token: minted).errorCodes == ["FORBIDDEN"])
+            #expect(try await client.graphql(save, variables: ["a": "app-import"], token: minted).errorCodes.isEmpty)
+
+            let catalog = server.app.backend.catalog
+            let bob = try await catalog.createPrincipal(name: "bob")
+            let admin = try await server.token()
+            let book = try #require(try await catalog.principal(named: "admin")?.defaultBookID)
+            let share =
+                "mutation($id: ID!, $p: ID!) { shareAddressBook(id: $id, principalId: $p, access: OWNER) { id } }"
+            let owner = try await client.graphql(share, variables: ["id": book, "p": bob.id], token: admin)
+            #expect(owner.errorCodes == ["BAD_USER_INPUT"])
+            #expect(try await catalog.access(principalID: bob.id, bookID: book, tokenBooks: nil) == nil)
+        }
+    }
+
     @Test("Only an admin manages principals; a disabled principal's tokens stop; deleting one deletes its books")
     func principals() async throws {
         try await withRouter { server, client in

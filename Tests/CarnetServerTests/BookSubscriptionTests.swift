@@ -72,20 +72,24 @@ struct BookSubscriptionTests {
         }
     }
 
-    @Test("Revoking a token ends its open subscriptions with FORBIDDEN")
+    @Test("Revoking a token ends its open subscriptions with FORBIDDEN, and its socket runs nothing more (4403)")
     func revokedToken() async throws {
         try await withServer { server in
-            let (token, record) = try await server.app.tokens.create(name: "r", scopes: [.read])
+            let (token, record) = try await server.app.tokens.create(name: "r", scopes: [.read, .write])
             let (events, sink) = AsyncStream<String>.makeStream()
+            let (commands, command) = AsyncStream<String>.makeStream()
             let socket = Task {
                 try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
                     try await outbound.writeTextMessage(
                         #"{"type":"subscribe","id":"feed","payload":{"query":"subscription { changeHistory { token } }"}}"#
                     )
+                    let sender = Task { for await text in commands { try await outbound.writeTextMessage(text) } }
+                    defer { sender.cancel() }
                     while let message = try await messages.next() {
                         guard case .text(let text) = message else { continue }
                         sink.yield(text)
                     }
+                    sink.finish()
                 }
             }
             var iterator = events.makeAsyncIterator()
@@ -93,7 +97,16 @@ struct BookSubscriptionTests {
             try await server.app.backend.catalog.revokeAccessToken(id: record.id)
             let ended = await iterator.next() ?? ""
             #expect(ended.contains(#""type":"error","id":"feed""#) && ended.contains("FORBIDDEN"))
-            socket.cancel()
+            // A save on the same socket after the revocation: refused, the socket closed, nothing written.
+            command.yield(
+                #"{"type":"subscribe","id":"save","payload":{"query":"mutation { save(request: {operations: [{addContact: {givenName: \"Late\"}}]}) { revision } }"}}"#
+            )
+            let after = await iterator.next()
+            #expect(after == nil, "no answer to an operation after the revocation: \(after ?? "")")
+            let close = try await socket.value
+            #expect(close?.closeCode == .unknown(4403), "\(String(describing: close))")
+            #expect(try await server.store.contactCount() == 0)
+            command.finish()
         }
     }
 }

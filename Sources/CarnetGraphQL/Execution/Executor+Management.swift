@@ -25,7 +25,15 @@ extension Executor {
             return true
         case .shareAddressBook:
             try requireWholeToken(viewer)
-            let access: BookAccess = arguments.string("access") == "READ_WRITE" ? .readWrite : .read
+            let access: BookAccess
+            switch arguments.string("access") {
+            case "READ": access = .read
+            case "READ_WRITE": access = .readWrite
+            default:
+                // OWNER is an access the schema's enum lists (books report it), not one a grant can give.
+                throw FieldError.badUserInput(
+                    "A book is shared with READ or READ_WRITE access; ownership is not shared.")
+            }
             try await catalog.share(
                 bookID: id, with: arguments.string("principalId") ?? "", access: access, by: viewer.principalID)
             guard let visible = try await viewer.book(id: id) else {
@@ -89,6 +97,14 @@ extension Executor {
             }
         }
         let authors = (arguments["transactionAuthors"]?.arrayValue ?? []).compactMap(\.stringValue)
+        // No authors means any author: a bound token may only create tokens bound to some of its own.
+        if !viewer.transactionAuthors.isEmpty {
+            guard !authors.isEmpty, Set(authors).isSubset(of: Set(viewer.transactionAuthors)) else {
+                throw FieldError(
+                    message: "A token bound to transaction authors can only create tokens bound to some of them.",
+                    code: .forbidden)
+            }
+        }
         let (token, record) = try await viewer.createToken(arguments.string("name") ?? "", scopes, authors, books)
         writer.beginObject()
         for sub in plan.selection?.fields(for: "CreatedAccessToken") ?? [] {

@@ -12,6 +12,8 @@ public struct GraphQLViewer: Sendable {
     public var defaultBookID: String
     /// The token's scope names (`read`, `write`): a token it creates gets no more.
     public var scopes: Set<String>
+    /// The transaction authors the token may save as; empty for any. A token it creates may save as no other.
+    public var transactionAuthors: [String]
     /// Makes a token for this principal (the transport owns the secrets): name, scopes, authors, books.
     public var createToken:
         @Sendable (String, Set<String>, [String], [String]?) async throws -> (String, AccessTokenRecord)
@@ -19,13 +21,14 @@ public struct GraphQLViewer: Sendable {
     public init(
         principalID: String, catalog: any CatalogStore, books: any AddressBookStores, bookIDs: [String]?,
         defaultBookID: String,
-        scopes: Set<String>,
+        scopes: Set<String>, transactionAuthors: [String] = [],
         createToken:
             @escaping @Sendable (String, Set<String>, [String], [String]?) async throws -> (
                 String, AccessTokenRecord
             )
     ) {
         self.scopes = scopes
+        self.transactionAuthors = transactionAuthors
         self.createToken = createToken
         self.principalID = principalID
         self.catalog = catalog

@@ -55,7 +55,7 @@ public struct AccessIdentity: Sendable, Hashable {
         let principalID = principalID
         context.viewer = GraphQLViewer(
             principalID: principalID, catalog: tokens.catalog, books: books, bookIDs: bookIDs, defaultBookID: book.id,
-            scopes: Set(scopes.map(\.rawValue))
+            scopes: Set(scopes.map(\.rawValue)), transactionAuthors: authors
         ) { name, scopes, authors, books in
             let made = try await tokens.create(
                 name: name, scopes: Set(scopes.compactMap(AccessScope.init(rawValue:))), authors: authors,
