@@ -1,5 +1,6 @@
 import CarnetGraphQL
 import CarnetStore
+import CarnetStoreSQLite
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -101,12 +102,15 @@ struct ServerChannels {
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle))
+        let gate = ConnectionGate(limit: configuration.maxConnections ?? FileDescriptorBudget.forConnections)
+        let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)
         let builder = HTTPServerBuilder { responder in
             CarnetChannel(
                 sslContext: sslContext,
                 http1: HTTP1WebSocketUpgradeChannel(
                     responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),
-                http2: HTTP2Channel(responder: responder, configuration: http2))
+                http2: HTTP2Channel(responder: responder, configuration: http2),
+                firstRequestTimeout: firstRequestTimeout, gate: gate)
         }
         return (builder, certificates)
     }

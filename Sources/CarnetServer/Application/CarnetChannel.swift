@@ -3,6 +3,7 @@ import HummingbirdHTTP2
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTP2
 import NIOSSL
 import NIOTLS
@@ -23,16 +24,38 @@ struct CarnetChannel: ServerChildChannel {
     let sslContext: NIOSSLContext
     let http1: HTTP1WebSocketUpgradeChannel
     let http2: HTTP2Channel
+    /// How long the TLS handshake and the first request head (HTTP/1.1) or the protocol choice (HTTP/2) may take.
+    let firstRequestTimeout: TimeAmount
+    let gate: ConnectionGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        guard gate.admit() else {
+            logger.debug(
+                "Connection refused: the server holds its most connections", metadata: ["limit": "\(gate.limit)"])
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+        }
+        let gate = self.gate
+        channel.closeFuture.whenComplete { _ in gate.release() }
+        // Before any HTTP handler runs there is no idle timeout: a client that never finishes its handshake or its
+        // first head would hold the connection for ever.
+        let deadline = channel.eventLoop.scheduleTask(in: firstRequestTimeout) { channel.close(promise: nil) }
+        channel.closeFuture.whenComplete { _ in deadline.cancel() }
+        return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
             let alpn = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result in
                 switch result {
                 case .negotiated("h2"):
+                    // HTTP/2's connection and streams have their own idle timeouts from here.
+                    deadline.cancel()
                     return http2.setup(channel: channel, logger: logger).map { .http2($0) }
                 case .negotiated("http/1.1"), .fallback:
-                    return http1.setup(channel: channel, logger: logger).map { .http1_1($0) }
+                    return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                        let operations = channel.pipeline.syncOperations
+                        let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                        try operations.addHandler(FirstRequestGuard(deadline: deadline), position: .after(decoder))
+                        return .http1_1(value)
+                    }
                 case .negotiated:
                     return channel.close().flatMap {
                         channel.eventLoop.makeFailedFuture(NIOHTTP2Errors.invalidALPNToken())

@@ -20,6 +20,12 @@ public struct ServerConfiguration: Sendable {
     public var bodyTimeout: Duration = .seconds(10)
     /// Connections with no traffic for this long are closed (slow or stuck clients).
     public var idleTimeout: Duration = .seconds(60)
+    /// A TLS connection is closed unless its handshake and its first request head (HTTP/1.1), or its choice of
+    /// HTTP/2, arrive within this of its opening.
+    public var firstRequestTimeout: Duration = .seconds(10)
+    /// Connections open at once; one more is closed as soon as it is accepted. `nil` (the default) is what the
+    /// process's open-file limit leaves after the books' share (`FileDescriptorBudget.forConnections`).
+    public var maxConnections: Int?
     /// Requests per second each token may make on average; 0 turns the limit off.
     public var rateLimitPerSecond: Double = 200
     /// How many requests a token may make at once above the average rate.

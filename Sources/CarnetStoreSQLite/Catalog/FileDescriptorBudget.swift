@@ -22,6 +22,13 @@ public enum FileDescriptorBudget {
         return max(64, limit - max(512, limit / 5))
     }
 
+    /// The connections a server may hold open: the reserve ``forBooks`` leaves, less 128 descriptors for the
+    /// catalog, books being opened, PostgreSQL's pool, certificates and logs.
+    public static var forConnections: Int {
+        let limit = self.limit
+        return max(64, limit - forBooks - 128)
+    }
+
     /// Raises the soft limit to the hard one, as servers do at start (the soft default of 1,024 is for
     /// interactive programs). - Returns: the limit in force afterwards.
     @discardableResult
