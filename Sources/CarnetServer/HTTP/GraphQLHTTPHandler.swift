@@ -19,7 +19,10 @@ struct GraphQLHTTPHandler: Sendable {
     func handle(_ request: Request, context: CarnetRequestContext) async throws -> Response {
         let start = ContinuousClock.now
         // Read before the body: a client that leaves during the body or validation is still a client that left.
-        let hasConnection = context.channel.isActive
+        // An HTTP/2 stream reset before its handler runs is already inactive here but still has its connection's
+        // address: that client has left (rapid resets ran every request to the end, minutes of work); only the
+        // in-process test router's channel has neither.
+        let hasConnection = context.channel.isActive || context.channel.remoteAddress != nil
         guard let identity = context.identity else {
             return HTTPErrorResponse.unauthorized("An access token is required.", invalidToken: false).response()
         }

@@ -20,6 +20,12 @@ struct RequestLogMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             log(request, path, error.status, start, context)
             throw error
+        } catch is CancellationError {
+            // The client went away (its connection or HTTP/2 stream closed) and its request stopped: no one
+            // reads this answer, and nothing went wrong on the server's side. 499 as nginx records it.
+            let gone = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
+            log(request, path, gone, start, context)
+            return Response(status: gone)
         } catch {
             context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             log(request, path, .internalServerError, start, context)
