@@ -80,6 +80,8 @@ struct GraphQLHTTPHandler: Sendable {
         if hasConnection { graphQLContext.isAbandoned = { !channel.isActive } }
         let response = await service.execute(operation, context: graphQLContext)
         await books.release(identity.book.id)
+        // No one reads this answer; the request log and metrics say the client left (499, as nginx records it).
+        if hasConnection, !channel.isActive { return Response(status: .clientClosedRequest) }
         return finish(response, mediaType, start, context)
     }
 

@@ -23,9 +23,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         } catch is CancellationError {
             // The client went away (its connection or HTTP/2 stream closed) and its request stopped: no one
             // reads this answer, and nothing went wrong on the server's side. 499 as nginx records it.
-            let gone = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
-            log(request, path, gone, start, context)
-            return Response(status: gone)
+            log(request, path, .clientClosedRequest, start, context)
+            return Response(status: .clientClosedRequest)
         } catch {
             context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             log(request, path, .internalServerError, start, context)
@@ -59,4 +58,9 @@ extension Duration {
         let ms = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
         return String(format: "%.3f", ms)
     }
+}
+
+extension HTTPResponse.Status {
+    /// nginx's status for a request whose client closed its connection (or HTTP/2 stream) before the answer.
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
 }
