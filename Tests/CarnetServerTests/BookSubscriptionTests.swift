@@ -72,6 +72,35 @@ struct BookSubscriptionTests {
         }
     }
 
+    @Test("Deleting a book ends its subscriptions with FORBIDDEN, not complete")
+    func deletedBook() async throws {
+        try await withServer { server in
+            let catalog = server.app.backend.catalog
+            let alice = try await catalog.createPrincipal(name: "alice")
+            let work = try await catalog.createBook(name: "Work", ownerID: alice.id)
+            let token = try await server.token(for: alice, [.read])
+            let (events, sink) = AsyncStream<String>.makeStream()
+            let socket = Task {
+                try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                    let query = "subscription($b: ID) { changeHistory(addressBookId: $b) { events { __typename } } }"
+                    try await outbound.writeTextMessage(
+                        #"{"type":"subscribe","id":"work","payload":{"query":"\#(query)","variables":{"b":"\#(work.id)"}}}"#
+                    )
+                    while let message = try await messages.next() {
+                        guard case .text(let text) = message else { continue }
+                        sink.yield(text)
+                    }
+                }
+            }
+            var iterator = events.makeAsyncIterator()
+            #expect((await iterator.next() ?? "").contains(#""type":"next","id":"work""#))
+            try await server.app.backend.books.delete(try await catalog.deleteBook(id: work.id, by: alice.id))
+            let ended = await iterator.next() ?? ""
+            #expect(ended.contains(#""type":"error","id":"work""#) && ended.contains("FORBIDDEN"), "\(ended)")
+            socket.cancel()
+        }
+    }
+
     @Test("Revoking a token ends its open subscriptions with FORBIDDEN, and its socket runs nothing more (4403)")
     func revokedToken() async throws {
         try await withServer { server in

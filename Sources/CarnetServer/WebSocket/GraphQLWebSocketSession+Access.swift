@@ -17,20 +17,24 @@ extension GraphQLWebSocketSession {
             guard isActive(id, generation) else { return }
             // Off the books first, so no `next` follows the error; then the operation's task stops.
             let task = stopOperation(id, generation)
-            let error = GraphQLRequestError(
-                .operationNotAllowed,
-                [
-                    ResponseError(
-                        message: "Access to this address book has ended; the subscription is over.",
-                        code: .forbidden)
-                ])
-            await send(ServerMessage.error(id, error.errorsJSON))
+            await send(ServerMessage.error(id, Self.accessEnded))
             task?.cancel()
             return
         }
     }
 
-    private func stillAllowed(_ identity: AccessIdentity, book: String?) async -> Bool {
+    /// The `error` payload that ends a subscription whose access ended.
+    static var accessEnded: [UInt8] {
+        GraphQLRequestError(
+            .operationNotAllowed,
+            [
+                ResponseError(
+                    message: "Access to this address book has ended; the subscription is over.", code: .forbidden)
+            ]
+        ).errorsJSON
+    }
+
+    func stillAllowed(_ identity: AccessIdentity, book: String?) async -> Bool {
         do {
             guard let current = try await dependencies.tokens.recheck(identity, maxAge: Self.accessCheckInterval)
             else { return false }

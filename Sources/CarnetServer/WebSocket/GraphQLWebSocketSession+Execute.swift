@@ -80,6 +80,11 @@ extension GraphQLWebSocketSession {
             dependencies.metrics.recordOperation(
                 name: operation.name, kind: "subscription", status: "ok",
                 duration: ContinuousClock.now - start)
+            // A feed that ends by itself ended with its book (deleted, or access withdrawn as it closed): that is
+            // the documented FORBIDDEN error, not a `complete` the client would take for a normal end.
+            if !Task.isCancelled, !(await stillAllowed(identity, book: book)) {
+                return await send(ServerMessage.error(id, Self.accessEnded), ifActive: id, generation)
+            }
         }
         if !Task.isCancelled { await send(ServerMessage.complete(id), ifActive: id, generation) }
     }
