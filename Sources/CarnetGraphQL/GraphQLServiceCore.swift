@@ -27,7 +27,8 @@ final class GraphQLServiceCore: Sendable {
 
     /// Resolves the query text of a request, applying automatic persisted queries (`extensions.persistedQuery`).
     func queryText(_ request: GraphQLRequestBody) throws(GraphQLRequestError) -> String {
-        guard let persisted = request.extensions["persistedQuery"] else {
+        // `null` is no persisted query, as an absent member is.
+        guard let persisted = request.extensions["persistedQuery"], persisted != .null else {
             guard let query = request.query else {
                 throw GraphQLRequestError.badRequest("The request has no query")
             }

@@ -28,13 +28,18 @@ struct JSONParserTests {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes) }
     }
 
-    @Test("Objects of any size keep every member; the last of a repeated key wins")
+    @Test("Objects of any size keep every member; a key repeated in one object is refused (I-JSON)")
     func objects() throws {
         let members = (0..<40).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
         let object = try #require(try JSONParser.parse("{\(members)}").objectValue)
         #expect(object.count == 40)
         #expect(object["k39"] == .int(39))
-        #expect(try JSONParser.parse(#"{"a": 1, "a": 2}"#) == .object(["a": .int(2)]))
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(#"{"a": 1, "a": 2}"#) }
+        #expect(throws: JSONParser.Failure.self) {
+            try JSONParser.parse(#"{"query": "{ __typename }", "v": {"x": 1, "x": 1}, "query": "mutation"}"#)
+        }
+        // The same key in different objects is no repetition.
+        #expect(try JSONParser.parse(#"{"a": {"a": 1}}"#) == .object(["a": .object(["a": .int(1)])]))
         #expect(
             try JSONParser.parse(#"{"query": "{ __typename }", "variables": {"id": "x"}}"#)
                 == .object(["query": .string("{ __typename }"), "variables": .object(["id": .string("x")])]))

@@ -36,6 +36,10 @@ struct PersistedQueryAndCacheTests {
         #expect(version["errors"]?[0]?["extensions"]?["code"] == "PERSISTED_QUERY_VERSION_NOT_SUPPORTED")
         let malformed = try await run(fixture, query: nil, hash: "XYZ")
         #expect(malformed["errors"]?[0]?["extensions"]?["code"] == "BAD_REQUEST")
+        // `persistedQuery: null` is no persisted query: the text runs as sent.
+        let none = await fixture.service.execute(
+            GraphQLRequestBody(query: query, extensions: ["persistedQuery": .null]))
+        #expect(try JSONParser.parse(none.body)["data"]?["defaultContainer"]?["name"] == "Local")
     }
 
     @Test("The persisted query store is bounded")

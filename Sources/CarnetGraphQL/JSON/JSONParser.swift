@@ -90,7 +90,11 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipSpace()
-            object[key] = try parseValue(depth: depth + 1)
+            // I-JSON (RFC 7493) refuses a name twice in one object: parsers disagree on which one counts, so a
+            // body read one way by a proxy and another way here (a second "query") is refused, not guessed at.
+            guard object.updateValue(try parseValue(depth: depth + 1), forKey: key) == nil else {
+                throw fail("a key appears twice in one object")
+            }
             skipSpace()
             guard index < bytes.count else { throw fail("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") {

@@ -1,6 +1,5 @@
 import CarnetGraphQL
 import CarnetStore
-import CarnetStoreSQLite
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -102,7 +101,7 @@ struct ServerChannels {
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle))
-        let gate = ConnectionGate(limit: configuration.maxConnections ?? FileDescriptorBudget.forConnections)
+        let gate = ConnectionGate(limit: connectionLimit(configuration))
         let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)
         let builder = HTTPServerBuilder { responder in
             CarnetChannel(

@@ -15,3 +15,10 @@ func openBackend(_ configuration: ServerConfiguration, logger: Logger) async thr
         directory: configuration.dataDirectory, configuration: configuration.storeConfiguration,
         openBooks: configuration.openBooks)
 }
+
+/// The most connections the listener holds: the configured number, else what the open-file limit leaves after the
+/// embedded backend's books (which PostgreSQL's pool of a few connections does not need, but the same bound keeps
+/// one rule).
+func connectionLimit(_ configuration: ServerConfiguration) -> Int {
+    configuration.maxConnections ?? FileDescriptorBudget.forConnections
+}
