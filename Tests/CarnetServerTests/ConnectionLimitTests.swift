@@ -8,18 +8,27 @@ import Testing
 /// instead of hanging.
 @Suite("Connections that stall, and too many of them")
 struct ConnectionLimitTests {
+    /// What the server sends on a new connection after `text`, until it closes it: a connection closed before it
+    /// is fully open (TCP, TLS) answered nothing. Throws ``RawConnectionError/stillOpen`` if it never closes.
+    static func answer(port: Int, caPath: String?, _ text: String = "") async throws -> String {
+        do {
+            return try await RawConnection.open(port: port, caPath: caPath).sendAndReadUntilClosed(text)
+        } catch let error where !(error is RawConnectionError) {
+            return ""
+        }
+    }
+
     @Test("A connection that never finishes its TLS handshake or its first request head is closed")
     func stalledFirstRequest() async throws {
         try await withServer({ $0.firstRequestTimeout = .milliseconds(300) }) { server in
             // TCP only: no ClientHello ever comes.
-            let silent = try await RawConnection.open(port: server.port, caPath: nil)
-            #expect(try await silent.sendAndReadUntilClosed().isEmpty)
+            let silent = try await Self.answer(port: server.port, caPath: nil)
             // TLS done, then half a request head, never finished.
-            let partial = try await RawConnection.open(port: server.port, caPath: server.caPath)
-            #expect(try await partial.sendAndReadUntilClosed("GET /healthz HTTP/1.1\r\nHost: loc").isEmpty)
+            let partial = try await Self.answer(
+                port: server.port, caPath: server.caPath, "GET /healthz HTTP/1.1\r\nHost: loc")
             // TLS done, nothing sent.
-            let idle = try await RawConnection.open(port: server.port, caPath: server.caPath)
-            #expect(try await idle.sendAndReadUntilClosed().isEmpty)
+            let idle = try await Self.answer(port: server.port, caPath: server.caPath)
+            #expect(silent.isEmpty && partial.isEmpty && idle.isEmpty)
         }
     }
 
@@ -45,14 +54,30 @@ struct ConnectionLimitTests {
     func connectionLimit() async throws {
         try await withServer({ $0.maxConnections = 2 }) { server in
             let token = try await server.token()
-            let held = [
+            let connections = [
                 try await RawConnection.open(port: server.port, caPath: server.caPath),
                 try await RawConnection.open(port: server.port, caPath: server.caPath),
             ]
-            // Accepted and closed before any byte: the TLS handshake fails, or the stream just ends.
-            let third = try await RawConnection.open(port: server.port, caPath: server.caPath)
-            #expect(try await third.sendAndReadUntilClosed("GET /healthz HTTP/1.1\r\nHost: l\r\n\r\n").isEmpty)
-            for connection in held { await connection.close() }
+            // Each answers a request first: admitted for sure (connections are admitted on their own event loops,
+            // so a later one could otherwise be counted first), then kept alive.
+            let (answers, answered) = AsyncStream<Int>.makeStream()
+            let held = connections.indices.map { index in
+                Task {
+                    try? await connections[index].sendAndReadUntilClosed("GET /healthz HTTP/1.1\r\nHost: l\r\n\r\n") {
+                        _ in answered.yield(index)
+                    }
+                }
+            }
+            var seen = Set<Int>()
+            for await index in answers {
+                seen.insert(index)
+                if seen.count == connections.count { break }
+            }
+            // Accepted and closed before any byte.
+            let refused = try await Self.answer(
+                port: server.port, caPath: server.caPath, "GET /healthz HTTP/1.1\r\nHost: l\r\n\r\n")
+            #expect(refused.isEmpty, "\(refused.prefix(300))")
+            for task in held { task.cancel() }
             // The server notices the closes on its own event loops: try until a place is free.
             var status: UInt = 0
             for _ in 0..<200 where status != 200 {

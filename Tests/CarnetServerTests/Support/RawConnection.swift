@@ -3,7 +3,9 @@ import NIOPosix
 import NIOSSL
 
 /// A connection to the test server that sends exactly the bytes it is given and reads until the server closes:
-/// for clients that stall or misbehave, which real HTTP clients will not do.
+/// for clients that stall or misbehave, which real HTTP clients will not do. Its channel must be read with
+/// ``sendAndReadUntilClosed(_:limit:)`` (an NIOAsyncChannel never used that way traps when it is freed); cancelling
+/// the task that reads closes it.
 struct RawConnection {
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
@@ -28,14 +30,21 @@ struct RawConnection {
 
     /// Sends `text`, then reads everything until the server closes the connection (or resets it, or TLS fails):
     /// what arrived. Gives up after `limit` so that a server that never closes fails the test instead of hanging it.
-    func sendAndReadUntilClosed(_ text: String = "", limit: Duration = .seconds(120)) async throws -> String {
-        try await withThrowingTaskGroup(of: String?.self) { group in
+    /// - Parameter received: called with each piece that arrives.
+    func sendAndReadUntilClosed(
+        _ text: String = "", limit: Duration = .seconds(120), received: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> String {
+        let onReceive = received
+        return try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask {
                 try await channel.executeThenClose { inbound, outbound in
                     if !text.isEmpty { try await outbound.write(ByteBuffer(string: text)) }
                     var received = ""
                     do {
-                        for try await buffer in inbound { received += String(buffer: buffer) }
+                        for try await buffer in inbound {
+                            received += String(buffer: buffer)
+                            onReceive(String(buffer: buffer))
+                        }
                     } catch {
                         // A reset or a TLS alert ends the connection too.
                     }
@@ -53,8 +62,6 @@ struct RawConnection {
             return received
         }
     }
-
-    func close() async { try? await channel.channel.close() }
 }
 
 enum RawConnectionError: Error { case stillOpen }
