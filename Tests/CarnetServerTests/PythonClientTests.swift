@@ -50,15 +50,6 @@ struct PythonClientTests {
         }
     }
 
-    @Test("HTTP/2 rapid reset: streams reset at once do not run their queries, and the server answers at once")
-    func rapidReset() async throws {
-        try await withServer({ $0.rateLimitPerSecond = 0 }) { server in
-            let token = try await server.token()
-            try await PythonClients.run(
-                "h2_rapid_reset.py", ["--port", "\(server.port)", "--ca", server.caPath, "--token", token])
-        }
-    }
-
     @Test("graphql-transport-ws: handshake, close codes 4400/4401/4403/4408/4409/4429, ping, complete, scopes")
     func webSocketProtocol() async throws {
         try await withServer { server in
@@ -78,7 +69,7 @@ enum PythonClients {
     static let directory = ChildProcess.repositoryRoot.appendingPathComponent("tests/clients")
 
     /// Whether python3 with the clients' packages is here; required (never skipped) when CI says so.
-    static var available: Bool { ChildProcess.pythonHas("gql, websockets, httpx, h2") }
+    static var available: Bool { ChildProcess.pythonHas("gql, websockets, httpx") }
 
     static func run(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
         async throws
