@@ -7,8 +7,30 @@ import NIOWebSocket
 extension GraphQLWebSocketSession {
     /// Runs one operation: `next` then `complete` for queries and mutations, a `next` per event for
     /// subscriptions, `error` for a request that cannot run.
-    func execute(_ id: String, _ generation: Int, _ prelude: Prelude, _ identity: AccessIdentity) async {
+    func execute(_ id: String, _ generation: Int, _ prelude: Prelude, _ authenticated: AccessIdentity) async {
         defer { finish(id, generation) }
+        // `connection_init` authenticated the socket once: a token revoked or a principal disabled since then stops
+        // here as it does over HTTP (the token cache this reads is at most a second old). Checked in the
+        // operation's task, so that the socket's reading (pongs included) never waits on the catalog.
+        let identity: AccessIdentity
+        let denial: ServerMessage.Denial?
+        do {
+            let current = try await dependencies.tokens.recheck(authenticated, maxAge: Self.accessCheckInterval)
+            (identity, denial) = (current ?? authenticated, current == nil ? .revoked : nil)
+        } catch {
+            (identity, denial) = (authenticated, .unchecked)
+        }
+        if let denial {
+            let bookID = authenticated.book.id
+            if case .subscribed = prelude { Task { await dependencies.books.release(bookID) } }
+            switch denial {
+            case .revoked: await close(.forbidden, "Forbidden")
+            case .unchecked:
+                let errors = refusal("Access cannot be checked now; retry later.", .internalServerError)
+                await send(ServerMessage.error(id, errors), ifActive: id, generation)
+            }
+            return
+        }
         switch prelude {
         case .invalid(let errors, let started):
             dependencies.metrics.recordOperation(
@@ -128,4 +150,9 @@ extension GraphQLWebSocketSession {
         guard isActive(id, generation) else { return }
         await send(text)
     }
+}
+
+extension ServerMessage {
+    /// Why an operation of an authenticated socket does not run.
+    enum Denial { case revoked, unchecked }
 }

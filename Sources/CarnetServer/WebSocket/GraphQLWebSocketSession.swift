@@ -154,26 +154,7 @@ final class GraphQLWebSocketSession: Sendable {
         case .limited(let wait):
             let message = "Too many requests for this token; retry after \(wait) s."
             await send(ServerMessage.error(id, refusal(message, .rateLimited, extensions: ["retryAfter": .int(wait)])))
-        case .start(let authenticated, let generation):
-            // `connection_init` authenticated the socket once: a token revoked or a principal disabled since then
-            // stops here as it does over HTTP (the token cache this reads is at most a second old).
-            let identity: AccessIdentity
-            do {
-                guard
-                    let current = try await dependencies.tokens.recheck(
-                        authenticated, maxAge: Self.accessCheckInterval)
-                else {
-                    finish(id, generation)
-                    await close(.forbidden, "Forbidden")
-                    return false
-                }
-                identity = current
-            } catch {
-                finish(id, generation)
-                let message = "Access cannot be checked now; retry later."
-                await send(ServerMessage.error(id, refusal(message, .internalServerError)))
-                return true
-            }
+        case .start(let identity, let generation):
             // Parsed here, and a subscription listens before the next message is read: a save sent after it on
             // this socket then always reaches it. Nothing here waits for another task to start, or writes.
             let prelude = await prelude(payload, identity)
