@@ -72,9 +72,14 @@ struct HostileRequestTests {
                 }
             }
             var received: [String] = []
+            // Operations answer in any order (each checks its token in its own task): wait for both.
             for await message in events {
                 received.append(message)
-                if received.contains(where: { $0.contains(#""type":"complete","id":"ok""#) }) { break }
+                if received.contains(where: { $0.contains(#""type":"complete","id":"ok""#) }),
+                    received.contains(where: { $0.contains(#""id":"deep""#) })
+                {
+                    break
+                }
             }
             let deep = received.first(where: { $0.contains(#""id":"deep""#) })
             let refusal = try #require(deep, "\(received)")
