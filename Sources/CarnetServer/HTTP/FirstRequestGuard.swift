@@ -28,15 +28,12 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         deadline.cancel()
         guard !answered else { return }
         answered = true
-        let status: HTTPResponseStatus =
-            switch refused {
-            case .headerOverflow: .requestHeaderFieldsTooLarge
-            case .invalidURL: .uriTooLong
-            default: .badRequest
-            }
+        // The decoder counts the request line with the headers: an overlong query string is a header overflow too.
+        // A malformed URL is a bad request, not a long one.
+        let status: HTTPResponseStatus = refused == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
         let headers: HTTPHeaders = ["connection": "close", "content-length": "0"]
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))))
-            .whenFailure { _ in }
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 }
