@@ -4,7 +4,7 @@ import Synchronization
 /// A program a test runs: the `carnet` executable, the test writer or a Python client, with its output collected
 /// line by line as it comes.
 public final class ChildProcess: Sendable {
-    public let process: Process
+    public let process: SpawnedProcess
     private let output = OutputBuffer()
     private let lines: AsyncStream<String>
     private let lineSink: AsyncStream<String>.Continuation
@@ -29,29 +29,14 @@ public final class ChildProcess: Sendable {
     public static func carnetExecutable() throws -> URL { try executable("carnet") }
 
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = Self.repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let (out, err) = (Pipe(), Pipe())
-        // Tests run in parallel and spawn processes of their own: without close-on-exec, a child another test
-        // starts at this moment would inherit these pipes and hold them open, and end of output would come only
-        // when it exits. The child here still gets them: spawning makes its standard output and error anew.
-        for pipe in [out, err] {
-            for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
-                _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-            }
-        }
-        process.standardOutput = out
-        process.standardError = err
+        let (out, err) = try (Self.makePipe(), Self.makePipe())
         (lines, lineSink) = AsyncStream<String>.makeStream()
         let output = self.output
         let sink = lineSink
         // Each pipe is read on a thread of its own with blocking reads. FileHandle's readabilityHandler (a dispatch
         // source) crashed the test process once in libdispatch's event loop: the source and the descriptor's close
         // race when the handler is removed at end of file.
-        Self.readToEnd(out.fileHandleForReading, name: "stdout") { data in
+        Self.readToEnd(out.read, name: "stdout") { data in
             guard let data else {
                 // A last line without its line break is a line too.
                 let last = output.text.withLock { text -> String in
@@ -74,19 +59,38 @@ public final class ChildProcess: Sendable {
             }
             for line in whole { sink.yield(line) }
         }
-        Self.readToEnd(err.fileHandleForReading, name: "stderr") { data in
+        Self.readToEnd(err.read, name: "stderr") { data in
             guard let data else { return output.text.withLock { $0.stderrClosed = true } }
             output.text.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
+        defer { _ = (close(out.write), close(err.write)) }
+        do {
+            process = try SpawnedProcess(
+                executable: executable, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                directory: Self.repositoryRoot, standardOutput: out.write, standardError: err.write)
+        } catch {
+            // No child holds the write ends: closing them ends the reading threads.
+            sink.finish()
+            throw error
+        }
     }
 
-    /// Reads `handle` until end of file on a thread of its own, handing each chunk to `body`, then `nil`. The thread
-    /// holds the handle, so its descriptor cannot be closed (and its number reused) while the thread reads it.
-    private static func readToEnd(_ handle: FileHandle, name: String, _ body: @escaping @Sendable (Data?) -> Void) {
-        nonisolated(unsafe) let handle = handle
+    /// A pipe whose descriptors close on exec: only the child it is handed to (as its output) gets a copy.
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { throw ChildProcessError.spawnFailed(errno) }
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+        }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// Reads `descriptor` until end of file on a thread of its own, handing each chunk to `body`, then `nil`, and
+    /// closes it: the thread owns it, so it cannot be closed (and its number reused) while the thread reads it.
+    private static func readToEnd(_ descriptor: Int32, name: String, _ body: @escaping @Sendable (Data?) -> Void) {
         let thread = Thread {
-            let descriptor = handle.fileDescriptor
+            defer { close(descriptor) }
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -158,8 +162,8 @@ public final class ChildProcess: Sendable {
 
     /// Waits until standard output and error reached their end, for at most 10 s more: what the process wrote before it exited
     /// is in the pipe and read within milliseconds, but the end comes only once every copy of the pipe is closed,
-    /// and a process spawned elsewhere in the same instant may hold one (a race close-on-exec narrows but cannot
-    /// close). A hang bound, not a latency goal.
+    /// and a child the process itself left running (a Python client's helper) may still hold one. A hang bound, not a
+    /// latency goal.
     private func drain(until deadline: ContinuousClock.Instant) async throws {
         let bound = min(deadline, ContinuousClock.now + .seconds(10))
         while !output.text.withLock({ $0.stdoutClosed && $0.stderrClosed }), ContinuousClock.now < bound {
@@ -180,12 +184,14 @@ public final class ChildProcess: Sendable {
     /// CARNET_REQUIRE_PYTHON_CLIENTS=1 (CI), so a missing module fails those tests instead of skipping them.
     public static func pythonHas(_ modules: String) -> Bool {
         if ProcessInfo.processInfo.environment["CARNET_REQUIRE_PYTHON_CLIENTS"] == "1" { return true }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import \(modules)"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
+        let discard = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(discard) }
+        guard
+            let check = try? SpawnedProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", "import \(modules)"],
+                environment: ProcessInfo.processInfo.environment, directory: repositoryRoot,
+                standardOutput: discard, standardError: discard)
+        else { return false }
         check.waitUntilExit()
         return check.terminationStatus == 0
     }
@@ -204,6 +210,8 @@ public final class ChildProcess: Sendable {
 public enum ChildProcessError: Error {
     case notFound(String)
     case timedOut
+    /// `pipe` or `posix_spawn` failed with this error number.
+    case spawnFailed(Int32)
 }
 
 final class OutputBuffer: Sendable {
