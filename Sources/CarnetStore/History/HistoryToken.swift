@@ -31,19 +31,33 @@ package struct HistoryToken: Hashable, Sendable {
         self.snapshot = snapshot
     }
 
+    /// The token as the client sees it: its fields, then a checksum of them, in base64url. The checksum is what
+    /// tells a damaged token (one edited digit in a full sync's cursor would skip records silently) from one this
+    /// software wrote.
     package var encoded: String {
-        var text = "1|\(storeID)|\(position)"
+        var text = "2|\(storeID)|\(position)"
         if let snapshot { text += "|\(snapshot.phase.rawValue)|\(snapshot.afterFirst)|\(snapshot.afterSecond)" }
+        text += "|" + Self.checksum(text.utf8)
         return Base64URL.encode(text.utf8)
     }
 
-    /// Decodes a token; `nil` when it is not one this software wrote.
+    /// Decodes a token; `nil` when it is not one this software wrote. Version 1 tokens (before checksums) are still
+    /// read, so replicas continue across the upgrade; every page since writes version 2.
     package init?(encoded: String) {
         guard encoded.utf8.count <= 256 else { return nil }
         guard let text = Base64URL.decodeText(encoded) else { return nil }
-        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3 || parts.count == 6, parts[0] == "1", let position = Int64(parts[2]), position >= 0
-        else { return nil }
+        var parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        switch parts.first {
+        case "1":
+            guard parts.count == 3 || parts.count == 6 else { return nil }
+        case "2":
+            guard parts.count == 4 || parts.count == 7, let check = parts.popLast(),
+                check == Self.checksum(text.utf8.dropLast(check.utf8.count + 1))
+            else { return nil }
+        default:
+            return nil
+        }
+        guard let position = Int64(parts[2]), position >= 0 else { return nil }
         self.storeID = parts[1]
         self.position = position
         if parts.count == 6 {
@@ -52,6 +66,15 @@ package struct HistoryToken: Hashable, Sendable {
             else { return nil }
             self.snapshot = Snapshot(phase: phase, afterFirst: first, afterSecond: second)
         }
+    }
+
+    /// 64-bit FNV-1a as 16 hex digits: not a secret (a token only ever reads its own book, which the request is
+    /// already allowed to read), but every one-byte change alters it, and random damage passes once in 2^64.
+    private static func checksum(_ bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 

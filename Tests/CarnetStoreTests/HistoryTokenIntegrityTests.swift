@@ -1,0 +1,72 @@
+import CarnetStoreTestSupport
+import CarnetTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// A damaged token must start a full sync (MALFORMED_TOKEN), never continue from a wrong place: an edited cursor in a
+/// full sync's token would skip records, and an edited position would skip events, both silently.
+@Suite("History token integrity")
+struct HistoryTokenIntegrityTests {
+    @Test("Every one-character edit of a token is refused")
+    func editsAreRefused() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        let alphabet = Array("0123456789|-abcdef")
+        for _ in 0..<50 {
+            let snapshot =
+                random.chance(50)
+                ? HistoryToken.Snapshot(
+                    phase: random.pick([.contacts, .groups, .members])!, afterFirst: Int64(random.int(-1...99_999)),
+                    afterSecond: Int64(random.int(-1...99_999))) : nil
+            let token = HistoryToken(
+                storeID: UUID().uuidString, position: Int64(random.int(0...1_000_000)), snapshot: snapshot)
+            let text = Array(try #require(Base64URL.decodeText(token.encoded)))
+            #expect(HistoryToken(encoded: token.encoded) == token, "seed \(seed)")
+            for index in text.indices {
+                for replacement in alphabet where replacement != text[index] {
+                    var damaged = text
+                    damaged[index] = replacement
+                    let encoded = Base64URL.encode(String(damaged).utf8)
+                    #expect(HistoryToken(encoded: encoded) == nil, "seed \(seed): \(String(damaged)) was accepted")
+                }
+            }
+        }
+    }
+
+    @Test("Tokens written before checksums still continue a replica")
+    func versionOneIsRead() {
+        let incremental = Base64URL.encode("1|store-1|42".utf8)
+        #expect(HistoryToken(encoded: incremental) == HistoryToken(storeID: "store-1", position: 42))
+        let snapshot = Base64URL.encode("1|store-1|42|1|7|-1".utf8)
+        #expect(
+            HistoryToken(encoded: snapshot)
+                == HistoryToken(
+                    storeID: "store-1", position: 42, snapshot: .init(phase: .groups, afterFirst: 7, afterSecond: -1)))
+    }
+
+    @Test("A damaged full-sync token starts the full sync over", arguments: StoreKind.available)
+    func damagedSnapshotToken(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        try await store.add((0..<5).map { Make.person("C\($0)", "Damaged") })
+        func fetch(_ token: String?) async throws -> ChangeHistoryPage {
+            try await store.changeHistory(
+                ChangeHistoryFetchRequest(startingToken: token, contactKeys: [.givenName], limit: 2))
+        }
+        let first = try await fetch(nil)
+        #expect(first.hasMore)
+        let token = try #require(HistoryToken(encoded: first.token))
+        let cursor = try #require(token.snapshot)
+        // The cursor moved on by two records, as a one-digit edit can make it.
+        let text = try #require(Base64URL.decodeText(first.token))
+        let edited = text.replacingOccurrences(
+            of: "|\(cursor.afterFirst)|", with: "|\(cursor.afterFirst + 2)|", options: [], range: nil)
+        #expect(edited != text)
+        let damaged = try await fetch(Base64URL.encode(edited.utf8))
+        #expect(damaged.events.first?.kind == .dropEverything)
+        #expect(damaged.events.first?.dropReason == .malformedToken)
+        let continued = try await fetch(first.token)
+        #expect(continued.events.first?.kind != .dropEverything)
+    }
+}
