@@ -14,6 +14,8 @@ final class SubscriptionFeed: Sendable {
         /// Whether a payload went out: the first always does, as it carries the token.
         var hasSent = false
         var ended = false
+        /// What author exclusion must still deliver, when the client excludes authors (see ``ExclusionGuard``).
+        var sent = ExclusionGuard()
     }
 
     let service: GraphQLService
@@ -21,7 +23,7 @@ final class SubscriptionFeed: Sendable {
     let operation: GraphQLService.Operation
     let context: GraphQLRequestContext
     let changes: StoreChanges.AsyncIterator
-    /// storeDidChange's `excludedAuthors`, read once.
+    /// The `excludedAuthors` argument (both subscriptions have it), read once.
     let excludedAuthors: Set<String>
     private let cursor: Mutex<Cursor>
 
@@ -86,7 +88,13 @@ final class SubscriptionFeed: Sendable {
         let executor = service.makeExecutor(operation, context)
         let page: ChangeHistoryPage
         do {
-            page = try await executor.fetchHistory(field, since: cursor.token, limit: 1000)
+            if !cursor.hasSent, !excludedAuthors.isEmpty {
+                // Where the subscription starts: the client's own events up to here are delivered (see
+                // ``ExclusionGuard``).
+                let current = try await executor.store.currentHistoryToken()
+                cursor.sent.catchUpPosition = HistoryToken(encoded: current)?.position ?? 0
+            }
+            page = try await executor.fetchHistory(field, since: cursor.token, limit: 1000, sent: cursor.sent)
         } catch {
             // The client resumes from its last token; the error says why this stream ended.
             cursor.ended = true
@@ -102,6 +110,7 @@ final class SubscriptionFeed: Sendable {
         cursor.ready = page.hasMore
         guard !cursor.hasSent || !page.events.isEmpty else { return nil }
         cursor.hasSent = true
+        if !excludedAuthors.isEmpty { cursor.sent.insert(page.individualEvents ?? page.events) }
         let fields = field.selection?.fields(for: "ChangeHistoryPage") ?? []
         let body = executor.payload(field) { executor.writeHistoryPage(page, fields) }
         var response = GraphQLResponse(

@@ -52,12 +52,74 @@ struct SubscriptionTests {
             catchUp["data"]?["changeHistory"]?["events"]?.json
                 == #"[{"__typename":"DropEverythingEvent"},{"__typename":"AddContactEvent","author":null,"contact":{"givenName":"Before"}}]"#
         )
+        // After a full sync the subscription leaves none of the client's own events out: the full sync may have
+        // reached the client after its own save, and wiped it.
+        try await save(fixture, author: "me", name: "Mine")
+        try await save(fixture, author: "other", name: "Theirs")
+        let live = try JSONParser.parse(try #require(await iterator.next()).body)
+        #expect(
+            live["data"]?["changeHistory"]?["events"]?.json
+                == #"[{"__typename":"AddContactEvent","author":"me","contact":{"givenName":"Mine"}},{"__typename":"AddContactEvent","author":"other","contact":{"givenName":"Theirs"}}]"#
+        )
+    }
+
+    @Test("changeHistory from a token leaves out the excluded author's later events, not its earlier ones")
+    func excludedFromToken() async throws {
+        let fixture = try GraphQLFixture()
+        let token = try await fixture.store.currentHistoryToken()
+        try await save(fixture, author: "me", name: "Before the subscription")
+        let stream = try await stream(
+            fixture,
+            """
+            subscription { changeHistory(since: "\(token)", excludedAuthors: ["me"]) { token events { __typename
+              ... on AddContactEvent { author contact { givenName } } } } }
+            """)
+        var iterator = stream.makeAsyncIterator()
+        let catchUp = try JSONParser.parse(try #require(await iterator.next()).body)
+        #expect(
+            catchUp["data"]?["changeHistory"]?["events"]?.json
+                == #"[{"__typename":"AddContactEvent","author":"me","contact":{"givenName":"Before the subscription"}}]"#
+        )
         try await save(fixture, author: "me", name: "Mine")
         try await save(fixture, author: "other", name: "Theirs")
         let live = try JSONParser.parse(try #require(await iterator.next()).body)
         #expect(
             live["data"]?["changeHistory"]?["events"]?.json
                 == #"[{"__typename":"AddContactEvent","author":"other","contact":{"givenName":"Theirs"}}]"#)
+    }
+
+    @Test("An excluded author's change to a record the subscription sent is delivered all the same")
+    func excludedAfterSent() async throws {
+        let fixture = try GraphQLFixture()
+        let token = try await fixture.store.currentHistoryToken()
+        let stream = try await stream(
+            fixture,
+            """
+            subscription { changeHistory(since: "\(token)", excludedAuthors: ["me"]) { token events { __typename
+              ... on AddContactEvent { author contact { givenName } }
+              ... on DeleteContactEvent { author contactId } } } }
+            """)
+        var iterator = stream.makeAsyncIterator()
+        _ = try #require(await iterator.next())
+        var theirs = Contact()
+        theirs.givenName = "Theirs"
+        var add = SaveRequest(transactionAuthor: "other")
+        add.add(theirs)
+        try await fixture.store.execute(add)
+        let sent = try JSONParser.parse(try #require(await iterator.next()).body)
+        #expect(sent["data"]?["changeHistory"]?["events"]?[0]?["contact"]?["givenName"] == .string("Theirs"))
+        // The client deletes the contact and applies that at once; the payload above may reach it only after, and
+        // would bring the contact back if its own delete were left out.
+        var delete = SaveRequest(transactionAuthor: "me")
+        delete.delete(contactWithIdentifier: theirs.identifier)
+        try await fixture.store.execute(delete)
+        try await save(fixture, author: "me", name: "Mine, never sent")
+        try await save(fixture, author: "other", name: "Later")
+        let next = try JSONParser.parse(try #require(await iterator.next()).body)
+        #expect(
+            next["data"]?["changeHistory"]?["events"]?.json
+                == #"[{"__typename":"DeleteContactEvent","author":"me","contactId":"\#(theirs.identifier)"},{"__typename":"AddContactEvent","author":"other","contact":{"givenName":"Later"}}]"#
+        )
     }
 
     @Test("Subscriptions are refused over plain execution; queries run through run(_:) once")

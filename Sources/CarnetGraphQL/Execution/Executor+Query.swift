@@ -160,14 +160,19 @@ extension Executor {
         return request
     }
 
-    /// A history page with the contacts and groups its events carry, loaded for the selection.
-    func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int) async throws -> ChangeHistoryPage {
+    /// A history page with the contacts and groups its events carry, loaded for the selection; `sent` says what a
+    /// subscription's author exclusion must still deliver (see ``ExclusionGuard``).
+    func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int, sent: ExclusionGuard = ExclusionGuard())
+        async throws
+        -> ChangeHistoryPage
+    {
         let eventFields = KeyPlanning.eventContactFields(plan)
         var request = ChangeHistoryFetchRequest(
             startingToken: since, includeGroupChanges: args(plan).bool("includeGroupChanges") ?? false,
             excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields),
             limit: limit)
         request.unifyResults = args(plan).bool("unifyResults") ?? true
+        request.exclusionGuard = sent
         let page = try await store.changeHistory(request)
         // Lazily: the contacts are copied only if the selection needs their groups or container.
         try await prepareContacts(page.events.lazy.compactMap(\.contact), eventFields)

@@ -18,6 +18,9 @@ public struct ChangeHistoryFetchRequest: Sendable, Hashable {
     /// that unified clients hear of the unified contact's groups) as removals, for ``UnifiedHistory`` to state
     /// again; an individual page drops them.
     package var keepsUnknownMemberships = false
+    /// What a subscription sent before: an excluded author's event about one of these is delivered all the same
+    /// (see ``ExclusionGuard``).
+    package var exclusionGuard = ExclusionGuard()
 
     public init(
         startingToken: String? = nil, includeGroupChanges: Bool = false, excludedAuthors: Set<String> = [],
@@ -85,6 +88,9 @@ public struct ChangeHistoryPage: Sendable {
     public var token: String
     /// Whether more events are waiting now (fetch again with ``token`` right away).
     public var hasMore: Bool
+    /// A unified page's events before they were mapped to unified contacts: the records the backend read, which
+    /// ``ExclusionGuard`` must know by the identifiers the backend excludes by.
+    package var individualEvents: [ChangeHistoryEvent]?
 
     package init(events: [ChangeHistoryEvent], token: String, hasMore: Bool) {
         self.events = events

@@ -15,6 +15,7 @@ package enum UnifiedHistory {
         plain.unifyResults = false
         plain.keepsUnknownMemberships = true
         var page = try await store.changeHistory(plain)
+        page.individualEvents = page.events
         // Not made unique first: a page names each record about once, and the backends read each group once.
         let groups = try await store.linkGroups(containing: page.events.compactMap(\.contactIdentifier))
         // A page without linked contacts (every page of a book without links) is the individual page, but for

@@ -61,7 +61,11 @@ struct PostgresHistoryFetch {
             ).decode((Int64, Int16, String, String?, String?, String?).self).array()
             for (eventPosition, kindCode, recordID, otherID, changedKeys, author) in rows {
                 let kind = ChangeEventKind(rawValue: Int(kindCode)) ?? .updateContact
-                let excluded = author.map(request.excludedAuthors.contains) ?? false
+                // An excluded author's event may still go out to a subscription (see ``ExclusionGuard``).
+                let excluded =
+                    author.map(request.excludedAuthors.contains) ?? false
+                    && !request.exclusionGuard.keeps(
+                        position: eventPosition, kind: kind, recordId: recordID, otherId: otherID)
                 if !excluded && (request.includeGroupChanges || !kind.isGroupChange) {
                     let keys =
                         kind == .updateContact

@@ -62,8 +62,14 @@ struct HistoryFetch {
                     excluded = author.map(request.excludedAuthors.contains) ?? false
                 }
                 let kind = ChangeEventKind(rawValue: row.int(1)) ?? .updateContact
-                let included = !excluded && (request.includeGroupChanges || !kind.isGroupChange)
-                if included {
+                // An excluded author's event may still go out to a subscription (see ``ExclusionGuard``).
+                if request.includeGroupChanges || !kind.isGroupChange,
+                    !excluded
+                        || (!request.exclusionGuard.keepsNone
+                            && request.exclusionGuard.keeps(
+                                position: row.int64(0), kind: kind, recordId: row.string(2),
+                                otherId: row.optionalString(3)))
+                {
                     let keys =
                         kind == .updateContact
                         ? ChangedKeys.keys(row.string(4)) : []

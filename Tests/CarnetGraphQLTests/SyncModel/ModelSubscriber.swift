@@ -47,7 +47,8 @@ final class ReadGate: Sendable {
     }
 }
 
-/// A client fed by the `changeHistory` subscription, reading when its gate lets it.
+/// A client fed by the `changeHistory` subscription, reading when its gate lets it; one that excludes its own
+/// author applies its own saves' results at once, as the contract allows.
 final class SubscriberClient: Sendable {
     struct Progress {
         var state = ReplicaState()
@@ -99,8 +100,10 @@ final class SubscriberClient: Sendable {
         let task = Task { [self] in
             var iterator = stream.makeAsyncIterator()
             while true {
-                await gate.wait()
+                // The payload is taken before the gate: it is on its way while the schedule goes on (the client's
+                // own saves among it), and applied only when the gate lets the reader on, as a slow client would.
                 guard let response = await iterator.next() else { break }
+                await gate.wait()
                 let payload: JSONValue
                 do { payload = try JSONParser.parse(response.body) } catch {
                     progress.withLock { $0.errors.append("unparsable payload") }

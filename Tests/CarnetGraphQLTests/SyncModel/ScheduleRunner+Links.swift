@@ -10,10 +10,33 @@ extension ScheduleRunner {
         var linked = false
     }
 
+    /// A client that excludes its own author and applies its own saves: a pull client or a subscriber.
+    enum OwnApplier {
+        case puller(Int)
+        case subscriber(SubscriberClient)
+    }
+
     /// The clients of `author` on `book` that exclude their own author and apply their own saves.
-    func ownAppliers(author: String, book: Int) -> [Int] {
+    func ownAppliers(author: String, book: Int) -> [OwnApplier] {
         pullers.indices.filter {
             pullers[$0].excludeOwn && pullers[$0].author == author && pullers[$0].book == book
+        }.map(OwnApplier.puller)
+            + subscribers.filter { $0.excludeOwn && $0.author == author && $0.book == book }.map(OwnApplier.subscriber)
+    }
+
+    /// Whether the client syncs unified contacts, and whether it follows groups.
+    func options(_ client: OwnApplier) -> (unify: Bool, groupChanges: Bool) {
+        switch client {
+        case .puller(let index): (pullers[index].unify, pullers[index].groupChanges)
+        case .subscriber(let subscriber): (subscriber.unify, subscriber.groupChanges)
+        }
+    }
+
+    /// Changes what the client holds: a subscriber's state under its lock, as its reader applies payloads.
+    mutating func update(_ client: OwnApplier, _ change: (inout ReplicaState) -> Void) {
+        switch client {
+        case .puller(let index): change(&pullers[index].state)
+        case .subscriber(let subscriber): subscriber.progress.withLock { change(&$0.state) }
         }
     }
 
@@ -85,7 +108,8 @@ extension ScheduleRunner {
     /// touched contacts again, as the schema says: those found replace what it holds, with their groups read again;
     /// those not found (ended unified contacts; for unified clients, the members) are dropped.
     mutating func rereadAfterLinks(
-        _ owners: [Int], operations: [JSONValue], saved: JSONValue, named: [String], before: LinkedAround, book: Int
+        _ owners: [OwnApplier], operations: [JSONValue], saved: JSONValue, named: [String], before: LinkedAround,
+        book: Int
     ) async throws {
         guard !owners.isEmpty else { return }
         let results = (saved["contacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
@@ -97,21 +121,26 @@ extension ScheduleRunner {
         guard touchesLinks else { return }
         let touched = Array(before.ids.union(after.ids))
         let store = world.store(of: book)
-        for index in owners {
-            let unify = pullers[index].unify
+        for owner in owners {
+            let (unify, groupChanges) = options(owner)
             let nodes = try await reread(touched, unify: unify, book: book)
             var found: [String: JSONValue] = [:]
             for node in nodes { if let id = node["id"]?.stringValue { found[id] = node } }
-            for id in touched where found[id] == nil { pullers[index].state.removeContact(id) }
-            for (id, node) in found {
-                pullers[index].state.contacts[id] = node
-                guard pullers[index].groupChanges else { continue }
+            // The groups are read before the state changes: a subscriber's state is only held under its lock.
+            var memberships: [String: [[String]]] = [:]
+            for (id, node) in found where groupChanges {
                 let linked = (node["linkedContacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
                 let members = unify && !linked.isEmpty ? linked : [id]
                 let groups = try await store.groups(ofContacts: members)
-                pullers[index].state.members = pullers[index].state.members.filter { $0[1] != id }
-                for member in members {
-                    for group in groups[member] ?? [] { pullers[index].state.members.insert([group.identifier, id]) }
+                memberships[id] = members.flatMap { groups[$0] ?? [] }.map { [$0.identifier, id] }
+            }
+            update(owner) { state in
+                for id in touched where found[id] == nil { state.removeContact(id) }
+                for (id, node) in found {
+                    state.contacts[id] = node
+                    guard let pairs = memberships[id] else { continue }
+                    state.members = state.members.filter { $0[1] != id }
+                    for pair in pairs { state.members.insert(pair) }
                 }
             }
         }

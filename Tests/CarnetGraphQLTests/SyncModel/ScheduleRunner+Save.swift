@@ -52,9 +52,9 @@ extension ScheduleRunner {
         for group in saved["groups"]?.arrayValue ?? [] {
             if let id = group["id"]?.stringValue, !groupIds.contains(id) { groupIds.append(id) }
         }
-        for index in owners {
-            pullers[index].state.apply(
-                ownSave: saved, operations: operations, groupChanges: pullers[index].groupChanges)
+        for owner in owners {
+            let groupChanges = options(owner).groupChanges
+            update(owner) { $0.apply(ownSave: saved, operations: operations, groupChanges: groupChanges) }
         }
         try await rereadAfterLinks(
             owners, operations: operations, saved: saved, named: named, before: before, book: book)
@@ -67,14 +67,11 @@ extension ScheduleRunner {
         let survivors = operations.compactMap { $0["mergeContacts"]?["into"]?.stringValue }
         guard !survivors.isEmpty else { return }
         let groups = try await world.store(of: book).groups(ofContacts: survivors)
-        for index in pullers.indices
-        where pullers[index].excludeOwn && pullers[index].author == author && pullers[index].book == book
-            && pullers[index].groupChanges
-        {
-            for survivor in survivors {
-                pullers[index].state.members = pullers[index].state.members.filter { $0[1] != survivor }
-                for group in groups[survivor] ?? [] {
-                    pullers[index].state.members.insert([group.identifier, survivor])
+        for owner in ownAppliers(author: author, book: book) where options(owner).groupChanges {
+            update(owner) { state in
+                for survivor in survivors {
+                    state.members = state.members.filter { $0[1] != survivor }
+                    for group in groups[survivor] ?? [] { state.members.insert([group.identifier, survivor]) }
                 }
             }
         }

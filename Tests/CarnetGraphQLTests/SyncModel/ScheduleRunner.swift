@@ -45,7 +45,7 @@ struct ScheduleRunner {
         for index in 0..<random.int(0...2) {
             subscribers.append(
                 SubscriberClient(
-                    name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: false,
+                    name: "sub\(index)", author: random.pick(Self.authors)!, excludeOwn: random.chance(50),
                     groupChanges: random.chance(70), book: random.int(0...lastBook), unify: random.chance(50)))
         }
         self.random = random

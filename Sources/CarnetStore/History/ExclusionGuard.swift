@@ -1,0 +1,96 @@
+/// What author exclusion must not hide from a subscription: the client's own events about anything the client may
+/// hold a stale state of.
+///
+/// A client that excludes its own author applies its own save results at once. A payload produced before such a
+/// save can reach it after, and leave it with an older state than its own save wrote; the client's own event, the one
+/// that would put it right, is the one exclusion leaves out. Delivering one of the client's own events is always safe
+/// (it carries the record as it is now); leaving one out is safe only where no earlier payload can be stale. So an
+/// excluded author's event is still delivered:
+/// - about a record or membership this subscription sent before (a payload of it may be the stale one);
+/// - about anything, once this subscription sent a full sync (`dropEverything`, produced before the client's save,
+///   wipes what the client applied of it, and the snapshot after it was read before the save);
+/// - when committed before the subscription started (``catchUpPosition``): a client resubscribing from its token may
+///   have applied a stale payload of its last subscription, or its full sync, after its own saves.
+///
+/// The sent records are a Bloom filter of fixed size: it can say "sent" for a record that was not (the client then
+/// receives one of its own events it could have done without), never the reverse, and its memory does not grow with
+/// the book. A client pulling over HTTP has no payload in flight while it saves (it pulls and saves in turn), so a
+/// pull excludes plainly.
+public struct ExclusionGuard: Sendable, Hashable {
+    /// 2^16 bits (8 KiB), allocated on the first record: with 3 bits per record, under 1% of unsent records read as
+    /// sent up to about 6,000 records sent.
+    private static let bitCount = 1 << 16
+    private var words: [UInt64] = []
+    /// Whether a full sync was sent: every record counts as sent.
+    private var everything = false
+    /// The history position when the subscription started: events up to it are never excluded.
+    package var catchUpPosition: Int64 = 0
+
+    public init() {}
+
+    /// Whether it never keeps an event that exclusion would leave out (the backends' fast path).
+    package var keepsNone: Bool { words.isEmpty && !everything && catchUpPosition == 0 }
+
+    /// Whether an excluded author's raw history event (as the backends store it: `recordId`, and the group of a
+    /// membership in `otherId`) at `position` must be delivered all the same.
+    package func keeps(position: Int64, kind: ChangeEventKind, recordId: String, otherId: String?) -> Bool {
+        position <= catchUpPosition || mayContain(kind: kind, recordId: recordId, otherId: otherId)
+    }
+
+    /// Records the records and memberships of a page's events.
+    package mutating func insert(_ events: [ChangeHistoryEvent]) {
+        for event in events {
+            switch event.kind {
+            case .addContact, .updateContact, .deleteContact:
+                if let contact = event.contactIdentifier { insert(Self.hash(0, contact, nil)) }
+            case .addGroup, .updateGroup, .deleteGroup:
+                if let group = event.groupIdentifier { insert(Self.hash(1, group, nil)) }
+            case .addMemberToGroup, .removeMemberFromGroup:
+                if let contact = event.contactIdentifier, let group = event.groupIdentifier {
+                    insert(Self.hash(2, contact, group))
+                }
+            case .dropEverything:
+                everything = true
+                words = []
+                return
+            }
+        }
+    }
+
+    /// Whether the record of a raw history event may have been sent.
+    package func mayContain(kind: ChangeEventKind, recordId: String, otherId: String?) -> Bool {
+        if everything { return true }
+        guard !words.isEmpty else { return false }
+        let hash =
+            switch kind {
+            case .addContact, .updateContact, .deleteContact, .dropEverything: Self.hash(0, recordId, nil)
+            case .addGroup, .updateGroup, .deleteGroup: Self.hash(1, recordId, nil)
+            case .addMemberToGroup, .removeMemberFromGroup: Self.hash(2, recordId, otherId ?? "")
+            }
+        return Self.bits(of: hash).allSatisfy { words[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+    }
+
+    private mutating func insert(_ hash: UInt64) {
+        guard !everything else { return }
+        if words.isEmpty { words = Array(repeating: 0, count: Self.bitCount / 64) }
+        for bit in Self.bits(of: hash) { words[bit >> 6] |= 1 << UInt64(bit & 63) }
+    }
+
+    /// Three bit positions from one 64-bit hash (16 bits each).
+    private static func bits(of hash: UInt64) -> [Int] {
+        [Int(hash & 0xFFFF), Int((hash >> 16) & 0xFFFF), Int((hash >> 32) & 0xFFFF)]
+    }
+
+    /// FNV-1a over a tag and the identifiers: stable (`Hasher` is seeded per process, which would do too, but a
+    /// fixed hash keeps a failing test's filter reproducible).
+    private static func hash(_ tag: UInt8, _ first: String, _ second: String?) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        mix(tag)
+        for byte in first.utf8 { mix(byte) }
+        mix(0)
+        for byte in (second ?? "").utf8 { mix(byte) }
+        // FNV's low bits mix poorly for short inputs: fold the high half in before the bits are taken.
+        return (hash ^ (hash >> 29)) &* 0xbf58_476d_1ce4_e5b9
+    }
+}
