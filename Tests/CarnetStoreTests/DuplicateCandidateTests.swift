@@ -166,6 +166,28 @@ struct DuplicateCandidateTests {
         #expect(second.candidates == Array(whole.candidates[4..<8]))
     }
 
+    @Test("Contacts that share many keys list ten of each kind, and page as usual", arguments: StoreKind.available)
+    func manySharedKeys(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        // Twenty contacts sharing thirty emails and thirty phone numbers: 190 pairs of 60 shared keys each.
+        let emails = (0..<30).map { "shared\($0)@example.com" }
+        let phones = (0..<30).map { "555 100 \(1000 + $0)" }
+        try await store.add((0..<20).map { Make.person("P\($0)", "Many\($0)", emails: emails, phones: phones) })
+        let whole = try await store.duplicateCandidates(DuplicateCandidateRequest(first: 1000))
+        #expect(whole.totalCount == 190)
+        for candidate in whole.candidates {
+            #expect(candidate.scorePoints == 100)
+            #expect(candidate.reasons.filter { $0.kind == .emailAddress }.count == StoreLimits.duplicateReasonsPerKind)
+            #expect(candidate.reasons.filter { $0.kind == .phoneNumber }.count == StoreLimits.duplicateReasonsPerKind)
+            #expect(Set(candidate.reasons).count == candidate.reasons.count)
+            #expect(candidate.reasons == candidate.reasons.sorted())
+        }
+        #expect(try await Self.all(store, pageSize: 7) == whole.candidates)
+        let one = try await store.duplicateCandidates(DuplicateCandidateRequest(first: 1))
+        #expect(one.candidates.map(\.identifiers) == [whole.candidates[0].identifiers])
+        #expect(one.hasNextPage && one.totalCount == 190)
+    }
+
     @Test("A bad cursor or page size is PREDICATE_INVALID", arguments: StoreKind.available)
     func badRequests(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store

@@ -53,7 +53,15 @@ public struct DuplicateReason: Sendable, Hashable, Comparable {
 
 extension DuplicateReasonKind {
     /// The position of the case in the declaration.
-    var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    var rank: Int {
+        switch self {
+        case .emailAddress: 0
+        case .phoneNumber: 1
+        case .fullName: 2
+        case .familyNameAndOrganization: 3
+        case .nickname: 4
+        }
+    }
 }
 
 /// Two contacts of one book that are probably the same person.
@@ -62,7 +70,8 @@ public struct DuplicateCandidate: Sendable, Hashable {
     public var firstIdentifier: String
     /// The higher identifier.
     public var secondIdentifier: String
-    /// Every shared key, each once, in ``DuplicateReason``'s order.
+    /// The shared keys, each once, in ``DuplicateReason``'s order: at most ``StoreLimits/duplicateReasonsPerKind``
+    /// of a kind.
     public var reasons: [DuplicateReason]
 
     public init(firstIdentifier: String, secondIdentifier: String, reasons: [DuplicateReason]) {

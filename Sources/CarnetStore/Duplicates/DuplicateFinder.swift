@@ -44,15 +44,59 @@ package struct DuplicateFinder {
         }
     }
 
-    private struct Pair: Hashable {
-        let first: String
-        let second: String
+    /// The evidence for one pair: the reasons so far, at most ``StoreLimits/duplicateReasonsPerKind`` of a kind.
+    private struct Evidence {
+        var reasons: [DuplicateReason] = []
+        /// How many reasons of each kind, by ``DuplicateReasonKind/rank``.
+        var counts: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
+
+        mutating func add(_ reason: DuplicateReason) {
+            let rank = reason.kind.rank
+            let count = withUnsafeBytes(of: counts) { $0[rank] }
+            // Full: a pair of contacts that share a hundred emails is shown ten; the score counts kinds, not keys.
+            guard Int(count) < StoreLimits.duplicateReasonsPerKind else { return }
+            if count > 0, reasons.contains(reason) { return }
+            reasons.append(reason)
+            withUnsafeMutableBytes(of: &counts) { $0[rank] += 1 }
+        }
+
+        /// The weights of the distinct kinds, at most 100 (``DuplicateCandidate/scorePoints``).
+        var scorePoints: Int {
+            var points = 0
+            withUnsafeBytes(of: counts) { counts in
+                for kind in DuplicateReasonKind.allCases where counts[kind.rank] > 0 { points += kind.weightPoints }
+            }
+            return min(100, points)
+        }
     }
 
-    private var reasons: [Pair: Set<DuplicateReason>] = [:]
+    /// Contacts are numbered as they first come, and a pair is the two numbers in one integer: a pathological book
+    /// pairs millions of times, and hashing two identifier strings each time cost seconds.
+    private var identifiers: [String] = []
+    private var numbers: [String: UInt32] = [:]
+    /// Keyed by `first << 32 | second`, `first` the number of the lower identifier.
+    private var evidence: [UInt64: Evidence] = [:]
     private let limit: Int
 
     package init(limit: Int = StoreLimits.duplicateKeySharers) { self.limit = limit }
+
+    private mutating func number(_ identifier: String) -> UInt64 {
+        if let known = numbers[identifier] { return UInt64(known) }
+        let new = UInt32(identifiers.count)
+        identifiers.append(identifier)
+        numbers[identifier] = new
+        return UInt64(new)
+    }
+
+    /// Adds a reason to the pair of two different contacts, in either order.
+    private mutating func add(_ reason: DuplicateReason, _ one: String, _ other: String) {
+        let (first, second) = one < other ? (one, other) : (other, one)
+        add(reason, pair: number(first) << 32 | number(second))
+    }
+
+    private mutating func add(_ reason: DuplicateReason, pair: UInt64) {
+        evidence[pair, default: Evidence()].add(reason)
+    }
 
     /// Adds the pairs of one shared key, unless too many contacts share it.
     package mutating func add(_ key: SharedKey) {
@@ -61,10 +105,9 @@ package struct DuplicateFinder {
         let contacts = Array(Set(key.contacts)).sorted()
         guard contacts.count >= 2, contacts.count <= limit else { return }
         let reason = DuplicateReason(kind: key.kind, value: key.value)
-        for (index, first) in contacts.enumerated() {
-            for second in contacts[(index + 1)...] {
-                reasons[Pair(first: first, second: second), default: []].insert(reason)
-            }
+        let numbered = contacts.map { number($0) }
+        for (index, first) in numbered.enumerated() {
+            for second in numbered[(index + 1)...] { add(reason, pair: first << 32 | second) }
         }
     }
 
@@ -115,9 +158,7 @@ package struct DuplicateFinder {
             guard nicknamed.union(named).count <= limit else { continue }
             let reason = DuplicateReason(kind: .nickname, value: Self.shown(key, " "))
             for one in nicknamed {
-                for other in named where one != other {
-                    reasons[Pair(first: min(one, other), second: max(one, other)), default: []].insert(reason)
-                }
+                for other in named where one != other { add(reason, one, other) }
             }
         }
     }
@@ -126,40 +167,73 @@ package struct DuplicateFinder {
     /// identifier): they are one person in the clients' eyes already.
     package mutating func excludeLinked(_ unified: [String: String]) {
         guard !unified.isEmpty else { return }
-        reasons = reasons.filter { pair, _ in
-            guard let first = unified[pair.first] else { return true }
-            return first != unified[pair.second]
+        let identifiers = self.identifiers
+        evidence = evidence.filter { pair, _ in
+            guard let first = unified[identifiers[Int(pair >> 32)]] else { return true }
+            return first != unified[identifiers[Int(pair & 0xFFFF_FFFF)]]
         }
     }
 
-    /// Every candidate, in the page order: score descending, then the two identifiers.
-    package func candidates() -> [DuplicateCandidate] {
-        reasons.map { pair, reasons in
-            DuplicateCandidate(firstIdentifier: pair.first, secondIdentifier: pair.second, reasons: reasons.sorted())
-        }
-        .map { ($0.scorePoints, $0) }
-        .sorted { left, right in
-            if left.0 != right.0 { return left.0 > right.0 }
-            if left.1.firstIdentifier != right.1.firstIdentifier {
-                return left.1.firstIdentifier < right.1.firstIdentifier
-            }
-            return left.1.secondIdentifier < right.1.secondIdentifier
-        }
-        .map(\.1)
-    }
-
-    /// The page `request` asks for.
+    /// The page `request` asks for, in the page order: score descending, then the two identifiers.
+    ///
+    /// Only the page's candidates are built; the others are compared as (score, numbers) without being copied.
     package func page(_ request: DuplicateCandidateRequest) throws -> DuplicateCandidatePage {
-        let all = candidates()
-        var start = 0
-        if let after = request.after {
-            let cursor = try DuplicateCursor(encoded: after)
-            start = all.firstIndex(where: cursor.precedes) ?? all.count
+        let cursor = try request.after.map(DuplicateCursor.init(encoded:))
+        let identifiers = self.identifiers
+        func first(_ pair: UInt64) -> String { identifiers[Int(pair >> 32)] }
+        func second(_ pair: UInt64) -> String { identifiers[Int(pair & 0xFFFF_FFFF)] }
+        var ranked: [(points: Int, pair: UInt64)] = []
+        ranked.reserveCapacity(evidence.count)
+        for (pair, evidence) in evidence {
+            let points = evidence.scorePoints
+            if let cursor {
+                // After the cursor: a lower score, or the same score and higher identifiers.
+                guard
+                    points < cursor.scorePoints
+                        || (points == cursor.scorePoints
+                            && (first(pair), second(pair)) > (cursor.firstIdentifier, cursor.secondIdentifier))
+                else { continue }
+            }
+            ranked.append((points, pair))
         }
-        let end = min(all.count, start + request.first)
+        func precedes(_ left: (points: Int, pair: UInt64), _ right: (points: Int, pair: UInt64)) -> Bool {
+            if left.points != right.points { return left.points > right.points }
+            return (first(left.pair), second(left.pair)) < (first(right.pair), second(right.pair))
+        }
+        // The page's few out of many: a bounded selection rather than a sort of every candidate.
+        let top = Self.smallest(request.first, of: ranked, by: precedes)
+        let candidates = top.map { entry in
+            DuplicateCandidate(
+                firstIdentifier: first(entry.pair), secondIdentifier: second(entry.pair),
+                reasons: (self.evidence[entry.pair]?.reasons ?? []).sorted())
+        }
         return DuplicateCandidatePage(
-            candidates: Array(all[start..<end]), hasNextPage: end < all.count, hasPreviousPage: request.after != nil,
-            totalCount: all.count)
+            candidates: candidates, hasNextPage: ranked.count > candidates.count,
+            hasPreviousPage: request.after != nil, totalCount: evidence.count)
+    }
+
+    /// The `count` first elements of `elements` in `order`, sorted: a sort when they are few, else one pass that
+    /// keeps the best `count` in a sorted buffer (`count` is a page size, at most 1,000). The candidates come in
+    /// the dictionary's order, which is seeded per process: few of them enter the buffer, about
+    /// `count * log(n / count)`.
+    private static func smallest<Element>(
+        _ count: Int, of elements: [Element], by order: (Element, Element) -> Bool
+    ) -> [Element] {
+        guard elements.count > count * 4 else { return Array(elements.sorted(by: order).prefix(count)) }
+        var best: [Element] = []
+        best.reserveCapacity(count + 1)
+        for element in elements {
+            if best.count == count, let last = best.last, !order(element, last) { continue }
+            var low = 0
+            var high = best.count
+            while low < high {
+                let middle = (low + high) / 2
+                if order(best[middle], element) { low = middle + 1 } else { high = middle }
+            }
+            best.insert(element, at: low)
+            if best.count > count { best.removeLast() }
+        }
+        return best
     }
 
     /// Checks the page size and cursor before a backend reads anything.

@@ -43,6 +43,9 @@ public enum StoreLimits {
     /// (``ContactStore/duplicateCandidates(_:)``): a switchboard number or an `info@` address shared by more is
     /// left out, so the pairs stay at most 190 per key on any data.
     public static let duplicateKeySharers = 20
+    /// The most reasons of one kind a duplicate candidate lists (two contacts may share a hundred email
+    /// addresses): the score counts kinds, and a pair's evidence stays small however much the two share.
+    public static let duplicateReasonsPerKind = 10
     /// The longest sort key kept (the folded names a name order sorts by): an index entry must fit PostgreSQL's
     /// B-tree limit of about 2.7 kB. Contacts whose folded names agree in their first 1,536 bytes sort by
     /// identifier, on every backend.
