@@ -28,6 +28,23 @@ struct JSONParserTests {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes) }
     }
 
+    @Test(
+        "Numbers beyond a 64-bit float are refused; large integers and tiny fractions are read",
+        arguments: [
+            "1e999999", "-1e400", "[1, 2e308]",
+        ])
+    func numbersOutOfRange(text: String) {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
+    }
+
+    @Test("Numbers within range keep their value")
+    func numbersInRange() throws {
+        #expect(try JSONParser.parse("1e308") == .double(1e308))
+        #expect(try JSONParser.parse("1e-400") == .double(0))
+        #expect(try JSONParser.parse("99999999999999999999") == .double(1e20))
+        #expect(try JSONParser.parse("-42") == .int(-42))
+    }
+
     @Test("Objects of any size keep every member; a key repeated in one object is refused (I-JSON)")
     func objects() throws {
         let members = (0..<40).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")

@@ -162,6 +162,8 @@ public struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
         guard let value = Double(text) else { throw fail("invalid number") }
+        // 1e999999 parses as infinity, which no GraphQL value can hold: out of the range I-JSON allows.
+        guard value.isFinite else { throw fail("number out of range (beyond a 64-bit float)") }
         return .double(value)
     }
 
