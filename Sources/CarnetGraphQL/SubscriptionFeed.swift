@@ -15,7 +15,7 @@ final class SubscriptionFeed: Sendable {
         var hasSent = false
         var ended = false
         /// What author exclusion must still deliver, when the client excludes authors (see ``ExclusionGuard``).
-        var sent = ExclusionGuard()
+        var exclusionGuard = ExclusionGuard()
     }
 
     let service: GraphQLService
@@ -92,9 +92,10 @@ final class SubscriptionFeed: Sendable {
                 // Where the subscription starts: the client's own events up to here are delivered (see
                 // ``ExclusionGuard``).
                 let current = try await executor.store.currentHistoryToken()
-                cursor.sent.catchUpPosition = HistoryToken(encoded: current)?.position ?? 0
+                cursor.exclusionGuard.catchUpPosition = HistoryToken(encoded: current)?.position ?? 0
             }
-            page = try await executor.fetchHistory(field, since: cursor.token, limit: 1000, sent: cursor.sent)
+            page = try await executor.fetchHistory(
+                field, since: cursor.token, limit: 1000, exclusionGuard: cursor.exclusionGuard)
         } catch {
             // The client resumes from its last token; the error says why this stream ended.
             cursor.ended = true
@@ -110,7 +111,7 @@ final class SubscriptionFeed: Sendable {
         cursor.ready = page.hasMore
         guard !cursor.hasSent || !page.events.isEmpty else { return nil }
         cursor.hasSent = true
-        if !excludedAuthors.isEmpty { cursor.sent.insert(page.individualEvents ?? page.events) }
+        if !excludedAuthors.isEmpty { cursor.exclusionGuard.insert(page.individualEvents ?? page.events) }
         let fields = field.selection?.fields(for: "ChangeHistoryPage") ?? []
         let body = executor.payload(field) { executor.writeHistoryPage(page, fields) }
         var response = GraphQLResponse(

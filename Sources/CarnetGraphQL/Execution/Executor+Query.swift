@@ -160,9 +160,9 @@ extension Executor {
         return request
     }
 
-    /// A history page with the contacts and groups its events carry, loaded for the selection; `sent` says what a
-    /// subscription's author exclusion must still deliver (see ``ExclusionGuard``).
-    func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int, sent: ExclusionGuard = ExclusionGuard())
+    /// A history page with the contacts and groups its events carry, loaded for the selection. `exclusionGuard` says
+    /// what a subscription's author exclusion must still deliver (see ``ExclusionGuard``).
+    func fetchHistory(_ plan: FieldPlan, since: String?, limit: Int, exclusionGuard: ExclusionGuard = ExclusionGuard())
         async throws
         -> ChangeHistoryPage
     {
@@ -172,7 +172,7 @@ extension Executor {
             excludedAuthors: Set(args(plan).strings("excludedAuthors")), contactKeys: KeyPlanning.keys(eventFields),
             limit: limit)
         request.unifyResults = args(plan).bool("unifyResults") ?? true
-        request.exclusionGuard = sent
+        request.exclusionGuard = exclusionGuard
         let page = try await store.changeHistory(request)
         // Lazily: the contacts are copied only if the selection needs their groups or container.
         try await prepareContacts(page.events.lazy.compactMap(\.contact), eventFields)

@@ -16,9 +16,9 @@
 /// receives one of its own events it could have done without), never the reverse, and its memory does not grow with
 /// the book. A client pulling over HTTP has no payload in flight while it saves (it pulls and saves in turn), so a
 /// pull excludes plainly.
-public struct ExclusionGuard: Sendable, Hashable {
+package struct ExclusionGuard: Sendable, Hashable {
     /// 2^16 bits (8 KiB), allocated on the first record: with 3 bits per record, under 1% of unsent records read as
-    /// sent up to about 6,000 records sent.
+    /// sent up to about 5,000 records sent (a fifth of them at 20,000, which only costs the client echoes of its own saves).
     private static let bitCount = 1 << 16
     private var words: [UInt64] = []
     /// Whether a full sync was sent: every record counts as sent.
@@ -26,7 +26,7 @@ public struct ExclusionGuard: Sendable, Hashable {
     /// The history position when the subscription started: events up to it are never excluded.
     package var catchUpPosition: Int64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Whether it never keeps an event that exclusion would leave out (the backends' fast path).
     package var keepsNone: Bool { words.isEmpty && !everything && catchUpPosition == 0 }
