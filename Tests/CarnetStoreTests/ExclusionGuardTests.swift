@@ -7,7 +7,7 @@ import Testing
 
 /// A subscription that excludes its client's author must still deliver that author's events about records it sent
 /// before: a payload produced before the client's own save can reach the client after it applied that save.
-@Suite("Sent records and author exclusion")
+@Suite("Author exclusion guard")
 struct ExclusionGuardTests {
     @Test("Every record and membership sent is found; few others are")
     func filter() {
