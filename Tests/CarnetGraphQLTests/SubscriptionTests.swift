@@ -122,6 +122,48 @@ struct SubscriptionTests {
         )
     }
 
+    @Test("A membership sent makes its contact's and group's deletes by an excluded author delivered")
+    func excludedAfterMembershipSent() async throws {
+        let fixture = try GraphQLFixture()
+        var contact = Contact()
+        contact.givenName = "Member"
+        let group = Group(name: "Friends")
+        var setup = SaveRequest(transactionAuthor: "other")
+        setup.add(contact)
+        setup.add(group)
+        try await fixture.store.execute(setup)
+        let token = try await fixture.store.currentHistoryToken()
+        let stream = try await stream(
+            fixture,
+            """
+            subscription { changeHistory(since: "\(token)", includeGroupChanges: true, excludedAuthors: ["me"]) {
+              events { __typename ... on AddMemberToGroupEvent { author contactId }
+              ... on DeleteContactEvent { author contactId } ... on DeleteGroupEvent { author groupId }
+              ... on AddGroupEvent { author } } } }
+            """)
+        var iterator = stream.makeAsyncIterator()
+        _ = try #require(await iterator.next())
+        var join = SaveRequest(transactionAuthor: "other")
+        join.addMember(contact.identifier, toGroup: group.identifier)
+        try await fixture.store.execute(join)
+        let sent = try JSONParser.parse(try #require(await iterator.next()).body)
+        #expect(sent["data"]?["changeHistory"]?["events"]?[0]?["__typename"] == .string("AddMemberToGroupEvent"))
+        // The client deletes the contact and the group and applies that at once: a late membership payload would
+        // leave it a membership that no event of its own (excluded) would end.
+        var delete = SaveRequest(transactionAuthor: "me")
+        delete.delete(contactWithIdentifier: contact.identifier)
+        delete.delete(groupWithIdentifier: group.identifier)
+        try await fixture.store.execute(delete)
+        var later = SaveRequest(transactionAuthor: "other")
+        later.add(Group(name: "Later"))
+        try await fixture.store.execute(later)
+        let next = try JSONParser.parse(try #require(await iterator.next()).body)
+        #expect(
+            next["data"]?["changeHistory"]?["events"]?.json
+                == #"[{"__typename":"DeleteContactEvent","author":"me","contactId":"\#(contact.identifier)"},{"__typename":"DeleteGroupEvent","author":"me","groupId":"\#(group.identifier)"},{"__typename":"AddGroupEvent","author":"other"}]"#
+        )
+    }
+
     @Test("Subscriptions are refused over plain execution; queries run through run(_:) once")
     func transports() async throws {
         let fixture = try GraphQLFixture()

@@ -45,6 +45,11 @@ struct ExclusionGuardTests {
         // A contact's identifier is not the group's, nor a membership of it.
         let contact = events.first { $0.kind == .updateContact }!.contactIdentifier!
         #expect(!sent.mayContain(kind: .addMemberToGroup, recordId: contact, otherId: "g0"))
+        #expect(!sent.mayContain(kind: .deleteGroup, recordId: contact, otherId: nil))
+        // A membership sent makes its contact and group sent: their deletes end it.
+        let membership = events.first { $0.kind == .addMemberToGroup }!
+        #expect(sent.mayContain(kind: .deleteContact, recordId: membership.contactIdentifier!, otherId: nil))
+        #expect(sent.mayContain(kind: .deleteGroup, recordId: membership.groupIdentifier!, otherId: nil))
         // Before the subscription started: kept, whatever the record.
         sent.catchUpPosition = 40
         #expect(sent.keeps(position: 40, kind: .deleteContact, recordId: "never-sent", otherId: nil))

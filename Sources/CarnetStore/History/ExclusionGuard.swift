@@ -46,8 +46,12 @@ package struct ExclusionGuard: Sendable, Hashable {
             case .addGroup, .updateGroup, .deleteGroup:
                 if let group = event.groupIdentifier { insert(Self.hash(1, group, nil)) }
             case .addMemberToGroup, .removeMemberFromGroup:
+                // The contact and the group too: deleting either ends the membership without an event of its own,
+                // so their deletes are what put a stale membership right.
                 if let contact = event.contactIdentifier, let group = event.groupIdentifier {
                     insert(Self.hash(2, contact, group))
+                    insert(Self.hash(0, contact, nil))
+                    insert(Self.hash(1, group, nil))
                 }
             case .dropEverything:
                 everything = true
