@@ -111,7 +111,12 @@ final class SubscriptionFeed: Sendable {
         cursor.ready = page.hasMore
         guard !cursor.hasSent || !page.events.isEmpty else { return nil }
         cursor.hasSent = true
-        if !excludedAuthors.isEmpty { cursor.exclusionGuard.insert(page.individualEvents ?? page.events) }
+        if !excludedAuthors.isEmpty {
+            // A unified page names unified contacts (whose end logs a delete of their own identifier) and is read
+            // from the individual contacts' events (which the backend excludes by): both are sent.
+            cursor.exclusionGuard.insert(page.events)
+            if let individual = page.individualEvents { cursor.exclusionGuard.insert(individual) }
+        }
         let fields = field.selection?.fields(for: "ChangeHistoryPage") ?? []
         let body = executor.payload(field) { executor.writeHistoryPage(page, fields) }
         var response = GraphQLResponse(

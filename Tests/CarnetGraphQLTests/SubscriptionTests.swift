@@ -164,6 +164,49 @@ struct SubscriptionTests {
         )
     }
 
+    @Test("A unified contact sent is one whose end by an excluded author is delivered")
+    func excludedAfterUnifiedSent() async throws {
+        let fixture = try GraphQLFixture()
+        var (one, other) = (Contact(), Contact())
+        one.givenName = "One"
+        other.givenName = "Other"
+        var setup = SaveRequest(transactionAuthor: "other")
+        setup.add(one)
+        setup.add(other)
+        try await fixture.store.execute(setup)
+        let token = try await fixture.store.currentHistoryToken()
+        let stream = try await stream(
+            fixture,
+            """
+            subscription { changeHistory(since: "\(token)", excludedAuthors: ["me"]) {
+              events { __typename ... on AddContactEvent { contactId contact { isUnified } }
+              ... on UpdateContactEvent { contactId contact { isUnified } }
+              ... on DeleteContactEvent { author contactId } } } }
+            """)
+        var iterator = stream.makeAsyncIterator()
+        _ = try #require(await iterator.next())
+        var link = SaveRequest(transactionAuthor: "other")
+        link.link(contactsWithIdentifiers: [one.identifier, other.identifier])
+        try await fixture.store.execute(link)
+        let sent = try JSONParser.parse(try #require(await iterator.next()).body)
+        let unified = try #require(
+            sent["data"]?["changeHistory"]?["events"]?.arrayValue?.first {
+                $0["contact"]?["isUnified"] == .bool(true)
+            }?[
+                "contactId"]?.stringValue)
+        // The client deletes a member, which ends the unified contact, and applies that at once: the payload above,
+        // arriving after, would bring the unified contact back.
+        var delete = SaveRequest(transactionAuthor: "me")
+        delete.delete(contactWithIdentifier: one.identifier)
+        try await fixture.store.execute(delete)
+        try await save(fixture, author: "other", name: "Later")
+        let next = try JSONParser.parse(try #require(await iterator.next()).body)
+        let deleted = (next["data"]?["changeHistory"]?["events"]?.arrayValue ?? []).filter {
+            $0["__typename"] == .string("DeleteContactEvent")
+        }
+        #expect(deleted.contains { $0["contactId"] == .string(unified) && $0["author"] == .string("me") }, "\(next)")
+    }
+
     @Test("Subscriptions are refused over plain execution; queries run through run(_:) once")
     func transports() async throws {
         let fixture = try GraphQLFixture()

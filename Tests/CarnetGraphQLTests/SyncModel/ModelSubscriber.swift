@@ -56,6 +56,10 @@ final class SubscriberClient: Sendable {
         var payloads = 0
         var errors: [String] = []
         var ended = false
+        /// The records the payload on its way (taken, not applied yet) names: what a save of this client's aims at,
+        /// to race it.
+        var pendingContacts: [String] = []
+        var pendingGroups: [String] = []
     }
 
     let name: String
@@ -103,6 +107,11 @@ final class SubscriberClient: Sendable {
                 // The payload is taken before the gate: it is on its way while the schedule goes on (the client's
                 // own saves among it), and applied only when the gate lets the reader on, as a slow client would.
                 guard let response = await iterator.next() else { break }
+                let events = (try? JSONParser.parse(response.body))?["data"]?["changeHistory"]?["events"]?.arrayValue
+                progress.withLock { progress in
+                    progress.pendingContacts = (events ?? []).compactMap { $0["contactId"]?.stringValue }
+                    progress.pendingGroups = (events ?? []).compactMap { $0["groupId"]?.stringValue }
+                }
                 await gate.wait()
                 let payload: JSONValue
                 do { payload = try JSONParser.parse(response.body) } catch {
@@ -111,6 +120,7 @@ final class SubscriberClient: Sendable {
                 }
                 progress.withLock { progress in
                     progress.payloads += 1
+                    (progress.pendingContacts, progress.pendingGroups) = ([], [])
                     if let errors = payload["errors"] { progress.errors.append(errors.json) }
                     guard let page = payload["data"]?["changeHistory"], page != .null else { return }
                     progress.state.apply(page: page)

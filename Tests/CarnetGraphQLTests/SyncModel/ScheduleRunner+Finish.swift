@@ -42,7 +42,7 @@ extension ScheduleRunner {
             let expected = subscriber.groupChanges ? server : server.contactsOnly
             if progress.state != expected || !progress.errors.isEmpty {
                 problems.append(
-                    "\(subscriber.name) (book \(subscriber.book), unified \(subscriber.unify), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
+                    "\(subscriber.name) (book \(subscriber.book), author \(subscriber.author), excludes own \(subscriber.excludeOwn), unified \(subscriber.unify), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
                 )
             }
         }

@@ -11,6 +11,13 @@ extension ScheduleRunner {
     mutating func save() async throws {
         let author = random.pick(Self.authors)!
         let book = random.int(0...world.booksCount - 1)
+        // Half the time, a save by a subscriber's author aims at what that subscriber's payload on its way names:
+        // the race its exclusion must survive.
+        targets = ([], [])
+        for subscriber in subscribers
+        where subscriber.excludeOwn && subscriber.author == author && subscriber.book == book && random.chance(50) {
+            targets = subscriber.progress.withLock { ($0.pendingContacts, $0.pendingGroups) }
+        }
         var operations: [JSONValue] = []
         for _ in 0..<random.int(1...3) { operations.append(operation()) }
         let request: JSONValue = .object(["transactionAuthor": .string(author), "operations": .array(operations)])
@@ -78,8 +85,8 @@ extension ScheduleRunner {
     }
 
     private mutating func operation() -> JSONValue {
-        let contact = random.pick(contactIds).map(JSONValue.string)
-        let group = random.pick(groupIds).map(JSONValue.string)
+        let contact = (random.pick(targets.contacts) ?? random.pick(contactIds)).map(JSONValue.string)
+        let group = (random.pick(targets.groups) ?? random.pick(groupIds)).map(JSONValue.string)
         if contact != nil, random.chance(linkPercent) { return linkOperation() }
         switch random.int(1...100) {
         case 1...26: return ["addContact": addContact()]
