@@ -52,6 +52,11 @@ public struct DuplicateReason: Sendable, Hashable, Comparable {
 }
 
 extension DuplicateReasonKind {
+    /// The score of a pair with the kinds `present` says it has: their weights summed, at most 100.
+    static func scorePoints(where present: (Self) -> Bool) -> Int {
+        min(100, allCases.reduce(0) { present($1) ? $0 + $1.weightPoints : $0 })
+    }
+
     /// The position of the case in the declaration.
     var rank: Int {
         switch self {
@@ -83,7 +88,8 @@ public struct DuplicateCandidate: Sendable, Hashable {
     /// The score in hundredths: the weights of the distinct reason kinds, summed, at most 100. Two shared emails
     /// count once: the second adds a reason but no weight, so a handful of weak reasons cannot outrank a strong one.
     public var scorePoints: Int {
-        min(100, Set(reasons.map(\.kind)).reduce(0) { $0 + $1.weightPoints })
+        let kinds = Set(reasons.map(\.kind))
+        return DuplicateReasonKind.scorePoints(where: kinds.contains)
     }
 
     /// The score from 0 to 1: ``scorePoints`` / 100.

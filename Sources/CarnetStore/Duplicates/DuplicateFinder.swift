@@ -47,27 +47,21 @@ package struct DuplicateFinder {
     /// The evidence for one pair: the reasons so far, at most ``StoreLimits/duplicateReasonsPerKind`` of a kind.
     private struct Evidence {
         var reasons: [DuplicateReason] = []
-        /// How many reasons of each kind, by ``DuplicateReasonKind/rank``.
-        var counts: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
+        /// How many reasons of each kind, by ``DuplicateReasonKind/rank`` (five of the eight lanes; kept inline, as
+        /// an array would be one more allocation per pair).
+        var counts = SIMD8<UInt8>()
 
         mutating func add(_ reason: DuplicateReason) {
             let rank = reason.kind.rank
-            let count = withUnsafeBytes(of: counts) { $0[rank] }
             // Full: a pair of contacts that share a hundred emails is shown ten; the score counts kinds, not keys.
-            guard Int(count) < StoreLimits.duplicateReasonsPerKind else { return }
-            if count > 0, reasons.contains(reason) { return }
+            guard Int(counts[rank]) < StoreLimits.duplicateReasonsPerKind else { return }
+            if counts[rank] > 0, reasons.contains(reason) { return }
             reasons.append(reason)
-            withUnsafeMutableBytes(of: &counts) { $0[rank] += 1 }
+            counts[rank] += 1
         }
 
         /// The weights of the distinct kinds, at most 100 (``DuplicateCandidate/scorePoints``).
-        var scorePoints: Int {
-            var points = 0
-            withUnsafeBytes(of: counts) { counts in
-                for kind in DuplicateReasonKind.allCases where counts[kind.rank] > 0 { points += kind.weightPoints }
-            }
-            return min(100, points)
-        }
+        var scorePoints: Int { DuplicateReasonKind.scorePoints { counts[$0.rank] > 0 } }
     }
 
     /// Contacts are numbered as they first come, and a pair is the two numbers in one integer: a pathological book

@@ -18,7 +18,8 @@
 /// pull excludes plainly.
 package struct ExclusionGuard: Sendable, Hashable {
     /// 2^16 bits (8 KiB), allocated on the first record: with 3 bits per record, under 1% of unsent records read as
-    /// sent up to about 5,000 records sent (a fifth of them at 20,000, which only costs the client echoes of its own saves).
+    /// sent up to about 5,000 records sent (a fifth of them at 20,000, which only costs the client echoes of its own
+    /// saves).
     private static let bitCount = 1 << 16
     private var words: [UInt64] = []
     /// Whether a full sync was sent: every record counts as sent.
@@ -71,30 +72,33 @@ package struct ExclusionGuard: Sendable, Hashable {
             case .addGroup, .updateGroup, .deleteGroup: Self.hash(1, recordId, nil)
             case .addMemberToGroup, .removeMemberFromGroup: Self.hash(2, recordId, otherId ?? "")
             }
-        return Self.bits(of: hash).allSatisfy { words[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+        return Self.bitShifts.allSatisfy { shift in
+            let bit = Int((hash >> shift) & 0xFFFF)
+            return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+        }
     }
 
     private mutating func insert(_ hash: UInt64) {
         guard !everything else { return }
         if words.isEmpty { words = Array(repeating: 0, count: Self.bitCount / 64) }
-        for bit in Self.bits(of: hash) { words[bit >> 6] |= 1 << UInt64(bit & 63) }
+        for shift in Self.bitShifts {
+            let bit = Int((hash >> shift) & 0xFFFF)
+            words[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
     }
 
-    /// Three bit positions from one 64-bit hash (16 bits each).
-    private static func bits(of hash: UInt64) -> [Int] {
-        [Int(hash & 0xFFFF), Int((hash >> 16) & 0xFFFF), Int((hash >> 32) & 0xFFFF)]
-    }
+    /// A record's three bit positions are three 16-bit slices of its hash.
+    private static let bitShifts: [UInt64] = [0, 16, 32]
 
     /// FNV-1a over a tag and the identifiers: stable (`Hasher` is seeded per process, which would do too, but a
     /// fixed hash keeps a failing test's filter reproducible).
     private static func hash(_ tag: UInt8, _ first: String, _ second: String?) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        mix(tag)
-        for byte in first.utf8 { mix(byte) }
-        mix(0)
-        for byte in (second ?? "").utf8 { mix(byte) }
+        var hash = FNV1a()
+        hash.combine(tag)
+        hash.combine(first.utf8)
+        hash.combine(0)
+        hash.combine((second ?? "").utf8)
         // FNV's low bits mix poorly for short inputs: fold the high half in before the bits are taken.
-        return (hash ^ (hash >> 29)) &* 0xbf58_476d_1ce4_e5b9
+        return (hash.value ^ (hash.value >> 29)) &* 0xbf58_476d_1ce4_e5b9
     }
 }

@@ -71,9 +71,9 @@ package struct HistoryToken: Hashable, Sendable {
     /// 64-bit FNV-1a as 16 hex digits: not a secret (a token only ever reads its own book, which the request is
     /// already allowed to read), but every one-byte change alters it, and random damage passes once in 2^64.
     private static func checksum(_ bytes: some Sequence<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let digits = String(hash, radix: 16)
+        var hash = FNV1a()
+        hash.combine(bytes)
+        let digits = String(hash.value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
