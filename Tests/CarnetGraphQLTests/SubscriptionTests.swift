@@ -88,31 +88,45 @@ struct SubscriptionTests {
                 == #"[{"__typename":"AddContactEvent","author":"other","contact":{"givenName":"Theirs"}}]"#)
     }
 
+    /// Saves what `build` adds to a request by `author`.
+    func save(_ fixture: GraphQLFixture, author: String, _ build: (inout SaveRequest) -> Void) async throws {
+        var request = SaveRequest(transactionAuthor: author)
+        build(&request)
+        try await fixture.store.execute(request)
+    }
+
+    /// A `changeHistory` subscription from now that excludes the author "me", past its first payload (no events).
+    func subscribeExcludingMe(_ fixture: GraphQLFixture, groups: Bool = false, events: String) async throws
+        -> AsyncStream<GraphQLResponse>.Iterator
+    {
+        let token = try await fixture.store.currentHistoryToken()
+        var iterator = try await stream(
+            fixture,
+            """
+            subscription { changeHistory(since: "\(token)", includeGroupChanges: \(groups), excludedAuthors: ["me"]) {
+              events { __typename \(events) } } }
+            """
+        ).makeAsyncIterator()
+        _ = try #require(await iterator.next())
+        return iterator
+    }
+
     @Test("An excluded author's change to a record the subscription sent is delivered all the same")
     func excludedAfterSent() async throws {
         let fixture = try GraphQLFixture()
-        let token = try await fixture.store.currentHistoryToken()
-        let stream = try await stream(
+        var iterator = try await subscribeExcludingMe(
             fixture,
-            """
-            subscription { changeHistory(since: "\(token)", excludedAuthors: ["me"]) { token events { __typename
-              ... on AddContactEvent { author contact { givenName } }
-              ... on DeleteContactEvent { author contactId } } } }
-            """)
-        var iterator = stream.makeAsyncIterator()
-        _ = try #require(await iterator.next())
+            events:
+                "... on AddContactEvent { author contact { givenName } } ... on DeleteContactEvent { author contactId }"
+        )
         var theirs = Contact()
         theirs.givenName = "Theirs"
-        var add = SaveRequest(transactionAuthor: "other")
-        add.add(theirs)
-        try await fixture.store.execute(add)
+        try await save(fixture, author: "other") { $0.add(theirs) }
         let sent = try JSONParser.parse(try #require(await iterator.next()).body)
         #expect(sent["data"]?["changeHistory"]?["events"]?[0]?["contact"]?["givenName"] == .string("Theirs"))
         // The client deletes the contact and applies that at once; the payload above may reach it only after, and
         // would bring the contact back if its own delete were left out.
-        var delete = SaveRequest(transactionAuthor: "me")
-        delete.delete(contactWithIdentifier: theirs.identifier)
-        try await fixture.store.execute(delete)
+        try await save(fixture, author: "me") { $0.delete(contactWithIdentifier: theirs.identifier) }
         try await save(fixture, author: "me", name: "Mine, never sent")
         try await save(fixture, author: "other", name: "Later")
         let next = try JSONParser.parse(try #require(await iterator.next()).body)
@@ -128,35 +142,26 @@ struct SubscriptionTests {
         var contact = Contact()
         contact.givenName = "Member"
         let group = Group(name: "Friends")
-        var setup = SaveRequest(transactionAuthor: "other")
-        setup.add(contact)
-        setup.add(group)
-        try await fixture.store.execute(setup)
-        let token = try await fixture.store.currentHistoryToken()
-        let stream = try await stream(
-            fixture,
-            """
-            subscription { changeHistory(since: "\(token)", includeGroupChanges: true, excludedAuthors: ["me"]) {
-              events { __typename ... on AddMemberToGroupEvent { author contactId }
-              ... on DeleteContactEvent { author contactId } ... on DeleteGroupEvent { author groupId }
-              ... on AddGroupEvent { author } } } }
-            """)
-        var iterator = stream.makeAsyncIterator()
-        _ = try #require(await iterator.next())
-        var join = SaveRequest(transactionAuthor: "other")
-        join.addMember(contact.identifier, toGroup: group.identifier)
-        try await fixture.store.execute(join)
+        try await save(fixture, author: "other") {
+            $0.add(contact)
+            $0.add(group)
+        }
+        var iterator = try await subscribeExcludingMe(
+            fixture, groups: true,
+            events: """
+                ... on AddMemberToGroupEvent { author contactId } ... on DeleteContactEvent { author contactId }
+                ... on DeleteGroupEvent { author groupId } ... on AddGroupEvent { author }
+                """)
+        try await save(fixture, author: "other") { $0.addMember(contact.identifier, toGroup: group.identifier) }
         let sent = try JSONParser.parse(try #require(await iterator.next()).body)
         #expect(sent["data"]?["changeHistory"]?["events"]?[0]?["__typename"] == .string("AddMemberToGroupEvent"))
         // The client deletes the contact and the group and applies that at once: a late membership payload would
         // leave it a membership that no event of its own (excluded) would end.
-        var delete = SaveRequest(transactionAuthor: "me")
-        delete.delete(contactWithIdentifier: contact.identifier)
-        delete.delete(groupWithIdentifier: group.identifier)
-        try await fixture.store.execute(delete)
-        var later = SaveRequest(transactionAuthor: "other")
-        later.add(Group(name: "Later"))
-        try await fixture.store.execute(later)
+        try await save(fixture, author: "me") {
+            $0.delete(contactWithIdentifier: contact.identifier)
+            $0.delete(groupWithIdentifier: group.identifier)
+        }
+        try await save(fixture, author: "other") { $0.add(Group(name: "Later")) }
         let next = try JSONParser.parse(try #require(await iterator.next()).body)
         #expect(
             next["data"]?["changeHistory"]?["events"]?.json
@@ -170,35 +175,26 @@ struct SubscriptionTests {
         var (one, other) = (Contact(), Contact())
         one.givenName = "One"
         other.givenName = "Other"
-        var setup = SaveRequest(transactionAuthor: "other")
-        setup.add(one)
-        setup.add(other)
-        try await fixture.store.execute(setup)
-        let token = try await fixture.store.currentHistoryToken()
-        let stream = try await stream(
+        try await save(fixture, author: "other") {
+            $0.add(one)
+            $0.add(other)
+        }
+        var iterator = try await subscribeExcludingMe(
             fixture,
-            """
-            subscription { changeHistory(since: "\(token)", excludedAuthors: ["me"]) {
-              events { __typename ... on AddContactEvent { contactId contact { isUnified } }
-              ... on UpdateContactEvent { contactId contact { isUnified } }
-              ... on DeleteContactEvent { author contactId } } } }
-            """)
-        var iterator = stream.makeAsyncIterator()
-        _ = try #require(await iterator.next())
-        var link = SaveRequest(transactionAuthor: "other")
-        link.link(contactsWithIdentifiers: [one.identifier, other.identifier])
-        try await fixture.store.execute(link)
+            events: """
+                ... on AddContactEvent { contactId contact { isUnified } }
+                ... on UpdateContactEvent { contactId contact { isUnified } } ... on DeleteContactEvent { author contactId }
+                """)
+        try await save(fixture, author: "other") {
+            $0.link(contactsWithIdentifiers: [one.identifier, other.identifier])
+        }
         let sent = try JSONParser.parse(try #require(await iterator.next()).body)
+        let events = sent["data"]?["changeHistory"]?["events"]?.arrayValue ?? []
         let unified = try #require(
-            sent["data"]?["changeHistory"]?["events"]?.arrayValue?.first {
-                $0["contact"]?["isUnified"] == .bool(true)
-            }?[
-                "contactId"]?.stringValue)
+            events.first { $0["contact"]?["isUnified"] == .bool(true) }?["contactId"]?.stringValue)
         // The client deletes a member, which ends the unified contact, and applies that at once: the payload above,
         // arriving after, would bring the unified contact back.
-        var delete = SaveRequest(transactionAuthor: "me")
-        delete.delete(contactWithIdentifier: one.identifier)
-        try await fixture.store.execute(delete)
+        try await save(fixture, author: "me") { $0.delete(contactWithIdentifier: one.identifier) }
         try await save(fixture, author: "other", name: "Later")
         let next = try JSONParser.parse(try #require(await iterator.next()).body)
         let deleted = (next["data"]?["changeHistory"]?["events"]?.arrayValue ?? []).filter {
