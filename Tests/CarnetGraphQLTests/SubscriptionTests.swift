@@ -203,6 +203,38 @@ struct SubscriptionTests {
         #expect(deleted.contains { $0["contactId"] == .string(unified) && $0["author"] == .string("me") }, "\(next)")
     }
 
+    @Test("A unified contact sent makes every member's change by an excluded author delivered")
+    func excludedAfterUnifiedMemberSent() async throws {
+        let fixture = try GraphQLFixture()
+        var (one, other) = (Contact(), Contact())
+        one.givenName = "One"
+        other.givenName = "Other"
+        try await save(fixture, author: "other") {
+            $0.add(one)
+            $0.add(other)
+            $0.link(contactsWithIdentifiers: [one.identifier, other.identifier])
+        }
+        var iterator = try await subscribeExcludingMe(
+            fixture, events: "... on UpdateContactEvent { author contactId contact { isUnified } }")
+        one.note = "theirs"
+        try await save(fixture, author: "other") { $0.update(one) }
+        let sent = try JSONParser.parse(try #require(await iterator.next()).body)
+        let unified = try #require(
+            (sent["data"]?["changeHistory"]?["events"]?.arrayValue ?? []).first {
+                $0["contact"]?["isUnified"] == .bool(true)
+            }?["contactId"]?.stringValue)
+        // The payload carried the unified contact, so the whole of it: the client's own change to the other member,
+        // applied at once, would be undone by that payload arriving late.
+        other.note = "mine"
+        try await save(fixture, author: "me") { $0.update(other) }
+        try await save(fixture, author: "other", name: "Later")
+        let next = try JSONParser.parse(try #require(await iterator.next()).body)
+        let mine = (next["data"]?["changeHistory"]?["events"]?.arrayValue ?? []).filter {
+            $0["author"] == .string("me")
+        }
+        #expect(mine.map { $0["contactId"] } == [.string(unified)], "\(next)")
+    }
+
     @Test("Subscriptions are refused over plain execution; queries run through run(_:) once")
     func transports() async throws {
         let fixture = try GraphQLFixture()

@@ -88,8 +88,9 @@ public struct ChangeHistoryPage: Sendable {
     public var token: String
     /// Whether more events are waiting now (fetch again with ``token`` right away).
     public var hasMore: Bool
-    /// A unified page's events before they were mapped to unified contacts: the records the backend read, which
-    /// ``ExclusionGuard`` must know by the identifiers the backend excludes by.
+    /// A unified page's events in terms of individual contacts, the identifiers the backend excludes by, for
+    /// ``ExclusionGuard``: the events the backend read, and for each unified contact or membership the page sends,
+    /// the same event for each of its members (the client now holds all of them as they were).
     package var individualEvents: [ChangeHistoryEvent]?
 
     package init(events: [ChangeHistoryEvent], token: String, hasMore: Bool) {

@@ -40,6 +40,7 @@ package enum UnifiedHistory {
             groupsOfMembers = try await store.groups(ofContacts: groups.flatMap(\.members))
         }
         var events: [ChangeHistoryEvent] = []
+        var individual = page.events
         var upserted = Set<String>()
         var memberships = Set<[String]>()
         for event in page.events {
@@ -58,12 +59,19 @@ package enum UnifiedHistory {
                     changedKeys: event.changedKeys, author: event.author)
                 upsert.contact = unified
                 events.append(upsert)
+                for member in group.members {
+                    individual.append(ChangeHistoryEvent(kind: .updateContact, contact: member, author: event.author))
+                }
             case .addMemberToGroup, .removeMemberFromGroup:
                 guard let groupID = event.groupIdentifier,
                     memberships.insert([group.identifier, groupID]).inserted
                 else { continue }
                 let isMember = group.members.contains { member in
                     groupsOfMembers[member]?.contains { $0.identifier == groupID } ?? false
+                }
+                for member in group.members {
+                    individual.append(
+                        ChangeHistoryEvent(kind: event.kind, contact: member, group: groupID, author: event.author))
                 }
                 events.append(
                     ChangeHistoryEvent(
@@ -74,6 +82,7 @@ package enum UnifiedHistory {
             }
         }
         page.events = events
+        page.individualEvents = individual
         return page
     }
 }

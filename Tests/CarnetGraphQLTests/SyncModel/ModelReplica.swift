@@ -12,6 +12,25 @@ struct ReplicaState: Equatable, CustomStringConvertible {
             + "members \(members.sorted { $0.joined() < $1.joined() })"
     }
 
+    /// What differs from `expected`, record by record: what a failure prints beside the identifiers.
+    func differences(from expected: ReplicaState) -> String {
+        var lines: [String] = []
+        for id in Set(contacts.keys).union(expected.contacts.keys).sorted() where contacts[id] != expected.contacts[id]
+        {
+            lines.append(
+                "  contact \(id): holds \(contacts[id]?.json ?? "nothing"), server \(expected.contacts[id]?.json ?? "nothing")"
+            )
+        }
+        for id in Set(groups.keys).union(expected.groups.keys).sorted() where groups[id] != expected.groups[id] {
+            lines.append("  group \(id): holds \(groups[id] ?? "nothing"), server \(expected.groups[id] ?? "nothing")")
+        }
+        for pair in members.symmetricDifference(expected.members).sorted(by: { $0.joined() < $1.joined() }) {
+            lines.append(
+                "  member \(pair): \(members.contains(pair) ? "held, not on the server" : "on the server, not held")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The state without groups and memberships, for clients that do not ask for them.
     var contactsOnly: ReplicaState { ReplicaState(contacts: contacts) }
 

@@ -31,7 +31,8 @@ extension ScheduleRunner {
             let expected = client.groupChanges ? server : server.contactsOnly
             if client.state != expected {
                 problems.append(
-                    "\(client.name) (book \(client.book), author \(client.author), excludes own \(client.excludeOwn), unified \(client.unify), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)"
+                    "\(client.name) (book \(client.book), author \(client.author), excludes own \(client.excludeOwn), unified \(client.unify), groups \(client.groupChanges), pages of \(client.pageSize)) holds \(client.state)\n"
+                        + client.state.differences(from: expected)
                 )
             }
         }
@@ -42,7 +43,8 @@ extension ScheduleRunner {
             let expected = subscriber.groupChanges ? server : server.contactsOnly
             if progress.state != expected || !progress.errors.isEmpty {
                 problems.append(
-                    "\(subscriber.name) (book \(subscriber.book), author \(subscriber.author), excludes own \(subscriber.excludeOwn), unified \(subscriber.unify), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)"
+                    "\(subscriber.name) (book \(subscriber.book), author \(subscriber.author), excludes own \(subscriber.excludeOwn), unified \(subscriber.unify), groups \(subscriber.groupChanges), \(progress.payloads) payloads, errors \(progress.errors)) holds \(progress.state)\n"
+                        + progress.state.differences(from: expected)
                 )
             }
         }
