@@ -74,6 +74,31 @@ struct LinkMutationTests {
         #expect(after["contacts"]?["totalCount"] == 3)
     }
 
+    @Test("Deleting a unified contact reports its members as deleted too")
+    func deleteUnified() async throws {
+        let fixture = try GraphQLFixture()
+        _ = try await fixture.data(
+            """
+            mutation { save(request: {operations: [{addContact: {id: "d-1", givenName: "Ada"}},
+              {addContact: {id: "d-2", givenName: "Augusta"}}, {addContact: {id: "d-3", givenName: "Charles"}}]}) {
+              revision } }
+            """)
+        let linked = try await fixture.data(Self.link, ["ids": ["d-1", "d-2"]])
+        let id = try #require(linked["save"]?["contacts"]?[0]?["id"]?.stringValue)
+        // A client that holds the members under their own identifiers (an individual one, or a unified one that
+        // has not heard of the link yet) learns from the result what to remove.
+        let deleted = try await fixture.data(
+            """
+            mutation($id: ID!) { save(request: {operations: [{deleteContact: $id}]}) { deletedContactIds } }
+            """, ["id": .string(id)])
+        #expect(
+            Set(deleted["save"]?["deletedContactIds"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                == [id, "d-1", "d-2"])
+        #expect(
+            try await fixture.data("{ contacts(unify: false) { nodes { id } } }")["contacts"]?.json
+                == #"{"nodes":[{"id":"d-3"}]}"#)
+    }
+
     @Test("Bad link operations are LINK_INVALID or RECORD_DOES_NOT_EXIST with the identifiers; nothing is written")
     func refusals() async throws {
         let fixture = try GraphQLFixture()

@@ -167,4 +167,48 @@ struct UnifiedHistoryTests {
         try await check("delete a: the pair ends")
         #expect(unified.members == [[h.identifier, c.identifier]])
     }
+
+    @Test(
+        "A member that leaves a group and then its unified contact takes the unified contact out of the group",
+        arguments: StoreKind.available)
+    func memberLeavesGroupThenLink(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        for leave in ["delete", "unlink"] {
+            for together in [true, false] {
+                var unified = Replica(unify: true, groups: true)
+                let (a, b, c) = (Make.person("Ada", "One"), Make.person("Bea", "Two"), Make.person("Cy", "Three"))
+                try await store.add([a, b, c])
+                let g = Group(name: "Family \(leave) \(together)")
+                _ = try await save(store) { request in
+                    request.add(g)
+                    request.addMember(a.identifier, toGroup: g.identifier)
+                    request.link(contactsWithIdentifiers: [a.identifier, b.identifier, c.identifier])
+                }
+                try await unified.pull(store)
+                func leaveLink(_ request: inout SaveRequest) {
+                    if leave == "delete" {
+                        request.delete(contactWithIdentifier: a.identifier)
+                    } else {
+                        request.unlink(contactWithIdentifier: a.identifier)
+                    }
+                }
+                // At the page's read time the member is no longer linked: its removal alone no longer names the
+                // unified contact, which must leave the group all the same.
+                if together {
+                    _ = try await save(store) { request in
+                        request.removeMember(a.identifier, fromGroup: g.identifier)
+                        leaveLink(&request)
+                    }
+                } else {
+                    _ = try await save(store) { $0.removeMember(a.identifier, fromGroup: g.identifier) }
+                    _ = try await save(store) { leaveLink(&$0) }
+                }
+                try await unified.pull(store)
+                let expected = try await memberships(store, groups: [g.identifier], unify: true)
+                #expect(
+                    unified.members.filter { $0[0] == g.identifier } == expected,
+                    "\(leave), in one save: \(together)")
+            }
+        }
+    }
 }

@@ -51,6 +51,7 @@ extension Executor {
             case .unified: unifiedIDs.append(id)
             }
         }
+        deletedContacts += result.deletedMembers
         let fields = plan.selection?.fields(for: "SaveResult") ?? []
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")

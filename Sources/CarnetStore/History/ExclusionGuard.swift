@@ -6,7 +6,8 @@
 /// that would put it right, is the one exclusion leaves out. Delivering one of the client's own events is always safe
 /// (it carries the record as it is now); leaving one out is safe only where no earlier payload can be stale. So an
 /// excluded author's event is still delivered:
-/// - about a record or membership this subscription sent before (a payload of it may be the stale one);
+/// - about a record or membership this subscription sent before (a payload of it may be the stale one); a unified
+///   contact or membership sent counts as sent for each of its members, since the backends exclude by those;
 /// - about anything, once this subscription sent a full sync (`dropEverything`, produced before the client's save,
 ///   wipes what the client applied of it, and the snapshot after it was read before the save);
 /// - when committed before the subscription started (``catchUpPosition``): a client resubscribing from its token may
@@ -66,13 +67,19 @@ package struct ExclusionGuard: Sendable, Hashable {
     package func mayContain(kind: ChangeEventKind, recordId: String, otherId: String?) -> Bool {
         if everything { return true }
         guard !words.isEmpty else { return false }
-        let hash =
-            switch kind {
-            case .addContact, .updateContact, .deleteContact, .dropEverything: Self.hash(0, recordId, nil)
-            case .addGroup, .updateGroup, .deleteGroup: Self.hash(1, recordId, nil)
-            case .addMemberToGroup, .removeMemberFromGroup: Self.hash(2, recordId, otherId ?? "")
-            }
-        return Self.bitShifts.allSatisfy { shift in
+        switch kind {
+        case .addContact, .updateContact, .deleteContact, .dropEverything: return contains(Self.hash(0, recordId, nil))
+        case .addGroup, .updateGroup, .deleteGroup: return contains(Self.hash(1, recordId, nil))
+        case .addMemberToGroup, .removeMemberFromGroup:
+            // The contact's record sent is enough: a unified page sends a member's delete as the stand-in for its
+            // joining a unified contact, and a payload with that stand-in, arriving late, takes the member's
+            // memberships away from a client that read them again after its own save.
+            return contains(Self.hash(2, recordId, otherId ?? "")) || contains(Self.hash(0, recordId, nil))
+        }
+    }
+
+    private func contains(_ hash: UInt64) -> Bool {
+        Self.bitShifts.allSatisfy { shift in
             let bit = Int((hash >> shift) & 0xFFFF)
             return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
         }

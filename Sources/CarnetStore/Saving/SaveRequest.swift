@@ -107,10 +107,14 @@ public struct SaveResult: Sendable, Hashable {
     /// For each operation, the identifier of the record it saved (the contact or group; for membership
     /// changes, the group).
     public var recordIdentifiers: [String]
+    /// The member contacts deleted with a unified contact a `deleteContact` named: contacts the client may hold
+    /// under their own identifiers (an individual client, or a unified one that has not heard of the link yet).
+    public var deletedMembers: [String]
 
-    package init(revision: Int64?, historyToken: String, recordIdentifiers: [String]) {
+    package init(revision: Int64?, historyToken: String, recordIdentifiers: [String], deletedMembers: [String] = []) {
         self.revision = revision
         self.historyToken = historyToken
         self.recordIdentifiers = recordIdentifiers
+        self.deletedMembers = deletedMembers
     }
 }

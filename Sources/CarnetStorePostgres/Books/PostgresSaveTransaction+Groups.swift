@@ -107,5 +107,12 @@ extension PostgresSaveTransaction {
             WHERE book_id = \(bookID) AND id = \(group)
             """)
         try await record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
+        // A linked contact's membership is its unified contact's too: logged for that as well, so that a unified
+        // page states it even when the member has left the unified contact (deleted or unlinked) by the time the
+        // page is read. The page restates the kind from the unified contact's groups; should the unified contact
+        // be gone by then, the event passes as it is, and a removal is what holds.
+        if let unified = try await unifiedIdentifier(ofMember: contact) {
+            try await record(.removeMemberFromGroup, unified, other: group)
+        }
     }
 }

@@ -14,6 +14,8 @@ struct PostgresSaveTransaction {
     let now: Double
     let author: String?
     private(set) var changed = false
+    /// The members deleted with the unified contacts this save deleted (``SaveResult/deletedMembers``).
+    private(set) var deletedMembers: [String] = []
     /// The last history position assigned (the book's, before this save's first event).
     private(set) var position: Int64
     /// Contacts added less contacts deleted so far.
@@ -101,6 +103,7 @@ struct PostgresSaveTransaction {
                 // A unified contact's deletion deletes every member.
                 guard let group = try await unifiedGroup(identifier) else { throw error }
                 for member in group.members { try await deleteContact(member) }
+                deletedMembers += group.members
             }
             return identifier
         case .addGroup(let group, let container):

@@ -39,7 +39,7 @@ extension PostgresStore {
             return SaveResult(
                 revision: transaction.changed ? transaction.seq : nil,
                 historyToken: HistoryToken(storeID: storeID, position: transaction.position).encoded,
-                recordIdentifiers: identifiers)
+                recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers)
         }
         if result.revision != nil {
             await notifier.check()

@@ -80,5 +80,12 @@ extension SaveTransaction {
         try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
             .execute(arguments: [seq, now, groupRow.rowid])
         try record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
+        // A linked contact's membership is its unified contact's too: logged for that as well, so that a unified
+        // page states it even when the member has left the unified contact (deleted or unlinked) by the time the
+        // page is read. The page restates the kind from the unified contact's groups; should the unified contact
+        // be gone by then, the event passes as it is, and a removal is what holds.
+        if let unified = try unifiedIdentifier(ofMember: contact) {
+            try record(.removeMemberFromGroup, unified, other: group)
+        }
     }
 }

@@ -14,6 +14,8 @@ struct SaveTransaction {
     var contactDelta = 0
     /// The unified contacts whose name rows (``LinkedNameIndex``) this save must rewrite.
     var linkedNamesToRefresh: Set<String> = []
+    /// The members deleted with the unified contacts this save deleted (``SaveResult/deletedMembers``).
+    private(set) var deletedMembers: [String] = []
     /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
     private var nextRowid: Int64?
 
@@ -68,6 +70,7 @@ struct SaveTransaction {
                 // A unified contact's deletion deletes every member.
                 guard let group = try unifiedGroup(identifier) else { throw error }
                 for member in group.members { try deleteContact(member) }
+                deletedMembers += group.members
             }
             return identifier
         case .addGroup(let group, let container):

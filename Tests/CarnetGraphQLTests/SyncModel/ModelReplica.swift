@@ -81,6 +81,11 @@ struct ReplicaState: Equatable, CustomStringConvertible {
         for group in result["groups"]?.arrayValue ?? [] where groupChanges {
             if let id = group["id"]?.stringValue, let name = group["name"]?.stringValue { groups[id] = name }
         }
+        // What it deleted, as the result says: the members of a unified contact it deleted among them, which the
+        // client may hold under their own identifiers.
+        for id in result["deletedContactIds"]?.arrayValue ?? [] {
+            if let id = id.stringValue { removeContact(id) }
+        }
         for operation in operations {
             if let id = operation["deleteContact"]?.stringValue { removeContact(id) }
             for id in operation["mergeContacts"]?["from"]?.arrayValue ?? [] {
