@@ -95,6 +95,14 @@ struct SubscriptionTests {
         try await fixture.store.execute(request)
     }
 
+    /// Two contacts to link, named One and Other.
+    static func oneAndOther() -> (Contact, Contact) {
+        var (one, other) = (Contact(), Contact())
+        one.givenName = "One"
+        other.givenName = "Other"
+        return (one, other)
+    }
+
     /// A `changeHistory` subscription from now that excludes the author "me", past its first payload (no events).
     func subscribeExcludingMe(_ fixture: GraphQLFixture, groups: Bool = false, events: String) async throws
         -> AsyncStream<GraphQLResponse>.Iterator
@@ -172,9 +180,7 @@ struct SubscriptionTests {
     @Test("A unified contact sent is one whose end by an excluded author is delivered")
     func excludedAfterUnifiedSent() async throws {
         let fixture = try GraphQLFixture()
-        var (one, other) = (Contact(), Contact())
-        one.givenName = "One"
-        other.givenName = "Other"
+        let (one, other) = Self.oneAndOther()
         try await save(fixture, author: "other") {
             $0.add(one)
             $0.add(other)
@@ -206,9 +212,7 @@ struct SubscriptionTests {
     @Test("A unified contact sent makes every member's change by an excluded author delivered")
     func excludedAfterUnifiedMemberSent() async throws {
         let fixture = try GraphQLFixture()
-        var (one, other) = (Contact(), Contact())
-        one.givenName = "One"
-        other.givenName = "Other"
+        var (one, other) = Self.oneAndOther()
         try await save(fixture, author: "other") {
             $0.add(one)
             $0.add(other)

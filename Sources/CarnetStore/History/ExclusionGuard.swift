@@ -80,7 +80,7 @@ package struct ExclusionGuard: Sendable, Hashable {
 
     private func contains(_ hash: UInt64) -> Bool {
         Self.bitShifts.allSatisfy { shift in
-            let bit = Int((hash >> shift) & 0xFFFF)
+            let bit = Self.bit(hash, shift)
             return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
         }
     }
@@ -89,13 +89,15 @@ package struct ExclusionGuard: Sendable, Hashable {
         guard !everything else { return }
         if words.isEmpty { words = Array(repeating: 0, count: Self.bitCount / 64) }
         for shift in Self.bitShifts {
-            let bit = Int((hash >> shift) & 0xFFFF)
+            let bit = Self.bit(hash, shift)
             words[bit >> 6] |= 1 << UInt64(bit & 63)
         }
     }
 
     /// A record's three bit positions are three 16-bit slices of its hash.
     private static let bitShifts: [UInt64] = [0, 16, 32]
+
+    private static func bit(_ hash: UInt64, _ shift: UInt64) -> Int { Int((hash >> shift) & 0xFFFF) }
 
     /// FNV-1a over a tag and the identifiers: stable (`Hasher` is seeded per process, which would do too, but a
     /// fixed hash keeps a failing test's filter reproducible).

@@ -76,6 +76,7 @@ extension PostgresSaveTransaction {
         else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
         }
+        // Each statement returns the contact's unified contact too, saving a round trip for it.
         let changed: [PostgresRow]
         if add {
             guard memberContainer == groupRow.containerID else {
@@ -89,18 +90,20 @@ extension PostgresSaveTransaction {
                 SELECT \(bookID), \(group), \(contact), g.created_order, c.created_order
                 FROM contact_group g, contact c
                 WHERE g.book_id = \(bookID) AND g.id = \(group) AND c.book_id = \(bookID) AND c.id = \(contact)
-                ON CONFLICT DO NOTHING RETURNING group_id
+                ON CONFLICT DO NOTHING RETURNING group_id,
+                  (SELECT unified_id FROM contact_link WHERE book_id = \(bookID) AND contact_id = \(contact))
                 """
             ).collect()
         } else {
             changed = try await run(
                 """
                 DELETE FROM group_member WHERE book_id = \(bookID) AND group_id = \(group) AND contact_id = \(contact)
-                RETURNING group_id
+                RETURNING group_id,
+                  (SELECT unified_id FROM contact_link WHERE book_id = \(bookID) AND contact_id = \(contact))
                 """
             ).collect()
         }
-        guard !changed.isEmpty else { return }
+        guard let row = changed.first else { return }
         try await run(
             """
             UPDATE contact_group SET revision = \(seq), modified_at = \(now)
@@ -111,7 +114,7 @@ extension PostgresSaveTransaction {
         // page states it even when the member has left the unified contact (deleted or unlinked) by the time the
         // page is read. The page restates the kind from the unified contact's groups; should the unified contact
         // be gone by then, the event passes as it is, and a removal is what holds.
-        if let unified = try await unifiedIdentifier(ofMember: contact) {
+        if let unified = try row.decode((String, String?).self).1 {
             try await record(.removeMemberFromGroup, unified, other: group)
         }
     }

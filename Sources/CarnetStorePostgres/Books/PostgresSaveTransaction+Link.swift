@@ -62,11 +62,6 @@ extension PostgresSaveTransaction {
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The unified contact a contact is a member of, if any.
-    func unifiedIdentifier(ofMember identifier: String) async throws -> String? {
-        try await linkGroups(containing: [identifier]).first { $0.members.contains(identifier) }?.identifier
-    }
-
     private func linkGroup(ofMember identifier: String) async throws -> LinkGroup? {
         guard try await createdOrders([identifier])[identifier] != nil else {
             if try await unifiedGroup(identifier) != nil {

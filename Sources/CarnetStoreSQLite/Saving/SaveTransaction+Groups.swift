@@ -84,7 +84,10 @@ extension SaveTransaction {
         // page states it even when the member has left the unified contact (deleted or unlinked) by the time the
         // page is read. The page restates the kind from the unified contact's groups; should the unified contact
         // be gone by then, the event passes as it is, and a removal is what holds.
-        if let unified = try unifiedIdentifier(ofMember: contact) {
+        if let unified = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT unifiedId FROM contactLink WHERE contactRowid = ?"),
+            arguments: [contactRowid])
+        {
             try record(.removeMemberFromGroup, unified, other: group)
         }
     }

@@ -57,11 +57,6 @@ extension SaveTransaction {
         }
     }
 
-    /// The unified contact a contact is a member of, if any.
-    func unifiedIdentifier(ofMember identifier: String) throws -> String? {
-        try LinkRows.groups(db, containing: [identifier]).first { $0.members.contains(identifier) }?.identifier
-    }
-
     private func linkGroup(ofMember identifier: String) throws -> LinkGroup? {
         guard try contactRowid(identifier) != nil else {
             if try unifiedGroup(identifier) != nil {
