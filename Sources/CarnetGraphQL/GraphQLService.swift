@@ -94,7 +94,7 @@ public final class GraphQLService: Sendable {
         } catch {
             return GraphQLResponse(error, operation: operation)
         }
-        let body = await executor.run(fields)
+        let body = operation.kind == .query ? await executor.runQuery(fields) : await executor.run(fields)
         return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
     }
 

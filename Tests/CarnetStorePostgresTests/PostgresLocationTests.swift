@@ -25,6 +25,7 @@ struct PostgresLocationTests {
             ("mysql://localhost/db", "url"), ("postgres:///db", "url.host"),
             ("postgres://localhost/db?sslmode=allow", "url.sslmode"),
             ("postgres://localhost/db?pool_size=0", "url.pool_size"),
+            ("postgres://localhost/db?pool_size=1", "url.pool_size"),
             ("postgres://localhost/db?password=x", "url.password"),
         ])
     func refuses(url: String, keyPath: String) {

@@ -25,6 +25,8 @@ final class Executor {
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
+    /// Whether this query reads each book in one state (``runQuery(_:)``), other books' too.
+    var consistentReads = false
 
     /// Batch-loaded relations of the current store, filled before the writers run.
     var loads = BatchLoads()

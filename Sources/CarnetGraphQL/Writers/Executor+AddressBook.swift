@@ -9,7 +9,7 @@ extension Executor {
         (store, loads) = (bookStore, BatchLoads())
         defer { (store, loads) = saved }
         do {
-            let result = try await body()
+            let result = consistentReads ? try await bookStore.withConsistentReads(body) : try await body()
             await viewer.books.release(visible.book.id)
             return result
         } catch {

@@ -108,6 +108,14 @@ public protocol ContactStore: Sendable {
     /// Every commit to the book from now on, this process's and other processes' and instances'.
     func changes() async -> StoreChanges
 
+    // MARK: Consistency
+
+    /// Runs `body` with every read of this book inside it seeing one state of the book, as one GraphQL query's
+    /// fields must (a group's `memberCount` and its `members` agree although saves commit meanwhile). Each read
+    /// method is one state on its own; this makes several one. Saves are not allowed inside. Nested calls run in
+    /// the outer state. Should the snapshot not start (the database refuses), `body` runs with reads as without.
+    func withConsistentReads<T>(_ body: () async throws -> T) async throws -> T
+
     // MARK: Maintenance
 
     /// Writes a consistent copy of the book to `path` while it stays in use.

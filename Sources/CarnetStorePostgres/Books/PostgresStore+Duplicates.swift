@@ -10,8 +10,7 @@ extension PostgresStore {
     public func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage {
         try DuplicateFinder.validate(request)
         // One snapshot: the shared values and the names agree.
-        return try await database.write { connection in
-            try await connection.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+        return try await database.readInOneState { connection in
             var finder = DuplicateFinder()
             for key in try await sharedValueKeys(connection) { finder.add(key) }
             finder.add(names: try await duplicateNames(connection))

@@ -9,9 +9,8 @@ extension PostgresStore {
         }
         if request.unifyResults { return try await UnifiedHistory.page(request, in: self) }
         // One snapshot for the page: the positions, the events and the records they carry agree.
-        return try await database.write { connection in
-            try await connection.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-            return try await PostgresHistoryFetch(request: request, store: self, connection: connection).run()
+        return try await database.readInOneState { connection in
+            try await PostgresHistoryFetch(request: request, store: self, connection: connection).run()
         }
     }
 

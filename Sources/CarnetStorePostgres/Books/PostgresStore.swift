@@ -53,6 +53,10 @@ public struct PostgresStore: Sendable {
                 """, logger: logger)
             return storeID
         }
+        // A query's snapshot, begun before the book's rows were written (here, or by another instance just now),
+        // would find the book without its default container: the rest of the query reads as it comes. Once per
+        // book and process.
+        PostgresSnapshot.leave(database)
         let notifier = ChangeNotifier.postgres(
             database: database, bookID: bookID, storeID: storeID, interval: configuration.externalChangePollInterval)
         return PostgresStore(
@@ -62,6 +66,12 @@ public struct PostgresStore: Sendable {
 
     /// The handle is released with the backend's pool; nothing to close per book.
     public func close() async throws {}
+
+    /// Runs `body` with the reads in one snapshot (see ``ContactStore/withConsistentReads(_:)``). Every book of an
+    /// instance shares its pool, so one snapshot serves the reads of all of them.
+    public func withConsistentReads<T>(_ body: () async throws -> T) async throws -> T {
+        try await database.withSnapshot(body)
+    }
 
     func read<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
         try await database.read(body)

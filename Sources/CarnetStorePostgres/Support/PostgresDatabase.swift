@@ -10,18 +10,23 @@ import Synchronization
 /// of its own from ``connect(_:logger:)`` until ``close()``, so the CLI, tools and tests need no service group.
 package final class PostgresDatabase: Sendable {
     package let client: PostgresClient
+    /// The connections that hold a query's snapshot (``withSnapshot(_:)``), a pool apart: a query holding one may
+    /// wait for one of ``client``'s (a book opened for the first time writes its row), and no holder of those ever
+    /// waits for a snapshot, so neither pool can run dry waiting on itself.
+    let snapshots: PostgresClient
     package let location: PostgresLocation
     let logger: Logger
-    private let running: Task<Void, Never>
+    private let running: [Task<Void, Never>]
     /// Set by ``close()``: postgres-nio queues a lease on a pool whose `run()` ended instead of failing it, so a
     /// read or write after the close would wait for ever.
     private let closed = Atomic<Bool>(false)
 
-    private init(client: PostgresClient, location: PostgresLocation, logger: Logger) {
+    private init(client: PostgresClient, snapshots: PostgresClient, location: PostgresLocation, logger: Logger) {
         self.client = client
+        self.snapshots = snapshots
         self.location = location
         self.logger = logger
-        self.running = Task { await client.run() }
+        self.running = [Task { await client.run() }, Task { await snapshots.run() }]
     }
 
     /// Starts the pool and checks that the database answers.
@@ -30,9 +35,12 @@ package final class PostgresDatabase: Sendable {
     package static func connect(_ location: PostgresLocation, lockTimeout: TimeInterval = 5, logger: Logger)
         async throws -> PostgresDatabase
     {
+        let configuration = try location.clientConfiguration(lockTimeout: lockTimeout)
+        var snapshotConfiguration = configuration
+        snapshotConfiguration.options.maximumConnections = location.snapshotPoolSize
         let database = PostgresDatabase(
-            client: PostgresClient(
-                configuration: try location.clientConfiguration(lockTimeout: lockTimeout), backgroundLogger: logger),
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            snapshots: PostgresClient(configuration: snapshotConfiguration, backgroundLogger: logger),
             location: location, logger: logger)
         do {
             // The pool retries a failing connection for about a minute; a server that is down must not hold up a
@@ -60,14 +68,21 @@ package final class PostgresDatabase: Sendable {
     /// Stops the pool: connections close once their queries finish.
     package func close() async {
         closed.store(true, ordering: .releasing)
-        running.cancel()
-        await running.value
+        for task in running { task.cancel() }
+        for task in running { await task.value }
     }
 
     /// Runs `body` on a pooled connection, outside a transaction.
     package func read<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
         try checkOpen()
         do {
+            if let snapshot = PostgresSnapshot.current, snapshot.serves(self) {
+                do { return try await body(snapshot.connection) } catch let error as PSQLError {
+                    // The transaction is aborted: the reads after this one run outside it.
+                    snapshot.stop()
+                    throw error
+                }
+            }
             return try await client.withConnection(body)
         } catch {
             throw StoreError.mapped(error)
@@ -84,7 +99,7 @@ package final class PostgresDatabase: Sendable {
         }
     }
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         guard !closed.load(ordering: .acquiring) else {
             throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
         }

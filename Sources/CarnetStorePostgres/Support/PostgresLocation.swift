@@ -25,8 +25,11 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var tls: TLSMode
     /// A PEM file of the CA to verify the server with; `nil` for the system's roots.
     public var rootCertificatePath: String?
-    /// The most connections this instance opens.
+    /// The most connections this instance opens for reads and saves; queries that read in one snapshot hold up
+    /// to ``snapshotPoolSize`` more.
     public var poolSize: Int
+    /// The most connections held by queries' snapshots (half the pool, at least one), opened as they are needed.
+    public var snapshotPoolSize: Int { max(1, poolSize / 2) }
     /// How long opening the backend waits for the database to answer before failing with `UNAVAILABLE`.
     public var connectTimeout: Duration = .seconds(10)
 
@@ -76,8 +79,11 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
                 }
                 location.connectTimeout = .seconds(seconds)
             case "pool_size", "pool_max_conns":
-                guard let size = item.value.flatMap(Int.init), (1...1_000).contains(size) else {
-                    throw StoreError(.validationFailed, "pool_size is 1 to 1000.", keyPaths: ["url.pool_size"])
+                guard let size = item.value.flatMap(Int.init), (2...1_000).contains(size) else {
+                    // One connection listens for other instances' commits for as long as the backend is open.
+                    throw StoreError(
+                        .validationFailed, "pool_size is 2 to 1000 (one connection listens for commits).",
+                        keyPaths: ["url.pool_size"])
                 }
                 location.poolSize = size
             default:

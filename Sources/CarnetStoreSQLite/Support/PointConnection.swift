@@ -45,6 +45,9 @@ final class PointConnection: @unchecked Sendable {
         mapped = memoryMap.maps(fileBytes: Self.fileBytes(handle))
     }
 
+    /// Whether no transaction is open on it (every read's ends before it is given back).
+    var isIdle: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     /// Maps the file once it has grown past the size under which reading connections open unmapped, checked every
     /// 1,024 reads: a book that grows while it stays open (an import into a new book) gets mapped reads after all.
     func mapIfGrown(_ memoryMap: MemoryMapPolicy) {

@@ -40,6 +40,9 @@ final class PointReaders: Sendable {
         var configuration = configuration
         configuration.readonly = true
         configuration.label = "carnet.point-reader"
+        // A snapshot (``ReadSnapshot``) keeps its read transaction open across accesses, which GRDB otherwise
+        // stops with a precondition; every other read here closes its transaction before it returns.
+        configuration.allowsUnsafeTransactions = true
         self.configuration = configuration
         self.path = path
         self.memoryMap = memoryMap
@@ -107,18 +110,43 @@ final class PointReaders: Sendable {
     private func withFreeConnection<T>(_ body: (PointConnection) throws -> T, otherwise fallback: () throws -> T) throws
         -> T
     {
-        guard let index = free.withLock({ $0.popLast() }) else { return try fallback() }
-        defer { free.withLock { $0.append(index) } }
+        guard let (index, connection) = take() else { return try fallback() }
+        defer { giveBack(index) }
+        return try body(connection)
+    }
+
+    /// Takes a free connection until ``giveBack(_:)``, or `nil` when none is free (or it cannot open now: the file
+    /// moved under a running store).
+    func take() -> (index: Int, connection: PointConnection)? {
+        guard let index = free.withLock({ $0.popLast() }) else { return nil }
         let (path, configuration, memoryMap) = (self.path, self.configuration, self.memoryMap)
         let connection = slots[index].connection.withLock { slot -> PointConnection? in
             if let open = slot { return open }
             slot = try? PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
             return slot
         }
-        // A connection that cannot open now (the file moved under a running store) leaves the read to the pool.
-        guard let connection else { return try fallback() }
+        guard let connection else {
+            giveBack(index)
+            return nil
+        }
         connection.mapIfGrown(memoryMap)
-        return try body(connection)
+        return (index, connection)
+    }
+
+    /// Puts back a connection ``take()`` gave. One still in a transaction (its rollback failed) closes instead,
+    /// and its slot opens a new one when next taken: no later read may run in its old state.
+    func giveBack(_ index: Int) {
+        slots[index].connection.withLock { connection in
+            guard let open = connection, !open.isIdle else { return }
+            try? open.close()
+            connection = nil
+        }
+        free.withLock { $0.append(index) }
+    }
+
+    /// A connection of its own for a snapshot when every slot is taken, closed by its user.
+    func extraConnection() throws -> PointConnection {
+        try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
     }
 
     /// How many connections are open.
@@ -129,6 +157,7 @@ final class PointReaders: Sendable {
         for slot in slots { try slot.connection.withLock { try $0?.close() } }
     }
 
-    /// One per thread of the cooperative pool, which is where bounded reads run.
-    static var defaultCount: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    /// One per thread of the cooperative pool, which is where bounded reads run, and as many again for snapshots
+    /// (``ReadSnapshot``), which hold theirs for a whole query; each opens on its first use.
+    static var defaultCount: Int { 2 * max(2, ProcessInfo.processInfo.activeProcessorCount) }
 }

@@ -18,6 +18,7 @@ extension SQLiteStore {
     func read<T>(_ body: (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         do {
+            if let snapshot = ReadSnapshot.current, snapshot.serves(pointReaders) { return try snapshot.read(body) }
             // In memory: one serial queue, which no asynchronous read holds across a suspension.
             guard let pointReaders else { return try writer.read(body) }
             // The writer opens only here, when the point connections are busy: a book read by one request at a
@@ -46,6 +47,9 @@ extension SQLiteStore {
                 let statement = try db.cachedStatement(sql: sql).sqliteStatement
                 defer { sqlite3_reset(statement) }
                 return try body(statement)
+            }
+            if let snapshot = ReadSnapshot.current, snapshot.serves(pointReaders) {
+                return try snapshot.read(throughGRDB)
             }
             guard let pointReaders else { return try database.writer().unsafeRead(throughGRDB) }
             return try await pointReaders.read(

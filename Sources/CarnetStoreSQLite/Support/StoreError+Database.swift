@@ -26,8 +26,15 @@ extension StoreError {
 
 extension SQLiteStore {
     /// An asynchronous read of the database, with its failures as store errors.
-    func databaseRead<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.read(body) } catch { throw StoreError.mapped(error) }
+    func databaseRead<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do {
+            if let snapshot = ReadSnapshot.current, snapshot.serves(pointReaders) {
+                return try await snapshot.suspendingRead(body)
+            }
+            return try await writer.read(body)
+        } catch {
+            throw StoreError.mapped(error)
+        }
     }
 
     /// Any other database access, with its failures as store errors.

@@ -1,0 +1,42 @@
+import CarnetStore
+
+extension Executor {
+    /// Runs a query with its reads of each book in one state of it (``ContactStore/withConsistentReads(_:)``):
+    /// a group's `memberCount` and `members`, a page and its `totalCount`, two root fields, all agree although
+    /// saves commit meanwhile. A query that reads its book once is one state already and runs as it is.
+    func runQuery(_ fields: [FieldPlan]) async -> [UInt8] {
+        guard Self.readsMoreThanOnce(fields) else { return await run(fields) }
+        consistentReads = true
+        var body: [UInt8] = []
+        // Throws only what `run` throws, which is nothing: each backend runs the body, snapshot or not.
+        try? await store.withConsistentReads { body = await run(fields) }
+        return body
+    }
+
+    /// Whether a query may read its book more than once: all but a lone field that is one read (a contact by
+    /// identifier without its relations, a history page, a token, containers).
+    static func readsMoreThanOnce(_ fields: [FieldPlan]) -> Bool {
+        // Introspection, `__typename` and the catalog's fields read no book: a query of them alone holds no snapshot.
+        let fields = fields.filter { field in
+            switch QueryField(rawValue: field.code) {
+            case _ where field.isTypename, nil, .viewer, .principals: false
+            default: true
+            }
+        }
+        guard fields.count == 1, let field = fields.first else { return fields.count > 1 }
+        switch QueryField(rawValue: field.code) {
+        case .contact:
+            return (field.selection?.fields(for: "Contact") ?? []).contains { field in
+                switch ContactField(rawValue: field.code) {
+                case .groups, .linkedContacts, .container, .vCard: true
+                default: false
+                }
+            }
+        case .changeHistory, .currentHistoryToken, .changeHistoryRetention, .container, .containers,
+            .defaultContainer, .viewer, .principals, nil:
+            return false
+        case .node, .contacts, .group, .groups, .addressBooks, .addressBook, .duplicateCandidates:
+            return true
+        }
+    }
+}
