@@ -77,6 +77,8 @@ extension PostgresDatabase {
         } catch {
             return try await body()
         }
-        return try outcome!.get()
+        // Set whenever the transaction started (else the body ran above, as without a snapshot).
+        guard let outcome else { return try await body() }
+        return try outcome.get()
     }
 }

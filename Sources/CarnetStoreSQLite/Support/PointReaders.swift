@@ -47,12 +47,11 @@ final class PointReaders: Sendable {
         self.path = path
         self.memoryMap = memoryMap
         slots = (0..<max(1, count)).map { _ in Slot() }
-        try slots[0].connection.withLock {
-            $0 = try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
-        }
         // The first (open) connection is taken first: a book read by one request at a time needs no other.
         free = Mutex(Array(slots.indices.reversed()))
         self.direct = direct
+        let first = try openConnection()
+        slots[0].connection.withLock { $0 = first }
     }
 
     /// Runs `body` on a free connection, or `fallback` when every connection is in use.
@@ -119,10 +118,9 @@ final class PointReaders: Sendable {
     /// moved under a running store).
     func take() -> (index: Int, connection: PointConnection)? {
         guard let index = free.withLock({ $0.popLast() }) else { return nil }
-        let (path, configuration, memoryMap) = (self.path, self.configuration, self.memoryMap)
         let connection = slots[index].connection.withLock { slot -> PointConnection? in
             if let open = slot { return open }
-            slot = try? PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
+            slot = try? openConnection()
             return slot
         }
         guard let connection else {
@@ -144,8 +142,9 @@ final class PointReaders: Sendable {
         free.withLock { $0.append(index) }
     }
 
-    /// A connection of its own for a snapshot when every slot is taken, closed by its user.
-    func extraConnection() throws -> PointConnection {
+    /// A new connection to the book: a slot's, or one of a snapshot's own when every slot is taken (closed by its
+    /// user).
+    func openConnection() throws -> PointConnection {
         try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
     }
 

@@ -28,7 +28,7 @@ final class ReadSnapshot: @unchecked Sendable {
         self.readers = readers
         if let (index, connection) = readers.take() {
             (self.slot, self.connection) = (index, connection)
-        } else if let connection = try? readers.extraConnection() {
+        } else if let connection = try? readers.openConnection() {
             (self.slot, self.connection) = (nil, connection)
         } else {
             return nil
