@@ -65,6 +65,37 @@ struct DatabaseErrorTests {
         #expect(names == ["Before"])
     }
 
+    @Test(
+        "A read whose task is cancelled mid-statement ends with CancellationError, not SQLite's interrupt code",
+        .timeLimit(.minutes(2)))
+    func cancelledRead() async throws {
+        let fixture = try await StoreFixture(.onDiskWAL)
+        let store = try fixture.sqliteStore
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        // Endless rows unless interrupted, stepped straight through SQLite as the loaders do. The signal comes once
+        // the statement runs: SQLite forgets an interrupt that arrives while no statement does.
+        let reading = Task {
+            try await store.databaseRead { db in
+                let statement = try db.makeStatement(
+                    sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n")
+                let rows = SQLiteSteppedRows(statement.sqliteStatement)
+                var count = 0
+                while try rows.next() != nil {
+                    count += 1
+                    if count == 1 { signal.yield() }
+                }
+                return count
+            }
+        }
+        for await _ in started { break }
+        reading.cancel()
+        let outcome = await reading.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        // The store goes on.
+        try await store.add([Make.person("After", "Cancel")])
+        #expect(try await store.contacts(ContactFetchRequest(keysToFetch: [])).contacts.count == 1)
+    }
+
     /// Waits for a semaphore without holding a thread of the cooperative pool.
     static func wait(for semaphore: DispatchSemaphore) async {
         await withCheckedContinuation { continuation in
@@ -84,5 +115,6 @@ struct DatabaseErrorTests {
         let conflict = StoreError(.conflict, "x")
         #expect(StoreError.mapped(conflict) as? StoreError == conflict)
         #expect(StoreError.mapped(DatabaseError(resultCode: .SQLITE_MISUSE)) is DatabaseError)
+        #expect(StoreError.mapped(DatabaseError(resultCode: .SQLITE_INTERRUPT)) is CancellationError)
     }
 }

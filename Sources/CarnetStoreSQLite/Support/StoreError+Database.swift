@@ -4,11 +4,17 @@ import GRDB
 extension StoreError {
     /// The one place SQLite's failures become store errors, so no GRDB type leaves the store: busy and locked are
     /// ``Code/unavailable`` (retry), a full disk or database ``Code/storageFull``, I/O errors, damaged or read-only
-    /// files ``Code/storageFailure``. Any other error is returned as it is: store errors pass through, and the
-    /// rest (misuse, a constraint the save code does not expect) is a bug the edge logs as internal.
+    /// files ``Code/storageFailure``, an interrupted statement `CancellationError`. Any other error is returned as
+    /// it is: store errors pass through, and the rest (misuse, a constraint the save code does not expect) is a bug
+    /// the edge logs as internal.
     static func mapped(_ error: any Error) -> any Error {
         guard let error = error as? DatabaseError else { return error }
         switch error.resultCode {
+        case .SQLITE_INTERRUPT:
+            // Only GRDB interrupts a connection, when the task using it is cancelled (its client has gone). GRDB
+            // turns that into `CancellationError` for the statements it steps, not for those stepped straight
+            // through SQLite (``SQLiteSteppedRows``), and an edge that saw SQLite's code logged a bug.
+            return CancellationError()
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             var mapped = StoreError(.unavailable, "The database is busy; nothing was written. Retry shortly.")
             mapped.retryAfter = .seconds(1)
