@@ -60,4 +60,27 @@ struct ConsistentQueryTests {
 
 private final class Finished: Sendable {
     let value = Mutex(false)
+
+    @Test(
+        "A query whose book was closed meanwhile answers with the store's error, never an empty response",
+        arguments: StoreKind.available)
+    func closedBook(kind: StoreKind) async throws {
+        let fixture = try await StoreFixture(kind)
+        let graphQL = GraphQLFixture(store: fixture.store)
+        try await fixture.store.add([Make.person("Anna", "Closed")])
+        try await fixture.store.close()
+        // Two root fields: the query reads in one snapshot, which a closed store cannot begin. PostgreSQL's
+        // connections belong to the instance and may still answer; SQLite's book is gone and says so.
+        let response = try await graphQL.run("{ contacts(first: 1) { totalCount } groups { id } }")
+        let codes = response["errors"]?.arrayValue?.compactMap { $0["extensions"]?["code"]?.stringValue } ?? []
+        let total = response["data"]?["contacts"]?["totalCount"]?.intValue
+        #expect(total == 1 || codes.contains("UNAVAILABLE"), "\(response.json)")
+        #expect(!codes.contains("INTERNAL_SERVER_ERROR"), "\(response.json)")
+        if kind != .postgres {
+            let error = await #expect(throws: StoreError.self) {
+                try await fixture.store.contacts(ContactFetchRequest(keysToFetch: []))
+            }
+            #expect(error?.code == .unavailable)
+        }
+    }
 }

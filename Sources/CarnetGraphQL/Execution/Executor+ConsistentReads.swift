@@ -7,10 +7,15 @@ extension Executor {
     func runQuery(_ fields: [FieldPlan]) async -> [UInt8] {
         guard Self.readsMoreThanOnce(fields) else { return await run(fields) }
         consistentReads = true
-        var body: [UInt8] = []
-        // Throws only what `run` throws, which is nothing: each backend runs the body, snapshot or not.
-        try? await store.withConsistentReads { body = await run(fields) }
-        return body
+        var body: [UInt8]?
+        do {
+            try await store.withConsistentReads { body = await run(fields) }
+        } catch {
+            // Only the snapshot can fail here (`run` throws nothing), before the query ran: a closed store. The
+            // query then runs without it, each field answering with the store's error, never an empty response.
+        }
+        if let body { return body }
+        return await run(fields)
     }
 
     /// Whether a query may read its book more than once: all but a lone field that is one read (a contact by

@@ -29,6 +29,9 @@ final class PointReaders: Sendable {
 
     private let slots: [Slot]
     private let free: Mutex<[Int]>
+    /// Set by ``close()``: no connection is taken or opened after it, so a read that comes late goes to the writer,
+    /// which answers that the store is closed, instead of running on a closed (or newly opened, leaked) connection.
+    private let closed = Atomic<Bool>(false)
     /// Whether single-statement reads may run through SQLite's API directly; not when statements are traced,
     /// since only GRDB reports them.
     private let direct: Bool
@@ -117,7 +120,7 @@ final class PointReaders: Sendable {
     /// Takes a free connection until ``giveBack(_:)``, or `nil` when none is free (or it cannot open now: the file
     /// moved under a running store).
     func take() -> (index: Int, connection: PointConnection)? {
-        guard let index = free.withLock({ $0.popLast() }) else { return nil }
+        guard !closed.load(ordering: .acquiring), let index = free.withLock({ $0.popLast() }) else { return nil }
         let connection = slots[index].connection.withLock { slot -> PointConnection? in
             if let open = slot { return open }
             slot = try? openConnection()
@@ -145,7 +148,10 @@ final class PointReaders: Sendable {
     /// A new connection to the book: a slot's, or one of a snapshot's own when every slot is taken (closed by its
     /// user).
     func openConnection() throws -> PointConnection {
-        try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
+        guard !closed.load(ordering: .acquiring) else {
+            throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
+        }
+        return try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
     }
 
     /// How many connections are open.
@@ -153,7 +159,13 @@ final class PointReaders: Sendable {
 
     /// Closes the connections that opened; reads must have ended.
     func close() throws {
-        for slot in slots { try slot.connection.withLock { try $0?.close() } }
+        closed.store(true, ordering: .releasing)
+        for slot in slots {
+            try slot.connection.withLock { connection in
+                try connection?.close()
+                connection = nil
+            }
+        }
     }
 
     /// One per thread of the cooperative pool, which is where bounded reads run, and as many again for snapshots

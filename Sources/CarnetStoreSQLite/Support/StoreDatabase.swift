@@ -35,8 +35,10 @@ final class StoreDatabase: Sendable {
     func writer() throws -> any DatabaseWriter {
         try state.withLock { state in
             if let writer = state.writer { return writer }
+            // The same answer as PostgreSQL's: a request that raced the book's closing (its deletion, shutdown)
+            // is told to retry, not logged as a bug.
             guard !state.closed, let opener else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The store is closed")
+                throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
             }
             let writer = try opener()
             state.writer = writer
