@@ -50,6 +50,17 @@ struct PythonClientTests {
         }
     }
 
+    @Test("Deleting a book while clients query it, save to it and subscribe to it: documented errors only")
+    func bookDeletionRace() async throws {
+        // Six clients as fast as they can: past the per-token rate limit, which has tests of its own.
+        try await withServer({ $0.rateLimitPerSecond = 0 }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "book_deletion_race.py",
+                ["--url", server.url, "--ca", server.caPath, "--token", token, "--rounds", "10"])
+        }
+    }
+
     @Test("graphql-transport-ws: handshake, close codes 4400/4401/4403/4408/4409/4429, ping, complete, scopes")
     func webSocketProtocol() async throws {
         try await withServer { server in

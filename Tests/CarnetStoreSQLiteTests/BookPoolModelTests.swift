@@ -27,7 +27,8 @@ struct BookPoolModelTests {
         var held: [String: [SQLiteStore]] = [:]
         var lastRelease: [String: Int] = [:]
         for step in 0..<300 {
-            let book = books[random.int(0...books.count - 1)]
+            let index = random.int(0...books.count - 1)
+            let book = books[index]
             switch random.int(0...9) {
             case 0...2:
                 held[book.id, default: []].append(try await pool.acquireStore(book))
@@ -53,6 +54,8 @@ struct BookPoolModelTests {
                 guard held[book.id, default: []].isEmpty else { continue }
                 try await pool.delete(book)
                 lastRelease[book.id] = nil
+                // A deleted book never opens again (identifiers are never reused): a new one takes its place.
+                books[index] = try await folder.sqliteCatalog.createBook(name: "B\(step)", ownerID: owner.id)
             }
             let state = await pool.bookkeeping
             let context = "seed \(seed), step \(step), capacity \(capacity), budget \(budget)"

@@ -25,7 +25,7 @@ public actor BookStores: AddressBookStores {
     /// How many file descriptors open books may hold when idle, at most.
     public nonisolated let descriptorBudget: Int
 
-    private struct Entry {
+    struct Entry {
         var store: SQLiteStore
         var leases: Int
         /// The descriptors counted for this book in ``descriptors``, updated when it is given back.
@@ -44,8 +44,18 @@ public actor BookStores: AddressBookStores {
     private var descriptors = 0
     /// Books being opened, off the actor: opening takes milliseconds, and one book's open must not hold up
     /// requests to other books. Everyone asking for the book meanwhile waits for the same task.
-    private var opening: [String: Task<SQLiteStore, any Error>] = [:]
+    var opening: [String: Task<SQLiteStore, any Error>] = [:]
     private var clock: UInt64 = 0
+    /// Books deleted by this process: never opened again (identifiers are never reused), so a request that found
+    /// one in the catalog just before its deletion cannot create its file anew and write where no one will look.
+    var deleted: Set<String> = []
+    /// Deleted books still held by requests, closed once the last gives its lease back (``delete(_:)``).
+    var retiring: [String: Retiring] = [:]
+
+    struct Retiring {
+        var leases: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// - Parameters:
     ///   - capacity: the most books kept open when idle; `nil` for ``defaultCapacity``.
@@ -105,6 +115,7 @@ public actor BookStores: AddressBookStores {
     /// ``acquire(_:)`` with the store's own type, for this backend's tools and tests.
     public func acquireStore(_ book: AddressBook) async throws -> SQLiteStore {
         if let store = lease(book.id) { return store }
+        guard !deleted.contains(book.id) else { throw Self.noSuchBook }
         let task: Task<SQLiteStore, any Error>
         if let pending = opening[book.id] {
             task = pending
@@ -133,6 +144,7 @@ public actor BookStores: AddressBookStores {
         }
         guard let leased = lease(book.id) else {
             // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
+            if deleted.contains(book.id) { throw Self.noSuchBook }
             throw StoreError(.storageFailure, "The address book closed while it was being opened.")
         }
         evictIdle()
@@ -151,7 +163,7 @@ public actor BookStores: AddressBookStores {
 
     /// Gives back a store from ``acquire(_:)``.
     public func release(_ bookID: String) {
-        guard var entry = open[bookID] else { return }
+        guard var entry = open[bookID] else { return releaseRetiring(bookID) }
         entry.leases = max(0, entry.leases - 1)
         if entry.leases == 0 {
             // A book held while it was written may have opened its writer: count it again.
@@ -182,18 +194,6 @@ public actor BookStores: AddressBookStores {
         }
     }
 
-    /// Closes the book if open and deletes its database files: for a book deleted from the catalog.
-    public func delete(_ book: AddressBook) async throws {
-        if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
-            try await store.close()
-        }
-        if let entry = remove(book.id) { try await entry.store.close() }
-        let path = path(of: book)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
-        }
-    }
-
     /// Closes every open book.
     public func closeAll() async {
         let pending = Array(opening.values)
@@ -206,7 +206,7 @@ public actor BookStores: AddressBookStores {
     }
 
     /// Takes the book out of the pool, keeping the counts right.
-    private func remove(_ bookID: String) -> Entry? {
+    func remove(_ bookID: String) -> Entry? {
         guard let entry = open.removeValue(forKey: bookID) else { return nil }
         descriptors -= entry.descriptors
         if entry.idleSince != nil { idleCount -= 1 }

@@ -1,0 +1,48 @@
+import CarnetStore
+import Foundation
+
+extension BookStores {
+    static let noSuchBook = StoreError(.recordDoesNotExist, "No address book has this id.")
+
+    /// Closes the book if open and deletes its database files: for a book deleted from the catalog.
+    ///
+    /// Requests that hold the book finish first, and its subscriptions end at once: closing its connections under
+    /// a read made it read closed ones (SQLite's misuse error, reported to the client as an internal error, where
+    /// a connection's memory could already be reused). From the call on the book opens no more.
+    public func delete(_ book: AddressBook) async throws {
+        deleted.insert(book.id)
+        if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
+            try await store.close()
+        }
+        if let entry = remove(book.id) {
+            if entry.leases > 0 {
+                retiring[book.id] = Retiring(leases: entry.leases)
+                await entry.store.notifier.finishAll()
+                await withCheckedContinuation { continuation in
+                    if let held = retiring[book.id], held.leases > 0 {
+                        retiring[book.id]?.waiting.append(continuation)
+                    } else {
+                        continuation.resume()
+                    }
+                }
+                retiring[book.id] = nil
+            }
+            try await entry.store.close()
+        }
+        let path = path(of: book)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// A lease given back on a book being deleted: the last one lets the deletion close it.
+    func releaseRetiring(_ bookID: String) {
+        guard var held = retiring[bookID] else { return }
+        held.leases = max(0, held.leases - 1)
+        if held.leases == 0 {
+            for continuation in held.waiting { continuation.resume() }
+            held.waiting = []
+        }
+        retiring[bookID] = held
+    }
+}

@@ -1,0 +1,48 @@
+import CarnetStoreTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetStore
+@testable import CarnetStoreSQLite
+
+/// A book deleted while requests and subscriptions hold it: an outside client deleting books under load got
+/// internal errors (reads on connections the deletion had closed) before the deletion waited for them.
+@Suite("Deleting a book that is in use")
+struct BookDeletionTests {
+    @Test("Requests holding the book finish on it, its subscriptions end, then it closes; it never opens again")
+    func deleteWhileHeld() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        let book = try await folder.sqliteCatalog.createBook(name: "Doomed", ownerID: owner.id)
+        let pool = BookStores(directory: directory.path)
+        let request = try await pool.acquireStore(book)
+        try await request.add([Make.person("Anna", "Held")])
+        // A subscriber, holding the book for its lifetime as a server's subscription does.
+        let subscriber = try await pool.acquireStore(book)
+        let changes = await subscriber.changes()
+        let subscription = Task {
+            for await _ in changes {}
+            await pool.release(book.id)
+        }
+        let deletion = Task { try await pool.delete(book) }
+        // The subscription ends without anyone giving the book back by hand.
+        await subscription.value
+        // The deletion waits for the request, whose reads go on meanwhile.
+        for _ in 0..<20 {
+            await Task.yield()
+            #expect(try await request.contacts(ContactFetchRequest(keysToFetch: [.givenName])).contacts.count == 1)
+        }
+        let path = pool.path(of: book)
+        #expect(FileManager.default.fileExists(atPath: path))
+        await pool.release(book.id)
+        try await deletion.value
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // A request that found the book in the catalog just before: refused, and no file is created.
+        let error = await #expect(throws: StoreError.self) { _ = try await pool.acquireStore(book) }
+        #expect(error?.code == .recordDoesNotExist)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(await pool.openCount == 0)
+    }
+}
