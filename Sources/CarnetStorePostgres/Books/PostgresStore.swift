@@ -33,17 +33,23 @@ public struct PostgresStore: Sendable {
             ).decode(String.self).array()
             if let storeID = found.first { return storeID }
             let storeID = UUID().uuidString
-            // Two instances opening a new book at once: one inserts, the other finds its row.
+            // Two instances opening a new book at once: one inserts, the other finds its row. A deleted book's
+            // identifier is retired: a request that found the book just before its deletion does not make it anew
+            // (its saves would go where no one looks).
             let inserted = try await connection.rows(
                 """
-                INSERT INTO book_store (book_id, store_id) VALUES (\(bookID), \(storeID))
+                INSERT INTO book_store (book_id, store_id) SELECT \(bookID), \(storeID)
+                WHERE NOT EXISTS (SELECT 1 FROM retired_identifier WHERE id = \(bookID))
                 ON CONFLICT (book_id) DO NOTHING RETURNING store_id
                 """, logger: logger
             ).decode(String.self).array()
             guard !inserted.isEmpty else {
-                return try await connection.rows(
-                    "SELECT store_id FROM book_store WHERE book_id = \(bookID)", logger: logger
-                ).decode(String.self).array().first ?? storeID
+                guard
+                    let existing = try await connection.rows(
+                        "SELECT store_id FROM book_store WHERE book_id = \(bookID)", logger: logger
+                    ).decode(String.self).array().first
+                else { throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID]) }
+                return existing
             }
             let now = Date().timeIntervalSince1970
             try await connection.rows(
