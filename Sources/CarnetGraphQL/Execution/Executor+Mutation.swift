@@ -51,13 +51,14 @@ extension Executor {
             case .unified: unifiedIDs.append(id)
             }
         }
-        deletedContacts += result.deletedMembers
+        deletedContacts += result.deletedMembers + result.endedUnifiedContacts
         let fields = plan.selection?.fields(for: "SaveResult") ?? []
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")
         let (goneContacts, goneGroups) = (Set(deletedContacts), Set(deletedGroups))
         let contacts = try await savedContacts(
-            Self.unique(contactIDs.filter { !goneContacts.contains($0) }), unified: Self.unique(unifiedIDs),
+            Self.unique(contactIDs.filter { !goneContacts.contains($0) }),
+            unified: Self.unique(unifiedIDs.filter { !goneContacts.contains($0) }),
             keys: KeyPlanning.keys(contactFields))
         let groups = try await store.groups(
             withIdentifiers: Self.unique(groupIDs.filter { !goneGroups.contains($0) }))

@@ -110,11 +110,19 @@ public struct SaveResult: Sendable, Hashable {
     /// The member contacts deleted with a unified contact a `deleteContact` named: contacts the client may hold
     /// under their own identifiers (an individual client, or a unified one that has not heard of the link yet).
     public var deletedMembers: [String]
+    /// The unified contacts this save ended: a link that took their members into another, an unlink or a deletion
+    /// that left one member. The history records each as deleted under this save's author, so a client that
+    /// excludes its own author hears of it only here, even when it knew none of the members the save named.
+    public var endedUnifiedContacts: [String]
 
-    package init(revision: Int64?, historyToken: String, recordIdentifiers: [String], deletedMembers: [String] = []) {
+    package init(
+        revision: Int64?, historyToken: String, recordIdentifiers: [String], deletedMembers: [String] = [],
+        endedUnifiedContacts: [String] = []
+    ) {
         self.revision = revision
         self.historyToken = historyToken
         self.recordIdentifiers = recordIdentifiers
         self.deletedMembers = deletedMembers
+        self.endedUnifiedContacts = endedUnifiedContacts
     }
 }

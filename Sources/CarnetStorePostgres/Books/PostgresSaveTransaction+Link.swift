@@ -88,6 +88,7 @@ extension PostgresSaveTransaction {
         if !plan.unlinked.isEmpty {
             try await run("DELETE FROM contact_link WHERE book_id = \(bookID) AND contact_id = ANY(\(plan.unlinked))")
         }
+        endedUnified += plan.retired
         for identifier in plan.retired {
             try await retire(identifier, kind: .unified)
             // Unified clients drop it; individual clients ignore a delete of a record they never saw.

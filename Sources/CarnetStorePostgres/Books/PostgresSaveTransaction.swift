@@ -16,6 +16,8 @@ struct PostgresSaveTransaction {
     private(set) var changed = false
     /// The members deleted with the unified contacts this save deleted (``SaveResult/deletedMembers``).
     private(set) var deletedMembers: [String] = []
+    /// The unified contacts this save ended (``SaveResult/endedUnifiedContacts``).
+    var endedUnified: [String] = []
     /// The last history position assigned (the book's, before this save's first event).
     private(set) var position: Int64
     /// Contacts added less contacts deleted so far.

@@ -39,7 +39,8 @@ extension PostgresStore {
             return SaveResult(
                 revision: transaction.changed ? transaction.seq : nil,
                 historyToken: HistoryToken(storeID: storeID, position: transaction.position).encoded,
-                recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers)
+                recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
+                endedUnifiedContacts: transaction.endedUnified)
         }
         if result.revision != nil {
             await notifier.check()

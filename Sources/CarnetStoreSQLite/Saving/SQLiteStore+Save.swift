@@ -57,7 +57,8 @@ extension SQLiteStore {
                     result = SaveResult(
                         revision: transaction.changed ? transaction.seq : nil,
                         historyToken: HistoryToken(storeID: storeID, position: position).encoded,
-                        recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers)
+                        recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
+                        endedUnifiedContacts: transaction.endedUnified)
                     // A save that changed nothing leaves no trace, not even a used-up revision.
                     return transaction.changed ? .commit : .rollback
                 }

@@ -94,6 +94,7 @@ extension SaveTransaction {
                 sql: "DELETE FROM contactLink WHERE contactRowid = (SELECT rowid FROM contact WHERE id = ?)"
             ).execute(arguments: [contact])
         }
+        endedUnified += plan.retired
         for identifier in plan.retired {
             try retire(identifier, kind: .unified)
             // Unified clients drop it; individual clients ignore a delete of a record they never saw.

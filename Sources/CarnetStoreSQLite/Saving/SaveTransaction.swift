@@ -16,6 +16,8 @@ struct SaveTransaction {
     var linkedNamesToRefresh: Set<String> = []
     /// The members deleted with the unified contacts this save deleted (``SaveResult/deletedMembers``).
     private(set) var deletedMembers: [String] = []
+    /// The unified contacts this save ended (``SaveResult/endedUnifiedContacts``).
+    var endedUnified: [String] = []
     /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
     private var nextRowid: Int64?
 

@@ -1,0 +1,49 @@
+import CarnetGraphQL
+import CarnetStore
+import CarnetStoreTestSupport
+import Testing
+
+/// A save that ends a unified contact says so in `deletedContactIds`: its history records the end under the save's
+/// author, so a client that excludes its own author learns of it only from the result. An outside fuzzer found a
+/// replica keeping a unified contact for ever after its own link had ended it.
+@Suite("Unified contacts a save ends")
+struct EndedUnifiedContactTests {
+    static let save = """
+        mutation($ops: [SaveOperationInput!]!) {
+          save(request: {transactionAuthor: "app-a", operations: $ops}) {
+            contacts { id linkedContacts { id } } deletedContactIds
+          }
+        }
+        """
+
+    @Test(
+        "A link that takes a unified contact's members into another, and an unlink that leaves one member",
+        arguments: StoreKind.available)
+    func endedByLinkAndUnlink(kind: StoreKind) async throws {
+        let fixture = try await StoreFixture(kind)
+        let graphQL = GraphQLFixture(store: fixture.store)
+        func save(_ operations: [JSONValue]) async throws -> JSONValue {
+            try #require(try await graphQL.data(Self.save, ["ops": .array(operations)])["save"])
+        }
+        func link(_ ids: [String]) -> JSONValue { ["linkContacts": .array(ids.map(JSONValue.string))] }
+        _ = try await save(
+            ["c1", "c2", "c3", "c5", "c6", "c7"].map { ["addContact": ["id": .string($0), "givenName": .string($0)]] })
+        let first = try #require(try await save([link(["c1", "c2"])])["contacts"]?[0]?["id"]?.stringValue)
+        let second = try #require(try await save([link(["c6", "c7"])])["contacts"]?[0]?["id"]?.stringValue)
+        // Another app grows the first and takes out the members a client knew it by: {c3, c5} now.
+        _ = try await save([link([first, "c3", "c5"])])
+        _ = try await save([["unlinkContact": "c1"], ["unlinkContact": "c2"]])
+        // Linking c5 brings its unified contact into the second: the first ends, though the save named none of
+        // the members (c1, c2) a client may have known it by.
+        let joined = try await save([link([second, "c5"])])
+        #expect(joined["deletedContactIds"]?.json == #"["\#(first)"]"#)
+        #expect(
+            joined["contacts"]?.json
+                == #"[{"id":"\#(second)","linkedContacts":[{"id":"c3"},{"id":"c5"},{"id":"c6"},{"id":"c7"}]}]"#)
+        // Unlinks that leave one member end that unified contact too.
+        let left = try await save([["unlinkContact": "c3"], ["unlinkContact": "c5"], ["unlinkContact": "c6"]])
+        #expect(left["deletedContactIds"]?.json == #"["\#(second)"]"#)
+        let remaining = try await graphQL.data("{ contacts(first: 10) { nodes { id isUnified } } }")
+        #expect(remaining["contacts"]?["nodes"]?.arrayValue?.contains { $0["isUnified"] == true } == false)
+    }
+}
