@@ -78,6 +78,28 @@ extension ScheduleRunner {
         }
     }
 
+    /// What the client itself holds around the identifiers before its save: the records it holds under them or
+    /// with them among their members, and those members. A client knows no more than that: reading the server
+    /// just before its save races other writers (an outside fuzzer's replica kept a unified contact whose end
+    /// only such a read had shown the model).
+    func knowledge(_ client: OwnApplier, around ids: [String]) -> LinkedAround {
+        let state =
+            switch client {
+            case .puller(let index): pullers[index].state
+            case .subscriber(let subscriber): subscriber.progress.withLock { $0.state }
+            }
+        let named = Set(ids)
+        var around = LinkedAround(ids: named)
+        for (id, node) in state.contacts {
+            let members = (node["linkedContacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            guard named.contains(id) || !named.isDisjoint(with: members) else { continue }
+            around.ids.insert(id)
+            around.ids.formUnion(members)
+            around.linked = around.linked || !members.isEmpty
+        }
+        return around
+    }
+
     /// The unified contacts the identifiers are part of now and their members, read as a client would (a unified
     /// fetch with `linkedContacts`).
     func linked(around ids: [String], book: Int) async throws -> LinkedAround {
@@ -107,21 +129,23 @@ extension ScheduleRunner {
     /// After its own save that touched links (before or after it), a client that applies its own saves reads the
     /// touched contacts again, as the schema says: those found replace what it holds, with their groups read again;
     /// those not found (ended unified contacts; for unified clients, the members) are dropped.
+    /// - Parameter before: each owner's ``knowledge(_:around:)`` of the named contacts before the save.
     mutating func rereadAfterLinks(
-        _ owners: [OwnApplier], operations: [JSONValue], saved: JSONValue, named: [String], before: LinkedAround,
+        _ owners: [OwnApplier], operations: [JSONValue], saved: JSONValue, named: [String], before: [LinkedAround],
         book: Int
     ) async throws {
         guard !owners.isEmpty else { return }
         let results = (saved["contacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
         let after = try await linked(around: named + results, book: book)
         let linkOperations = ["linkContacts", "unlinkContact", "setPreferredForName", "setPreferredForImage"]
-        let touchesLinks =
-            before.linked || after.linked
-            || operations.contains { operation in linkOperations.contains { operation[$0] != nil } }
-        guard touchesLinks else { return }
-        let touched = Array(before.ids.union(after.ids))
         let store = world.store(of: book)
-        for owner in owners {
+        for (owner, known) in zip(owners, before) {
+            let touchesLinks =
+                known.linked || after.linked
+                || operations.contains { operation in linkOperations.contains { operation[$0] != nil } }
+            guard touchesLinks else { continue }
+            // What it knew, and what the save's result and a read after it show.
+            let touched = Array(known.ids.union(after.ids).union(knowledge(owner, around: Array(after.ids)).ids))
             let (unify, groupChanges) = options(owner)
             let nodes = try await reread(touched, unify: unify, book: book)
             var found: [String: JSONValue] = [:]

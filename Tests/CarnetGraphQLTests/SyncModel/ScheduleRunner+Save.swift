@@ -25,7 +25,7 @@ extension ScheduleRunner {
         let asOther = book == 2 && random.chance(50)
         let owners = ownAppliers(author: author, book: book)
         let named = namedContacts(operations)
-        let before = owners.isEmpty ? LinkedAround() : try await linked(around: named, book: book)
+        let before = owners.map { knowledge($0, around: named) }
         let result = try await world.run(
             SyncDocuments.save, ["request": request, "book": asOther ? .null : world.bookVariable(book)],
             asOther: asOther)
