@@ -47,7 +47,7 @@ extension GraphQLService {
             do {
                 let viewer = try executor.requireViewer()
                 guard let visible = try await viewer.book(id: bookID) else {
-                    throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID])
+                    throw StoreError.noSuchBook(bookID)
                 }
                 context.store = try await viewer.books.acquire(visible.book)
                 lease = BookLease(books: viewer.books, bookID: bookID)

@@ -37,7 +37,7 @@ extension Executor {
             try await catalog.share(
                 bookID: id, with: arguments.string("principalId") ?? "", access: access, by: viewer.principalID)
             guard let visible = try await viewer.book(id: id) else {
-                throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [id])
+                throw StoreError.noSuchBook(id)
             }
             return try await writeVisibleBook(visible, viewer, plan)
         case .unshareAddressBook:

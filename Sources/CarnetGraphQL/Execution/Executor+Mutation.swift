@@ -10,7 +10,7 @@ extension Executor {
         let viewer = try requireViewer()
         // A book without a grant gets the answer an unknown id gets.
         guard let visible = try await viewer.book(id: bookID) else {
-            throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID])
+            throw StoreError.noSuchBook(bookID)
         }
         guard visible.access.canWrite else {
             throw FieldError(message: "This address book is shared read-only.", code: .forbidden)

@@ -48,7 +48,7 @@ public struct PostgresStore: Sendable {
                     let existing = try await connection.rows(
                         "SELECT store_id FROM book_store WHERE book_id = \(bookID)", logger: logger
                     ).decode(String.self).array().first
-                else { throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID]) }
+                else { throw StoreError.noSuchBook(bookID) }
                 return existing
             }
             let now = Date().timeIntervalSince1970

@@ -167,7 +167,7 @@ extension PostgresCatalog {
         guard
             let (book, access) = try await access(connection, principalID: principalID, bookID: bookID, logger: logger)
         else {
-            throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID])
+            throw StoreError.noSuchBook(bookID)
         }
         guard access == .owner else {
             throw StoreError(.forbidden, "Only the book's owner may do this.", affected: [bookID])

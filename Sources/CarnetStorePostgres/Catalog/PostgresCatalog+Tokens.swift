@@ -16,7 +16,7 @@ extension PostgresCatalog {
             }
             for book in books
             where try await Self.access(connection, principalID: principalID, bookID: book, logger: logger) == nil {
-                throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [book])
+                throw StoreError.noSuchBook(book)
             }
             let taken = try await connection.rows("SELECT 1 FROM access_token WHERE id = \(token.id)", logger: logger)
                 .collect()

@@ -101,7 +101,7 @@ package final class PostgresDatabase: Sendable {
 
     func checkOpen() throws {
         guard !closed.load(ordering: .acquiring) else {
-            throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
+            throw StoreError.storeClosed
         }
     }
 }

@@ -2,8 +2,6 @@ import CarnetStore
 import Foundation
 
 extension BookStores {
-    static let noSuchBook = StoreError(.recordDoesNotExist, "No address book has this id.")
-
     /// Closes the book if open and deletes its database files: for a book deleted from the catalog.
     ///
     /// Requests that hold the book finish first, and its subscriptions end at once: closing its connections under

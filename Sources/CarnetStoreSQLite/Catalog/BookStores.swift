@@ -115,7 +115,7 @@ public actor BookStores: AddressBookStores {
     /// ``acquire(_:)`` with the store's own type, for this backend's tools and tests.
     public func acquireStore(_ book: AddressBook) async throws -> SQLiteStore {
         if let store = lease(book.id) { return store }
-        guard !deleted.contains(book.id) else { throw Self.noSuchBook }
+        guard !deleted.contains(book.id) else { throw StoreError.noSuchBook(book.id) }
         let task: Task<SQLiteStore, any Error>
         if let pending = opening[book.id] {
             task = pending
@@ -144,7 +144,7 @@ public actor BookStores: AddressBookStores {
         }
         guard let leased = lease(book.id) else {
             // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
-            if deleted.contains(book.id) { throw Self.noSuchBook }
+            if deleted.contains(book.id) { throw StoreError.noSuchBook(book.id) }
             throw StoreError(.storageFailure, "The address book closed while it was being opened.")
         }
         evictIdle()

@@ -133,7 +133,7 @@ extension SQLiteCatalog {
     /// `forbidden` when it may use it but not manage it.
     static func owned(_ db: Database, bookID: String, by principalID: String) throws -> AddressBook {
         guard let (book, access) = try access(db, principalID: principalID, bookID: bookID) else {
-            throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [bookID])
+            throw StoreError.noSuchBook(bookID)
         }
         guard access == .owner else {
             throw StoreError(.forbidden, "Only the book's owner may do this.", affected: [bookID])

@@ -15,7 +15,7 @@ extension SQLiteCatalog {
             }
             for book in token.bookIDs ?? []
             where try Self.access(db, principalID: token.principalID, bookID: book) == nil {
-                throw StoreError(.recordDoesNotExist, "No address book has this id.", affected: [book])
+                throw StoreError.noSuchBook(book)
             }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM accessToken WHERE id = ?", arguments: [token.id]) == true {
                 throw StoreError(.insertedRecordAlreadyExists, "Access token \(token.id) already exists.")

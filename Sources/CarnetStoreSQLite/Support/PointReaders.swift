@@ -149,7 +149,7 @@ final class PointReaders: Sendable {
     /// user).
     func openConnection() throws -> PointConnection {
         guard !closed.load(ordering: .acquiring) else {
-            throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
+            throw StoreError.storeClosed
         }
         return try PointConnection(DatabaseQueue(path: path, configuration: configuration), memoryMap: memoryMap)
     }

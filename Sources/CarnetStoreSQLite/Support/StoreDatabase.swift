@@ -38,7 +38,7 @@ final class StoreDatabase: Sendable {
             // The same answer as PostgreSQL's: a request that raced the book's closing (its deletion, shutdown)
             // is told to retry, not logged as a bug.
             guard !state.closed, let opener else {
-                throw StoreError(.unavailable, "The store is closed; nothing was read or written.")
+                throw StoreError.storeClosed
             }
             let writer = try opener()
             state.writer = writer
