@@ -69,14 +69,17 @@ extension ScheduleRunner {
     }
 
     /// A client that applies its own merge reads the survivor's groups again, as the schema tells it to: the
-    /// absorbed contacts' memberships it may not have pulled yet are the survivor's now.
+    /// absorbed contacts' memberships it may not have pulled yet are the survivor's now. A unified client that
+    /// holds the survivor inside a unified contact read that contact's groups again with its links, as the
+    /// survivor is not a contact it holds (the model once gave it the member's own membership).
     private mutating func readMergedGroups(_ operations: [JSONValue], book: Int, author: String) async throws {
         let survivors = operations.compactMap { $0["mergeContacts"]?["into"]?.stringValue }
         guard !survivors.isEmpty else { return }
         let groups = try await world.store(of: book).groups(ofContacts: survivors)
         for owner in ownAppliers(author: author, book: book) where options(owner).groupChanges {
+            let unify = options(owner).unify
             update(owner) { state in
-                for survivor in survivors {
+                for survivor in survivors where !unify || state.contacts[survivor] != nil {
                     state.members = state.members.filter { $0[1] != survivor }
                     for group in groups[survivor] ?? [] { state.members.insert([group.identifier, survivor]) }
                 }
