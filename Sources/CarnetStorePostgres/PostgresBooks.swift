@@ -69,22 +69,10 @@ public final class PostgresBooks: AddressBookStores {
     /// Stores are handles; nothing to give back.
     public func release(_ bookID: String) async {}
 
-    /// Deletes the book's records from every table, in one transaction, and ends its subscriptions here.
-    ///
-    /// The book's `book_store` row is locked first, as every save locks it first: a save in progress finishes
-    /// before, one that comes after finds no book. Deleting table by table without it deadlocked with saves (the
-    /// deletion failed, leaving the records of a book the catalog no longer had).
+    /// Ends the book's subscriptions here. Its records went with its catalog entry, in that transaction
+    /// (``BookRecords``).
     public func delete(_ book: AddressBook) async throws {
         if let store = known.withLock({ $0.removeValue(forKey: book.id) }) { await store.notifier.finishAll() }
-        let logger = database.logger
-        try await database.write { connection in
-            try await connection.rows(
-                "SELECT 1 FROM book_store WHERE book_id = \(book.id) FOR UPDATE", logger: logger)
-            for table in BookSchema.bookTables {
-                try await connection.rows(
-                    "DELETE FROM \(unescaped: table) WHERE book_id = \(book.id)", logger: logger)
-            }
-        }
     }
 
     public func closeAll() async {

@@ -42,30 +42,51 @@ struct BookDeletionRaceTests {
         }
         // The deletion starts once the writers do; they go on past it.
         while try await store.contactCount() < 5 { await Task.yield() }
+        // The catalog's deletion alone: the records go in its transaction, so no failure after it can leave them.
         let deleted = try await backend.catalog.deleteBook(id: book.id, by: admin.id)
-        try await backend.postgresBooks.delete(deleted)
         var outcomes: [String] = []
         for writer in writers { outcomes += try await writer.value }
         #expect(Set(outcomes).isSubset(of: ["saved", "RECORD_DOES_NOT_EXIST"]), "\(Set(outcomes))")
         #expect(outcomes.filter { $0 == "RECORD_DOES_NOT_EXIST" }.count == writers.count)
-        let left = try await backend.database.read { connection in
-            var left: [String: Int] = [:]
-            for table in BookSchema.bookTables {
-                let count =
-                    try await connection.rows(
-                        "SELECT count(*) FROM \(unescaped: table) WHERE book_id = \(book.id)",
-                        logger: backend.database.logger
-                    ).decode(Int.self).array().first ?? 0
-                if count > 0 { left[table] = count }
-            }
-            return left
-        }
+        let left = try await Self.rows(of: book.id, in: backend)
         #expect(left.isEmpty, "rows of the deleted book: \(left)")
+        try await backend.postgresBooks.delete(deleted)
         // Neither this instance nor another makes the book anew for a request that found it just before.
         let error = await #expect(throws: StoreError.self) { _ = try await backend.postgresBooks.store(book) }
         #expect(error?.code == .recordDoesNotExist)
         let other = PostgresBooks.open(backend, configuration: StoreConfiguration())
         await #expect(throws: StoreError.self) { _ = try await other.store(book) }
         try await backend.close()
+    }
+
+    @Test("Deleting a principal deletes its books' records in the same transaction")
+    func deletePrincipalsBooks() async throws {
+        let backend = try await PostgresBackend.open(try await PostgresTestDatabase.sharedLocation())
+        let user = try await backend.catalog.createPrincipal(
+            name: "leaving-\(UUID().uuidString)", kind: .user, isAdmin: false)
+        let book = try await backend.catalog.createBook(name: "Theirs", ownerID: user.id)
+        try await backend.postgresBooks.store(book).add([Make.person("Anna", "Theirs")])
+        #expect(try await Self.rows(of: book.id, in: backend)["contact"] == 1)
+        let deleted = try await backend.catalog.deletePrincipal(id: user.id)
+        #expect(deleted.map(\.id).contains(book.id))
+        let left = try await Self.rows(of: book.id, in: backend)
+        #expect(left.isEmpty, "rows of the deleted principal's book: \(left)")
+        try await backend.close()
+    }
+
+    /// The book's rows left in each table, by table.
+    static func rows(of bookID: String, in backend: PostgresBackend) async throws -> [String: Int] {
+        try await backend.database.read { connection in
+            var left: [String: Int] = [:]
+            for table in BookSchema.bookTables {
+                let count =
+                    try await connection.rows(
+                        "SELECT count(*) FROM \(unescaped: table) WHERE book_id = \(bookID)",
+                        logger: backend.database.logger
+                    ).decode(Int.self).array().first ?? 0
+                if count > 0 { left[table] = count }
+            }
+            return left
+        }
     }
 }

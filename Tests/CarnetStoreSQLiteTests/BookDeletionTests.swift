@@ -45,4 +45,38 @@ struct BookDeletionTests {
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(await pool.openCount == 0)
     }
+
+    @Test("A deletion cut short after the catalog: the next open of the folder removes the book's files, only those")
+    func filesLeftByAnInterruptedDeletion() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        let doomed = try await folder.sqliteCatalog.createBook(name: "Doomed", ownerID: owner.id)
+        let kept = try await folder.sqliteCatalog.createBook(name: "Kept", ownerID: owner.id)
+        let user = try await folder.catalog.createPrincipal(name: "leaving", kind: .user, isAdmin: false)
+        let userBook = try await folder.sqliteCatalog.createBook(name: "Theirs", ownerID: user.id)
+        for book in [doomed, kept, userBook] {
+            try await folder.bookStores.withSQLiteStore(book) { store in
+                try await store.add([Make.person("Anna", book.name)])
+            }
+        }
+        // The catalog forgets them; the process stops before the files go.
+        _ = try await folder.catalog.deleteBook(id: doomed.id, by: owner.id)
+        let userBooks = try await folder.catalog.deletePrincipal(id: user.id)
+        #expect(userBooks.map(\.id).contains(userBook.id))
+        try await folder.close()
+        let paths = [doomed, kept, userBook].map { folder.bookStores.path(of: $0) }
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        folder = try await DataFolder.open(directory: directory.path)
+        #expect(!FileManager.default.fileExists(atPath: paths[0]))
+        #expect(FileManager.default.fileExists(atPath: paths[1]))
+        #expect(!FileManager.default.fileExists(atPath: paths[2]))
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("books").path)
+        #expect(!leftovers.contains { $0.hasPrefix(doomed.id) || $0.hasPrefix(userBook.id) }, "\(leftovers)")
+        let contacts = try await folder.bookStores.withSQLiteStore(kept) { store in try await store.contactCount() }
+        #expect(contacts == 1)
+        try await folder.close()
+    }
 }

@@ -7,7 +7,8 @@ public protocol AddressBookStores: Sendable {
     func acquire(_ book: AddressBook) async throws -> any ContactStore
     /// Gives back a store from ``acquire(_:)``.
     func release(_ bookID: String) async
-    /// Deletes the book's records: for a book deleted from the catalog.
+    /// Deletes the book's records and ends its subscriptions: for a book deleted from the catalog. A backend whose
+    /// catalog shares the records' database deleted them with the catalog entry; it only ends the subscriptions.
     func delete(_ book: AddressBook) async throws
     /// Closes every open book.
     func closeAll() async

@@ -139,8 +139,8 @@ extension PostgresCatalog {
         }
     }
 
-    /// Deletes a book from the catalog (owners only; not a principal's default book) and returns it, so the caller
-    /// deletes its records. Its identifier is never used again.
+    /// Deletes a book from the catalog (owners only; not a principal's default book) with its records, in one
+    /// transaction, and returns it, so the caller ends its subscriptions. Its identifier is never used again.
     public func deleteBook(id: String, by principalID: String) async throws -> AddressBook {
         let id = id.storable
         let principalID = principalID.storable
@@ -153,6 +153,7 @@ extension PostgresCatalog {
             guard isDefault.isEmpty else {
                 throw StoreError(.forbidden, "A principal's default address book cannot be deleted.", affected: [id])
             }
+            try await BookRecords.delete(connection, bookID: id, logger: logger)
             try await Self.retire(connection, [id], logger: logger)
             try await connection.rows("DELETE FROM address_book WHERE id = \(id)", logger: logger)
             return book

@@ -104,8 +104,9 @@ extension PostgresCatalog {
         }
     }
 
-    /// Deletes a principal with its tokens, grants and the books it owns; returns those books, whose records the
-    /// caller deletes. Their identifiers are never used again.
+    /// Deletes a principal with its tokens, grants and the books it owns, their records with them, in one
+    /// transaction; returns those books, so the caller ends their subscriptions. Their identifiers are never used
+    /// again.
     public func deletePrincipal(id: String) async throws -> [AddressBook] {
         let id = id.storable
         let logger = self.logger
@@ -116,6 +117,7 @@ extension PostgresCatalog {
             let books = try await connection.rows(
                 "SELECT \(unescaped: Self.bookColumns) FROM address_book WHERE owner_id = \(id)", logger: logger
             ).decode(BookRow.self).array().map(Self.book)
+            for book in books { try await BookRecords.delete(connection, bookID: book.id, logger: logger) }
             try await Self.retire(connection, [id] + books.map(\.id), logger: logger)
             try await connection.rows("DELETE FROM principal WHERE id = \(id)", logger: logger)
             return books

@@ -39,6 +39,7 @@ public struct DataFolder: StoreBackend {
             bookStores: BookStores(
                 directory: directory, configuration: configuration, capacity: openBooks, legacyBookID: legacyBook))
         if let created { try await folder.adoptTokens(of: created) }
+        try await folder.removeRetiredBookFiles()
         return folder
     }
 
