@@ -42,6 +42,11 @@ struct ConnectionLimitTests {
                 + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n"
             let reply = try await connection.sendAndReadUntilClosed(request)
             #expect(reply.hasPrefix("HTTP/1.1 431"), "\(reply.prefix(200))")
+            // With the body every refusal has, whole (its length announced).
+            let parts = reply.components(separatedBy: "\r\n\r\n")
+            let body = parts.count == 2 ? parts[1] : ""
+            #expect(body.contains(#""code":"REQUEST_HEADER_FIELDS_TOO_LARGE""#), "\(reply.prefix(400))")
+            #expect(reply.lowercased().contains("content-length: \(body.utf8.count)\r\n"), "\(reply.prefix(400))")
             // Others are served as before.
             let status = try await TestClient.with(server) {
                 try await $0.graphql("{ __typename }", token: token).status

@@ -164,4 +164,24 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let shuttingDown = ErrorCode(rawValue: "SHUTTING_DOWN")
     /// A WebSocket already runs as many operations as it may; complete one first.
     public static let tooManyOperations = ErrorCode(rawValue: "MAX_OPERATIONS_EXCEEDED")
+
+    // Refusals over HTTP before GraphQL runs, each with its status.
+    /// 401: no token, or one that is unknown, expired, revoked or of a disabled principal.
+    public static let unauthenticated = ErrorCode(rawValue: "UNAUTHENTICATED")
+    /// 405, with `Allow`.
+    public static let methodNotAllowed = ErrorCode(rawValue: "METHOD_NOT_ALLOWED")
+    /// 406: no media type the client accepts.
+    public static let notAcceptable = ErrorCode(rawValue: "NOT_ACCEPTABLE")
+    /// 408: the request body took too long to arrive.
+    public static let requestTimeout = ErrorCode(rawValue: "REQUEST_TIMEOUT")
+    /// 413: the request body is over the limit.
+    public static let requestTooLarge = ErrorCode(rawValue: "REQUEST_TOO_LARGE")
+    /// 414: the query string of a GET is over the limit.
+    public static let uriTooLong = ErrorCode(rawValue: "URI_TOO_LONG")
+    /// 415: a body that is not JSON.
+    public static let unsupportedMediaType = ErrorCode(rawValue: "UNSUPPORTED_MEDIA_TYPE")
+    /// 431: the request line and headers are over the HTTP decoder's limit.
+    public static let requestHeaderFieldsTooLarge = ErrorCode(rawValue: "REQUEST_HEADER_FIELDS_TOO_LARGE")
+    /// 503 from `/readyz`: the store is not available.
+    public static let notReady = ErrorCode(rawValue: "NOT_READY")
 }

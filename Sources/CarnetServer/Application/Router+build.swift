@@ -42,7 +42,7 @@ func buildRouter(
         } catch {
             context.logger.error("Readiness check failed", metadata: ["error.type": "\(type(of: error))"])
             return HTTPErrorResponse(
-                status: .serviceUnavailable, code: "NOT_READY", message: "The store is not available."
+                status: .serviceUnavailable, code: .notReady, message: "The store is not available."
             )
             .response()
         }

@@ -24,7 +24,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         if let wait = limiter.acquire(identity.tokenID) {
             return HTTPErrorResponse(
-                status: .tooManyRequests, code: ErrorCode.rateLimited.rawValue,
+                status: .tooManyRequests, code: .rateLimited,
                 message: "Too many requests for this token; retry after \(wait) s.",
                 headers: [.retryAfter: String(wait)]
             ).response()

@@ -30,10 +30,22 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         answered = true
         // The decoder counts the request line with the headers: an overlong query string is a header overflow too.
         // A malformed URL is a bad request, not a long one.
-        let status: HTTPResponseStatus = refused == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
-        let headers: HTTPHeaders = ["connection": "close", "content-length": "0"]
-        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        let refusal =
+            refused == .headerOverflow
+            ? HTTPErrorResponse(
+                status: .requestHeaderFieldsTooLarge, code: .requestHeaderFieldsTooLarge,
+                message: "The request line and headers are too large.")
+            : HTTPErrorResponse(status: .badRequest, code: .badRequest, message: "The request head is malformed.")
+        let body = context.channel.allocator.buffer(bytes: refusal.body)
+        let headers: HTTPHeaders = [
+            "connection": "close", "content-type": ResponseMediaType.json.contentType,
+            "content-length": String(body.readableBytes),
+        ]
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: refusal.status.code), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 }

@@ -28,7 +28,7 @@ struct GraphQLHTTPHandler: Sendable {
         }
         guard let mediaType = ResponseMediaType.negotiate(request.headers.value(.accept)) else {
             return HTTPErrorResponse(
-                status: .notAcceptable, code: "NOT_ACCEPTABLE",
+                status: .notAcceptable, code: .notAcceptable,
                 message: "Accept application/graphql-response+json or application/json.",
                 headers: [.accept: "application/graphql-response+json, application/json"]
             ).response()
@@ -43,7 +43,7 @@ struct GraphQLHTTPHandler: Sendable {
             return try refusal.response(from: request, context: context)
         } catch let error as GraphQLRequestError {
             return HTTPErrorResponse(
-                status: .badRequest, code: error.errors.first?.code.rawValue ?? "BAD_REQUEST",
+                status: .badRequest, code: error.errors.first?.code ?? .badRequest,
                 message: error.errors.first?.message ?? "Bad request"
             ).response()
         }
@@ -68,7 +68,7 @@ struct GraphQLHTTPHandler: Sendable {
                 "An address book could not be opened",
                 metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             return HTTPErrorResponse(
-                status: .serviceUnavailable, code: StoreError.Code.storageFailure.rawValue,
+                status: .serviceUnavailable, code: ErrorCode(rawValue: StoreError.Code.storageFailure.rawValue),
                 message: "The address book cannot be opened now."
             ).response()
         }
@@ -90,21 +90,21 @@ struct GraphQLHTTPHandler: Sendable {
         if request.method == .get {
             guard (request.uri.query?.utf8.count ?? 0) <= maxBodyBytes else {
                 throw HTTPErrorResponse(
-                    status: .uriTooLong, code: "URI_TOO_LONG", message: "The query string is too long.")
+                    status: .uriTooLong, code: .uriTooLong, message: "The query string is too long.")
             }
             guard let items = decodeQueryString(request.uri.query) else {
-                throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "Malformed query string.")
+                throw HTTPErrorResponse(status: .badRequest, code: .badRequest, message: "Malformed query string.")
             }
             return try GraphQLRequestBody(queryItems: items, maxJSONNesting: service.limits.maxJSONNesting)
         }
         guard isJSONContentType(request.headers.value(.contentType)) else {
             throw HTTPErrorResponse(
-                status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
+                status: .unsupportedMediaType, code: .unsupportedMediaType,
                 message: "Send the request as Content-Type: application/json (UTF-8).")
         }
         let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes)
         guard !bytes.isEmpty else {
-            throw HTTPErrorResponse(status: .badRequest, code: "BAD_REQUEST", message: "The request body is empty.")
+            throw HTTPErrorResponse(status: .badRequest, code: .badRequest, message: "The request body is empty.")
         }
         let json: JSONValue
         do {
@@ -113,7 +113,7 @@ struct GraphQLHTTPHandler: Sendable {
             throw GraphQLRequestError.jsonTooDeep("The request body", service.limits.maxJSONNesting)
         } catch {
             throw HTTPErrorResponse(
-                status: .badRequest, code: "BAD_REQUEST", message: "The request body is not valid JSON.")
+                status: .badRequest, code: .badRequest, message: "The request body is not valid JSON.")
         }
         return try GraphQLRequestBody(json: json)
     }

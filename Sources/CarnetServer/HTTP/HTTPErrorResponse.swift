@@ -7,11 +7,18 @@ import NIOCore
 /// response with one error and its code, so every client reads failures the same way.
 struct HTTPErrorResponse: Error, Sendable {
     var status: HTTPResponse.Status
-    var code: String
+    var code: ErrorCode
     var message: String
     var headers: HTTPFields = [:]
 
     func response() -> Response {
+        var headers = self.headers
+        headers[.contentType] = ResponseMediaType.json.contentType
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The JSON body: `{"errors":[{"message":…,"extensions":{"code":…}}]}`.
+    var body: [UInt8] {
         var writer = JSONWriter(capacity: 128)
         writer.beginObject()
         writer.key("errors")
@@ -22,19 +29,17 @@ struct HTTPErrorResponse: Error, Sendable {
         writer.key("extensions")
         writer.beginObject()
         writer.key("code")
-        writer.string(code)
+        writer.string(code.rawValue)
         writer.endObject()
         writer.endObject()
         writer.endArray()
         writer.endObject()
-        var headers = self.headers
-        headers[.contentType] = ResponseMediaType.json.contentType
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+        return writer.bytes
     }
 
     static func unauthorized(_ message: String, invalidToken: Bool) -> HTTPErrorResponse {
         HTTPErrorResponse(
-            status: .unauthorized, code: "UNAUTHENTICATED", message: message,
+            status: .unauthorized, code: .unauthenticated, message: message,
             headers: [
                 .wwwAuthenticate: invalidToken
                     ? #"Bearer realm="carnet", error="invalid_token""# : #"Bearer realm="carnet""#
@@ -43,7 +48,7 @@ struct HTTPErrorResponse: Error, Sendable {
 
     static func methodNotAllowed(_ allow: String, _ message: String) -> HTTPErrorResponse {
         HTTPErrorResponse(
-            status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: message,
+            status: .methodNotAllowed, code: .methodNotAllowed, message: message,
             headers: [.allow: allow])
     }
 }

@@ -64,7 +64,7 @@ struct RequestBodyTimeout: HTTPResponseError {
     var status: HTTPResponse.Status { .requestTimeout }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        HTTPErrorResponse(status: status, code: "REQUEST_TIMEOUT", message: "The request body took too long to arrive.")
+        HTTPErrorResponse(status: status, code: .requestTimeout, message: "The request body took too long to arrive.")
             .response()
     }
 }

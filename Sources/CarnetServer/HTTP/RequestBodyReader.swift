@@ -18,7 +18,7 @@ enum RequestBodyReader {
         // The stream also ends when the connection closes mid-body: never act on part of a request.
         if let announced, bytes.count != announced {
             throw HTTPErrorResponse(
-                status: .badRequest, code: "BAD_REQUEST",
+                status: .badRequest, code: .badRequest,
                 message: "The request body ended before its Content-Length.")
         }
         return bytes
@@ -26,7 +26,7 @@ enum RequestBodyReader {
 
     private static func tooLarge(_ limit: Int) -> HTTPErrorResponse {
         HTTPErrorResponse(
-            status: .contentTooLarge, code: "REQUEST_TOO_LARGE",
+            status: .contentTooLarge, code: .requestTooLarge,
             message: "The request body is larger than \(limit) bytes.")
     }
 }

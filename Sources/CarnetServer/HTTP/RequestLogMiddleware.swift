@@ -29,7 +29,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             log(request, path, .internalServerError, start, context)
             return HTTPErrorResponse(
-                status: .internalServerError, code: "INTERNAL_SERVER_ERROR",
+                status: .internalServerError, code: .internalServerError,
                 message: "Internal server error"
             ).response()
         }
