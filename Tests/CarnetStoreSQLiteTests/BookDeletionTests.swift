@@ -46,6 +46,40 @@ struct BookDeletionTests {
         #expect(await pool.openCount == 0)
     }
 
+    @Test(
+        "A writer that holds the book, saving batch after batch as an import does, is refused once the deletion starts")
+    func deleteUnderLongImport() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try await DataFolder.open(directory: directory.path)
+        let book = try await folder.sqliteCatalog.createBook(name: "Doomed", ownerID: try await folder.admin().id)
+        let pool = BookStores(directory: directory.path)
+        let store = try await pool.acquireStore(book)
+        let (saving, started) = AsyncStream<Void>.makeStream()
+        // Holds its lease until a save is refused (or 20,000 batches, which the deletion waited for before).
+        let importer = Task { () -> (Int, StoreError.Code?) in
+            var batches = 0
+            defer { Task { await pool.release(book.id) } }
+            while batches < 20_000 {
+                do {
+                    try await store.add((0..<10).map { Make.person("Batch \(batches)", "Card \($0)") })
+                } catch let error as StoreError {
+                    return (batches, error.code)
+                }
+                batches += 1
+                if batches == 3 { started.yield() }
+            }
+            return (batches, nil)
+        }
+        for await _ in saving { break }
+        try await pool.delete(book)
+        let (batches, refusal) = try await importer.value
+        #expect(refusal == .recordDoesNotExist, "\(batches) batches, then \(String(describing: refusal))")
+        #expect(batches < 20_000)
+        #expect(!FileManager.default.fileExists(atPath: pool.path(of: book)))
+        try await folder.close()
+    }
+
     @Test("A deletion cut short after the catalog: the next open of the folder removes the book's files, only those")
     func filesLeftByAnInterruptedDeletion() async throws {
         let directory = try makeTemporaryDirectory()

@@ -6,13 +6,15 @@ extension BookStores {
     ///
     /// Requests that hold the book finish first, and its subscriptions end at once: closing its connections under
     /// a read made it read closed ones (SQLite's misuse error, reported to the client as an internal error, where
-    /// a connection's memory could already be reused). From the call on the book opens no more.
+    /// a connection's memory could already be reused). From the call on the book opens no more and refuses saves,
+    /// so an import into it stops at its next batch rather than keeping the deletion waiting to its end.
     public func delete(_ book: AddressBook) async throws {
         deleted.insert(book.id)
         if let pending = opening.removeValue(forKey: book.id), let store = try? await pending.value {
             try await store.close()
         }
         if let entry = remove(book.id) {
+            entry.store.refuseSaves()
             if entry.leases > 0 {
                 retiring[book.id] = Retiring(leases: entry.leases)
                 await entry.store.notifier.finishAll()

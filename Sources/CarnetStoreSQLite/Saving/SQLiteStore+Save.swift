@@ -2,6 +2,10 @@ import CarnetStore
 import GRDB
 
 extension SQLiteStore {
+    /// Refuses every save from now on, with RECORD_DOES_NOT_EXIST: the book is being deleted. Reads go on until
+    /// the deletion closes it.
+    func refuseSaves() { database.refuseSaves() }
+
     /// Executes a save request in one SQLite transaction: every operation applies, or none does.
     ///
     /// - Returns: the commit's revision, the history token after it, and the saved records' identifiers.
@@ -20,6 +24,9 @@ extension SQLiteStore {
     /// - Throws: ``StoreError``; its `operationIndex` counts operations across the requests.
     @discardableResult
     public func execute(atomically requests: [SaveRequest]) async throws -> SaveResult {
+        guard !database.refusesSaves else {
+            throw StoreError(.recordDoesNotExist, "The address book was deleted; nothing was saved.")
+        }
         for request in requests { try request.validateShape() }
         let author = requests.first?.transactionAuthor
         let storeID = self.storeID

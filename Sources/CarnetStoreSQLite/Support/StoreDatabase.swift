@@ -46,6 +46,14 @@ final class StoreDatabase: Sendable {
         }
     }
 
+    /// Set when the book is being deleted: saves are refused from then on, so a long import (a save per batch)
+    /// ends at its next batch instead of holding the deletion until its last one.
+    private let savesRefused = Atomic<Bool>(false)
+
+    func refuseSaves() { savesRefused.store(true, ordering: .releasing) }
+
+    var refusesSaves: Bool { savesRefused.load(ordering: .acquiring) }
+
     /// Whether the writer is open.
     var isOpen: Bool { state.withLock { $0.writer != nil } }
 
