@@ -50,6 +50,9 @@ struct BookDeletionRaceTests {
         #expect(outcomes.filter { $0 == "RECORD_DOES_NOT_EXIST" }.count == writers.count)
         let left = try await Self.rows(of: book.id, in: backend)
         #expect(left.isEmpty, "rows of the deleted book: \(left)")
+        // A handle taken before (another instance's, which no deletion reaches) says the book is gone.
+        let gone = await #expect(throws: StoreError.self) { _ = try await store.defaultContainer() }
+        #expect(gone?.code == .recordDoesNotExist)
         try await backend.postgresBooks.delete(deleted)
         // Neither this instance nor another makes the book anew for a request that found it just before.
         let error = await #expect(throws: StoreError.self) { _ = try await backend.postgresBooks.store(book) }

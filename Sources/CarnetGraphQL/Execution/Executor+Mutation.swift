@@ -6,17 +6,21 @@ extension Executor {
         if let code = MutationField(rawValue: plan.code), code != .save, code != .importVCards {
             return try await managementField(code, plan)
         }
-        guard let bookID = args(plan).string("addressBookId") else { return try await mutationOnBook(plan) }
+        guard let bookID = args(plan).string("addressBookId") else {
+            // A token may write to some of its books and not to the one its root fields mean.
+            if let viewer = context.viewer, !viewer.defaultBookWritable { throw Self.readOnlyBook }
+            return try await mutationOnBook(plan)
+        }
         let viewer = try requireViewer()
         // A book without a grant gets the answer an unknown id gets.
         guard let visible = try await viewer.book(id: bookID) else {
             throw StoreError.noSuchBook(bookID)
         }
-        guard visible.access.canWrite else {
-            throw FieldError(message: "This address book is shared read-only.", code: .forbidden)
-        }
+        guard visible.access.canWrite else { throw Self.readOnlyBook }
         return try await inBook(visible, viewer) { try await mutationOnBook(plan) }
     }
+
+    static let readOnlyBook = FieldError(message: "This address book is shared read-only.", code: .forbidden)
 
     /// A mutation on the book in ``store``.
     private func mutationOnBook(_ plan: FieldPlan) async throws -> Bool {

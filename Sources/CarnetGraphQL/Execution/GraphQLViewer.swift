@@ -10,6 +10,8 @@ public struct GraphQLViewer: Sendable {
     public var bookIDs: [String]?
     /// The book the root fields mean.
     public var defaultBookID: String
+    /// Whether the viewer may write to ``defaultBookID`` (not when it is shared read-only).
+    public var defaultBookWritable: Bool
     /// The token's scope names (`read`, `write`): a token it creates gets no more.
     public var scopes: Set<String>
     /// The transaction authors the token may save as; empty for any. A token it creates may save as no other.
@@ -20,7 +22,7 @@ public struct GraphQLViewer: Sendable {
 
     public init(
         principalID: String, catalog: any CatalogStore, books: any AddressBookStores, bookIDs: [String]?,
-        defaultBookID: String,
+        defaultBookID: String, defaultBookWritable: Bool = true,
         scopes: Set<String>, transactionAuthors: [String] = [],
         createToken:
             @escaping @Sendable (String, Set<String>, [String], [String]?) async throws -> (
@@ -35,6 +37,7 @@ public struct GraphQLViewer: Sendable {
         self.books = books
         self.bookIDs = bookIDs
         self.defaultBookID = defaultBookID
+        self.defaultBookWritable = defaultBookWritable
     }
 
     /// The books this token may open now, as its principal sees them.

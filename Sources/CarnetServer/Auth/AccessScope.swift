@@ -33,6 +33,8 @@ public struct AccessIdentity: Sendable, Hashable {
     /// The book the root GraphQL fields mean: the principal's default book, or the token's first book when the
     /// token is limited to others.
     public var book: AddressBook
+    /// The principal's access to ``book``: root mutations need it writable.
+    public var bookAccess: BookAccess
     /// The books the token may open, among its principal's; `nil` for all of them.
     public var bookIDs: [String]?
 
@@ -55,7 +57,7 @@ public struct AccessIdentity: Sendable, Hashable {
         let principalID = principalID
         context.viewer = GraphQLViewer(
             principalID: principalID, catalog: tokens.catalog, books: books, bookIDs: bookIDs, defaultBookID: book.id,
-            scopes: Set(scopes.map(\.rawValue)), transactionAuthors: authors
+            defaultBookWritable: bookAccess.canWrite, scopes: Set(scopes.map(\.rawValue)), transactionAuthors: authors
         ) { name, scopes, authors, books in
             let made = try await tokens.create(
                 name: name, scopes: Set(scopes.compactMap(AccessScope.init(rawValue:))), authors: authors,

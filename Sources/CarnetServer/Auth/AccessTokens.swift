@@ -96,27 +96,38 @@ public final class AccessTokens: Sendable {
     }
 
     /// The token's record and the identity it grants now: `nil` for an unknown token, a disabled principal, or a
-    /// default book the principal may no longer open (a grant revoked since the token was made).
+    /// token none of whose books the principal may still open (grants revoked, books deleted since it was made).
+    ///
+    /// Its root fields mean the principal's default book, unless the token is limited to other books: then the
+    /// first of those the principal may still open, so a token limited to several books lives as long as one of
+    /// them. It may write if it has the scope and one of its books is writable; each book's access decides what
+    /// is written where (a book shared read-only refuses saves whatever the token's scopes).
     private func identity(id: String) async throws -> Entry? {
         guard let (record, principal) = try await catalog.accessToken(id: id), principal.disabled == nil else {
             return nil
         }
-        let candidates = record.bookIDs ?? []
-        // The principal's default book, unless the token is limited to other books: then the first of those.
-        let preferred =
-            principal.defaultBookID.flatMap { book in (record.bookIDs?.contains(book) ?? true) ? book : nil }
-            ?? candidates.first
-        guard let bookID = preferred,
-            let (book, access) = try await catalog.access(principalID: principal.id, bookID: bookID)
-        else { return nil }
+        var candidates = record.bookIDs ?? []
+        if let own = principal.defaultBookID, record.bookIDs?.contains(own) ?? true {
+            candidates.removeAll { $0 == own }
+            candidates.insert(own, at: 0)
+        }
+        var chosen: (book: AddressBook, access: BookAccess)?
+        var writable = false
+        for bookID in candidates where chosen == nil || !writable {
+            guard let (book, access) = try await catalog.access(principalID: principal.id, bookID: bookID) else {
+                continue
+            }
+            if chosen == nil { chosen = (book, access) }
+            writable = writable || access.canWrite
+        }
+        guard let (book, access) = chosen else { return nil }
         var scopes = Set(record.scopes.compactMap(AccessScope.init(rawValue:)))
-        // A book shared read-only is read-only whatever the token's scopes.
-        if !access.canWrite { scopes.remove(.write) }
+        if !writable { scopes.remove(.write) }
         return Entry(
             record: record,
             identity: AccessIdentity(
                 tokenID: record.id, name: record.name, scopes: scopes, authors: record.authors,
-                principalID: principal.id, book: book, bookIDs: record.bookIDs))
+                principalID: principal.id, book: book, bookAccess: access, bookIDs: record.bookIDs))
     }
 
     /// Equal length and bytes, taking the same time wherever the first difference is.

@@ -23,7 +23,7 @@ struct GraphQLHTTPHandler: Sendable {
         // address: that client has left (rapid resets ran every request to the end, minutes of work); only the
         // in-process test router's channel has neither.
         let hasConnection = context.channel.isActive || context.channel.remoteAddress != nil
-        guard let identity = context.identity else {
+        guard var identity = context.identity else {
             return HTTPErrorResponse.unauthorized("An access token is required.", invalidToken: false).response()
         }
         guard let mediaType = ResponseMediaType.negotiate(request.headers.value(.accept)) else {
@@ -63,6 +63,16 @@ struct GraphQLHTTPHandler: Sendable {
         let store: any ContactStore
         do {
             store = try await books.acquire(identity.book)
+        } catch let error as StoreError where error.code == .recordDoesNotExist {
+            // The token's book was deleted since its identity was cached. Asked afresh, the token means another of
+            // its books, or nothing any more: 401, as every later request will get. Not a fault of the server's.
+            guard let fresh = try? await tokens.recheck(identity, maxAge: .zero), fresh.book.id != identity.book.id,
+                let reopened = try? await books.acquire(fresh.book)
+            else {
+                return HTTPErrorResponse.unauthorized("The access token is invalid or revoked.", invalidToken: true)
+                    .response()
+            }
+            (identity, store) = (fresh, reopened)
         } catch {
             context.logger.error(
                 "An address book could not be opened",

@@ -36,8 +36,8 @@ extension GraphQLWebSocketSession {
             dependencies.metrics.recordOperation(
                 name: nil, kind: "unknown", status: "error", duration: ContinuousClock.now - started)
             await send(ServerMessage.error(id, errors), ifActive: id, generation)
-        case .unavailable:
-            await sendUnavailable(id, generation)
+        case .unavailable(let deleted):
+            await sendUnavailable(id, generation, deleted: deleted)
         case .subscribed(let operation, let outcome, let context, let started):
             // The prelude acquired the book.
             defer { Task { await dependencies.books.release(identity.book.id) } }
@@ -47,7 +47,7 @@ extension GraphQLWebSocketSession {
             do {
                 store = try await dependencies.books.acquire(identity.book)
             } catch {
-                return await sendUnavailable(id, generation)
+                return await sendUnavailable(id, generation, deleted: Self.isDeletedBook(error))
             }
             defer { Task { await dependencies.books.release(identity.book.id) } }
             let context = identity.graphQLContext(
@@ -57,8 +57,20 @@ extension GraphQLWebSocketSession {
         }
     }
 
-    private func sendUnavailable(_ id: String, _ generation: Int) async {
-        let errors = refusal("The address book cannot be opened now.", .internalServerError)
+    /// The caller's book could not be opened. Deleted, and the token asked afresh opens nothing else, the token is
+    /// over as a revoked one is: the socket closes with 4403, as it would at its next check. A token that still
+    /// means another of its books gets FORBIDDEN for this operation. Otherwise the store failed: the client may
+    /// retry, with the code an HTTP request gets (STORAGE_FAILURE).
+    private func sendUnavailable(_ id: String, _ generation: Int, deleted: Bool) async {
+        if deleted {
+            guard let identity = authenticatedIdentity,
+                (try? await dependencies.tokens.recheck(identity, maxAge: .zero)) != nil
+            else { return await close(.forbidden, "Forbidden") }
+            let errors = refusal("This address book was deleted.", .forbidden)
+            return await send(ServerMessage.error(id, errors), ifActive: id, generation)
+        }
+        let errors = refusal(
+            "The address book cannot be opened now.", ErrorCode(rawValue: StoreError.Code.storageFailure.rawValue))
         await send(ServerMessage.error(id, errors), ifActive: id, generation)
     }
 

@@ -11,8 +11,8 @@ extension GraphQLWebSocketSession {
         /// A subscription that already listens for commits (or its refusal), with the book it holds open.
         case subscribed(
             GraphQLService.Operation, GraphQLService.Outcome, GraphQLRequestContext, started: ContinuousClock.Instant)
-        /// The caller's address book could not be opened.
-        case unavailable
+        /// The caller's address book could not be opened; `deleted` when it no longer exists.
+        case unavailable(deleted: Bool)
     }
 
     /// Parses the operation and, for a subscription, opens the book and starts listening. It awaits only the
@@ -32,9 +32,14 @@ extension GraphQLWebSocketSession {
         do {
             store = try await dependencies.books.acquire(identity.book)
         } catch {
-            return .unavailable
+            return .unavailable(deleted: Self.isDeletedBook(error))
         }
         let context = identity.graphQLContext(store: store, tokens: dependencies.tokens, books: dependencies.books)
         return .subscribed(operation, await service.run(operation, context: context), context, started: started)
+    }
+
+    /// Whether opening the caller's book failed because the book was deleted (since its identity was cached).
+    static func isDeletedBook(_ error: any Error) -> Bool {
+        (error as? StoreError)?.code == .recordDoesNotExist
     }
 }

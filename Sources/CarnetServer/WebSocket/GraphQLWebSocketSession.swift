@@ -45,6 +45,9 @@ final class GraphQLWebSocketSession: Sendable {
     let upgradeIdentity: AccessIdentity?
     private let state = Mutex(State())
 
+    /// Who `connection_init` authenticated, once it has.
+    var authenticatedIdentity: AccessIdentity? { state.withLock { $0.identity } }
+
     init(
         _ dependencies: Dependencies, outbound: WebSocketOutboundWriter, logger: Logger,
         upgradeIdentity: AccessIdentity?

@@ -37,7 +37,7 @@ struct PostgresSaveTransaction {
             let (lastSeq, lastPosition) = try await connection.rows(
                 "SELECT last_seq, last_position FROM book_store WHERE book_id = \(bookID) FOR UPDATE", logger: logger
             ).decode((Int64, Int64).self).array().first
-        else { throw StoreError(.recordDoesNotExist, "No such address book", affected: [bookID]) }
+        else { throw StoreError.noSuchBook(bookID) }
         return PostgresSaveTransaction(
             connection: connection, logger: logger, bookID: bookID, seq: lastSeq + 1,
             now: Date().timeIntervalSince1970, author: author, position: lastPosition)

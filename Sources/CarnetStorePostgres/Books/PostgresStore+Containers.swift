@@ -42,8 +42,10 @@ extension PostgresStore {
     }
 
     public func defaultContainer() async throws -> Container {
+        // Every book has one from its creation to its deletion: none means the book was deleted (by another
+        // instance, whose deletion this one's catalog checks notice within their cache's life).
         guard let container = try await fetchContainers("AND k.is_default").first else {
-            throw StoreError(.storageFailure, "The store has no default container")
+            throw StoreError.noSuchBook(bookID)
         }
         return container
     }
