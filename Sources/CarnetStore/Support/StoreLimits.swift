@@ -16,6 +16,9 @@ public enum StoreLimits {
     public static let urlBytes = 2_048
     /// Values in one multi-value property.
     public static let valuesPerProperty = 100
+    /// Groups one vCard's CATEGORIES put its contact in: past it the CATEGORIES line is kept as a vCard property,
+    /// so one card of a 1 MiB request cannot make 200,000 groups.
+    public static let categoriesPerCard = 1_000
     /// vCard properties kept for a contact (``ContactKey/vCardProperties``).
     public static let vCardPropertiesPerContact = 1_000
     /// One kept vCard property line: as long as the longest line the vCard reader takes (10 MiB), so a value

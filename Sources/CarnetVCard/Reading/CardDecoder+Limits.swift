@@ -36,6 +36,7 @@ extension CardDecoder {
             if !progressed {
                 // Nothing left to keep aside: the importer skips a card the store would still refuse.
                 decoder.notePhoto(&warnings, beginLine: beginLine)
+                decoder.noteCategories(&warnings, beginLine: beginLine)
                 card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
                 card.unresolvedProblems = problems
                 return card
@@ -45,9 +46,19 @@ extension CardDecoder {
         decoder.excluded = excluded
         var card = try decoder.run(beginLine: beginLine)
         decoder.notePhoto(&warnings, beginLine: beginLine)
+        decoder.noteCategories(&warnings, beginLine: beginLine)
         card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
         card.unresolvedProblems = SaveRequest.validationProblems(ofNewContact: card.contact)
         return card
+    }
+
+    /// The warning for CATEGORIES kept because they name more groups than a card may put its contact in.
+    func noteCategories(_ warnings: inout [VCardWarning], beginLine: Int) {
+        guard let index = overlongCategories else { return }
+        warnings.append(
+            VCardWarning(
+                line: lines[index].number, cardLine: beginLine, key: "CATEGORIES",
+                message: "CATEGORIES past \(StoreLimits.categoriesPerCard) groups, kept as a vCard property"))
     }
 
     /// The warning for a photo kept because it is over the image limit.

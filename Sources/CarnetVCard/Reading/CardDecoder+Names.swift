@@ -86,10 +86,20 @@ extension CardDecoder {
 
     /// CATEGORIES become group names: trimmed, without empty or repeated names.
     mutating func mapCategories(_ line: ContentLine) throws(VCardIssue) -> Bool {
+        var names = categoryNames
+        var added: [String] = []
         for item in try values.list(line) {
             let name = TextCleaning.singleLine(item)
-            if !name.isEmpty, !categories.contains(name) { categories.append(name) }
+            guard !name.isEmpty, names.insert(name).inserted else { continue }
+            added.append(name)
+            // Kept whole as a vCard property rather than cut: nothing of the card is lost.
+            if categories.count + added.count > StoreLimits.categoriesPerCard {
+                if overlongCategories == nil { overlongCategories = current }
+                return false
+            }
         }
+        categoryNames = names
+        categories += added
         return true
     }
 
