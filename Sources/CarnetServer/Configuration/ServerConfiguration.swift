@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// Operations (subscriptions included) one WebSocket may run at once; one more gets an error message
     /// (`MAX_OPERATIONS_EXCEEDED`) and the socket stays open.
     public var maxOperationsPerSocket: Int = 100
+    /// Of those, the queries and mutations that run at once; the others wait for their turn, having built no
+    /// answer yet (a client that reads none of them holds this many answers, not one per operation).
+    public var maxRunningRequestsPerSocket: Int = 4
     /// How long a revoked token may still be honoured from the cache.
     public var tokenCacheLifetime: Duration = .seconds(2)
     /// How long graceful shutdown waits for in-flight operations before closing sockets anyway.

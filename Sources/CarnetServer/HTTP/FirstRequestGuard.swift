@@ -2,10 +2,10 @@ import NIOCore
 import NIOHTTP1
 
 /// Watches an HTTP/1.1 connection until its first request head: then cancels the connection's deadline (the
-/// TLS handshake and that head must arrive within it) and leaves the pipeline, where Hummingbird's idle and
-/// body timeouts take over. A head the decoder refuses (a request line or headers over its limits, malformed
-/// bytes) gets a response and the connection closes: with the WebSocket upgrade in the pipeline nothing else
-/// answers it, and the client waited for nothing on an open connection.
+/// TLS handshake and that head must arrive within it), drops the head's `Upgrade` unless it is a GET, and leaves
+/// the pipeline, where Hummingbird's idle and body timeouts take over. A head the decoder refuses (a request line
+/// or headers over its limits, malformed bytes) gets a response and the connection closes: with the WebSocket
+/// upgrade in the pipeline nothing else answers it, and the client waited for nothing on an open connection.
 final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -17,9 +17,22 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     init(deadline: Scheduled<Void>) { self.deadline = deadline }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
         deadline.cancel()
-        context.fireChannelRead(data)
+        // Only a connection's first request may upgrade it, and only a GET to a WebSocket (RFC 6455); RFC 9110
+        // lets a server ignore any other Upgrade. Left in, a POST with a body and upgrade headers was upgraded
+        // (101, then an error logged for its body), or, declined, never answered. Without it, it is served as
+        // the request it is. (Here, not in a handler of its own: after an upgrade, WebSocket frames pass where
+        // the request parts did, and this handler is gone by then.)
+        if head.method != .GET, head.headers.contains(name: "upgrade") {
+            head.headers.remove(name: "upgrade")
+            let connection = head.headers[canonicalForm: "connection"].filter { $0.lowercased() != "upgrade" }
+            head.headers.remove(name: "connection")
+            for token in connection { head.headers.add(name: "connection", value: String(token)) }
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+        } else {
+            context.fireChannelRead(data)
+        }
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 

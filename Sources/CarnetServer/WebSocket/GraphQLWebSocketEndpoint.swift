@@ -12,7 +12,10 @@ struct GraphQLWebSocketEndpoint: Sendable {
     func shouldUpgrade(_ head: HTTPRequest, _ channel: any Channel, _ logger: Logger) async throws
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
     {
-        guard head.path?.split(separator: "?", maxSplits: 1).first == "/graphql" else { return .dontUpgrade }
+        // RFC 6455 upgrades a GET only; anything else is served (or refused) as the plain HTTP request it is.
+        guard head.method == .get, head.path?.split(separator: "?", maxSplits: 1).first == "/graphql" else {
+            return .dontUpgrade
+        }
         let offered = head.headerFields[values: .secWebSocketProtocol]
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             .contains(Self.subprotocol)

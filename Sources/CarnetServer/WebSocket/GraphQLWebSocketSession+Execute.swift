@@ -43,6 +43,10 @@ extension GraphQLWebSocketSession {
             defer { Task { await dependencies.books.release(identity.book.id) } }
             await deliver(id, generation, operation, outcome, context, identity, since: started)
         case .parsed(let operation, let started):
+            // Its turn first: a client that reads no answers then holds a few of them, not one per operation.
+            await requestGate.enter()
+            defer { requestGate.leave() }
+            guard isActive(id, generation) else { return }
             let store: any ContactStore
             do {
                 store = try await dependencies.books.acquire(identity.book)

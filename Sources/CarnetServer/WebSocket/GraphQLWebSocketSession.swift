@@ -18,6 +18,8 @@ final class GraphQLWebSocketSession: Sendable {
         /// Operations running at once on one socket, at most: each subscription holds a task, a book and a place
         /// in every commit's fan-out, so a socket cannot gather them without bound.
         let maxOperations: Int
+        /// Queries and mutations of one socket that run (and hold their answers) at once; the others wait.
+        let maxRunningRequests: Int
         let initTimeout: Duration
         /// The same per-token limit as HTTP requests: each operation a socket starts counts as one request.
         let limiter: RateLimiter
@@ -44,6 +46,8 @@ final class GraphQLWebSocketSession: Sendable {
     /// The caller authenticated by the upgrade request's `Authorization` header, if any.
     let upgradeIdentity: AccessIdentity?
     private let state = Mutex(State())
+    /// Where a socket's queries and mutations wait their turn (``Dependencies/maxRunningRequests``).
+    let requestGate: OperationGate
 
     /// Who `connection_init` authenticated, once it has.
     var authenticatedIdentity: AccessIdentity? { state.withLock { $0.identity } }
@@ -56,6 +60,7 @@ final class GraphQLWebSocketSession: Sendable {
         self.outbound = outbound
         self.logger = logger
         self.upgradeIdentity = upgradeIdentity
+        requestGate = OperationGate(limit: dependencies.maxRunningRequests)
     }
 
     /// Reads messages until the client or the server closes the socket.

@@ -1,0 +1,59 @@
+import CarnetServer
+import Foundation
+import Testing
+
+/// Request framing an outside hostile client sent over a real TLS listener: a chunked body the decoder refuses got
+/// 500 INTERNAL_SERVER_ERROR (and an error log line), and a POST with WebSocket upgrade headers was upgraded.
+@Suite("Hostile request framing")
+struct HostileFramingTests {
+    static let body = #"{"query":"{ __typename }"}"#
+
+    static func post(_ token: String, _ headers: String, _ body: String) -> String {
+        "POST /graphql HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\n\(headers)\r\n\(body)"
+    }
+
+    @Test("A chunked body the decoder refuses gets 400 BAD_REQUEST, trailers past its limits 431, with bodies")
+    func malformedChunks() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let hex = String(Self.body.utf8.count, radix: 16)
+            let cases = [
+                ("zz\r\n\(Self.body)\r\n0\r\n\r\n", "400", "BAD_REQUEST"),
+                ("ffffffffffffffffff\r\n\(Self.body)\r\n0\r\n\r\n", "400", "BAD_REQUEST"),
+                (
+                    "\(hex)\r\n\(Self.body)\r\n0\r\n" + String(repeating: "X-T: 1\r\n", count: 20_000) + "\r\n", "431",
+                    "REQUEST_HEADER_FIELDS_TOO_LARGE"
+                ),
+            ]
+            for (chunks, status, code) in cases {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                let reply = try await connection.sendAndReadUntilClosed(
+                    Self.post(token, "Transfer-Encoding: chunked\r\n", chunks))
+                #expect(reply.hasPrefix("HTTP/1.1 \(status)"), "\(reply.prefix(300))")
+                #expect(reply.contains(#""code":"\#(code)""#), "\(reply.prefix(400))")
+            }
+            // A well-formed chunked body is served.
+            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+            let reply = try await connection.sendAndReadUntilClosed(
+                Self.post(
+                    token, "Transfer-Encoding: chunked\r\nConnection: close\r\n",
+                    "\(hex)\r\n\(Self.body)\r\n0\r\n\r\n"))
+            #expect(reply.hasPrefix("HTTP/1.1 200") && reply.contains(#""__typename":"Query""#), "\(reply.prefix(300))")
+        }
+    }
+
+    @Test("A POST with WebSocket upgrade headers is not upgraded: it is served as the request it is")
+    func upgradeOnPost() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+            let headers =
+                "Upgrade: websocket\r\nConnection: Upgrade, close\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n"
+                + "Content-Length: \(Self.body.utf8.count)\r\n"
+            let reply = try await connection.sendAndReadUntilClosed(Self.post(token, headers, Self.body))
+            #expect(reply.hasPrefix("HTTP/1.1 200") && reply.contains(#""__typename":"Query""#), "\(reply.prefix(300))")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Synchronization
+import Testing
+
+@testable import CarnetServer
+
+/// The gate a socket's queries and mutations pass: at most its limit inside at once, the others let in in the
+/// order they came as places free up.
+@Suite("A socket's turns for queries and mutations")
+struct OperationGateTests {
+    /// What the holders did, in order.
+    final class Log: Sendable {
+        let state = Mutex((inside: 0, most: 0, entered: [Int](), held: [Int: CheckedContinuation<Void, Never>]()))
+    }
+
+    @Test("At most the limit inside at once; waiting holders enter in arrival order", arguments: [1, 3])
+    func limitAndOrder(limit: Int) async throws {
+        let count = 10
+        let gate = OperationGate(limit: limit)
+        let log = Log()
+        var holders: [Task<Void, Never>] = []
+        for number in 0..<count {
+            holders.append(
+                Task {
+                    await gate.enter()
+                    // Inside until the test lets this holder go.
+                    await withCheckedContinuation { continuation in
+                        log.state.withLock { state in
+                            state.inside += 1
+                            state.most = max(state.most, state.inside)
+                            state.entered.append(number)
+                            state.held[number] = continuation
+                        }
+                    }
+                    log.state.withLock { $0.inside -= 1 }
+                    gate.leave()
+                })
+            // Each holder is inside or queued before the next starts: arrival order is creation order.
+            while log.state.withLock({ $0.entered.count }) + gate.waitingCount < number + 1 { await Task.yield() }
+        }
+        #expect(log.state.withLock { $0.entered } == Array(0..<limit))
+        for number in 0..<count {
+            var held: CheckedContinuation<Void, Never>?
+            while held == nil {
+                held = log.state.withLock { $0.held.removeValue(forKey: number) }
+                if held == nil { await Task.yield() }
+            }
+            held?.resume()
+        }
+        for holder in holders { await holder.value }
+        let state = log.state.withLock { ($0.most, $0.entered, $0.inside) }
+        #expect(state.0 == limit)
+        #expect(state.1 == Array(0..<count))
+        #expect(state.2 == 0)
+        #expect(gate.waitingCount == 0)
+    }
+}
