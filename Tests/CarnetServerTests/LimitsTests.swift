@@ -96,6 +96,9 @@ struct LimitsTests {
                 let echo = try await client.send(path: "/echo", body: request)
                 #expect(benchmark.status == 404)
                 #expect(echo.status == 404)
+                // With the JSON body every refusal has (an outside client found it empty).
+                #expect(echo.errorCodes == ["NOT_FOUND"], "\(echo.body)")
+                #expect(echo.header("content-type")?.hasPrefix("application/json") == true)
             }
         }
         try await withServer(routes: Self.addEcho) { server in

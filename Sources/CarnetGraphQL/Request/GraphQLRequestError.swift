@@ -168,6 +168,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     // Refusals over HTTP before GraphQL runs, each with its status.
     /// 401: no token, or one that is unknown, expired, revoked or of a disabled principal.
     public static let unauthenticated = ErrorCode(rawValue: "UNAUTHENTICATED")
+    /// 404: no such path.
+    public static let notFound = ErrorCode(rawValue: "NOT_FOUND")
     /// 405, with `Allow`.
     public static let methodNotAllowed = ErrorCode(rawValue: "METHOD_NOT_ALLOWED")
     /// 406: no media type the client accepts.

@@ -17,6 +17,11 @@ struct RequestLogMiddleware: RouterMiddleware {
         let response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // The router's own answer for a path it does not serve had no body: it gets the one every refusal has.
+            log(request, path, error.status, start, context)
+            return HTTPErrorResponse(status: .notFound, code: .notFound, message: "Nothing is served at this path.")
+                .response()
         } catch let error as any HTTPResponseError {
             log(request, path, error.status, start, context)
             throw error
