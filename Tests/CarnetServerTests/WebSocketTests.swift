@@ -4,6 +4,8 @@ import CarnetStoreSQLite
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOCore
+import NIOWebSocket
 import NIOSSL
 import Synchronization
 import Testing
@@ -185,6 +187,24 @@ struct WebSocketTests {
             #expect(errors.contains { $0.contains(#""id":"c""#) && $0.contains("MAX_OPERATIONS_EXCEEDED") })
             #expect(errors.contains { $0.contains(#""id":"e""#) && $0.contains("MAX_OPERATIONS_EXCEEDED") })
             #expect(!errors.contains { $0.contains(#""id":"d""#) }, "the completed subscription's place went to d")
+        }
+    }
+
+    @Test("A text message that is not UTF-8 fails the socket with 1007, as RFC 6455 requires")
+    func invalidUTF8() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let close = try await WebSocketTestClient.connect(server, token: token) { messages, outbound in
+                // A ping whose id holds an overlong encoding of "/" (0xC0 0xAF): never valid UTF-8.
+                var bytes = ByteBuffer(string: #"{"type":"subscribe","id":""#)
+                bytes.writeBytes([0xC0, 0xAF])
+                bytes.writeString(#"","payload":{"query":"{ __typename }"}}"#)
+                try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: bytes)))
+                if let message = try await messages.next() {
+                    Issue.record("a message that is not UTF-8 was answered: \(message)")
+                }
+            }
+            #expect(close?.closeCode == .dataInconsistentWithMessage, "\(String(describing: close))")
         }
     }
 

@@ -78,9 +78,11 @@ struct ServerChannels {
         }
         let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle),
+            // Text that is not UTF-8 fails the socket (1007), as RFC 6455 requires; unchecked, its bytes were
+            // replaced and an id came back other than sent.
             ws: .init(
                 maxFrameSize: configuration.maxBodyBytes, autoPing: .enabled(timePeriod: .seconds(15)),
-                closeTimeout: .seconds(5)))
+                closeTimeout: .seconds(5), validateUTF8: true))
         let endpoint = self.endpoint
         let shouldUpgrade = { @Sendable (head: HTTPRequest, channel: any Channel, logger: Logger) in
             try await endpoint.shouldUpgrade(head, channel, logger)
