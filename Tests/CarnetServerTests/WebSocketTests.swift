@@ -5,8 +5,8 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOCore
-import NIOWebSocket
 import NIOSSL
+import NIOWebSocket
 import Synchronization
 import Testing
 
