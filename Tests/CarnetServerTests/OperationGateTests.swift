@@ -21,7 +21,10 @@ struct OperationGateTests {
         for number in 0..<count {
             holders.append(
                 Task {
-                    await gate.enter()
+                    guard await gate.enter() else {
+                        Issue.record("holder \(number) was refused")
+                        return
+                    }
                     // Inside until the test lets this holder go.
                     await withCheckedContinuation { continuation in
                         log.state.withLock { state in
@@ -52,5 +55,28 @@ struct OperationGateTests {
         #expect(state.1 == Array(0..<count))
         #expect(state.2 == 0)
         #expect(gate.waitingCount == 0)
+    }
+
+    @Test("A holder cancelled while it waits leaves the queue at once, takes no place, and the next one gets it")
+    func cancelledWhileWaiting() async throws {
+        let gate = OperationGate(limit: 1)
+        #expect(await gate.enter())
+        let cancelled = Task { await gate.enter() }
+        while gate.waitingCount < 1 { await Task.yield() }
+        let next = Task { await gate.enter() }
+        while gate.waitingCount < 2 { await Task.yield() }
+        cancelled.cancel()
+        #expect(await cancelled.value == false)
+        #expect(gate.waitingCount == 1)
+        gate.leave()
+        #expect(await next.value == true)
+        // The place went to `next`; a cancelled task that arrives later is refused without waiting.
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await gate.enter()
+        }
+        #expect(await late.value == false)
+        gate.leave()
+        #expect(await gate.enter())
     }
 }

@@ -44,7 +44,7 @@ extension GraphQLWebSocketSession {
             await deliver(id, generation, operation, outcome, context, identity, since: started)
         case .parsed(let operation, let started):
             // Its turn first: a client that reads no answers then holds a few of them, not one per operation.
-            await requestGate.enter()
+            guard await requestGate.enter() else { return }
             defer { requestGate.leave() }
             guard isActive(id, generation) else { return }
             let store: any ContactStore

@@ -167,8 +167,13 @@ final class GraphQLWebSocketSession: Sendable {
             // this socket then always reaches it. Nothing here waits for another task to start, or writes.
             let prelude = await prelude(payload, identity)
             let task = Task { await self.execute(id, generation, prelude, identity) }
+            // Known as a subscription from the start: a shutdown that came before its task began delivering took
+            // it for a query, waited for it to finish, and so waited out the whole grace period.
+            let isSubscription = if case .subscribed = prelude { true } else { false }
             state.withLock { state in
-                if state.operations[id]?.generation == generation { state.operations[id]?.task = task }
+                guard state.operations[id]?.generation == generation else { return }
+                state.operations[id]?.task = task
+                state.operations[id]?.isSubscription = isSubscription
             }
         }
         return true

@@ -6,22 +6,43 @@ import Synchronization
 /// otherwise have the server build and hold all 100 answers at once (an outside client held 1 GB this way with
 /// 4 MB answers). Waiting here, an operation has not run yet, so it holds nothing.
 final class OperationGate: Sendable {
-    private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+    private struct State {
+        var free: Int
+        var waiting: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextID = 0
+    }
 
-    init(limit: Int) { state = Mutex((max(1, limit), [])) }
+    private let state: Mutex<State>
 
-    /// Waits for a place. Pair with ``leave()``, also when the holder was cancelled meanwhile.
-    func enter() async {
-        await withCheckedContinuation { continuation in
-            let admitted = state.withLock { state in
-                guard state.free > 0 else {
-                    state.waiting.append(continuation)
-                    return false
+    init(limit: Int) { state = Mutex(State(free: max(1, limit))) }
+
+    /// Waits for a place. - Returns: `true` once in (pair it with ``leave()``); `false` when the task was
+    /// cancelled first (the client completed the operation, the socket closed or the server is stopping), which
+    /// takes no place.
+    func enter() async -> Bool {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let admitted: Bool? = state.withLock { state in
+                    if Task.isCancelled { return false }
+                    guard state.free > 0 else {
+                        state.waiting.append((id, continuation))
+                        return nil
+                    }
+                    state.free -= 1
+                    return true
                 }
-                state.free -= 1
-                return true
+                if let admitted { continuation.resume(returning: admitted) }
             }
-            if admitted { continuation.resume() }
+        } onCancel: {
+            let waiting = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiting.remove(at: index).continuation
+            }
+            waiting?.resume(returning: false)
         }
     }
 
@@ -30,13 +51,13 @@ final class OperationGate: Sendable {
 
     /// Gives the place to the longest waiting holder, or back.
     func leave() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard !state.waiting.isEmpty else {
                 state.free += 1
                 return nil
             }
-            return state.waiting.removeFirst()
+            return state.waiting.removeFirst().continuation
         }
-        next?.resume()
+        next?.resume(returning: true)
     }
 }
