@@ -276,7 +276,7 @@ extension FieldError {
         if let retry = error.retryAfter { extensions["retryAfterSeconds"] = .int(Int(retry.components.seconds)) }
         // A store's PREDICATE_INVALID from a read is always about the client's arguments (a malformed cursor, a
         // page size, a filter too long): the same mistake as any other bad argument, so the same code.
-        let code = error.code == .predicateInvalid ? ErrorCode.badUserInput : ErrorCode(rawValue: error.code.rawValue)
+        let code = error.code == .predicateInvalid ? ErrorCode.badUserInput : ErrorCode(error.code)
         self.init(message: error.message, code: code, extensions: extensions)
     }
 }

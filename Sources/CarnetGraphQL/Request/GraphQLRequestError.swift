@@ -1,3 +1,5 @@
+import CarnetStore
+
 /// Why a request produced no execution: the phases GraphQL-over-HTTP maps to status codes.
 public struct GraphQLRequestError: Error, Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
@@ -132,6 +134,9 @@ public enum PathElement: Sendable, Hashable {
 public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A store error's code, as it stands in `extensions.code`.
+    public init(_ code: StoreError.Code) { rawValue = code.rawValue }
 
     public static let badRequest = ErrorCode(rawValue: "BAD_REQUEST")
     public static let parseFailed = ErrorCode(rawValue: "GRAPHQL_PARSE_FAILED")

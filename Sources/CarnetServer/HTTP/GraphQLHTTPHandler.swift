@@ -78,7 +78,7 @@ struct GraphQLHTTPHandler: Sendable {
                 "An address book could not be opened",
                 metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             return HTTPErrorResponse(
-                status: .serviceUnavailable, code: ErrorCode(rawValue: StoreError.Code.storageFailure.rawValue),
+                status: .serviceUnavailable, code: ErrorCode(.storageFailure),
                 message: "The address book cannot be opened now."
             ).response()
         }

@@ -38,12 +38,9 @@ extension GraphQLWebSocketSession {
         do {
             guard let current = try await dependencies.tokens.recheck(identity, maxAge: Self.accessCheckInterval)
             else { return false }
-            // The root fields' book must still be the token's, and still there: the cached identity outlives a
-            // deletion by up to the cache's life, and a feed ended by the deletion here asks at once.
-            if book == nil, current.book.id != identity.book.id { return false }
+            guard let book else { return current.book.id == identity.book.id }
             return try await dependencies.tokens.catalog.access(
-                principalID: current.principalID, bookID: book ?? identity.book.id, tokenBooks: current.bookIDs)
-                != nil
+                principalID: current.principalID, bookID: book, tokenBooks: current.bookIDs) != nil
         } catch {
             // Access that cannot be confirmed is access denied: the client resumes from its last token.
             return false

@@ -37,7 +37,7 @@ extension GraphQLWebSocketSession {
                 name: nil, kind: "unknown", status: "error", duration: ContinuousClock.now - started)
             await send(ServerMessage.error(id, errors), ifActive: id, generation)
         case .unavailable(let deleted):
-            await sendUnavailable(id, generation, deleted: deleted)
+            await sendUnavailable(id, generation, identity, deleted: deleted)
         case .subscribed(let operation, let outcome, let context, let started):
             // The prelude acquired the book.
             defer { Task { await dependencies.books.release(identity.book.id) } }
@@ -51,7 +51,7 @@ extension GraphQLWebSocketSession {
             do {
                 store = try await dependencies.books.acquire(identity.book)
             } catch {
-                return await sendUnavailable(id, generation, deleted: Self.isDeletedBook(error))
+                return await sendUnavailable(id, generation, identity, deleted: Self.isDeletedBook(error))
             }
             defer { Task { await dependencies.books.release(identity.book.id) } }
             let context = identity.graphQLContext(
@@ -65,16 +65,15 @@ extension GraphQLWebSocketSession {
     /// over as a revoked one is: the socket closes with 4403, as it would at its next check. A token that still
     /// means another of its books gets FORBIDDEN for this operation. Otherwise the store failed: the client may
     /// retry, with the code an HTTP request gets (STORAGE_FAILURE).
-    private func sendUnavailable(_ id: String, _ generation: Int, deleted: Bool) async {
+    private func sendUnavailable(_ id: String, _ generation: Int, _ identity: AccessIdentity, deleted: Bool) async {
         if deleted {
-            guard let identity = authenticatedIdentity,
-                (try? await dependencies.tokens.recheck(identity, maxAge: .zero)) != nil
-            else { return await close(.forbidden, "Forbidden") }
+            guard (try? await dependencies.tokens.recheck(identity, maxAge: .zero)) != nil else {
+                return await close(.forbidden, "Forbidden")
+            }
             let errors = refusal("This address book was deleted.", .forbidden)
             return await send(ServerMessage.error(id, errors), ifActive: id, generation)
         }
-        let errors = refusal(
-            "The address book cannot be opened now.", ErrorCode(rawValue: StoreError.Code.storageFailure.rawValue))
+        let errors = refusal("The address book cannot be opened now.", ErrorCode(.storageFailure))
         await send(ServerMessage.error(id, errors), ifActive: id, generation)
     }
 
@@ -119,8 +118,10 @@ extension GraphQLWebSocketSession {
                 name: operation.name, kind: "subscription", status: "ok",
                 duration: ContinuousClock.now - start)
             // A feed that ends by itself ended with its book (deleted, or access withdrawn as it closed): that is
-            // the documented FORBIDDEN error, not a `complete` the client would take for a normal end.
-            if !Task.isCancelled, !(await stillAllowed(identity, book: book)) {
+            // the documented FORBIDDEN error, not a `complete` the client would take for a normal end. The book is
+            // asked of the catalog by its id, root fields' too: the cached identity outlives a deletion here by up
+            // to the cache's life.
+            if !Task.isCancelled, !(await stillAllowed(identity, book: book ?? identity.book.id)) {
                 return await send(ServerMessage.error(id, Self.accessEnded), ifActive: id, generation)
             }
         }

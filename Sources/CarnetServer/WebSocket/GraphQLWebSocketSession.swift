@@ -49,9 +49,6 @@ final class GraphQLWebSocketSession: Sendable {
     /// Where a socket's queries and mutations wait their turn (``Dependencies/maxRunningRequests``).
     let requestGate: OperationGate
 
-    /// Who `connection_init` authenticated, once it has.
-    var authenticatedIdentity: AccessIdentity? { state.withLock { $0.identity } }
-
     init(
         _ dependencies: Dependencies, outbound: WebSocketOutboundWriter, logger: Logger,
         upgradeIdentity: AccessIdentity?

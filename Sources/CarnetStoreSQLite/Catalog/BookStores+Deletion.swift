@@ -29,7 +29,11 @@ extension BookStores {
             }
             try await entry.store.close()
         }
-        let path = path(of: book)
+        try Self.removeFiles(atPath: path(of: book))
+    }
+
+    /// Removes a book's database file with its WAL and shared-memory index, those that exist.
+    nonisolated static func removeFiles(atPath path: String) throws {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.removeItem(atPath: path + suffix)
         }

@@ -20,10 +20,8 @@ extension DataFolder {
             }.sorted()
         }
         for id in retired {
-            let path = (directory as NSString).appendingPathComponent(BookStores.fileName(of: id))
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try FileManager.default.removeItem(atPath: path + suffix)
-            }
+            try BookStores.removeFiles(
+                atPath: (directory as NSString).appendingPathComponent(BookStores.fileName(of: id)))
         }
         return retired
     }

@@ -35,8 +35,7 @@ extension CardDecoder {
             }
             if !progressed {
                 // Nothing left to keep aside: the importer skips a card the store would still refuse.
-                decoder.notePhoto(&warnings, beginLine: beginLine)
-                decoder.noteCategories(&warnings, beginLine: beginLine)
+                decoder.noteKeptAside(&warnings, beginLine: beginLine)
                 card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
                 card.unresolvedProblems = problems
                 return card
@@ -45,29 +44,25 @@ extension CardDecoder {
         var decoder = CardDecoder(lines: lines, values: values, maxPhotoBytes: maxPhotoBytes)
         decoder.excluded = excluded
         var card = try decoder.run(beginLine: beginLine)
-        decoder.notePhoto(&warnings, beginLine: beginLine)
-        decoder.noteCategories(&warnings, beginLine: beginLine)
+        decoder.noteKeptAside(&warnings, beginLine: beginLine)
         card.warnings = warnings.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
         card.unresolvedProblems = SaveRequest.validationProblems(ofNewContact: card.contact)
         return card
     }
 
-    /// The warning for CATEGORIES kept because they name more groups than a card may put its contact in.
-    func noteCategories(_ warnings: inout [VCardWarning], beginLine: Int) {
-        guard let index = overlongCategories else { return }
-        warnings.append(
-            VCardWarning(
-                line: lines[index].number, cardLine: beginLine, key: "CATEGORIES",
-                message: "CATEGORIES past \(StoreLimits.categoriesPerCard) groups, kept as a vCard property"))
-    }
-
-    /// The warning for a photo kept because it is over the image limit.
-    func notePhoto(_ warnings: inout [VCardWarning], beginLine: Int) {
-        guard let index = oversizedPhoto else { return }
-        warnings.append(
-            VCardWarning(
-                line: lines[index].number, cardLine: beginLine, key: "imageData",
-                message: "PHOTO over the store's image limit, kept as a vCard property"))
+    /// The warnings for lines the decoder itself kept aside: a photo over the image limit, CATEGORIES naming more
+    /// groups than a card may put its contact in.
+    func noteKeptAside(_ warnings: inout [VCardWarning], beginLine: Int) {
+        func note(_ index: Int, _ key: String, _ what: String) {
+            warnings.append(
+                VCardWarning(
+                    line: lines[index].number, cardLine: beginLine, key: key,
+                    message: "\(what), kept as a vCard property"))
+        }
+        if let index = oversizedPhoto { note(index, "imageData", "PHOTO over the store's image limit") }
+        if let index = overlongCategories {
+            note(index, "CATEGORIES", "CATEGORIES past \(StoreLimits.categoriesPerCard) groups")
+        }
     }
 
     /// The lines a refused key path's value came from: the value's own line, every line of a single-value key,
