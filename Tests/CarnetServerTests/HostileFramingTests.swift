@@ -56,4 +56,36 @@ struct HostileFramingTests {
             #expect(reply.hasPrefix("HTTP/1.1 200") && reply.contains(#""__typename":"Query""#), "\(reply.prefix(300))")
         }
     }
+
+    @Test("A WebSocket handshake no server can complete gets 426 or 400 with a body, not a silent close")
+    func unsoundWebSocketHandshakes() async throws {
+        try await withServer { server in
+            let key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            let cases = [
+                ("Sec-WebSocket-Version: 8\r\n" + key, "426", "UPGRADE_REQUIRED"),
+                (key, "426", "UPGRADE_REQUIRED"),
+                ("Sec-WebSocket-Version: 13\r\n", "400", "BAD_REQUEST"),
+                ("Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n", "400", "BAD_REQUEST"),
+                ("Sec-WebSocket-Version: 13\r\n" + key + key, "400", "BAD_REQUEST"),
+            ]
+            for (handshake, status, code) in cases {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                let reply = try await connection.sendAndReadUntilClosed(
+                    "GET /graphql HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\(handshake)\r\n")
+                #expect(reply.hasPrefix("HTTP/1.1 \(status)"), "\(handshake): \(reply.prefix(300))")
+                #expect(reply.contains(#""code":"\#(code)""#), "\(handshake): \(reply.prefix(400))")
+                if status == "426" {
+                    #expect(reply.lowercased().contains("sec-websocket-version: 13"), "\(reply.prefix(400))")
+                }
+            }
+            // A sound handshake still upgrades.
+            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+            let reply = try await connection.sendAndReadUntilClosed(
+                "GET /graphql HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Protocol: graphql-transport-ws\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+            #expect(reply.hasPrefix("HTTP/1.1 101"), "\(reply.prefix(300))")
+        }
+    }
 }

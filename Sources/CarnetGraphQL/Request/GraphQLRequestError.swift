@@ -187,6 +187,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let uriTooLong = ErrorCode(rawValue: "URI_TOO_LONG")
     /// 415: a body that is not JSON.
     public static let unsupportedMediaType = ErrorCode(rawValue: "UNSUPPORTED_MEDIA_TYPE")
+    /// 426, with `Sec-WebSocket-Version: 13`: a WebSocket handshake of another version (RFC 6455 4.4).
+    public static let upgradeRequired = ErrorCode(rawValue: "UPGRADE_REQUIRED")
     /// 431: the request line and headers are over the HTTP decoder's limit.
     public static let requestHeaderFieldsTooLarge = ErrorCode(rawValue: "REQUEST_HEADER_FIELDS_TOO_LARGE")
     /// 503 from `/readyz`: the store is not available.

@@ -1,0 +1,40 @@
+import Foundation
+import NIOHTTP1
+
+/// The checks RFC 6455 (4.2.1) makes of a WebSocket opening handshake before any upgrade is considered. NIO's
+/// upgrader closes the connection without a word on a handshake it cannot complete; a client deserves the status
+/// the RFC names instead.
+enum WebSocketHandshake {
+    /// The refusal for a GET that asks for a WebSocket with a handshake no server can complete, or nil when the
+    /// request asks for no WebSocket or its handshake is sound (whether to upgrade is decided later, by path).
+    static func refusal(for head: HTTPRequestHead) -> HTTPErrorResponse? {
+        guard head.method == .GET, asksForWebSocket(head.headers) else { return nil }
+        let versions = head.headers["sec-websocket-version"]
+        guard versions.count == 1, versions[0].trimmingCharacters(in: .whitespaces) == "13" else {
+            return HTTPErrorResponse(
+                status: .upgradeRequired, code: .upgradeRequired,
+                message: "This server speaks WebSocket version 13 only.",
+                headers: [.secWebSocketVersion: "13"])
+        }
+        let keys = head.headers["sec-websocket-key"]
+        guard keys.count == 1, isNonce(keys[0]) else {
+            return HTTPErrorResponse(
+                status: .badRequest, code: .badRequest,
+                message: "A WebSocket handshake needs one Sec-WebSocket-Key: 16 bytes in base64.")
+        }
+        return nil
+    }
+
+    static func asksForWebSocket(_ headers: HTTPHeaders) -> Bool {
+        headers["upgrade"].contains { value in
+            value.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
+            }
+        }
+    }
+
+    private static func isNonce(_ key: String) -> Bool {
+        let key = key.trimmingCharacters(in: .whitespaces)
+        return key.utf8.count == 24 && Data(base64Encoded: key)?.count == 16
+    }
+}
