@@ -45,16 +45,21 @@ public final class GraphQLService: Sendable {
         case .ready(let document): prepared = document
         }
         let definition = try prepared.operation(named: request.operationName)
-        let variables = try InputCoercion(schema: core.index).coerceVariables(
-            prepared.variableSlots(of: definition), request.variables)
-        let kind: OperationKind =
-            switch definition.operation {
-            case .query: .query
-            case .mutation: .mutation
-            case .subscription: .subscription
-            }
+        let slots = prepared.variableSlots(of: definition)
+        let variables = try InputCoercion(schema: core.index).coerceVariables(slots, request.variables)
+        try prepared.checkDirectiveVariables(variables, slots)
         return Operation(
-            kind: kind, name: definition.name?.value, prepared: prepared, definition: definition, variables: variables)
+            kind: OperationKind(definition.operation), name: definition.name?.value, prepared: prepared,
+            definition: definition, variables: variables)
+    }
+
+    /// The kind of the operation a request names, when its document is valid and names one, whatever its variables:
+    /// a transport that refuses some kinds (mutations over GET) says so before a variable's fault.
+    public func operationKind(for request: GraphQLRequestBody) -> OperationKind? {
+        guard let text = try? core.queryText(request), case .ready(let prepared) = core.preparer.prepare(text),
+            let definition = try? prepared.operation(named: request.operationName)
+        else { return nil }
+        return OperationKind(definition.operation)
     }
 
     /// Executes a query or mutation. Request errors (bad parameters, parse, validation, coercion, limits) come

@@ -33,6 +33,45 @@ struct ArgumentErrorTests {
         #expect(variable.response["data"] == nil)
     }
 
+    @Test("A JSON number with an integral value is an Int down to Int32.min, and an ID, as in graphql-js")
+    func integralNumbers() async throws {
+        let fixture = try GraphQLFixture()
+        // Coerced, the value reaches the field, which may still refuse it (with data, unlike a coercion failure).
+        let query = "query($n: Int) { changeHistory(first: $n) { hasMore } }"
+        for value in [-2_147_483_648.0, 2_147_483_647.0, 100.0] {
+            let (_, response) = try await outcome(fixture, query, ["n": .double(value)])
+            #expect(response["errors"]?[0]?["message"]?.stringValue?.contains("32-bit") != true, "\(value)")
+            #expect(response["data"] != nil || response["errors"]?[0]?["extensions"]?["code"] == "MAX_NODES_EXCEEDED")
+        }
+        let tooLow = try await outcome(fixture, query, ["n": .double(-2_147_483_649.0)])
+        #expect(tooLow.codes == ["BAD_USER_INPUT"])
+        #expect(tooLow.response["data"] == nil)
+        let id = try await outcome(fixture, "query($id: ID!) { contact(id: $id) { id } }", ["id": .double(7.0)])
+        #expect(id.codes == [])
+        #expect(id.response["data"]?["contact"] == .null)
+    }
+
+    @Test("A null reaching @skip/@include's Boolean! through a variable with a default is a request error")
+    func nullDirectiveCondition() async throws {
+        let fixture = try GraphQLFixture()
+        for query in [
+            "query($b: Boolean = true) { groups { id name @include(if: $b) } }",
+            "query($b: Boolean = false) { groups { id name @skip(if: $b) } }",
+            #"query($b: Boolean = true) { __type(name: "Group") { name @include(if: $b) } }"#,
+            "query($b: Boolean = true) { ...F } fragment F on Query { __typename @include(if: $b) }",
+        ] {
+            let (codes, response) = try await outcome(fixture, query, ["b": .null])
+            #expect(codes == ["BAD_USER_INPUT"], "\(query): \(response)")
+            #expect(response["data"] == nil)
+            // Absent, the default holds.
+            #expect(try await outcome(fixture, query).codes == [], "\(query)")
+        }
+        // `__type(name: String!)` fed a null the same way.
+        let (codes, response) = try await outcome(
+            fixture, #"query($n: String = "Group") { __type(name: $n) { name } }"#, ["n": .null])
+        #expect(codes == ["BAD_USER_INPUT"], "\(response)")
+    }
+
     @Test("Cursors: `before` needs `last`, `after` refuses `last`; malformed cursors are BAD_USER_INPUT either way")
     func cursors() async throws {
         let fixture = try GraphQLFixture()

@@ -41,19 +41,46 @@ struct IntrospectionTests {
         #expect(input["isOneOf"] == .bool(false))
     }
 
-    @Test("Aliases, variables, strings and fragment names survive the isDeprecated rewrite")
+    @Test("Aliases, variables, strings, fragment names and directives survive the isDeprecated rewrite")
     func rewrite() {
+        func rewrite(_ text: String) -> String {
+            DeprecationPatch.rewrite(text, hiddenPrefix: DeprecationPatch.hiddenPrefix(for: text))
+        }
         #expect(
-            DeprecationPatch.rewrite("{ a { isDeprecated } }")
+            rewrite("{ a { isDeprecated } }")
                 == "{ a { isDeprecated: __typename __carnetDeprecated_isDeprecated: deprecationReason } }")
         #expect(
-            DeprecationPatch.rewrite("{ a { gone: isDeprecated } }")
+            rewrite("{ a { gone: isDeprecated } }")
                 == "{ a { gone: __typename __carnetDeprecated_gone: deprecationReason } }")
         #expect(
-            DeprecationPatch.rewrite(#"{ __type(name: "isDeprecated") { name } }"#)
-                == #"{ __type(name: "isDeprecated") { name } }"#)
+            rewrite(#"{ a { isDeprecated @include(if: $b) @skip(if: false) name } }"#)
+                == #"{ a { isDeprecated: __typename @include(if: $b) @skip(if: false) "#
+                + #"__carnetDeprecated_isDeprecated: deprecationReason @include(if: $b) @skip(if: false) name } }"#)
+        // A client's alias may be any name, the hidden prefix too: the hidden keys take one no alias has.
         #expect(
-            DeprecationPatch.rewrite("query($isDeprecated: Boolean) { a }") == "query($isDeprecated: Boolean) { a }")
+            rewrite("{ a { __carnetDeprecated_x: name isDeprecated } }")
+                == "{ a { __carnetDeprecated_x: name isDeprecated: __typename "
+                + "__carnetDeprecated__isDeprecated: deprecationReason } }")
+        #expect(rewrite(#"{ __type(name: "isDeprecated") { name } }"#) == #"{ __type(name: "isDeprecated") { name } }"#)
+        #expect(rewrite("query($isDeprecated: Boolean) { a }") == "query($isDeprecated: Boolean) { a }")
+    }
+
+    @Test("isDeprecated under @skip/@include is left out or kept like any field, in selection order")
+    func deprecationDirectives() async throws {
+        let fixture = try GraphQLFixture()
+        for (selection, first) in [
+            ("name isDeprecated @include(if: false)", #"{"name":"id"}"#),
+            ("name isDeprecated @skip(if: true)", #"{"name":"id"}"#),
+            ("isDeprecated @include(if: false) name isDeprecated", #"{"name":"id","isDeprecated":false}"#),
+            ("gone: isDeprecated @include(if: true) name", #"{"gone":false,"name":"id"}"#),
+            ("__carnetDeprecated_x: name isDeprecated", #"{"__carnetDeprecated_x":"id","isDeprecated":false}"#),
+        ] {
+            let response = await fixture.service.execute(
+                GraphQLRequestBody(query: #"{ __type(name: "Group") { fields { \#(selection) } } }"#))
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(
+                text.hasPrefix(#"{"data":{"__type":{"fields":["# + first + ","), "\(selection): \(text.prefix(200))")
+        }
     }
 
     @Test("Types, fields, arguments, input fields and enum values come in definition order")

@@ -19,6 +19,9 @@ struct ValidationAndLimitsTests {
             "{ contacts(first: 1) { nodes { displayName(order: GIVEN_NAME_FIRST) displayName(order: FAMILY_NAME_FIRST) } } }",
             "{ contacts(first: 1) { nodes { ...A ...B } } } fragment A on Contact { x: givenName } fragment B on Contact { x: note }",
             "{ node(id: \"x\") { ... on Contact { x: givenName } ... on Group { x: memberCount } } }",
+            // Below mutually exclusive parents the shape must agree at every level, not only the first.
+            "{ node(id: \"x\") { ... on Contact { a: groups { c: container { d: name } } } "
+                + "... on Group { a: members { c: container { d: isDefault } } } } }",
         ]
         for query in cases {
             let (codes, response) = try await errorCodes(fixture, query)
@@ -29,6 +32,8 @@ struct ValidationAndLimitsTests {
         for query in [
             "{ contacts(first: 1) { nodes { a: givenName a: givenName } } }",
             "{ node(id: \"x\") { ... on Contact { x: id } ... on Group { x: id } } }",
+            "{ node(id: \"x\") { ... on Contact { a: groups { c: container { d: name } } } "
+                + "... on Group { a: members { c: container { d: name } } } } }",
         ] {
             let (codes, _) = try await errorCodes(fixture, query)
             #expect(codes.isEmpty, "\(query)")

@@ -43,6 +43,14 @@ struct GraphQLHTTPTests {
             let refused = try await client.send(.GET, query: "query=\(encoded)", headers: auth)
             #expect(refused.status == 405)
             #expect(refused.header("Allow") == "POST")
+            // 405 comes before the variables are looked at: missing or bad, the method is what is wrong.
+            let withVariable = "mutation($id: ID!) { revokeAccessToken(id: $id) }"
+                .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            for variables in ["", "&variables=%7B%22id%22%3A%5B%5D%7D"] {
+                let refused = try await client.send(.GET, query: "query=\(withVariable)\(variables)", headers: auth)
+                #expect(refused.status == 405, "\(variables)")
+                #expect(refused.header("Allow") == "POST")
+            }
             #expect(try await server.store.contactCount() == 0)
         }
     }

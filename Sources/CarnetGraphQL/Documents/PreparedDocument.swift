@@ -83,6 +83,18 @@ final class PreparedDocument: Sendable {
             ?? operation.variableDefinitions.map { VariableSlot($0, source) }
     }
 
+    /// `@skip(if:)` and `@include(if:)` take a `Boolean!`: a nullable variable with a default may stand there, and a
+    /// client that sends it as an explicit null asks for neither (CoerceArgumentValues fails).
+    func checkDirectiveVariables(_ variables: [String: JSONValue], _ slots: [VariableSlot]) throws(GraphQLRequestError)
+    {
+        let errors = slots.filter { directiveVariables.contains($0.name) && variables[$0.name] == .null }.map {
+            ResponseError(
+                message: "Variable \"$\($0.name)\" is null where @skip or @include needs a Boolean!.",
+                code: .badUserInput, locations: $0.locations)
+        }
+        guard errors.isEmpty else { throw GraphQLRequestError(.variableCoercionFailed, errors) }
+    }
+
     /// The operation to run: the one named, or the only one.
     func operation(named name: String?) throws(GraphQLRequestError) -> OperationDefinition {
         if let name {

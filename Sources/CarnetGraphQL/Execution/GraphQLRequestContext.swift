@@ -1,4 +1,5 @@
 import CarnetStore
+import GraphQL
 
 /// What the caller (the HTTP or WebSocket layer) allows one request to do.
 public struct GraphQLRequestContext: Sendable {
@@ -35,6 +36,15 @@ public enum OperationKind: String, Sendable, Hashable, CaseIterable {
 
     /// Every kind, built once (a request context starts from it).
     static let all = Set(allCases)
+
+    init(_ operation: OperationType) {
+        self =
+            switch operation {
+            case .query: .query
+            case .mutation: .mutation
+            case .subscription: .subscription
+            }
+    }
 }
 
 /// Settings of the executor that are not limits.

@@ -77,7 +77,8 @@ struct InputCoercion {
         switch (name, value) {
         case ("Int", .int(let int)) where Int(Int32.min)...Int(Int32.max) ~= int:
             return value
-        case ("Int", .double(let double)) where double.rounded() == double && abs(double) <= Double(Int32.max):
+        case ("Int", .double(let double))
+        where double.rounded() == double && Double(Int32.min)...Double(Int32.max) ~= double:
             return .int(Int(double))
         case ("Int", _):
             throw Failure(message: "Int cannot represent non 32-bit signed integer value: \(value.graphQLDescription)")
@@ -95,6 +96,9 @@ struct InputCoercion {
             return value
         case ("ID", .int(let int)):
             return .string(String(int))
+        // JSON does not tell 7.0 from 7: an integral number is an integer (as Int above).
+        case ("ID", .double(let double)) where double.rounded() == double && abs(double) < 1e15:
+            return .string(String(Int(double)))
         case ("ID", _):
             throw Failure(message: "ID cannot represent value: \(value.graphQLDescription)")
         default:

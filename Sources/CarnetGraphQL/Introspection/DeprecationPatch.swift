@@ -7,12 +7,18 @@ import OrderedCollections
 ///
 /// Before delegating, every `isDeprecated` selection becomes `key: __typename` plus a hidden
 /// `__carnetDeprecated_<key>: deprecationReason` (both exist on `__Field`, `__EnumValue` and `__InputValue`, the
-/// only types with `isDeprecated`); afterwards each hidden reason is turned back into the boolean under `key`.
+/// only types with `isDeprecated`), each with the selection's directives, so the key stands where and when the
+/// client's field would; afterwards each hidden reason is turned back into the boolean under `key`.
 enum DeprecationPatch {
-    static let hiddenPrefix = "__carnetDeprecated_"
+    /// The hidden keys' prefix: one no alias of the document starts with (an alias may be any name).
+    static func hiddenPrefix(for text: String) -> String {
+        var prefix = "__carnetDeprecated_"
+        while text.contains(prefix) { prefix += "_" }
+        return prefix
+    }
 
     /// Rewrites the printed document text, leaving string literals, variables and fragment names alone.
-    static func rewrite(_ text: String) -> String {
+    static func rewrite(_ text: String, hiddenPrefix: String) -> String {
         guard text.contains("isDeprecated") else { return text }
         var output = ""
         var index = text.startIndex
@@ -48,8 +54,10 @@ enum DeprecationPatch {
             } else if word == "isDeprecated", !isVariable, previousWord != "fragment", previousWord != "..." {
                 let key = alias?.name ?? word
                 if let alias { output = String(output.prefix(alias.start)) }
-                output += "\(key): __typename \(hiddenPrefix)\(key): deprecationReason"
-                index = end
+                let after = directivesEnd(text, from: end)
+                let directives = text[end..<after]
+                output += "\(key): __typename\(directives) \(hiddenPrefix)\(key): deprecationReason\(directives)"
+                index = after
                 alias = nil
                 previousWord = word
                 continue
@@ -63,19 +71,44 @@ enum DeprecationPatch {
         return output
     }
 
-    /// Turns the hidden reasons back into `isDeprecated` booleans.
-    static func restore(_ value: Map) -> Map {
+    /// Turns the hidden reasons back into `isDeprecated` booleans, each under the key `__typename` holds in place.
+    static func restore(_ value: Map, hiddenPrefix: String) -> Map {
         switch value {
-        case .array(let items): return .array(items.map(restore))
+        case .array(let items): return .array(items.map { restore($0, hiddenPrefix: hiddenPrefix) })
         case .dictionary(let fields):
             var result = OrderedDictionary<String, Map>()
-            for (key, item) in fields where !key.hasPrefix(hiddenPrefix) { result[key] = restore(item) }
+            for (key, item) in fields where !key.hasPrefix(hiddenPrefix) {
+                result[key] = restore(item, hiddenPrefix: hiddenPrefix)
+            }
             for (key, reason) in fields where key.hasPrefix(hiddenPrefix) {
                 let visible = String(key.dropFirst(hiddenPrefix.count))
                 if case .null = reason { result[visible] = .bool(false) } else { result[visible] = .bool(true) }
             }
             return .dictionary(result)
         default: return value
+        }
+    }
+
+    /// Where the directives after a field (`@name` with optional arguments, any number) end.
+    private static func directivesEnd(_ text: String, from start: String.Index) -> String.Index {
+        var end = start
+        var index = start
+        while true {
+            while index < text.endIndex, text[index].isWhitespace { index = text.index(after: index) }
+            guard index < text.endIndex, text[index] == "@" else { return end }
+            index = text.index(after: index)
+            while index < text.endIndex, text[index].isLetter || text[index].isNumber || text[index] == "_" {
+                index = text.index(after: index)
+            }
+            end = index
+            while index < text.endIndex, text[index].isWhitespace { index = text.index(after: index) }
+            guard index < text.endIndex, text[index] == "(" else { continue }
+            // Argument values hold no parentheses outside strings.
+            while index < text.endIndex, text[index] != ")" {
+                index = text[index] == "\"" ? stringEnd(text, from: index) : text.index(after: index)
+            }
+            index = index < text.endIndex ? text.index(after: index) : index
+            end = index
         }
     }
 

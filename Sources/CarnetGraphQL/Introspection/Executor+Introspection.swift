@@ -18,22 +18,30 @@ extension Executor {
             writer.raw(cached)
             return
         }
-        let document = try parse(source: Source(body: DeprecationPatch.rewrite(text), name: "introspection"))
+        // `__type(name:)` is not a field of the query type in the schema index, so its argument is read here. Its
+        // `String!` can still get a null, from a nullable variable with a default: the client's fault, said before
+        // the library's executor would fail on it.
+        let typeName = plan.nodes.first?.arguments.first { $0.name.value == "name" }
+            .flatMap { InputCoercion.value(of: $0.value, variables: variables) }?.stringValue
+        if plan.name == "__type", typeName == nil {
+            throw FieldError.badUserInput("Argument \"name\" of required type \"String!\" must not be null.")
+        }
+        let hiddenPrefix = DeprecationPatch.hiddenPrefix(for: text)
+        let document = try parse(
+            source: Source(body: DeprecationPatch.rewrite(text, hiddenPrefix: hiddenPrefix), name: "introspection"))
         let result = try await execute(
             schema: CarnetSchema.schema, documentAST: document, rootValue: (), context: (),
             variableValues: variables.mapValues(Map.init))
         if let error = result.errors.first {
             throw FieldError(message: error.message, code: .internalServerError)
         }
-        guard case .dictionary(let data)? = result.data.map(DeprecationPatch.restore),
+        let restored = result.data.map { DeprecationPatch.restore($0, hiddenPrefix: hiddenPrefix) }
+        guard case .dictionary(let data)? = restored,
             var value = data[plan.responseKey]
         else {
             throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
         }
         let fixup = IntrospectionFixup(schema: CarnetSchema.schema, fragments: prepared.fragments, order: .shared)
-        // `__type(name:)` is not a field of the query type in the schema index, so its argument is read here.
-        let typeName = plan.nodes.first?.arguments.first { $0.name.value == "name" }
-            .flatMap { InputCoercion.value(of: $0.value, variables: variables) }?.stringValue
         let element: IntrospectionFixup.Element = plan.name == "__schema" ? .schema : .type(.named(typeName ?? ""))
         value = fixup.fix(value, element, plan.nodes.compactMap(\.selectionSet))
         var output = JSONWriter()

@@ -106,25 +106,25 @@ struct OverlappingFieldsRule {
     }
 
     /// Why two fields with one response name cannot merge, or `nil` when they can; each pair is compared once.
+    /// Below fields of mutually exclusive parents (different object types), only the shape must agree, at every
+    /// level: the same response key then holds values of one shape whichever object it came from.
     private mutating func conflict(
-        _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence, shapeOnly: Bool = false
+        _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence,
+        parentsExclusive: Bool = false
     ) throws(TooManyChecks) -> String? {
-        let key = "\(a.identity)\(a.parentType)|\(b.identity)\(b.parentType)|\(shapeOnly)"
+        let key = "\(a.identity)\(a.parentType)|\(b.identity)\(b.parentType)|\(parentsExclusive)"
         if let known = verdicts[key] { return known }
         try spend(1)
-        let verdict = try uncachedConflict(a, b, shapeOnly: shapeOnly)
+        let verdict = try uncachedConflict(a, b, parentsExclusive: parentsExclusive)
         verdicts[key] = verdict
         return verdict
     }
 
     private mutating func uncachedConflict(
-        _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence, shapeOnly: Bool
+        _ a: SelectionTraversal.FieldOccurrence, _ b: SelectionTraversal.FieldOccurrence, parentsExclusive: Bool
     ) throws(TooManyChecks) -> String? {
-        if shapeOnly {
-            guard let typeA = a.info?.type, let typeB = b.info?.type else { return nil }
-            return shapeConflict(typeA, typeB)
-        }
-        let exclusive = a.parentType != b.parentType && isObject(a.parentType) && isObject(b.parentType)
+        let exclusive =
+            parentsExclusive || (a.parentType != b.parentType && isObject(a.parentType) && isObject(b.parentType))
         if !exclusive {
             if a.node.name.value != b.node.name.value {
                 return "\"\(a.node.name.value)\" and \"\(b.node.name.value)\" are different fields"
@@ -137,7 +137,7 @@ struct OverlappingFieldsRule {
         guard let setA = a.node.selectionSet, let setB = b.node.selectionSet, let typeA = a.info?.type,
             let typeB = b.info?.type
         else { return nil }
-        // The sub-selections must merge too (for exclusive parents, in shape only).
+        // The sub-selections must merge too (below exclusive parents, in shape only).
         let fields =
             traversal.collectFields(setA, parentType: typeA.namedType)
             + traversal.collectFields(setB, parentType: typeB.namedType)
@@ -148,7 +148,7 @@ struct OverlappingFieldsRule {
             let group = distinct(group)
             for i in group.indices {
                 for j in group.indices where j > i {
-                    let inner = try conflict(group[i], group[j], shapeOnly: exclusive)
+                    let inner = try conflict(group[i], group[j], parentsExclusive: exclusive)
                     if let inner { return "subfields \"\(name)\" conflict because \(inner)" }
                 }
             }

@@ -51,14 +51,13 @@ struct GraphQLHTTPHandler: Sendable {
         do {
             operation = try service.operation(for: body)
         } catch {
+            // A mutation over GET is refused as one whatever its variables (GraphQL over HTTP: 405 comes first).
+            if request.method == .get, let kind = service.operationKind(for: body), kind != .query {
+                return Self.needsPost(kind)
+            }
             return finish(GraphQLResponse(error), mediaType, start, context)
         }
-        if request.method == .get, operation.kind != .query {
-            return HTTPErrorResponse.methodNotAllowed(
-                "POST", "\(operation.kind.rawValue.capitalized) operations need POST."
-            )
-            .response()
-        }
+        if request.method == .get, operation.kind != .query { return Self.needsPost(operation.kind) }
         // The caller's book stays open while the operation runs.
         let store: any ContactStore
         do {
@@ -157,5 +156,11 @@ struct GraphQLHTTPHandler: Sendable {
         case .operationNotAllowed?, .parseFailed?, .validationFailed?, .operationNotFound?, .variableCoercionFailed?:
             mediaType == .json ? .ok : .badRequest
         }
+    }
+}
+
+extension GraphQLHTTPHandler {
+    static func needsPost(_ kind: OperationKind) -> Response {
+        HTTPErrorResponse.methodNotAllowed("POST", "\(kind.rawValue.capitalized) operations need POST.").response()
     }
 }
