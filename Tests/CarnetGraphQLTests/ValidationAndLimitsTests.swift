@@ -22,6 +22,10 @@ struct ValidationAndLimitsTests {
             // Below mutually exclusive parents the shape must agree at every level, not only the first.
             "{ node(id: \"x\") { ... on Contact { a: groups { c: container { d: name } } } "
                 + "... on Group { a: members { c: container { d: isDefault } } } } }",
+            // Inside introspection too.
+            #"{ __type(name: "Group") { kind kind: name } }"#,
+            "{ __schema { queryType { name } queryType: mutationType { name } } }",
+            #"{ __type(name: "Group") { fields(includeDeprecated: true) { name } fields { name } } }"#,
         ]
         for query in cases {
             let (codes, response) = try await errorCodes(fixture, query)
@@ -34,6 +38,10 @@ struct ValidationAndLimitsTests {
             "{ node(id: \"x\") { ... on Contact { x: id } ... on Group { x: id } } }",
             "{ node(id: \"x\") { ... on Contact { a: groups { c: container { d: name } } } "
                 + "... on Group { a: members { c: container { d: name } } } } }",
+            // Input object fields in another order are the same argument.
+            #"{ contacts(filter: {name: "a", email: "b"}) { totalCount } "#
+                + #"contacts(filter: {email: "b", name: "a"}) { totalCount } }"#,
+            #"{ __type(name: "Group") { name name } t: __typename __typename }"#,
         ] {
             let (codes, _) = try await errorCodes(fixture, query)
             #expect(codes.isEmpty, "\(query)")

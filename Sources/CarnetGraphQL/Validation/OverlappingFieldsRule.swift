@@ -96,8 +96,22 @@ struct OverlappingFieldsRule {
     }
 
     private func arguments(_ field: Field) -> String {
-        field.arguments.sorted { $0.name.value < $1.name.value }.map { "\($0.name.value):\(print(ast: $0.value))" }
+        field.arguments.sorted { $0.name.value < $1.name.value }.map { "\($0.name.value):\(canonical($0.value))" }
             .joined(separator: ",")
+    }
+
+    /// A value as text with input object fields in name order: `{a: 1, b: 2}` and `{b: 2, a: 1}` are one value.
+    private func canonical(_ value: any Value) -> String {
+        switch value {
+        case let object as ObjectValue:
+            "{"
+                + object.fields.sorted { $0.name.value < $1.name.value }.map {
+                    "\($0.name.value):\(canonical($0.value))"
+                }
+                .joined(separator: ",") + "}"
+        case let list as ListValue: "[" + list.values.map(canonical).joined(separator: ",") + "]"
+        default: print(ast: value)
+        }
     }
 
     private func isObject(_ type: String) -> Bool {

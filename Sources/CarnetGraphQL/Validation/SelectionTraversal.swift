@@ -48,7 +48,7 @@ struct SelectionTraversal {
             case let field as Field:
                 result.append(
                     FieldOccurrence(
-                        parentType: parentType, node: field, info: schema.types[parentType]?.field(field.name.value),
+                        parentType: parentType, node: field, info: info(field.name.value, on: parentType),
                         selectionSet: ObjectIdentifier(selectionSet), index: index))
             case let inline as InlineFragment:
                 let type = inline.typeCondition?.name.value ?? parentType
@@ -65,6 +65,24 @@ struct SelectionTraversal {
             }
         }
     }
+
+    /// A field of `parentType`, the meta fields included: `__schema` and `__type` on the query type, `__typename`
+    /// anywhere (so the checks reach into introspection selections too).
+    func info(_ name: String, on parentType: String) -> FieldInfo? {
+        if let field = schema.types[parentType]?.field(name) { return field }
+        switch name {
+        case "__typename": return Self.typename
+        case "__schema" where parentType == schema.queryType: return Self.schemaField
+        case "__type" where parentType == schema.queryType: return Self.typeField
+        default: return nil
+        }
+    }
+
+    private static let typename = FieldInfo(name: "__typename", type: .nonNull(.named("String")), arguments: [])
+    private static let schemaField = FieldInfo(name: "__schema", type: .nonNull(.named("__Schema")), arguments: [])
+    private static let typeField = FieldInfo(
+        name: "__type", type: .named("__Type"),
+        arguments: [InputValueInfo(name: "name", type: .nonNull(.named("String")), defaultValue: nil)])
 
     /// Each operation with its selection set and root type. Fragments are checked where operations spread them:
     /// walking each fragment definition on its own as well expanded a chain of fragments once per link, and a
