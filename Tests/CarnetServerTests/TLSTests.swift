@@ -22,6 +22,27 @@ struct TLSTests {
         }
     }
 
+    @Test("HEAD gets GET's head without a body, over HTTP/1.1 and HTTP/2, and the connection carries on")
+    func head() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            for http2 in [false, true] {
+                try await TestClient.with(server, http2: http2) { client in
+                    for (path, status) in [("/healthz", 200), ("/readyz", 200), ("/nothere", 404), ("/graphql", 405)] {
+                        let reply = try await client.send(.HEAD, path: path)
+                        #expect(reply.status == status, "\(path) http2: \(http2)")
+                        #expect(reply.body.isEmpty, "\(path) http2: \(http2)")
+                        #expect(reply.version == (http2 ? .http2 : .http1_1))
+                    }
+                    #expect(try await client.send(.HEAD, path: "/healthz").header("Content-Length") == "15")
+                    // Over HTTP/2 a body on a HEAD stream was a stream error that ended the whole connection.
+                    let after = try await client.graphql("{ __typename }", token: token)
+                    #expect(after.status == 200)
+                }
+            }
+        }
+    }
+
     @Test("A client that does not trust the development CA cannot connect")
     func untrustedCertificateFails() async throws {
         _ = try await withServer { server in

@@ -11,6 +11,7 @@ func buildRouter(
 ) -> Router<CarnetRequestContext> {
     let router = Router(context: CarnetRequestContext.self)
     router.addMiddleware {
+        HeadRequestMiddleware()
         RequestLogMiddleware(metrics: metrics)
         CORSMiddleware(allowedOrigins: Set(configuration.allowedOrigins))
     }
@@ -30,27 +31,31 @@ func buildRouter(
         }
     }
     let ok = ByteBuffer(string: #"{"status":"ok"}"#)
-    // Liveness: a static answer (also the ceiling the HTTP benchmark compares with).
-    router.get("/healthz") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
-    }
-    // Readiness: the store answers a read.
-    router.get("/readyz") { _, context in
-        do {
-            _ = try await service.store.currentHistoryToken()
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
-        } catch {
-            context.logger.error("Readiness check failed", metadata: ["error.type": "\(type(of: error))"])
-            return HTTPErrorResponse(
-                status: .serviceUnavailable, code: .notReady, message: "The store is not available."
-            )
-            .response()
+    // The static routes answer HEAD as GET (HeadRequestMiddleware drops the body); `/graphql` refuses it above.
+    for method in [HTTPRequest.Method.get, .head] {
+        // Liveness: a static answer (also the ceiling the HTTP benchmark compares with).
+        router.on("/healthz", method: method) { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
         }
-    }
-    router.get("/metrics") { _, _ in
-        Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: await metrics.render(store: service.store))))
+        // Readiness: the store answers a read.
+        router.on("/readyz", method: method) { _, context in
+            do {
+                _ = try await service.store.currentHistoryToken()
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
+            } catch {
+                context.logger.error("Readiness check failed", metadata: ["error.type": "\(type(of: error))"])
+                return HTTPErrorResponse(
+                    status: .serviceUnavailable, code: .notReady, message: "The store is not available."
+                )
+                .response()
+            }
+        }
+        router.on("/metrics", method: method) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: await metrics.render(store: service.store))))
+        }
     }
     return router
 }
