@@ -112,7 +112,9 @@ struct ServerChannels {
                 http1: HTTP1WebSocketUpgradeChannel(
                     responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),
                 http2: HTTP2Channel(responder: responder, configuration: http2),
-                firstRequestTimeout: firstRequestTimeout, gate: gate)
+                firstRequestTimeout: firstRequestTimeout,
+                // Past the graceful close (the idle timeout, then its grace once the client acknowledges).
+                idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds), gate: gate)
         }
         return (builder, certificates)
     }

@@ -26,6 +26,8 @@ struct CarnetChannel: ServerChildChannel {
     let http2: HTTP2Channel
     /// How long the TLS handshake and the first request head (HTTP/1.1) or the protocol choice (HTTP/2) may take.
     let firstRequestTimeout: TimeAmount
+    /// How long an HTTP/2 connection without a stream may stay open at most (see ``HTTP2IdleReaper``).
+    let idleReapLimit: TimeAmount
     let gate: ConnectionGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -48,7 +50,12 @@ struct CarnetChannel: ServerChildChannel {
                 case .negotiated("h2"):
                     // HTTP/2's connection and streams have their own idle timeouts from here.
                     deadline.cancel()
-                    return http2.setup(channel: channel, logger: logger).map { .http2($0) }
+                    return http2.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                        let operations = channel.pipeline.syncOperations
+                        let handler = try operations.handler(type: NIOHTTP2Handler.self)
+                        try operations.addHandler(HTTP2IdleReaper(limit: idleReapLimit), position: .after(handler))
+                        return .http2(value)
+                    }
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
                         let operations = channel.pipeline.syncOperations

@@ -1,0 +1,19 @@
+import CarnetServer
+import Testing
+
+@Suite("HTTP/2 idle connections")
+struct HTTP2IdleTests {
+    /// An outside client found that a connection which never acknowledges the PING of the graceful close stayed open
+    /// for ever (the grace period waits for the acknowledgement); enough of them hold every connection there is.
+    @Test("An HTTP/2 connection whose client never answers the graceful close's PING is closed all the same")
+    func unacknowledgedPing() async throws {
+        try await withServer({ $0.idleTimeout = .seconds(1) }) { server in
+            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath, alpn: ["h2"])
+            let start = ContinuousClock.now
+            // The preface and an empty SETTINGS frame, then silence: no acknowledgement of anything, no stream.
+            let preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + "\u{0}\u{0}\u{0}\u{4}\u{0}\u{0}\u{0}\u{0}\u{0}"
+            _ = try await connection.sendAndReadUntilClosed(preface, limit: .seconds(120))
+            #expect(ContinuousClock.now - start >= .seconds(1))
+        }
+    }
+}
