@@ -37,6 +37,16 @@ struct PythonClientTests {
         }
     }
 
+    @Test("HTTP/2 announces its stream limit, and a client that keeps to it gets every answer on one connection")
+    func http2StreamLimit() async throws {
+        try await withServer({ $0.maxConcurrentHTTP2Streams = 5 }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "h2_stream_limit.py",
+                ["--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--expect", "5"])
+        }
+    }
+
     @Test("A changeHistory subscriber that stops reading during 700 large commits still gets every event")
     func slowSubscriber() async throws {
         try await withServer { server in

@@ -114,7 +114,8 @@ struct ServerChannels {
                 http2: HTTP2Channel(responder: responder, configuration: http2),
                 firstRequestTimeout: firstRequestTimeout,
                 // Past the graceful close (the idle timeout, then its grace once the client acknowledges).
-                idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds), gate: gate)
+                idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds),
+                maxStreams: configuration.maxConcurrentHTTP2Streams, gate: gate)
         }
         return (builder, certificates)
     }

@@ -28,6 +28,8 @@ struct CarnetChannel: ServerChildChannel {
     let firstRequestTimeout: TimeAmount
     /// How long an HTTP/2 connection without a stream may stay open at most (see ``HTTP2IdleReaper``).
     let idleReapLimit: TimeAmount
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` (``ServerConfiguration/maxConcurrentHTTP2Streams``).
+    let maxStreams: Int
     let gate: ConnectionGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -53,7 +55,8 @@ struct CarnetChannel: ServerChildChannel {
                     return http2.setup(channel: channel, logger: logger).flatMapThrowing { value in
                         let operations = channel.pipeline.syncOperations
                         let handler = try operations.handler(type: NIOHTTP2Handler.self)
-                        try operations.addHandler(HTTP2IdleReaper(limit: idleReapLimit), position: .after(handler))
+                        try operations.addHandler(
+                            HTTP2IdleReaper(limit: idleReapLimit, maxStreams: maxStreams), position: .after(handler))
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:

@@ -1,28 +1,43 @@
 import NIOCore
 import NIOHTTP2
 
-/// Closes an HTTP/2 connection that has had no open stream for `limit`, whatever its client does or does not
-/// answer. Hummingbird's connection manager closes an idle connection gracefully: GOAWAY and a PING, then a grace
+/// Announces the connection's stream limit (Hummingbird's HTTP/2 channel takes no settings), and closes an HTTP/2
+/// connection that has had no open stream for `limit`, whatever its client does or does not answer. Hummingbird's connection manager closes an idle connection gracefully: GOAWAY and a PING, then a grace
 /// period that starts only when the PING is acknowledged. A client that never acknowledges it kept its connection
 /// for ever, and enough of them would hold every connection the server admits. `limit` is past the graceful path
 /// (idle timeout plus its grace), so only such a client meets it.
 final class HTTP2IdleReaper: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
 
     private let limit: TimeAmount
+    private let maxStreams: Int
     private var openStreams = 0
     private var timer: Scheduled<Void>?
 
-    init(limit: TimeAmount) { self.limit = limit }
+    init(limit: TimeAmount, maxStreams: Int) {
+        self.limit = limit
+        self.maxStreams = maxStreams
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(context) }
+        if context.channel.isActive { start(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        arm(context)
+        start(context)
         context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        arm(context)
+        // Applied once the client acknowledges it; a client that opened more streams before keeps them.
+        let settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams)]
+        context.writeAndFlush(
+            wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings))))
+        )
+        .whenFailure { _ in }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

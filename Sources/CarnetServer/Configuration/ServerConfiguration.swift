@@ -36,6 +36,10 @@ public struct ServerConfiguration: Sendable {
     /// Of those, the queries and mutations that run at once; the others wait for their turn, having built no
     /// answer yet (a client that reads none of them holds this many answers, not one per operation).
     public var maxRunningRequestsPerSocket: Int = 4
+    /// The streams an HTTP/2 client may have open at once (`SETTINGS_MAX_CONCURRENT_STREAMS`, announced once the
+    /// connection is up): a client that reads none of its answers holds this many, as a WebSocket holds
+    /// ``maxRunningRequestsPerSocket``. Hummingbird announces 100 first.
+    public var maxConcurrentHTTP2Streams: Int = 8
     /// How long a revoked token may still be honoured from the cache.
     public var tokenCacheLifetime: Duration = .seconds(2)
     /// How long graceful shutdown waits for in-flight operations before closing sockets anyway.

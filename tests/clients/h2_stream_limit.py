@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""HTTP/2 stream limit: Carnet announces SETTINGS_MAX_CONCURRENT_STREAMS (ServerConfiguration's
+maxConcurrentHTTP2Streams) once the connection is up, so a client that reads none of its answers holds that many,
+not Hummingbird's 100 (an outside client held 1.7 GB with 4 connections of 100 unread multi-MB answers). A client
+that keeps to the limit gets every answer on one connection.
+
+    python3 tests/clients/h2_stream_limit.py --port PORT --ca ca.pem --token TOKEN [--expect 8]
+
+Exit status 1 on failure.
+"""
+from __future__ import annotations
+
+import argparse
+import socket
+import ssl
+import sys
+import time
+
+try:
+    import h2.config
+    import h2.connection
+    import h2.events
+except ImportError as error:  # pragma: no cover - environment problem
+    sys.exit(f"h2_stream_limit.py needs httpx[http2] (pip install -r tests/clients/requirements.txt): {error}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--ca", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--expect", type=int, default=8)
+    args = parser.parse_args()
+    context = ssl.create_default_context(cafile=args.ca)
+    context.set_alpn_protocols(["h2"])
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", args.port), timeout=60),
+                             server_hostname="localhost") as connection:
+        h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        h2c.initiate_connection()
+        connection.sendall(h2c.data_to_send())
+        # The announced limit arrives in the server's second SETTINGS frame; wait for it (or give up after 30 s).
+        deadline = time.monotonic() + 30
+        while h2c.remote_settings.max_concurrent_streams != args.expect and time.monotonic() < deadline:
+            data = connection.recv(65536)
+            if not data:
+                print("FAIL: the server closed the connection")
+                return 1
+            h2c.receive_data(data)
+            connection.sendall(h2c.data_to_send())
+        announced = h2c.remote_settings.max_concurrent_streams
+        if announced != args.expect:
+            print(f"FAIL: the server announced {announced} concurrent streams, expected {args.expect}")
+            return 1
+        # As many requests at once as announced, all answered on this connection.
+        request = [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                   (":path", "/graphql?query=%7B__typename%7D"), ("authorization", f"Bearer {args.token}")]
+        streams = set()
+        for _ in range(announced):
+            stream = h2c.get_next_available_stream_id()
+            h2c.send_headers(stream, request, end_stream=True)
+            streams.add(stream)
+        connection.sendall(h2c.data_to_send())
+        statuses: dict[int, str] = {}
+        ended: set[int] = set()
+        while ended != streams:
+            data = connection.recv(65536)
+            if not data:
+                print(f"FAIL: the server closed the connection with {len(streams - ended)} answers missing")
+                return 1
+            for event in h2c.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived):
+                    statuses[event.stream_id] = dict(event.headers).get(b":status", b"").decode()
+                elif isinstance(event, h2.events.DataReceived):
+                    h2c.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                elif isinstance(event, h2.events.StreamEnded):
+                    ended.add(event.stream_id)
+                elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
+                    print(f"FAIL: {event}")
+                    return 1
+            connection.sendall(h2c.data_to_send())
+        if set(statuses.values()) != {"200"}:
+            print(f"FAIL: statuses {statuses}")
+            return 1
+        print(f"{announced} concurrent streams announced; {len(streams)} requests at once answered 200")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
