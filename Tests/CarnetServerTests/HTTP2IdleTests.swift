@@ -16,4 +16,31 @@ struct HTTP2IdleTests {
             #expect(ContinuousClock.now - start >= .seconds(1))
         }
     }
+
+    @Test("Shutdown ends an HTTP/2 connection whose client never answers, within the grace period and a margin")
+    func shutdownWithSilentClient() async throws {
+        let server = try await TestServer.start { $0.shutdownGracePeriod = .seconds(1) }
+        let connection = try await RawConnection.open(port: server.port, caPath: server.caPath, alpn: ["h2"])
+        // The preface, then silence: the graceful close's PING is never acknowledged.
+        let reader = Task {
+            try await connection.sendAndReadUntilClosed("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", limit: .seconds(120))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await server.stop()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(90))
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        #expect(stopped, "the server was still shutting down after 90 s")
+        #expect(ContinuousClock.now - start < .seconds(90))
+        _ = try? await reader.value
+    }
 }

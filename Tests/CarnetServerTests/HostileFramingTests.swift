@@ -57,6 +57,21 @@ struct HostileFramingTests {
         }
     }
 
+    @Test("A GET asking for an upgrade to something else than a WebSocket (h2c, anything) is served as a GET")
+    func otherUpgrades() async throws {
+        try await withServer { server in
+            for upgrade in [
+                "Upgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings, close\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n",
+                "Upgrade: foo\r\nConnection: close\r\n",
+            ] {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                let reply = try await connection.sendAndReadUntilClosed(
+                    "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\(upgrade)\r\n")
+                #expect(reply.hasPrefix("HTTP/1.1 200") && reply.contains(#"{"status":"ok"}"#), "\(reply.prefix(300))")
+            }
+        }
+    }
+
     @Test("A WebSocket handshake no server can complete gets 426 or 400 with a body, not a silent close")
     func unsoundWebSocketHandshakes() async throws {
         try await withServer { server in

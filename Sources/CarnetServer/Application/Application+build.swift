@@ -115,6 +115,7 @@ struct ServerChannels {
                 firstRequestTimeout: firstRequestTimeout,
                 // Past the graceful close (the idle timeout, then its grace once the client acknowledges).
                 idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds),
+                quiesceLimit: .nanoseconds((configuration.shutdownGracePeriod + .seconds(5)).nanoseconds),
                 maxStreams: configuration.maxConcurrentHTTP2Streams, gate: gate)
         }
         return (builder, certificates)

@@ -28,6 +28,8 @@ struct CarnetChannel: ServerChildChannel {
     let firstRequestTimeout: TimeAmount
     /// How long an HTTP/2 connection without a stream may stay open at most (see ``HTTP2IdleReaper``).
     let idleReapLimit: TimeAmount
+    /// How long an HTTP/2 connection may stay open once the server shuts down.
+    let quiesceLimit: TimeAmount
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` (``ServerConfiguration/maxConcurrentHTTP2Streams``).
     let maxStreams: Int
     let gate: ConnectionGate
@@ -56,7 +58,8 @@ struct CarnetChannel: ServerChildChannel {
                         let operations = channel.pipeline.syncOperations
                         let handler = try operations.handler(type: NIOHTTP2Handler.self)
                         try operations.addHandler(
-                            HTTP2IdleReaper(limit: idleReapLimit, maxStreams: maxStreams), position: .after(handler))
+                            HTTP2IdleReaper(limit: idleReapLimit, quiesceLimit: quiesceLimit, maxStreams: maxStreams),
+                            position: .after(handler))
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:

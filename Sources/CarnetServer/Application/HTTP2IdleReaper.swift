@@ -12,12 +12,15 @@ final class HTTP2IdleReaper: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTP2Frame
 
     private let limit: TimeAmount
+    private let quiesceLimit: TimeAmount
     private let maxStreams: Int
     private var openStreams = 0
+    private var quiescing = false
     private var timer: Scheduled<Void>?
 
-    init(limit: TimeAmount, maxStreams: Int) {
+    init(limit: TimeAmount, quiesceLimit: TimeAmount, maxStreams: Int) {
         self.limit = limit
+        self.quiesceLimit = quiesceLimit
         self.maxStreams = maxStreams
     }
 
@@ -51,20 +54,27 @@ final class HTTP2IdleReaper: ChannelInboundHandler, RemovableChannelHandler {
         switch event {
         case is NIOHTTP2StreamCreatedEvent:
             openStreams += 1
-            timer?.cancel()
-            timer = nil
+            if !quiescing {
+                timer?.cancel()
+                timer = nil
+            }
         case is StreamClosedEvent:
             openStreams = max(0, openStreams - 1)
-            if openStreams == 0 { arm(context) }
+            if openStreams == 0, !quiescing { arm(context) }
+        case is ChannelShouldQuiesceEvent:
+            // Shutting down: the graceful close (GOAWAY, PING, grace) has `quiesceLimit` to end the connection,
+            // streams or not; a client that never acknowledges its PING held the shutdown for as long as it liked.
+            quiescing = true
+            arm(context, in: quiesceLimit)
         default:
             break
         }
         context.fireUserInboundEventTriggered(event)
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
+    private func arm(_ context: ChannelHandlerContext, in delay: TimeAmount? = nil) {
         timer?.cancel()
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: limit) { bound.value.close(promise: nil) }
+        timer = context.eventLoop.scheduleTask(in: delay ?? limit) { bound.value.close(promise: nil) }
     }
 }

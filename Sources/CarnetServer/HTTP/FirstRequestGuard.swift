@@ -30,11 +30,20 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         // (101, then an error logged for its body), or, declined, never answered. Without it, it is served as
         // the request it is. (Here, not in a handler of its own: after an upgrade, WebSocket frames pass where
         // the request parts did, and this handler is gone by then.)
-        if head.method != .GET, head.headers.contains(name: "upgrade") {
+        // The same for any Upgrade but a WebSocket's (h2c, anything): nothing here speaks it, and NIO's upgrader closed
+        // such a connection without an answer, logging an error.
+        if head.headers.contains(name: "upgrade"),
+            head.method != .GET || !WebSocketHandshake.asksForWebSocket(head.headers)
+        {
             head.headers.remove(name: "upgrade")
-            let connection = head.headers[canonicalForm: "connection"].filter { $0.lowercased() != "upgrade" }
+            head.headers.remove(name: "http2-settings")
+            // The upgrade's own tokens go with it: a Connection of `close` alone is the one that closes (the
+            // keep-alive check downstream does not find `close` among other tokens).
+            let connection = head.headers[canonicalForm: "connection"].filter {
+                !["upgrade", "http2-settings"].contains($0.lowercased())
+            }
             head.headers.remove(name: "connection")
-            for token in connection { head.headers.add(name: "connection", value: String(token)) }
+            if !connection.isEmpty { head.headers.add(name: "connection", value: connection.joined(separator: ", ")) }
             context.fireChannelRead(wrapInboundOut(.head(head)))
         } else {
             context.fireChannelRead(data)
