@@ -26,21 +26,20 @@ struct HTTP2IdleTests {
             try await connection.sendAndReadUntilClosed("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", limit: .seconds(120))
         }
         try await Task.sleep(for: .milliseconds(200))
-        let start = ContinuousClock.now
         let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 try await server.stop()
                 return true
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(90))
+                // Well past the 6 s it needs, well short of the 75 s after which the idle limit would close it.
+                try await Task.sleep(for: .seconds(40))
                 return false
             }
             defer { group.cancelAll() }
             return try await group.next() ?? false
         }
-        #expect(stopped, "the server was still shutting down after 90 s")
-        #expect(ContinuousClock.now - start < .seconds(90))
+        #expect(stopped, "the server was still shutting down after 40 s")
         _ = try? await reader.value
     }
 }
