@@ -26,7 +26,7 @@ struct CarnetChannel: ServerChildChannel {
     let http2: HTTP2Channel
     /// How long the TLS handshake and the first request head (HTTP/1.1) or the protocol choice (HTTP/2) may take.
     let firstRequestTimeout: TimeAmount
-    /// How long an HTTP/2 connection without a stream may stay open at most (see ``HTTP2IdleReaper``).
+    /// How long an HTTP/2 connection without a stream may stay open at most (see ``HTTP2ConnectionGuard``).
     let idleReapLimit: TimeAmount
     /// How long an HTTP/2 connection may stay open once the server shuts down.
     let quiesceLimit: TimeAmount
@@ -58,7 +58,8 @@ struct CarnetChannel: ServerChildChannel {
                         let operations = channel.pipeline.syncOperations
                         let handler = try operations.handler(type: NIOHTTP2Handler.self)
                         try operations.addHandler(
-                            HTTP2IdleReaper(limit: idleReapLimit, quiesceLimit: quiesceLimit, maxStreams: maxStreams),
+                            HTTP2ConnectionGuard(
+                                limit: idleReapLimit, quiesceLimit: quiesceLimit, maxStreams: maxStreams),
                             position: .after(handler))
                         return .http2(value)
                     }

@@ -1,12 +1,13 @@
 import NIOCore
 import NIOHTTP2
 
-/// Announces the connection's stream limit (Hummingbird's HTTP/2 channel takes no settings), and closes an HTTP/2
-/// connection that has had no open stream for `limit`, whatever its client does or does not answer. Hummingbird's connection manager closes an idle connection gracefully: GOAWAY and a PING, then a grace
-/// period that starts only when the PING is acknowledged. A client that never acknowledges it kept its connection
-/// for ever, and enough of them would hold every connection the server admits. `limit` is past the graceful path
-/// (idle timeout plus its grace), so only such a client meets it.
-final class HTTP2IdleReaper: ChannelInboundHandler, RemovableChannelHandler {
+/// What Hummingbird's HTTP/2 channel leaves out, for one connection: it announces the stream limit (that channel
+/// takes no settings and announces 100), and closes the connection after `limit` without an open stream, or
+/// `quiesceLimit` into a shutdown, whatever its client answers. Hummingbird's manager closes gracefully (GOAWAY and
+/// a PING, then a grace period that starts only when the PING is acknowledged): a client that never acknowledged
+/// it kept its connection, and held the shutdown, for as long as it liked. `limit` is past the graceful path (idle
+/// timeout plus its grace), so only such a client meets it.
+final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
