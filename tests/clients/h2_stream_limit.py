@@ -4,7 +4,10 @@ maxConcurrentHTTP2Streams) once the connection is up, so a client that reads non
 not Hummingbird's 100 (an outside client held 1.7 GB with 4 connections of 100 unread multi-MB answers). A client
 that keeps to the limit gets every answer on one connection.
 
-    python3 tests/clients/h2_stream_limit.py --port PORT --ca ca.pem --token TOKEN [--expect 8]
+    python3 tests/clients/h2_stream_limit.py --port PORT --ca ca.pem --token TOKEN [--expect 8] [--keep SECONDS]
+
+With --keep, the connection then asks one request every quarter second for that long: a busy connection must stay
+open past the guard's limit for a silent one (idle timeout + 15 s; the test sets a short idle timeout).
 
 Exit status 1 on failure.
 """
@@ -30,6 +33,7 @@ def main() -> int:
     parser.add_argument("--ca", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--expect", type=int, default=8)
+    parser.add_argument("--keep", type=float, default=0)
     args = parser.parse_args()
     context = ssl.create_default_context(cafile=args.ca)
     context.set_alpn_protocols(["h2"])
@@ -82,6 +86,31 @@ def main() -> int:
             print(f"FAIL: statuses {statuses}")
             return 1
         print(f"{announced} concurrent streams announced; {len(streams)} requests at once answered 200")
+        end = time.monotonic() + args.keep
+        asked = 0
+        while time.monotonic() < end:
+            stream = h2c.get_next_available_stream_id()
+            h2c.send_headers(stream, request, end_stream=True)
+            connection.sendall(h2c.data_to_send())
+            done = False
+            while not done:
+                data = connection.recv(65536)
+                if not data:
+                    print(f"FAIL: the server closed a busy connection after {asked} more requests")
+                    return 1
+                for event in h2c.receive_data(data):
+                    if isinstance(event, h2.events.DataReceived):
+                        h2c.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                    elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
+                        done = True
+                    elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
+                        print(f"FAIL after {asked} more requests: {event}")
+                        return 1
+                connection.sendall(h2c.data_to_send())
+            asked += 1
+            time.sleep(0.25)
+        if args.keep:
+            print(f"{asked} more requests over {args.keep:.0f} s on the same connection")
         return 0
 
 

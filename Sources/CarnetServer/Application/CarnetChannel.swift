@@ -60,7 +60,7 @@ struct CarnetChannel: ServerChildChannel {
                         try operations.addHandler(
                             HTTP2ConnectionGuard(
                                 limit: idleReapLimit, quiesceLimit: quiesceLimit, maxStreams: maxStreams),
-                            position: .after(handler))
+                            position: .before(handler))
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:
