@@ -48,6 +48,30 @@ struct ValidationAndLimitsTests {
         }
     }
 
+    @Test("Two identical operations or fragments are refused by name, not a trap in the library's validation")
+    func identicalDefinitions() async throws {
+        // GraphQLSwift's definitions hash by identity and compare by structure: these trapped the process.
+        let fixture = try GraphQLFixture()
+        for (query, message) in [
+            ("{ __typename }\nquery { __typename }", "This anonymous operation must be the only defined operation."),
+            ("{ __typename } { __typename }", "This anonymous operation must be the only defined operation."),
+            ("query A { __typename } query A { __typename }", #"There can be only one operation named "A"."#),
+            (
+                "{ ...F } fragment F on Query { __typename } fragment F on Query { __typename }",
+                #"There can be only one fragment named "F"."#
+            ),
+        ] {
+            let (codes, response) = try await errorCodes(fixture, query)
+            #expect(codes.first == "GRAPHQL_VALIDATION_FAILED", "\(query)")
+            #expect(response["errors"]?[0]?["message"]?.stringValue == message, "\(query)")
+            #expect(response["data"] == nil)
+        }
+        // Two operations with one body and different names are fine.
+        let named = try await fixture.run(
+            "query A { __typename } query B { __typename }", operationName: "B")
+        #expect(named["data"]?["__typename"] == "Query")
+    }
+
     @Test("A subscription selects exactly one root field")
     func singleFieldSubscriptions() async throws {
         let fixture = try GraphQLFixture()

@@ -122,8 +122,11 @@ extension DocumentPreparer {
     /// The library's validation rules, then the checks it leaves out and Carnet's limits (those only on a
     /// document the library finds valid).
     func validationErrors(_ document: Document) -> [GraphQLError] {
-        var errors = FragmentSpreadLimit(limit: limits.maxFragmentSpreads, maxNesting: limits.maxSelectionNesting)
-            .validate(document)
+        var errors = UniqueDefinitionsRule().validate(document)
+        if errors.isEmpty {
+            errors = FragmentSpreadLimit(limit: limits.maxFragmentSpreads, maxNesting: limits.maxSelectionNesting)
+                .validate(document)
+        }
         if errors.isEmpty { errors = GraphQL.validate(schema: schema, ast: document, rules: specifiedRules) }
         if errors.isEmpty {
             let traversal = SelectionTraversal(schema: index, document: document)
