@@ -38,13 +38,7 @@ public final class GraphQLService: Sendable {
     /// Resolves persisted queries, parses and validates (cached by text), picks the operation and coerces the
     /// variables. - Throws: ``GraphQLRequestError`` for the phase that failed.
     public func operation(for request: GraphQLRequestBody) throws(GraphQLRequestError) -> Operation {
-        let text = try core.queryText(request)
-        let prepared: PreparedDocument
-        switch core.preparer.prepare(text) {
-        case .failed(let error): throw error
-        case .ready(let document): prepared = document
-        }
-        let definition = try prepared.operation(named: request.operationName)
+        let (prepared, definition) = try resolve(request)
         let slots = prepared.variableSlots(of: definition)
         let variables = try InputCoercion(schema: core.index).coerceVariables(slots, request.variables)
         try prepared.checkDirectiveVariables(variables, slots)
@@ -56,10 +50,18 @@ public final class GraphQLService: Sendable {
     /// The kind of the operation a request names, when its document is valid and names one, whatever its variables:
     /// a transport that refuses some kinds (mutations over GET) says so before a variable's fault.
     public func operationKind(for request: GraphQLRequestBody) -> OperationKind? {
-        guard let text = try? core.queryText(request), case .ready(let prepared) = core.preparer.prepare(text),
-            let definition = try? prepared.operation(named: request.operationName)
-        else { return nil }
-        return OperationKind(definition.operation)
+        (try? resolve(request)).map { OperationKind($0.1.operation) }
+    }
+
+    /// The request's document, prepared (cached by text), and the operation it names.
+    private func resolve(_ request: GraphQLRequestBody) throws(GraphQLRequestError) -> (
+        PreparedDocument, OperationDefinition
+    ) {
+        let text = try core.queryText(request)
+        switch core.preparer.prepare(text) {
+        case .failed(let error): throw error
+        case .ready(let prepared): return (prepared, try prepared.operation(named: request.operationName))
+        }
     }
 
     /// Executes a query or mutation. Request errors (bad parameters, parse, validation, coercion, limits) come

@@ -60,7 +60,7 @@ struct IntrospectionTests {
         #expect(
             rewrite("{ a { __carnetDeprecated_x: name isDeprecated } }")
                 == "{ a { __carnetDeprecated_x: name isDeprecated: __typename "
-                + "__carnetDeprecated__isDeprecated: deprecationReason } }")
+                + "__carnetDeprecated___isDeprecated: deprecationReason } }")
         #expect(rewrite(#"{ __type(name: "isDeprecated") { name } }"#) == #"{ __type(name: "isDeprecated") { name } }"#)
         #expect(rewrite("query($isDeprecated: Boolean) { a }") == "query($isDeprecated: Boolean) { a }")
     }

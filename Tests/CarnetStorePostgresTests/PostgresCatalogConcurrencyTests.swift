@@ -12,6 +12,27 @@ import Testing
     "PostgreSQL catalog across instances",
     .enabled(if: PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired))
 struct PostgresCatalogConcurrencyTests {
+    /// Runs `count` attempts at once: for each, nil when it succeeded, else its refusal's code.
+    static func outcomes(of count: Int, _ attempt: @escaping @Sendable (Int) async throws -> Void) async
+        -> [StoreError.Code?]
+    {
+        await withTaskGroup(of: StoreError.Code?.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    do {
+                        try await attempt(index)
+                        return nil
+                    } catch let error as StoreError {
+                        return error.code
+                    } catch {
+                        return .storageFailure
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     /// Opens `count` catalogs on one new database at once, runs `body`, closes them.
     func withInstances(
         _ count: Int, configure: (inout StoreConfiguration) -> Void = { _ in },
@@ -51,20 +72,8 @@ struct PostgresCatalogConcurrencyTests {
     @Test("Concurrent principals with one name: exactly one is created, the others get INSERTED_RECORD_ALREADY_EXISTS")
     func uniqueNames() async throws {
         try await withInstances(3) { catalogs, _ in
-            let outcomes = await withTaskGroup(of: StoreError.Code?.self) { group in
-                for index in 0..<9 {
-                    group.addTask {
-                        do {
-                            _ = try await catalogs[index % 3].createPrincipal(name: "alice")
-                            return nil
-                        } catch let error as StoreError {
-                            return error.code
-                        } catch {
-                            return .storageFailure
-                        }
-                    }
-                }
-                return await group.reduce(into: []) { $0.append($1) }
+            let outcomes = await Self.outcomes(of: 9) { index in
+                _ = try await catalogs[index % 3].createPrincipal(name: "alice")
             }
             #expect(outcomes.filter { $0 == nil }.count == 1)
             #expect(outcomes.compactMap { $0 }.allSatisfy { $0 == .insertedRecordAlreadyExists })
@@ -77,21 +86,8 @@ struct PostgresCatalogConcurrencyTests {
     func quotaAcrossInstances() async throws {
         try await withInstances(3, configure: { $0.booksPerPrincipal = 4 }) { catalogs, _ in
             let alice = try await catalogs[0].createPrincipal(name: "alice")
-            // nil: created; else the refusal's code.
-            let outcomes = await withTaskGroup(of: StoreError.Code?.self) { group in
-                for index in 0..<12 {
-                    group.addTask {
-                        do {
-                            _ = try await catalogs[index % 3].createBook(name: "Book \(index)", ownerID: alice.id)
-                            return nil
-                        } catch let error as StoreError {
-                            return error.code
-                        } catch {
-                            return .storageFailure
-                        }
-                    }
-                }
-                return await group.reduce(into: []) { $0.append($1) }
+            let outcomes = await Self.outcomes(of: 12) { index in
+                _ = try await catalogs[index % 3].createBook(name: "Book \(index)", ownerID: alice.id)
             }
             let created = outcomes.filter { $0 == nil }.count
             let refusals = outcomes.compactMap { $0 }

@@ -27,6 +27,30 @@ except ImportError as error:  # pragma: no cover - environment problem
     sys.exit(f"h2_stream_limit.py needs httpx[http2] (pip install -r tests/clients/requirements.txt): {error}")
 
 
+def answers(connection, h2c, streams: set[int]) -> dict[int, str] | None:
+    """Reads until every stream in `streams` has ended: each stream's status, or None (and why) if the connection
+    or a stream ended first."""
+    statuses: dict[int, str] = {}
+    ended: set[int] = set()
+    while ended != streams:
+        data = connection.recv(65536)
+        if not data:
+            print(f"FAIL: the server closed the connection with {len(streams - ended)} answers missing")
+            return None
+        for event in h2c.receive_data(data):
+            if isinstance(event, h2.events.ResponseReceived):
+                statuses[event.stream_id] = dict(event.headers).get(b":status", b"").decode()
+            elif isinstance(event, h2.events.DataReceived):
+                h2c.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            elif isinstance(event, h2.events.StreamEnded):
+                ended.add(event.stream_id)
+            elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
+                print(f"FAIL: {event}")
+                return None
+        connection.sendall(h2c.data_to_send())
+    return statuses
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -64,24 +88,9 @@ def main() -> int:
             h2c.send_headers(stream, request, end_stream=True)
             streams.add(stream)
         connection.sendall(h2c.data_to_send())
-        statuses: dict[int, str] = {}
-        ended: set[int] = set()
-        while ended != streams:
-            data = connection.recv(65536)
-            if not data:
-                print(f"FAIL: the server closed the connection with {len(streams - ended)} answers missing")
-                return 1
-            for event in h2c.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived):
-                    statuses[event.stream_id] = dict(event.headers).get(b":status", b"").decode()
-                elif isinstance(event, h2.events.DataReceived):
-                    h2c.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-                elif isinstance(event, h2.events.StreamEnded):
-                    ended.add(event.stream_id)
-                elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
-                    print(f"FAIL: {event}")
-                    return 1
-            connection.sendall(h2c.data_to_send())
+        statuses = answers(connection, h2c, streams)
+        if statuses is None:
+            return 1
         if set(statuses.values()) != {"200"}:
             print(f"FAIL: statuses {statuses}")
             return 1
@@ -92,21 +101,9 @@ def main() -> int:
             stream = h2c.get_next_available_stream_id()
             h2c.send_headers(stream, request, end_stream=True)
             connection.sendall(h2c.data_to_send())
-            done = False
-            while not done:
-                data = connection.recv(65536)
-                if not data:
-                    print(f"FAIL: the server closed a busy connection after {asked} more requests")
-                    return 1
-                for event in h2c.receive_data(data):
-                    if isinstance(event, h2.events.DataReceived):
-                        h2c.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-                    elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
-                        done = True
-                    elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
-                        print(f"FAIL after {asked} more requests: {event}")
-                        return 1
-                connection.sendall(h2c.data_to_send())
+            if answers(connection, h2c, {stream}) is None:
+                print(f"FAIL: the busy connection ended after {asked} more requests")
+                return 1
             asked += 1
             time.sleep(0.25)
         if args.keep:

@@ -87,7 +87,10 @@ final class PreparedDocument: Sendable {
     /// client that sends it as an explicit null asks for neither (CoerceArgumentValues fails).
     func checkDirectiveVariables(_ variables: [String: JSONValue], _ slots: [VariableSlot]) throws(GraphQLRequestError)
     {
-        let errors = slots.filter { directiveVariables.contains($0.name) && variables[$0.name] == .null }.map {
+        let nulls = slots.filter { variables[$0.name] == .null }
+        guard !nulls.isEmpty else { return }
+        let names = Set(directiveVariables)
+        let errors = nulls.filter { names.contains($0.name) }.map {
             ResponseError(
                 message: "Variable \"$\($0.name)\" is null where @skip or @include needs a Boolean!.",
                 code: .badUserInput, locations: $0.locations)

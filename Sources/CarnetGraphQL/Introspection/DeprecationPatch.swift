@@ -10,11 +10,17 @@ import OrderedCollections
 /// only types with `isDeprecated`), each with the selection's directives, so the key stands where and when the
 /// client's field would; afterwards each hidden reason is turned back into the boolean under `key`.
 enum DeprecationPatch {
-    /// The hidden keys' prefix: one no alias of the document starts with (an alias may be any name).
+    /// The hidden keys' prefix: one no alias of the document starts with (an alias may be any name). It ends in one
+    /// more underscore than the longest run in the text, found in one pass (growing a prefix until the text no
+    /// longer contained it searched the text once per underscore of a crafted alias: quadratic).
     static func hiddenPrefix(for text: String) -> String {
-        var prefix = "__carnetDeprecated_"
-        while text.contains(prefix) { prefix += "_" }
-        return prefix
+        var longest = 0
+        var run = 0
+        for byte in text.utf8 {
+            run = byte == UInt8(ascii: "_") ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return "__carnetDeprecated" + String(repeating: "_", count: longest + 1)
     }
 
     /// Rewrites the printed document text, leaving string literals, variables and fragment names alone.

@@ -26,7 +26,7 @@ struct CarnetChannel: ServerChildChannel {
     let http2: HTTP2Channel
     /// How long the TLS handshake and the first request head (HTTP/1.1) or the protocol choice (HTTP/2) may take.
     let firstRequestTimeout: TimeAmount
-    /// How long an HTTP/2 connection without a stream may stay open at most (see ``HTTP2ConnectionGuard``).
+    /// How long an HTTP/2 connection whose client sends nothing may stay open (see ``HTTP2ConnectionGuard``).
     let idleReapLimit: TimeAmount
     /// How long an HTTP/2 connection may stay open once the server shuts down.
     let quiesceLimit: TimeAmount

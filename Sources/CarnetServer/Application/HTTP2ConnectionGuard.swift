@@ -54,8 +54,9 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             // Shutting down: the graceful close has `quiesceLimit` to end the connection, reads or not.
-            closeAt = .now() + quiesceLimit
-            schedule(context, at: .now() + quiesceLimit)
+            let deadline = NIODeadline.now() + quiesceLimit
+            closeAt = deadline
+            schedule(context, at: deadline)
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -69,10 +70,9 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func fire(_ context: ChannelHandlerContext) {
-        let now = NIODeadline.now()
-        if let closeAt, now >= closeAt { return context.close(promise: nil) }
-        let idleUntil = lastRead + limit
-        guard now >= idleUntil else { return schedule(context, at: min(idleUntil, closeAt ?? idleUntil)) }
+        // Whichever comes first: the client's silence for `limit`, or the shutdown's limit.
+        let deadline = min(lastRead + limit, closeAt ?? .distantFuture)
+        guard NIODeadline.now() >= deadline else { return schedule(context, at: deadline) }
         context.close(promise: nil)
     }
 }
