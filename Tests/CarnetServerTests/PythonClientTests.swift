@@ -55,6 +55,17 @@ struct PythonClientTests {
         }
     }
 
+    @Test(
+        "An HTTP/2 request with an invalid header block or body is reset alone; the connection's other requests are answered"
+    )
+    func http2StreamErrors() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "h2_stream_errors.py", ["--port", "\(server.port)", "--ca", server.caPath, "--token", token])
+        }
+    }
+
     @Test("A changeHistory subscriber that stops reading during 700 large commits still gets every event")
     func slowSubscriber() async throws {
         try await withServer { server in

@@ -61,13 +61,14 @@ struct CarnetChannel: ServerChildChannel {
                             HTTP2ConnectionGuard(
                                 limit: idleReapLimit, quiesceLimit: quiesceLimit, maxStreams: maxStreams),
                             position: .before(handler))
+                        try operations.addHandler(HTTP2StreamErrorFilter(), position: .after(handler))
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
                         let operations = channel.pipeline.syncOperations
                         let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                        try operations.addHandler(FirstRequestGuard(deadline: deadline), position: .after(decoder))
+                        try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
                         return .http1_1(value)
                     }
                 case .negotiated:

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 
 /// Reads a request body whole, refusing it (413) as soon as it passes the limit, or as announced by
 /// `Content-Length`. A client too slow to send it gets ``RequestBodyTimeout`` (408) from ``RequestBodyDeadlineHandler``.
@@ -26,6 +27,10 @@ enum RequestBodyReader {
                 : HTTPErrorResponse(
                     status: .badRequest, code: .badRequest, message: "The request body's chunked encoding is malformed."
                 )
+        } catch is NIOHTTP2Errors.StreamClosed {
+            // The HTTP/2 stream was reset mid-body, by its client or for its client's protocol error (a body past
+            // its content-length): no one reads an answer, as when a client goes away.
+            throw CancellationError()
         }
         let bytes = collected.map { Array($0.readableBytesView) } ?? []
         // The stream also ends when the connection closes mid-body: never act on part of a request.

@@ -1,0 +1,46 @@
+import NIOHTTP1
+
+/// What RFC 9112 asks of an HTTP/1.x request head before it is served, where NIO's decoder and Hummingbird leave it
+/// to the server: exactly one Host on HTTP/1.1, and whether the connection ends after the answer.
+enum HTTP1HeadRules {
+    /// The refusal for an HTTP/1.1 request without a Host or with more than one (RFC 9112 3.2: "A server MUST
+    /// respond with a 400"), or nil.
+    static func refusal(for head: HTTPRequestHead) -> HTTPErrorResponse? {
+        guard head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 else { return nil }
+        return HTTPErrorResponse(
+            status: .badRequest, code: .badRequest, message: "An HTTP/1.1 request needs exactly one Host header.")
+    }
+
+    /// Whether the connection closes after this request's answer (RFC 9112 9.3): the `close` option among any
+    /// Connection tokens, in any case, or HTTP/1.0 without `keep-alive`. Hummingbird closes only on a Connection
+    /// of exactly `close`, so `Connection: Close` or `keep-alive, close` kept the connection open.
+    static func closes(_ head: HTTPRequestHead) -> Bool {
+        let options = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
+        if options.contains("close") { return true }
+        return head.version.major == 1 && head.version.minor == 0 && !options.contains("keep-alive")
+    }
+
+    /// The head as Hummingbird's keep-alive check reads it: a closing request's Connection is exactly `close`.
+    static func normalized(_ head: HTTPRequestHead) -> HTTPRequestHead {
+        guard closes(head) else { return head }
+        var head = head
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        return head
+    }
+
+    /// The head without its `Upgrade`, its upgrade's own tokens and HTTP2-Settings: only a connection's first
+    /// request may upgrade it, and only a GET to a WebSocket (RFC 6455); RFC 9110 lets a server ignore any other
+    /// Upgrade. Left in, a POST with a body and upgrade headers was upgraded (101, then an error logged for its
+    /// body), or, declined, never answered; an `h2c` upgrade was closed without an answer.
+    static func withoutUpgrade(_ head: HTTPRequestHead) -> HTTPRequestHead {
+        var head = head
+        head.headers.remove(name: "upgrade")
+        head.headers.remove(name: "http2-settings")
+        let connection = head.headers[canonicalForm: "connection"].filter {
+            !["upgrade", "http2-settings"].contains($0.lowercased())
+        }
+        head.headers.remove(name: "connection")
+        if !connection.isEmpty { head.headers.add(name: "connection", value: connection.joined(separator: ", ")) }
+        return head
+    }
+}

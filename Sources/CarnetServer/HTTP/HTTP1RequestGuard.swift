@@ -1,0 +1,130 @@
+import NIOCore
+import NIOHTTP1
+
+/// Watches the request heads of an HTTP/1.x connection, between NIO's decoder and Hummingbird.
+///
+/// - The first head cancels the connection's deadline (the TLS handshake and that head must arrive within it;
+///   Hummingbird's idle and body timeouts take over from there). A WebSocket handshake that cannot succeed is
+///   refused; an `Upgrade` is dropped unless the head asks for a WebSocket by GET (``HTTP1HeadRules``). A head that
+///   does ask leaves the connection to the upgrader, and this handler leaves the pipeline: after an upgrade,
+///   WebSocket frames would pass where request parts did, and a declined upgrade is answered and closed.
+/// - Every head: an HTTP/1.1 request without exactly one Host is refused (400), and a request that asks the
+///   connection to close (a `close` token in any case or place, HTTP/1.0 without `keep-alive`) closes it after its
+///   answer, which says `Connection: close`; requests pipelined after it are not read.
+/// - A head the decoder refuses (a request line or headers over its limits, malformed bytes) is refused too: with
+///   the WebSocket upgrade in the pipeline nothing else answered a first request's. A body it refuses is the
+///   request handler's to answer.
+///
+/// A refusal is answered in turn, after the answers to the requests before it (HTTP/1.1 answers in order), and
+/// closes the connection; nothing the client sent after it is read.
+final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let deadline: Scheduled<Void>
+    private var firstHead = true
+    /// Requests passed on whose answer has not ended.
+    private var unanswered = 0
+    /// A request asked to close: nothing after it is read.
+    private var closing = false
+    /// A request came after the one that closes: it and all after it are dropped.
+    private var discarding = false
+    private var refusal: HTTPErrorResponse?
+    private var refused = false
+
+    init(deadline: Scheduled<Void>) { self.deadline = deadline }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard refusal == nil, !discarding else { return }
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        guard !closing else {
+            discarding = true
+            return
+        }
+        if firstHead {
+            firstHead = false
+            deadline.cancel()
+            if let refusal = WebSocketHandshake.refusal(for: head) ?? HTTP1HeadRules.refusal(for: head) {
+                return refuse(context: context, refusal)
+            }
+            if head.method == .GET, WebSocketHandshake.asksForWebSocket(head.headers) {
+                context.fireChannelRead(data)
+                return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            }
+            if head.headers.contains(name: "upgrade") { head = HTTP1HeadRules.withoutUpgrade(head) }
+        } else if let refusal = HTTP1HeadRules.refusal(for: head) {
+            return refuse(context: context, refusal)
+        }
+        closing = HTTP1HeadRules.closes(head)
+        unanswered += 1
+        context.fireChannelRead(wrapInboundOut(.head(HTTP1HeadRules.normalized(head))))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where closing && unanswered == 1 && head.status.code >= 200:
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            context.write(data, promise: promise)
+            // Never below zero: Hummingbird answers a head the decoder refused after the request before it, a
+            // request this handler never passed on.
+            unanswered = max(0, unanswered - 1)
+            if unanswered == 0, let refusal {
+                // On the next tick, once the answer before it is flushed (its writer flushes after this write).
+                // The close then waits for the client's close_notify, at most TLS's shutdown timeout (5 s).
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.execute { bound.value.0.answer(context: bound.value.1, refusal) }
+            }
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let failure = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        deadline.cancel()
+        if unanswered > 0 {
+            // Most likely the body of the request being served (a malformed chunk): its handler hears of it through
+            // the body it reads, and answers it. Nothing after it is read.
+            discarding = true
+            return context.fireErrorCaught(error)
+        }
+        // The decoder counts the request line with the headers: an overlong query string is a header overflow too.
+        // A malformed URL is a bad request, not a long one.
+        refuse(
+            context: context,
+            failure == .headerOverflow
+                ? HTTPErrorResponse(
+                    status: .requestHeaderFieldsTooLarge, code: .requestHeaderFieldsTooLarge,
+                    message: "The request line and headers are too large.")
+                : HTTPErrorResponse(status: .badRequest, code: .badRequest, message: "The request head is malformed."))
+    }
+
+    /// Stops reading and answers with `refusal` once the requests before it are answered.
+    private func refuse(context: ChannelHandlerContext, _ refusal: HTTPErrorResponse) {
+        guard self.refusal == nil else { return }
+        self.refusal = refusal
+        if unanswered == 0 { answer(context: context, refusal) }
+    }
+
+    /// Writes `refusal` and closes the connection, once.
+    private func answer(context: ChannelHandlerContext, _ refusal: HTTPErrorResponse) {
+        guard !refused else { return }
+        refused = true
+        let body = context.channel.allocator.buffer(bytes: refusal.body)
+        var headers: HTTPHeaders = [
+            "connection": "close", "content-type": ResponseMediaType.json.contentType,
+            "content-length": String(body.readableBytes),
+        ]
+        for field in refusal.headers { headers.add(name: field.name.rawName, value: field.value) }
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: refusal.status.code), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}

@@ -1,0 +1,61 @@
+import CarnetServer
+import Foundation
+import Testing
+
+/// What RFC 9112 asks of HTTP/1.x request heads, over a real TLS listener with raw requests: a Host on every
+/// HTTP/1.1 request, and a connection that closes when its client asks, however it asks. Each request is sent with
+/// others pipelined behind it, so the answers' order and what is left unread are checked too.
+@Suite("HTTP/1.x request heads")
+struct HTTP1HeadTests {
+    static func get(_ version: String = "1.1", _ headers: String = "Host: localhost\r\n") -> String {
+        "GET /healthz HTTP/\(version)\r\n\(headers)\r\n"
+    }
+
+    /// The statuses of the answers in `reply`, in order (a body ends without a line break, so an answer's status
+    /// line may follow the last one's body on the same line).
+    static func statuses(_ reply: String) -> [String] {
+        var statuses: [String] = []
+        for piece in reply.components(separatedBy: "HTTP/1.1 ").dropFirst() {
+            let status = piece.prefix(3)
+            if status.count == 3, status.allSatisfy(\.isNumber), piece.dropFirst(3).first == " " {
+                statuses.append(String(status))
+            }
+        }
+        return statuses
+    }
+
+    @Test("An HTTP/1.1 request without a Host, or with two, gets 400 in its turn, and the connection closes")
+    func host() async throws {
+        try await withServer { server in
+            for refused in [Self.get("1.1", ""), Self.get("1.1", "Host: localhost\r\nHost: other\r\n")] {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                // A good request before it is answered first; one after it is not read.
+                let reply = try await connection.sendAndReadUntilClosed(
+                    Self.get() + refused + Self.get(), limit: .seconds(30))
+                #expect(Self.statuses(reply) == ["200", "400"], "\(reply.prefix(600))")
+                #expect(reply.contains(#""code":"BAD_REQUEST""#), "\(reply.prefix(600))")
+            }
+            // HTTP/1.0 needs no Host; without keep-alive its connection closes after the answer.
+            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+            let reply = try await connection.sendAndReadUntilClosed(Self.get("1.0", ""), limit: .seconds(30))
+            #expect(Self.statuses(reply) == ["200"], "\(reply.prefix(600))")
+        }
+    }
+
+    @Test("A request that asks to close, in any case or among other tokens, is the connection's last, and says so")
+    func connectionClose() async throws {
+        try await withServer { server in
+            for options in ["close", "Close", "keep-alive, close", "TE, CLOSE"] {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                // The server must close after the first answer: the second request is never answered, and a
+                // server that kept the connection open fails at the limit instead.
+                let reply = try await connection.sendAndReadUntilClosed(
+                    Self.get() + Self.get("1.1", "Host: localhost\r\nConnection: \(options)\r\n") + Self.get(),
+                    limit: .seconds(30))
+                #expect(Self.statuses(reply) == ["200", "200"], "\(options): \(reply.prefix(600))")
+                let lastHead = reply.components(separatedBy: "HTTP/1.1 ").last ?? ""
+                #expect(lastHead.lowercased().contains("connection: close"), "\(options): \(reply.prefix(600))")
+            }
+        }
+    }
+}
