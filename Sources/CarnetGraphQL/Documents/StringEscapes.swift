@@ -1,7 +1,11 @@
 /// The 2021 spec's string escapes that GraphQLSwift's lexer (4.3.0) gets wrong, rewritten in the text before the
 /// library lexes it: a surrogate pair `\uD83D\uDE00` (the library decodes each half alone and fails) and braced
 /// escapes `\u{1F600}` (the library fails with a message that prints Swift internals), and `\f` (which the library
-/// decodes as U+0012 instead of U+000C).
+/// decodes as U+0012 instead of U+000C). Also the raw control characters (U+0000–U+001F but tab and line breaks)
+/// that the 2021 spec allows in strings, block strings and comments, where the library keeps to the 2018 grammar
+/// and fails: in a string each becomes its four-digit escape, and in a comment a space. And block strings: the
+/// library's value of one splits a CRLF into two lines and takes a common indentation of 0 for none (so
+/// `"""\nx\n  y"""` lost its `x`); every block string becomes the string of its value as the spec gives it.
 ///
 /// Carnet rewrites the text rather than replacing the library's lexer: every other token stays the library's to
 /// read, and only strings with these escapes change. Each such escape becomes a representation the library decodes
@@ -33,9 +37,18 @@ enum StringEscapes {
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "#"):
-                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D {
+                    if isRawControl(bytes[index]) {
+                        output.append(contentsOf: bytes[copied..<index])
+                        output.append(UInt8(ascii: " "))
+                        edits.append(SourceMap.Edit(rewrittenEnd: output.count, originalEnd: index + 1))
+                        copied = index + 1
+                    }
+                    index += 1
+                }
             case quote where at(index + 1) == quote && at(index + 2) == quote:
                 // Block strings have no escapes but `\"""`.
+                let start = index
                 index += 3
                 while index < bytes.count, !(at(index) == quote && at(index + 1) == quote && at(index + 2) == quote) {
                     let escapedQuotes =
@@ -44,9 +57,23 @@ enum StringEscapes {
                     index += escapedQuotes ? 4 : 1
                 }
                 index += 3
+                if index <= bytes.count {
+                    output.append(contentsOf: bytes[copied..<start])
+                    output.append(contentsOf: quoted(blockStringValue(bytes[start + 3..<index - 3])))
+                    edits.append(SourceMap.Edit(rewrittenEnd: output.count, originalEnd: index))
+                    copied = index
+                }
             case quote:
                 index += 1
                 while index < bytes.count, bytes[index] != quote, bytes[index] != 0x0A, bytes[index] != 0x0D {
+                    if isRawControl(bytes[index]) {
+                        output.append(contentsOf: bytes[copied..<index])
+                        output.append(contentsOf: representation(of: Unicode.Scalar(bytes[index])))
+                        edits.append(SourceMap.Edit(rewrittenEnd: output.count, originalEnd: index + 1))
+                        index += 1
+                        copied = index
+                        continue
+                    }
                     guard bytes[index] == backslash else {
                         index += 1
                         continue
@@ -122,7 +149,7 @@ enum StringEscapes {
 
     /// Bytes the library's lexer decodes to `scalar`: the character itself, or an escape where a string may
     /// not hold it raw.
-    private static func representation(of scalar: Unicode.Scalar) -> [UInt8] {
+    static func representation(of scalar: Unicode.Scalar) -> [UInt8] {
         switch scalar.value {
         case 0x22: return Array(#"\""#.utf8)
         case 0x5C: return Array(#"\\"#.utf8)
@@ -134,6 +161,12 @@ enum StringEscapes {
             return Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
         default: return Array(String(Character(scalar)).utf8)
         }
+    }
+
+    /// A control character the 2021 grammar allows in strings and comments and the 2018 one (the library's)
+    /// does not: tab and line breaks were allowed already.
+    private static func isRawControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
     }
 
     private static func fourDigits(_ bytes: [UInt8], _ start: Int) -> UInt32? {
