@@ -42,6 +42,26 @@ struct HTTP1HeadTests {
         }
     }
 
+    @Test("A body in a transfer coding other than chunked gets 501 in its turn, and the connection closes")
+    func transferCodings() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            let body = #"{"query":"{ __typename }"}"#
+            let chunked = String(body.utf8.count, radix: 16) + "\r\n\(body)\r\n0\r\n\r\n"
+            for coding in ["gzip, chunked", "deflate, chunked", "chunked", "Chunked"] {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                let reply = try await connection.sendAndReadUntilClosed(
+                    Self.get()
+                        + HostileFramingTests.post(
+                            token, "Transfer-Encoding: \(coding)\r\nConnection: close\r\n", chunked),
+                    limit: .seconds(30))
+                let refused = coding.contains(",")
+                #expect(Self.statuses(reply) == ["200", refused ? "501" : "200"], "\(coding): \(reply.prefix(600))")
+                #expect(reply.contains(#""code":"NOT_IMPLEMENTED""#) == refused, "\(coding): \(reply.prefix(600))")
+            }
+        }
+    }
+
     @Test("A request that asks to close, in any case or among other tokens, is the connection's last, and says so")
     func connectionClose() async throws {
         try await withServer { server in

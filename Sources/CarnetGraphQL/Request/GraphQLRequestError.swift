@@ -191,6 +191,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let upgradeRequired = ErrorCode(rawValue: "UPGRADE_REQUIRED")
     /// 431: the request line and headers are over the HTTP decoder's limit.
     public static let requestHeaderFieldsTooLarge = ErrorCode(rawValue: "REQUEST_HEADER_FIELDS_TOO_LARGE")
+    /// 501: a request body in a transfer coding other than `chunked` (RFC 9112 6.1).
+    public static let notImplemented = ErrorCode(rawValue: "NOT_IMPLEMENTED")
     /// 503 from `/readyz`: the store is not available.
     public static let notReady = ErrorCode(rawValue: "NOT_READY")
 }

@@ -4,11 +4,19 @@ import NIOHTTP1
 /// to the server: exactly one Host on HTTP/1.1, and whether the connection ends after the answer.
 enum HTTP1HeadRules {
     /// The refusal for an HTTP/1.1 request without a Host or with more than one (RFC 9112 3.2: "A server MUST
-    /// respond with a 400"), or nil.
+    /// respond with a 400"), or for a body in a transfer coding other than `chunked` (6.1: 501; NIO's decoder
+    /// reads `gzip, chunked` as chunked and the body would be taken for JSON as it came), or nil.
     static func refusal(for head: HTTPRequestHead) -> HTTPErrorResponse? {
-        guard head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 else { return nil }
-        return HTTPErrorResponse(
-            status: .badRequest, code: .badRequest, message: "An HTTP/1.1 request needs exactly one Host header.")
+        if head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 {
+            return HTTPErrorResponse(
+                status: .badRequest, code: .badRequest, message: "An HTTP/1.1 request needs exactly one Host header.")
+        }
+        if head.headers[canonicalForm: "transfer-encoding"].contains(where: { $0.lowercased() != "chunked" }) {
+            return HTTPErrorResponse(
+                status: .notImplemented, code: .notImplemented,
+                message: "The only transfer coding this server reads is chunked.")
+        }
+        return nil
     }
 
     /// Whether the connection closes after this request's answer (RFC 9112 9.3): the `close` option among any
