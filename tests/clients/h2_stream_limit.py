@@ -5,6 +5,10 @@ not Hummingbird's 100 (an outside client held 1.7 GB with 4 connections of 100 u
 that keeps to the limit gets every answer on one connection.
 
     python3 tests/clients/h2_stream_limit.py --port PORT --ca ca.pem --token TOKEN [--expect 8] [--keep SECONDS]
+        [--header-list BYTES]
+
+It also checks the announced header list size (ServerConfiguration's maxRequestHeadBytes) and that a GET of 40 KB
+is answered once it is acknowledged.
 
 With --keep, the connection then asks one request every quarter second for that long: a busy connection must stay
 open past the guard's limit for a silent one (idle timeout + 15 s; the test sets a short idle timeout).
@@ -58,6 +62,7 @@ def main() -> int:
     parser.add_argument("--token", required=True)
     parser.add_argument("--expect", type=int, default=8)
     parser.add_argument("--keep", type=float, default=0)
+    parser.add_argument("--header-list", type=int, default=80 * 1024)
     args = parser.parse_args()
     context = ssl.create_default_context(cafile=args.ca)
     context.set_alpn_protocols(["h2"])
@@ -79,6 +84,23 @@ def main() -> int:
         if announced != args.expect:
             print(f"FAIL: the server announced {announced} concurrent streams, expected {args.expect}")
             return 1
+        header_list = h2c.remote_settings.max_header_list_size
+        if header_list != args.header_list:
+            print(f"FAIL: the server announced a header list of {header_list} bytes, expected {args.header_list}")
+            return 1
+        # Once acknowledged, the announced size is the limit: a GET with a 40 KB query string (NIO's first limit
+        # is 16 KiB, past which it ended the connection) is answered like any other.
+        long_get = [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                    (":path", "/graphql?query=%7B__typename%7D%23" + "x" * 40_000),
+                    ("authorization", f"Bearer {args.token}")]
+        stream = h2c.get_next_available_stream_id()
+        h2c.send_headers(stream, long_get, end_stream=True)
+        connection.sendall(h2c.data_to_send())
+        statuses = answers(connection, h2c, {stream})
+        if statuses != {stream: "200"}:
+            print(f"FAIL: a GET with a 40 KB query string: {statuses}")
+            return 1
+        print(f"a header list of {header_list} bytes announced; a GET of 40 KB answered 200")
         # As many requests at once as announced, all answered on this connection.
         request = [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
                    (":path", "/graphql?query=%7B__typename%7D"), ("authorization", f"Bearer {args.token}")]

@@ -77,7 +77,11 @@ struct ServerChannels {
             [RequestBodyDeadlineHandler(timeout: bodyTimeout)]
         }
         let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle),
+            http1: .init(
+                additionalChannelHandlers: deadlines(), idleTimeout: idle,
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: configuration.maxRequestHeadBytes,
+                    maxHeaderListSize: configuration.maxRequestHeadBytes)),
             // Text that is not UTF-8 fails the socket (1007), as RFC 6455 requires; unchecked, its bytes were
             // replaced and an id came back other than sent.
             ws: .init(
@@ -116,7 +120,8 @@ struct ServerChannels {
                 // Past the graceful close (the idle timeout, then its grace once the client acknowledges).
                 idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds),
                 quiesceLimit: .nanoseconds((configuration.shutdownGracePeriod + .seconds(5)).nanoseconds),
-                maxStreams: configuration.maxConcurrentHTTP2Streams, gate: gate)
+                maxStreams: configuration.maxConcurrentHTTP2Streams,
+                maxHeaderListSize: configuration.maxRequestHeadBytes, gate: gate)
         }
         return (builder, certificates)
     }

@@ -32,6 +32,8 @@ struct CarnetChannel: ServerChildChannel {
     let quiesceLimit: TimeAmount
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` (``ServerConfiguration/maxConcurrentHTTP2Streams``).
     let maxStreams: Int
+    /// `SETTINGS_MAX_HEADER_LIST_SIZE` (``ServerConfiguration/maxRequestHeadBytes``).
+    let maxHeaderListSize: Int
     let gate: ConnectionGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -59,7 +61,11 @@ struct CarnetChannel: ServerChildChannel {
                         let handler = try operations.handler(type: NIOHTTP2Handler.self)
                         try operations.addHandler(
                             HTTP2ConnectionGuard(
-                                limit: idleReapLimit, quiesceLimit: quiesceLimit, maxStreams: maxStreams),
+                                limit: idleReapLimit, quiesceLimit: quiesceLimit,
+                                settings: [
+                                    HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams),
+                                    HTTP2Setting(parameter: .maxHeaderListSize, value: maxHeaderListSize),
+                                ]),
                             position: .before(handler))
                         try operations.addHandler(HTTP2StreamErrorFilter(), position: .after(handler))
                         return .http2(value)

@@ -1,8 +1,9 @@
 import NIOCore
 import NIOHTTP2
 
-/// What Hummingbird's HTTP/2 channel leaves out, for one connection: it announces the stream limit (that channel
-/// takes no settings and announces 100), and closes the connection once its client has sent nothing for `limit`, or
+/// What Hummingbird's HTTP/2 channel leaves out, for one connection: it announces Carnet's settings, the stream
+/// limit and the header list size (that channel takes no settings and announces NIO's, 100 streams and 16 KiB; NIO
+/// applies a setting of ours once the client acknowledges it), and closes the connection once its client has sent nothing for `limit`, or
 /// `quiesceLimit` into a shutdown, whatever the client answers. Hummingbird's manager closes gracefully (GOAWAY and
 /// a PING, then a grace period that starts only when the PING is acknowledged): a client that never acknowledged
 /// it kept its connection, and held the shutdown, for as long as it liked. `limit` is past the graceful path (idle
@@ -17,15 +18,15 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
 
     private let limit: TimeAmount
     private let quiesceLimit: TimeAmount
-    private let maxStreams: Int
+    private let settings: HTTP2Settings
     private var lastRead = NIODeadline.now()
     private var closeAt: NIODeadline?
     private var timer: Scheduled<Void>?
 
-    init(limit: TimeAmount, quiesceLimit: TimeAmount, maxStreams: Int) {
+    init(limit: TimeAmount, quiesceLimit: TimeAmount, settings: HTTP2Settings) {
         self.limit = limit
         self.quiesceLimit = quiesceLimit
-        self.maxStreams = maxStreams
+        self.settings = settings
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -33,7 +34,6 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
         schedule(context, at: lastRead + limit)
         // Written from the pipeline's tail, so the HTTP/2 handler (after this one) encodes it. Applied once the
         // client acknowledges it; a client that opened more streams before keeps them.
-        let settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams)]
         context.channel.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings))))
             .whenFailure { _ in }
     }

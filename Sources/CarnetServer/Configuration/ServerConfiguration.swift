@@ -40,6 +40,11 @@ public struct ServerConfiguration: Sendable {
     /// connection is up): a client that reads none of its answers holds this many, as a WebSocket holds
     /// ``maxRunningRequestsPerSocket``. Hummingbird announces 100 first.
     public var maxConcurrentHTTP2Streams: Int = 8
+    /// The most bytes a request's head may have (request line or pseudo-headers, and headers): HTTP/1.1's decoder
+    /// answers more with 431; HTTP/2 announces it (`SETTINGS_MAX_HEADER_LIST_SIZE`) once the connection is up,
+    /// where NIO announces 16 KiB first and ends the connection past it. So a GET's long query string is the same
+    /// request over both.
+    public var maxRequestHeadBytes: Int = 80 * 1024
     /// How long a revoked token may still be honoured from the cache.
     public var tokenCacheLifetime: Duration = .seconds(2)
     /// How long graceful shutdown waits for in-flight operations before closing sockets anyway.
