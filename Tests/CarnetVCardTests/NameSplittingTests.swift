@@ -16,10 +16,28 @@ struct NameSplittingTests {
             ("Smith, John", ["", "John", "", "Smith", ""]),
             ("John Smith, PhD", ["", "John", "", "Smith", "PhD"]),
             ("Prof. Dr. Ada Lovelace", ["Prof. Dr.", "Ada", "", "Lovelace", ""]),
+            ("John Smith Jr., PhD", ["", "John", "", "Smith", "Jr. PhD"]), ("Dr. Jr.", ["", "Dr.", "", "", "Jr."]),
+            ("Smith, Dr. Jr.", ["", "Dr.", "", "Smith", "Jr."]),
         ])
     func split(name: String, parts: [String]) {
         let result = NameSplitting.split(name)
         #expect([result.prefix, result.given, result.middle, result.family, result.suffix] == parts)
+    }
+
+    /// A hostile FN of 100,000 prefixes and as many suffixes (an import's line may hold 10 MiB): each came off the
+    /// front of an array one shift at a time, quadratic in the words.
+    @Test("Long runs of prefixes and suffixes come off in one pass, in order")
+    func longRuns() {
+        let count = 100_000
+        let prefixes = (0..<count).map { $0 % 2 == 0 ? "Dr." : "Prof." }
+        let suffixes = (0..<count).map { $0 % 2 == 0 ? "Jr." : "PhD" }
+        let result = NameSplitting.split((prefixes + ["Ada", "Byron", "Lovelace"] + suffixes).joined(separator: " "))
+        #expect(result.prefix == prefixes.joined(separator: " "))
+        #expect([result.given, result.middle, result.family] == ["Ada", "Byron", "Lovelace"])
+        #expect(result.suffix == suffixes.joined(separator: " "))
+        let reversed = NameSplitting.split("Lovelace, " + (prefixes + ["Ada"] + suffixes).joined(separator: " "))
+        #expect([reversed.prefix, reversed.given, reversed.family] == [result.prefix, "Ada", "Lovelace"])
+        #expect(reversed.suffix == result.suffix)
     }
 
     @Test("Google's FN-only card")

@@ -23,11 +23,9 @@ enum NameSplitting {
                 text = String(text[..<comma])
             } else {
                 let family = TextCleaning.trimmed(String(text[..<comma]))
-                var rest = Array(after)
-                while let last = rest.last, isSuffix(last), rest.count > 1 { suffixes.insert(rest.removeLast(), at: 0) }
-                var prefixes: [Substring] = []
-                while let first = rest.first, isPrefix(first), rest.count > 1 { prefixes.append(rest.removeFirst()) }
-                parts.prefix = prefixes.joined(separator: " ")
+                var rest = after[...]
+                suffixes = Array(trimSuffixes(&rest))
+                parts.prefix = trimPrefixes(&rest).joined(separator: " ")
                 parts.family = String(family)
                 parts.given = rest.first.map(String.init) ?? ""
                 parts.middle = rest.dropFirst().joined(separator: " ")
@@ -35,12 +33,11 @@ enum NameSplitting {
                 return parts
             }
         }
-        var words = text.split(separator: " ")
-        while words.count > 1, let last = words.last, isSuffix(last) { suffixes.insert(words.removeLast(), at: 0) }
-        var prefixes: [Substring] = []
-        while words.count > 1, let first = words.first, isPrefix(first) { prefixes.append(words.removeFirst()) }
-        parts.prefix = prefixes.joined(separator: " ")
+        var trimmed = text.split(separator: " ")[...]
+        suffixes = Array(trimSuffixes(&trimmed)) + suffixes
+        parts.prefix = trimPrefixes(&trimmed).joined(separator: " ")
         parts.suffix = suffixes.joined(separator: " ")
+        let words = Array(trimmed)
         guard let first = words.first else { return parts }
         parts.given = String(first)
         guard words.count > 1 else { return parts }
@@ -50,6 +47,23 @@ enum NameSplitting {
         parts.family = words[familyStart...].joined(separator: " ")
         parts.middle = words[1..<familyStart].joined(separator: " ")
         return parts
+    }
+
+    /// The known suffixes at the end of `words`, in order, taken off it; one word always stays. (A slice: taking
+    /// words off an array's front one at a time shifted the rest each time, and a hostile FN has 10 MiB of them.)
+    private static func trimSuffixes(_ words: inout ArraySlice<Substring>) -> ArraySlice<Substring> {
+        var start = words.endIndex
+        while start - 1 > words.startIndex, isSuffix(words[start - 1]) { start -= 1 }
+        defer { words = words[..<start] }
+        return words[start...]
+    }
+
+    /// The known prefixes at the start of `words`, taken off it; one word always stays.
+    private static func trimPrefixes(_ words: inout ArraySlice<Substring>) -> ArraySlice<Substring> {
+        var end = words.startIndex
+        while end + 1 < words.endIndex, isPrefix(words[end]) { end += 1 }
+        defer { words = words[end...] }
+        return words[..<end]
     }
 
     private static func isPrefix(_ word: Substring) -> Bool { prefixes.contains(normalized(word)) }
