@@ -33,7 +33,10 @@ def read(connection, h2c, streams: set[int]) -> dict[int, object] | str:
     error code (h2.errors.ErrorCodes); or why the connection ended first."""
     outcome: dict[int, object] = {}
     while not streams <= outcome.keys():
-        data = connection.recv(65536)
+        try:
+            data = connection.recv(65536)
+        except OSError as error:
+            data = b""
         if not data:
             return f"the server closed the connection with {sorted(streams - outcome.keys())} open"
         for event in h2c.receive_data(data):
@@ -49,7 +52,10 @@ def read(connection, h2c, streams: set[int]) -> dict[int, object] | str:
                 outcome[event.stream_id] = h2.errors.ErrorCodes(event.error_code)
             elif isinstance(event, h2.events.ConnectionTerminated):
                 return f"GOAWAY {event.error_code!r}"
-        connection.sendall(h2c.data_to_send())
+        try:
+            connection.sendall(h2c.data_to_send())
+        except OSError as error:
+            return f"the server closed the connection ({error})"
     return outcome
 
 
@@ -115,7 +121,34 @@ def main() -> int:
                 failures += 1
             else:
                 print(f"a PING of 7 bytes: {outcome}")
+    if failures == 0:
+        failures += ping_flood(context, args.port)
     return 1 if failures else 0
+
+
+def ping_flood(context, port: int) -> int:
+    """Ten PINGs at once on an idle connection are past the server's ping policy: it closes the connection, and the
+    GOAWAY that says why (ENHANCE_YOUR_CALM) reaches the client first."""
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=30),
+                             server_hostname="localhost") as connection:
+        h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        h2c.initiate_connection()
+        for number in range(10):
+            h2c.ping(number.to_bytes(8, "big"))
+        connection.sendall(h2c.data_to_send())
+        # Read only: a write after the server's close would be answered with a reset, which can discard the
+        # GOAWAY still unread here.
+        outcome = "the server closed the connection without GOAWAY"
+        while data := connection.recv(65536):
+            terminated = [e for e in h2c.receive_data(data) if isinstance(e, h2.events.ConnectionTerminated)]
+            if terminated:
+                outcome = f"GOAWAY {terminated[0].error_code!r}"
+                break
+        if outcome != f"GOAWAY {h2.errors.ErrorCodes.ENHANCE_YOUR_CALM!r}":
+            print(f"FAIL: ten PINGs at once: {outcome}")
+            return 1
+        print(f"ten PINGs at once: {outcome} before the close")
+        return 0
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ struct CarnetChannel: ServerChildChannel {
                                     HTTP2Setting(parameter: .maxHeaderListSize, value: maxHeaderListSize),
                                 ]),
                             position: .before(handler))
-                        try operations.addHandler(HTTP2StreamErrorFilter(), position: .after(handler))
+                        try operations.addHandler(HTTP2ManagerFilter(), position: .after(handler))
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:
