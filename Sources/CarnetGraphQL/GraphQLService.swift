@@ -47,16 +47,10 @@ public final class GraphQLService: Sendable {
             definition: definition, variables: variables)
     }
 
-    /// The kind of the operation a request names, whatever its variables and whether or not its document is valid
-    /// (nil when it does not parse or names no operation): a transport that refuses some kinds (mutations over GET:
-    /// GraphQL over HTTP, 405 "if the values of query and operationName indicate a mutation") says so before any
-    /// other fault of the request.
+    /// The kind of the operation a request names, when its document is valid and names one, whatever its variables:
+    /// a transport that refuses some kinds (mutations over GET) says so before a variable's fault.
     public func operationKind(for request: GraphQLRequestBody) -> OperationKind? {
-        if let (_, operation) = try? resolve(request) { return OperationKind(operation.operation) }
-        guard let text = try? core.queryText(request), let operations = core.preparer.parsedOperations(text),
-            let operation = try? PreparedDocument.operation(named: request.operationName, in: operations)
-        else { return nil }
-        return OperationKind(operation.operation)
+        (try? resolve(request)).map { OperationKind($0.1.operation) }
     }
 
     /// The request's document, prepared (cached by text), and the operation it names.

@@ -155,26 +155,6 @@ extension DocumentPreparer {
         return GraphQLRequestError(.validationFailed, reported)
     }
 
-    /// The operations of `text` as the parser reads them, valid or not; nil when it does not parse or the limits
-    /// checked before parsing refuse it (the parser is recursive: those shapes never reach it). Not cached: only
-    /// a request refused anyway asks (``GraphQLService/operationKind(for:)``).
-    func parsedOperations(_ text: String) -> [OperationDefinition]? {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= limits.maxDocumentBytes, scan(bytes) == nil else { return nil }
-        let rewrite: StringEscapes.Rewrite?
-        do {
-            rewrite = try StringEscapes.rewrite(bytes)
-        } catch {
-            return nil
-        }
-        if let rewritten = rewrite?.text, scan(Array(rewritten.utf8), locate: false) != nil { return nil }
-        let source = DocumentSource(original: text, map: rewrite?.map ?? SourceMap())
-        guard case .success(let document) = parsed(rewrite?.text ?? text, source: source, noLocation: true) else {
-            return nil
-        }
-        return document.definitions.compactMap { $0 as? OperationDefinition }
-    }
-
     /// The token and nesting limits, checked over the raw text before the recursive parser runs.
     /// - Parameter locate: whether `bytes` are the client's (so offsets in them are positions to report).
     func scan(_ bytes: [UInt8], locate: Bool = true) -> GraphQLRequestError? {

@@ -100,13 +100,6 @@ final class PreparedDocument: Sendable {
 
     /// The operation to run: the one named, or the only one.
     func operation(named name: String?) throws(GraphQLRequestError) -> OperationDefinition {
-        try Self.operation(named: name, in: operations)
-    }
-
-    /// The operation of `operations` named `name`, or the only one.
-    static func operation(named name: String?, in operations: [OperationDefinition]) throws(GraphQLRequestError)
-        -> OperationDefinition
-    {
         if let name {
             guard let operation = operations.first(where: { $0.name?.value == name }) else {
                 throw GraphQLRequestError(
