@@ -46,10 +46,4 @@ extension CardScanner {
         return upperBound - lower == upper.count
             && zip(lower..<upperBound, upper).allSatisfy { Byte.uppercased(bytes[$0]) == $1 }
     }
-
-    /// Whether the line's name and parameters (the part before the first colon) ask for quoted-printable.
-    func isQuotedPrintable(_ line: some Collection<UInt8>) -> Bool {
-        let head = line.prefix { $0 != Byte.colon }
-        return head.count < line.count && head.containsIgnoringCase(Self.quotedPrintable)
-    }
 }
