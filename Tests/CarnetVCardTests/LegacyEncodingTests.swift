@@ -76,4 +76,23 @@ struct LegacyEncodingTests {
                 try readOne(VCardWriter(version: version).write(card)).unmappedProperties == card.unmappedProperties)
         }
     }
+
+    /// 2.1 has no backslash escapes but `\;`: a kept line's backslashes are characters. Kept verbatim when the line
+    /// had no parameters, `C:\new\dir` was written into 3.0 and 4.0 exports as it stood, and read there as `C:`, a
+    /// line break and `ew`.
+    @Test("A kept 2.1 line's backslashes stay characters in 3.0 and 4.0, with or without parameters")
+    func keptBackslashes() throws {
+        let text =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:BS;A\r\nX-PATH:C:\\new\\dir\r\nX-PATH2;X-A=1:C:\\new\\dir\r\n"
+            + "X-LIT:50\\,00\r\nX-PLAIN:nothing to escape\r\nEND:VCARD\r\n"
+        let card = try readOne(text)
+        #expect(
+            card.unmappedProperties == [
+                #"X-PATH:C:\\new\\dir"#, #"X-PATH2;X-A=1:C:\\new\\dir"#, #"X-LIT:50\\,00"#, "X-PLAIN:nothing to escape",
+            ])
+        for version in [VCardWriter.Version.v3, .v4] {
+            #expect(
+                try readOne(VCardWriter(version: version).write(card)).unmappedProperties == card.unmappedProperties)
+        }
+    }
 }

@@ -25,10 +25,13 @@ struct ValueDecoder {
         try parts(line, Byte.comma, Byte.semicolon)
     }
 
-    /// The unfolded line as in the file, for properties kept unmapped. A 2.1 line with parameters is rewritten
-    /// in the form 3.0 and 4.0 read (``KeptLine``), so that what is kept is valid in every version written.
+    /// The unfolded line as in the file, for properties kept unmapped. A 2.1 line with parameters, text that is
+    /// not ASCII or a backslash (2.1's is a character; 3.0 and 4.0 read `\n` in `C:\new` as a line break) is
+    /// rewritten in the form 3.0 and 4.0 read (``KeptLine``), so that what is kept is valid in every version written.
     func raw(_ line: ContentLine) throws(VCardIssue) -> String {
-        if version == .v21, !line.parameters.isEmpty || line.raw.contains(where: { $0 >= 0x80 }) {
+        if version == .v21,
+            !line.parameters.isEmpty || line.raw.contains(where: { $0 >= 0x80 || $0 == Byte.backslash })
+        {
             return try KeptLine.from21(line, values: self)
         }
         if let text = line.raw.validatedUTF8 { return text }
