@@ -85,4 +85,36 @@ struct OverLimitTests {
         let again = try await fixture.importText(try await fixture.export())
         #expect(again.unchanged == 1)
     }
+
+    /// Past the store's 1,000 vCard properties the card was refused whole ("invalid values: vCardProperties"), and
+    /// with it everything the store could hold: now the lines past the limit are left out, with one warning.
+    @Test("2,000 phone numbers: 100 map, 1,000 lines are kept, the rest are left out with a warning, the card imports")
+    func pastTheKeptLimit() async throws {
+        let phones = (0..<2_000).map { "TEL:+1 555 \(10_000 + $0)" }.joined(separator: "\r\n")
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Many\r\nNOTE:kept\r\n\(phones)\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.skipped.isEmpty)
+        let many = try await fixture.contact(named: "Many")
+        #expect(many.note == "kept" && many.phoneNumbers.count == StoreLimits.valuesPerProperty)
+        #expect(many.vCardProperties.count == StoreLimits.vCardPropertiesPerContact)
+        #expect(many.vCardProperties.last?.value == "TEL:+1 555 11099")
+        let dropped = summary.warnings.filter { $0.key == "vCardProperties" }
+        #expect(dropped.map(\.line) == [1_105] && dropped.first?.message.hasPrefix("900 lines") == true)
+    }
+
+    /// A control character in a kept line (the store holds none in any value) refused the card whole; mapped text
+    /// (FN, NOTE) was already cleaned of them.
+    @Test("Control characters in kept lines are taken out, with a warning, and the card imports")
+    func controlCharactersInKeptLines() async throws {
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ctl\r\nX-ESC:a\u{1B}b\u{0}c\r\nX-PARAM;X-P=p\u{1}q:value\r\n"
+            + "X-TAB:a\tb\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.skipped.isEmpty)
+        let kept = try await fixture.contact(named: "Ctl").vCardProperties.map(\.value)
+        #expect(kept == ["X-ESC:abc", "X-PARAM;X-P=pq:value", "X-TAB:a\tb"])
+        #expect(summary.warnings.map { "\($0.line) \($0.key)" } == ["4 X-ESC", "5 X-PARAM"])
+    }
 }

@@ -47,4 +47,14 @@ enum TextCleaning {
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return String(scalars[start...end])
     }
+
+    /// The text without the control characters the store holds in no value (all but tab, CR and LF), or nil when
+    /// it has none: a kept line is kept as written but for those.
+    static func withoutControlCharacters(_ text: String) -> String? {
+        func isRefused(_ byte: UInt8) -> Bool {
+            (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+        }
+        guard text.utf8.contains(where: isRefused) else { return nil }
+        return String(decoding: text.utf8.filter { !isRefused($0) }, as: UTF8.self)
+    }
 }

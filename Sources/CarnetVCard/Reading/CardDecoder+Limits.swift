@@ -51,7 +51,8 @@ extension CardDecoder {
     }
 
     /// The warnings for lines the decoder itself kept aside: a photo over the image limit, CATEGORIES naming more
-    /// groups than a card may put its contact in.
+    /// groups than a card may put its contact in; for kept lines it cleaned of control characters, and for lines
+    /// past the store's count of vCard properties, which are not kept.
     func noteKeptAside(_ warnings: inout [VCardWarning], beginLine: Int) {
         func note(_ index: Int, _ key: String, _ what: String) {
             warnings.append(
@@ -62,6 +63,20 @@ extension CardDecoder {
         if let index = oversizedPhoto { note(index, "imageData", "PHOTO over the store's image limit") }
         if let index = overlongCategories {
             note(index, "CATEGORIES", "CATEGORIES past \(StoreLimits.categoriesPerCard) groups")
+        }
+        for index in cleanedKeptLines {
+            warnings.append(
+                VCardWarning(
+                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
+                    message: "control characters removed, the rest kept as a vCard property"))
+        }
+        if let first = droppedKeptLines.first {
+            warnings.append(
+                VCardWarning(
+                    line: lines[first].number, cardLine: beginLine, key: "vCardProperties",
+                    message:
+                        "\(droppedKeptLines.count) lines from this one on not kept: past the store's \(StoreLimits.vCardPropertiesPerContact) vCard properties"
+                ))
         }
     }
 

@@ -41,6 +41,10 @@ struct CardDecoder {
     var oversizedPhoto: Int?
     /// The first CATEGORIES line kept because the card's categories would pass ``StoreLimits/categoriesPerCard``.
     var overlongCategories: Int?
+    /// Kept lines whose control characters (which the store holds in no value) were taken out.
+    var cleanedKeptLines: [Int] = []
+    /// Lines that would have been kept past ``StoreLimits/vCardPropertiesPerContact``: not kept.
+    var droppedKeptLines: [Int] = []
     var relatedUIDs: [VCardCard.RelatedUID] = []
 
     /// Lines a first pass found the store could not hold as keys: kept unmapped this time.
@@ -86,9 +90,19 @@ struct CardDecoder {
             if !(line.group.map(used.contains) ?? false) { unmapped.append(index) }
         }
         unmapped.sort()
+        // Past the store's limit the lines are left out, not the card (which the store would refuse whole).
+        droppedKeptLines = Array(unmapped.dropFirst(StoreLimits.vCardPropertiesPerContact))
         var kept: [String] = []
-        kept.reserveCapacity(unmapped.count)
-        for index in unmapped { kept.append(try values.raw(lines[index])) }
+        kept.reserveCapacity(min(unmapped.count, StoreLimits.vCardPropertiesPerContact))
+        for index in unmapped.prefix(StoreLimits.vCardPropertiesPerContact) {
+            let line = try values.raw(lines[index])
+            if let cleaned = TextCleaning.withoutControlCharacters(line) {
+                cleanedKeptLines.append(index)
+                kept.append(cleaned)
+            } else {
+                kept.append(line)
+            }
+        }
         var card = VCardCard(
             contact: makeContact(), uid: uid, categories: categories, unmappedProperties: kept,
             version: values.version.rawValue, line: beginLine)
