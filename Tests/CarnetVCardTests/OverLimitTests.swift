@@ -101,6 +101,8 @@ struct OverLimitTests {
         #expect(many.vCardProperties.last?.value == "TEL:+1 555 11099")
         let dropped = summary.warnings.filter { $0.key == "vCardProperties" }
         #expect(dropped.map(\.line) == [1_105] && dropped.first?.message.hasPrefix("900 lines") == true)
+        // One warning for each line kept, none for those left out.
+        #expect(summary.warnings.count == 1_000 + 1 && summary.warnings.allSatisfy { $0.line <= 1_105 })
     }
 
     /// A control character in a kept line (the store holds none in any value) refused the card whole; mapped text

@@ -23,8 +23,10 @@ extension CardDecoder {
         if !contactRelations.isEmpty { contact.contactRelations = contactRelations }
         if !socialProfiles.isEmpty { contact.socialProfiles = socialProfiles }
         var instantMessages = instantMessageAddresses
+        // A set: looked up in the list per legacy line, N IMPP and N X-AIM lines were N² comparisons (20,000: 68 s).
+        let known = Set(instantMessageAddresses.map(\.value))
         for (legacy, line) in zip(legacyInstantMessageAddresses, legacyInstantMessageLines)
-        where !instantMessageAddresses.contains(where: { $0.value == legacy.value }) {
+        where !known.contains(legacy.value) {
             instantMessages.append(legacy)
             source(.instantMessageAddresses, line: line)
         }

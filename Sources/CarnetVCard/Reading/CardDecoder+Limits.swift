@@ -71,6 +71,9 @@ extension CardDecoder {
                     message: "control characters removed, the rest kept as a vCard property"))
         }
         if let first = droppedKeptLines.first {
+            // Their own warnings said they were kept.
+            let dropped = Set(droppedKeptLines.map { lines[$0].number })
+            warnings.removeAll { dropped.contains($0.line) }
             warnings.append(
                 VCardWarning(
                     line: lines[first].number, cardLine: beginLine, key: "vCardProperties",

@@ -64,12 +64,17 @@ struct CardDecoder {
     /// Indexes of lines kept unmapped, and of the group helper lines decided at the end.
     var unmapped: [Int] = []
     var helpers: [Int] = []
+    /// The helper lines of each group, in line order.
+    var helpersByGroup: [String: [Int]] = [:]
+    /// The fields each group's address helpers give, read at the group's first address.
+    var addressHelpers: [String: [(WritableKeyPath<PostalAddress, String>, String)]] = [:]
     /// The single-value properties already mapped (bits by ``Property`` raw value); a repeat is kept unmapped.
     var seen: UInt64 = 0
 
     mutating func run(beginLine: Int) throws(VCardIssue) -> VCardCard {
         for index in lines.indices where lines[index].property?.isGroupHelper == true {
             helpers.append(index)
+            if let group = lines[index].group { helpersByGroup[group, default: []].append(index) }
             guard lines[index].property == .appleLabel, let group = lines[index].group else { continue }
             let label = TextCleaning.singleLine(try values.text(lines[index]))
             if !label.isEmpty, groupLabels[group] == nil { groupLabels[group] = label }
