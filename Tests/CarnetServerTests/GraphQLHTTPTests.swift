@@ -115,6 +115,11 @@ struct GraphQLHTTPTests {
             #expect(tooLarge.status == 413)
             #expect(tooLarge.errorCodes == ["REQUEST_TOO_LARGE"])
             #expect(try await client.send(.PUT, headers: json, body: "{}").status == 405)
+            // A run of combining marks past the limit, which hashing the key would normalize in quadratic time.
+            let marks = String(repeating: "\u{0301}\u{0316}", count: 200)
+            let marked = try await client.send(body: #"{"query":"{ __typename }","a\#(marks)":1}"#, headers: json)
+            #expect(marked.status == 400 && marked.errorCodes == ["BAD_REQUEST"])
+            #expect(marked.body.contains("combining marks"), "\(marked.body)")
         }
     }
 

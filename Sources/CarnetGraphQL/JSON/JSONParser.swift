@@ -7,6 +7,8 @@ public struct JSONParser {
         /// Whether the text was refused for nesting deeper than the limit (rather than for its syntax): the
         /// client's mistake has its own code, `MAX_NESTING_EXCEEDED`.
         public var isTooDeep = false
+        /// Whether a string was refused for a run of combining marks past ``CombiningMarks/maxRun``.
+        public var hasTooManyMarks = false
         public var description: String { "Invalid JSON at byte \(offset): \(reason)" }
     }
 
@@ -34,6 +36,12 @@ public struct JSONParser {
     }
 
     private func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+    private func tooManyMarks() -> Failure {
+        var failure = fail("a string holds more than \(CombiningMarks.maxRun) combining marks in a row")
+        failure.hasTooManyMarks = true
+        return failure
+    }
 
     private mutating func skipSpace() {
         while index < bytes.count {
@@ -193,6 +201,7 @@ public struct JSONParser {
                 return high < 0x80 ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
             }
             guard let text = decoded else { throw fail("invalid UTF-8") }
+            if high >= 0x80, CombiningMarks.exceedsRun(text) { throw tooManyMarks() }
             index = end + 1
             return text
         }
@@ -205,6 +214,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 guard let text = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8") }
+                if out.contains(where: { $0 >= 0x80 }), CombiningMarks.exceedsRun(text) { throw tooManyMarks() }
                 return text
             case UInt8(ascii: "\\"):
                 try escape(into: &out)

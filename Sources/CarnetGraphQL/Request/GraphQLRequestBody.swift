@@ -42,10 +42,16 @@ public struct GraphQLRequestBody: Sendable, Hashable {
                 value = try JSONParser.parse(text, maxDepth: maxJSONNesting)
             } catch let failure as JSONParser.Failure where failure.isTooDeep {
                 throw .jsonTooDeep(name, maxJSONNesting)
+            } catch let failure as JSONParser.Failure where failure.hasTooManyMarks {
+                throw .badRequest("\(name): \(failure.reason)")
             } catch {
                 throw .badRequest("\(name) is not valid JSON")
             }
             return try Self.object(value, name)
+        }
+        // The JSON parameters are checked by the parser; these two are text as they stand.
+        for name in ["query", "operationName"] where queryItems[name].map(CombiningMarks.exceedsRun) == true {
+            throw .badRequest("\(name) holds more than \(CombiningMarks.maxRun) combining marks in a row")
         }
         self.init(
             query: queryItems["query"].flatMap { $0.isEmpty ? nil : $0 },

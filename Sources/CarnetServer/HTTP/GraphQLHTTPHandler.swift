@@ -120,6 +120,10 @@ struct GraphQLHTTPHandler: Sendable {
             json = try JSONParser.parse(bytes, maxDepth: service.limits.maxJSONNesting)
         } catch let failure as JSONParser.Failure where failure.isTooDeep {
             throw GraphQLRequestError.jsonTooDeep("The request body", service.limits.maxJSONNesting)
+        } catch let failure as JSONParser.Failure where failure.hasTooManyMarks {
+            throw HTTPErrorResponse(
+                status: .badRequest, code: .badRequest,
+                message: "A string in the request body \(failure.reason.dropFirst("a string ".count)).")
         } catch {
             throw HTTPErrorResponse(
                 status: .badRequest, code: .badRequest, message: "The request body is not valid JSON.")

@@ -19,6 +19,8 @@ enum ClientMessage {
             parsed = try JSONParser.parse(text, maxDepth: maxNesting)
         } catch let failure as JSONParser.Failure where failure.isTooDeep {
             throw Invalid(reason: "Invalid message: nested more than \(maxNesting) deep")
+        } catch let failure as JSONParser.Failure where failure.hasTooManyMarks {
+            throw Invalid(reason: "Invalid message: \(failure.reason)")
         } catch {
             throw Invalid(reason: "Invalid message")
         }
