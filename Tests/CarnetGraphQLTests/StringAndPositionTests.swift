@@ -95,4 +95,21 @@ struct StringAndPositionTests {
         #expect(error?["extensions"]?["code"] == "BAD_USER_INPUT")
         #expect(Self.location(error) == [2, 21])
     }
+
+    /// Every definition's position is found in one pass for the whole document (once per definition, it rescanned
+    /// the text each time): a bad variable of a later operation still points at its own definition.
+    @Test("Variable errors point at their definitions in any operation of the document")
+    func variablePositions() async throws {
+        let fixture = try GraphQLFixture()
+        let document = """
+            query A($a: Int, $b: Int) { contacts(first: $a) { totalCount } c: contacts(first: $b) { totalCount } }
+            # é😀
+            query B($x: Int, $y: Int,
+              $z: Int) { contacts(first: $x) { totalCount } c: contacts(first: $y) { totalCount } d: contacts(first: $z) { totalCount } }
+            """
+        let result = try await fixture.run(document, ["x": 1, "y": 2, "z": "three"], operationName: "B")
+        let error = result["errors"]?[0]
+        #expect(error?["extensions"]?["code"] == "BAD_USER_INPUT")
+        #expect(Self.location(error) == [4, 3])
+    }
 }

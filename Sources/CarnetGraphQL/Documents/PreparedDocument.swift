@@ -28,7 +28,7 @@ final class PreparedDocument: Sendable {
         }
         self.operations = operations
         self.fragments = fragments
-        self.variableSlots = operations.map { $0.variableDefinitions.map { VariableSlot($0, source) } }
+        self.variableSlots = VariableSlot.slots(of: operations, source)
         var names = Set<String>()
         func visit(_ selectionSet: SelectionSet) {
             for selection in selectionSet.selections {
@@ -80,7 +80,7 @@ final class PreparedDocument: Sendable {
     /// `operation`'s variables, in definition order.
     func variableSlots(of operation: OperationDefinition) -> [VariableSlot] {
         operations.firstIndex { $0 === operation }.map { variableSlots[$0] }
-            ?? operation.variableDefinitions.map { VariableSlot($0, source) }
+            ?? VariableSlot.slots(of: [operation], source)[0]
     }
 
     /// `@skip(if:)` and `@include(if:)` take a `Boolean!`: a nullable variable with a default may stand there, and a

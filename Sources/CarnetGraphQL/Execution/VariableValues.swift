@@ -10,11 +10,27 @@ final class VariableSlot: Sendable {
     /// Where the definition is, for errors.
     let locations: [SourcePosition]
 
-    init(_ definition: VariableDefinition, _ source: DocumentSource) {
+    init(_ definition: VariableDefinition, locations: [SourcePosition]) {
         name = definition.variable.name.value
         type = InputCoercion.typeRef(definition.type)
         defaultValue = definition.defaultValue.flatMap { InputCoercion.value(of: $0, variables: [:]) }
-        locations = source.positions(of: definition)
+        self.locations = locations
+    }
+
+    /// The slots of each operation's definitions, their positions found in one pass over the text (one pass
+    /// per definition was definitions × text: 2,100 variables after a 48 KB comment took 4.8 s).
+    static func slots(of operations: [OperationDefinition], _ source: DocumentSource) -> [[VariableSlot]] {
+        let definitions = operations.map(\.variableDefinitions)
+        let located = definitions.joined().filter { $0.loc != nil }
+        var positions = source.positions(ofParsedOffsets: located.map { $0.loc!.start })[...]
+        return definitions.map { list in
+            list.map { definition in
+                guard definition.loc != nil, let position = positions.popFirst() else {
+                    return VariableSlot(definition, locations: [])
+                }
+                return VariableSlot(definition, locations: [position])
+            }
+        }
     }
 }
 
