@@ -55,6 +55,26 @@ struct GroupCardTests {
         #expect(try await fixture.groupNames(of: "Tomasz") == ["Climbing"])
     }
 
+    /// A contact card of the same file took the UID first: the group took it too, its creation failed, and its
+    /// name and members were lost while the summary counted it.
+    @Test("A group card whose UID a contact of the same file took gets a new identifier, with its members")
+    func groupUIDTakenByContact() async throws {
+        let card = { (lines: [String]) in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n"
+        }
+        for order in [true, false] {
+            let fixture = try ImportFixture()
+            let group = card(["KIND:group", "FN:Shared", "UID:shared-1", "MEMBER:urn:uuid:m1"])
+            let contact = card(["FN:Paul Person", "N:Person;Paul;;;", "UID:shared-1"])
+            let member = card(["FN:Mia Member", "N:Member;Mia;;;", "UID:m1"])
+            let summary = try await fixture.importText(order ? group + contact + member : contact + member + group)
+            #expect(summary.groupsCreated == 1 && summary.groupCards == 1 && summary.added == 2, "\(summary)")
+            #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+            #expect(try await fixture.groupNames(of: "Mia") == ["Shared"])
+            #expect(try await fixture.contact(named: "Paul").identifier == "shared-1")
+        }
+    }
+
     @Test("A group card's export reads back into the same groups (fresh store)")
     func exportReadsBack() async throws {
         let first = try ImportFixture()

@@ -81,6 +81,9 @@ extension ImportSession {
         let unavailable = try await store.unavailableIdentifiers(uids)
         memberContacts = try await storeContacts(
             Array(Set(groupCards.flatMap(\.memberUIDs).filter { contactByUID[$0] == nil })))
+        // A contact of this file may have taken the UID as its identifier, saved or not yet: the group then takes a
+        // new one (it took the UID too, and the group's creation failed, its name and members lost).
+        let takenByContacts = Set(contactByUID.values)
         var targets: [(VCardCard, String)] = []
         for card in groupCards {
             let name = card.groupName.isEmpty ? (card.uid ?? "Group") : card.groupName
@@ -96,7 +99,7 @@ extension ImportSession {
             } else {
                 let free = card.uid.flatMap { uid in
                     Identifiers.isValid(uid) && !unavailable.contains(uid) && stored[uid] == nil
-                        && !groups.contains(identifier: uid) ? uid : nil
+                        && !groups.contains(identifier: uid) && !takenByContacts.contains(uid) ? uid : nil
                 }
                 let group = Group(identifier: free ?? Contact.makeIdentifier(), name: name)
                 result.append(

@@ -59,6 +59,8 @@ extension ImportSession {
                             VCardWarning(
                                 line: item.cardLine, cardLine: item.cardLine, key: "groups",
                                 message: error.description))
+                        // The summary counts the groups that exist.
+                        if case .addGroup = item.operation { pendingGroupsCreated -= 1 }
                     }
                 }
             }
