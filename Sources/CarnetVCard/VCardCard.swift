@@ -32,6 +32,8 @@ public struct VCardCard: Sendable {
     public var groupName = ""
     /// A group card's members by UID (`urn:uuid:` taken off), from MEMBER or X-ADDRESSBOOKSERVER-MEMBER.
     public var memberUIDs: [String] = []
+    /// The file line of each of ``memberUIDs``, in the same order.
+    public var memberLines: [Int] = []
     /// 4.0 `RELATED` lines that name another card by UID (`urn:uuid:…`), resolved on import to a relation with
     /// that card's name. The lines themselves stay in ``unmappedProperties`` for the round trip.
     public var relatedUIDs: [RelatedUID] = []

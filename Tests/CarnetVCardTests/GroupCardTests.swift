@@ -50,6 +50,8 @@ struct GroupCardTests {
         let summary = try await fixture.importText(group + FidelityCorpus.cardDAVGroupAndRelated)
         #expect(summary.groupCards == 2 && summary.added == 2)
         #expect(summary.warnings.map(\.key).sorted() == ["MEMBER", "RELATED"])
+        // At the MEMBER line that names nothing, not the card's BEGIN.
+        #expect(summary.warnings.first { $0.key == "MEMBER" }.map { [$0.line, $0.cardLine] } == [8, 1])
         #expect(try await fixture.groupNames(of: "Anna") == ["Neighbours", "Sąsiedzi"])
         #expect(try await fixture.groupNames(of: "Marta") == ["Climbing", "Neighbours"])
         #expect(try await fixture.groupNames(of: "Tomasz") == ["Climbing"])

@@ -49,7 +49,7 @@ extension ImportSession {
         var result: [LinkOperation] = []
         var listed: [String: Set<String>] = [:]
         for (card, group) in try await groupCardTargets(&result) {
-            for uid in card.memberUIDs {
+            for (index, uid) in card.memberUIDs.enumerated() {
                 if let contact = contactByUID[uid] ?? memberContacts[uid] {
                     if listed[contact, default: []].insert(group).inserted {
                         result.append(
@@ -58,9 +58,10 @@ extension ImportSession {
                                 cardLine: card.line))
                     }
                 } else {
+                    let line = index < card.memberLines.count ? card.memberLines[index] : card.line
                     summary.warnings.append(
                         VCardWarning(
-                            line: card.line, cardLine: card.line, key: "MEMBER",
+                            line: line, cardLine: card.line, key: "MEMBER",
                             message: "a member names no card of the file or the store"))
                 }
             }

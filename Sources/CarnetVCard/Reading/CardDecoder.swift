@@ -117,6 +117,7 @@ struct CardDecoder {
             card.groupName = formattedName ?? ""
             if card.groupName.isEmpty { card.groupName = self[.familyName] }
             card.memberUIDs = memberUIDs
+            card.memberLines = memberLines.map { lines[$0].number }
         }
         return card
     }
