@@ -1,4 +1,5 @@
 import CarnetServer
+import CarnetTestSupport
 import Foundation
 import Testing
 
@@ -75,6 +76,43 @@ struct HTTP1HeadTests {
                 #expect(Self.statuses(reply) == ["200", "200"], "\(options): \(reply.prefix(600))")
                 let lastHead = reply.components(separatedBy: "HTTP/1.1 ").last ?? ""
                 #expect(lastHead.lowercased().contains("connection: close"), "\(options): \(reply.prefix(600))")
+            }
+        }
+    }
+
+    /// Generated pipelines: a few requests of random kinds sent in one write. The answers must be the model's: one
+    /// per request, in order, up to and including the first that refuses or closes, then nothing and a close.
+    @Test("Generated pipelines of good, refused and closing requests are answered in order, up to the first that ends")
+    func generatedPipelines() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        // Each kind: its request, its status, and whether the connection ends after it.
+        let kinds: [(String, String, Bool)] = [
+            (Self.get(), "200", false), (Self.get("1.1", "Host: a\r\nConnection: keep-alive\r\n"), "200", false),
+            (Self.get("1.1", ""), "400", true), (Self.get("1.1", "Host: a\r\nHost: b\r\n"), "400", true),
+            (Self.get("1.1", "Host: a\r\nConnection: x, Close\r\n"), "200", true), (Self.get("1.0", ""), "200", true),
+            (Self.get("1.0", "Connection: keep-alive\r\n"), "200", false),
+            ("POST /graphql HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", "501", true),
+            ("GET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n", "404", false),
+        ]
+        try await withServer { server in
+            for round in 0..<12 {
+                let pipeline = (0..<random.int(1...5)).map { _ in random.pick(kinds)! }
+                var expected: [String] = []
+                for (_, status, ends) in pipeline {
+                    expected.append(status)
+                    if ends { break }
+                }
+                // A pipeline that never ends the connection asks to close with a last request of its own.
+                let ended = pipeline.contains { $0.2 }
+                let text =
+                    pipeline.map(\.0).joined() + (ended ? "" : Self.get("1.1", "Host: a\r\nConnection: close\r\n"))
+                if !ended { expected.append("200") }
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                let reply = try await connection.sendAndReadUntilClosed(text, limit: .seconds(30))
+                #expect(
+                    Self.statuses(reply) == expected,
+                    "seed \(seed) round \(round): \(pipeline.map(\.1)) → \(reply.prefix(800))")
             }
         }
     }
