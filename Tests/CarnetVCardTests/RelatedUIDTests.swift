@@ -47,4 +47,25 @@ struct RelatedUIDTests {
         let piotr = try await fixture.contact(named: "Piotr")
         #expect(piotr.contactRelations.map(\.value.name) == ["Anna Maria Kowalska"])
     }
+
+    /// A 101st relation refused the card whole ("invalid values: contactRelations"), its NOTE and all.
+    @Test("References past the store's 100 relations stay kept lines with a warning, before and after their cards")
+    func pastTheRelationLimit() async throws {
+        let card = { (lines: [String]) in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n"
+        }
+        let friends = (0..<102).map { card(["FN:Friend \($0)", "N:\($0);Friend;;;", "UID:friend-\($0)"]) }
+        let references = (0..<102).map { "RELATED;TYPE=friend:urn:uuid:friend-\($0)" }
+        let hub = card(["FN:Hub", "N:Hub;Hana;;;", "NOTE:keep me", "UID:hub"] + references)
+        // Forward references (resolved after every card is in) and backward ones (while planning).
+        for text in [hub + friends.joined(), friends.joined() + hub] {
+            let fixture = try ImportFixture()
+            let summary = try await fixture.importText(text)
+            #expect(summary.skipped.isEmpty && summary.added == 103, "\(summary.skipped)")
+            #expect(summary.warnings.map(\.key) == ["RELATED", "RELATED"])
+            let hana = try await fixture.contact(named: "Hana")
+            #expect(hana.note == "keep me" && hana.contactRelations.count == StoreLimits.valuesPerProperty)
+            #expect(hana.vCardProperties.map(\.value) == references)
+        }
+    }
 }

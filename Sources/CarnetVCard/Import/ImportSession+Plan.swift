@@ -26,7 +26,9 @@ extension ImportSession {
                     planned.deferred.append(reference)
                     continue
                 }
-                Self.addRelation(&card.contact, label: reference.label, name: name)
+                if !Self.addRelation(&card.contact, label: reference.label, name: name) {
+                    planned.warnings.append(Self.pastRelationLimit(reference, cardLine: card.line))
+                }
             }
             if let current = existing[identity] {
                 planned.contactIdentifier = current.identifier
@@ -71,11 +73,21 @@ extension ImportSession {
     }
 
     /// Adds a relation unless the contact has one with that label and name already (a re-import of a card that
-    /// carries both the relation and its RELATED UID).
-    static func addRelation(_ contact: inout Contact, label: String?, name: String) {
-        guard !name.isEmpty else { return }
-        if contact.contactRelations.contains(where: { $0.label == label && $0.value.name == name }) { return }
+    /// carries both the relation and its RELATED UID). False when the contact holds the store's most relations
+    /// already: the RELATED line stays kept, and the card imports (a 101st relation refused it whole).
+    @discardableResult
+    static func addRelation(_ contact: inout Contact, label: String?, name: String) -> Bool {
+        guard !name.isEmpty else { return true }
+        if contact.contactRelations.contains(where: { $0.label == label && $0.value.name == name }) { return true }
+        guard contact.contactRelations.count < StoreLimits.valuesPerProperty else { return false }
         contact.contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: name)))
+        return true
+    }
+
+    static func pastRelationLimit(_ reference: VCardCard.RelatedUID, cardLine: Int) -> VCardWarning {
+        VCardWarning(
+            line: reference.line, cardLine: cardLine, key: "RELATED",
+            message: "past the store's \(StoreLimits.valuesPerProperty) relations; kept as written")
     }
 
     /// The stored contacts the cards name, by identity: the card's contact identifier, or a kept UID.

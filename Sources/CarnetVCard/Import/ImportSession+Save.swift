@@ -25,8 +25,9 @@ extension ImportSession {
         for contact in stored {
             var update = Contact(updating: contact.identifier)
             update.contactRelations = contact.contactRelations
-            for (reference, name) in byContact[contact.identifier] ?? [] {
-                Self.addRelation(&update, label: reference.label, name: name)
+            for (reference, name) in byContact[contact.identifier] ?? []
+            where !Self.addRelation(&update, label: reference.label, name: name) {
+                summary.warnings.append(Self.pastRelationLimit(reference, cardLine: lines[contact.identifier] ?? 0))
             }
             if update.contactRelations != contact.contactRelations {
                 result.append(

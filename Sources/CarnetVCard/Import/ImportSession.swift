@@ -68,6 +68,8 @@ struct ImportSession {
         var problem: VCardIssue?
         /// RELATED UIDs to resolve once every card is in.
         var deferred: [VCardCard.RelatedUID] = []
+        /// What planning had to leave out (relations past the store's limit), reported once the card is saved.
+        var warnings: [VCardWarning] = []
 
         enum Outcome { case added, updated, unchanged }
     }
@@ -118,6 +120,7 @@ struct ImportSession {
         for reference in card.deferred {
             deferredRelations.append((card.contactIdentifier, reference, card.card.line))
         }
+        summary.warnings += card.warnings
         if importer.linkDuplicates, card.outcome != .unchanged {
             importedContacts.append(Membership(contact: card.contactIdentifier, cardLine: card.card.line))
         }
