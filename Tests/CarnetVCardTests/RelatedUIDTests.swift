@@ -68,4 +68,20 @@ struct RelatedUIDTests {
             #expect(hana.vCardProperties.map(\.value) == references)
         }
     }
+
+    /// Two cards of one file with one UID: the second updates the contact the first made (a card whose UID is
+    /// known updates its contact), which replaced the first card's values without a word.
+    @Test("A card repeating an earlier card's UID in the same file is reported")
+    func repeatedUID() async throws {
+        let card = { (lines: [String]) in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n"
+        }
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(
+            card(["FN:Dup One", "N:One;Dup;;;", "UID:dup-1", "TEL:+1 555 0100"])
+                + card(["FN:Dup Two", "N:Two;Dup;;;", "UID:dup-1"]))
+        #expect(summary.warnings.map { "\($0.line) \($0.key)" } == ["8 UID"])
+        #expect(summary.warnings.first?.message.contains("line 1") == true)
+        #expect(try await fixture.contacts().map(\.familyName) == ["Two"])
+    }
 }

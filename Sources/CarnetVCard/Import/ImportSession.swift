@@ -10,6 +10,9 @@ struct ImportSession {
     /// The display name of every contact card of the file, by UID (without `urn:uuid:`): what a RELATED UID
     /// resolves to.
     var nameByUID: [String: String] = [:]
+    /// The line of every contact card of the file, by UID as written: a later card with the same UID updates the
+    /// contact the first one made, and says so.
+    var cardLineByUID: [String: Int] = [:]
     /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
     var contactByUID: [String: String] = [:]
     /// Re-imported cards without CATEGORIES: their groups are decided by the file's group cards, if it has any.
@@ -46,7 +49,20 @@ struct ImportSession {
         switch card.kind {
         case .contact:
             // References name UIDs without `urn:uuid:`: the card is known by that form.
-            if let uid = card.uid { nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact) }
+            if let uid = card.uid {
+                nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact)
+                // As written: cards match contacts by the UID as written (`urn:uuid:x` and `x` are two contacts).
+                if let first = cardLineByUID[uid] {
+                    summary.warnings.append(
+                        VCardWarning(
+                            line: card.line, cardLine: card.line, key: "UID",
+                            message:
+                                "repeats the UID of the card at line \(first): this card's values replace that card's"
+                        ))
+                } else {
+                    cardLineByUID[uid] = card.line
+                }
+            }
         case .group:
             groupCards.append(card)
             // CATEGORIES of later cards that create this group create it under the card's UID.
