@@ -69,9 +69,9 @@ struct CardScanner {
         var currentStart: Int?
         var currentNumber = 0
         // The current line's head (name and parameters, to its first colon): whether it asks for quoted-printable,
-        // once the colon is in; until then, where the search for the colon resumes. Decided once per line: asked
-        // again at every continuation after an `=`, a rescan of a 20 KB head per line was quadratic (10,000
-        // lines: 23 s).
+        // once the colon is in; until then, where the search for the colon resumes. Looked at only when a line
+        // ends in `=`, and decided once per line: asked again at every continuation after an `=`, a rescan of a
+        // 20 KB head per line was quadratic (10,000 lines: 23 s).
         var headIsQuotedPrintable: Bool?
         var colonSearch = 0
         var problem: VCardIssue?
@@ -84,12 +84,14 @@ struct CardScanner {
                 return .failure(
                     VCardIssue(line: beginLine, message: "card has no END:VCARD before the end of the file"))
             }
-            if let start = currentStart, headIsQuotedPrintable == nil,
-                let colon = cardBytes[min(colonSearch, cardBytes.count)...].firstIndex(of: Byte.colon)
-            {
-                headIsQuotedPrintable = cardBytes[start..<colon].containsIgnoringCase(Self.quotedPrintable)
+            if let start = currentStart, cardBytes.last == Byte.equals, headIsQuotedPrintable == nil {
+                let from = max(start, min(colonSearch, cardBytes.count))
+                if let colon = cardBytes[from...].firstIndex(of: Byte.colon) {
+                    headIsQuotedPrintable = cardBytes[start..<colon].containsIgnoringCase(Self.quotedPrintable)
+                } else {
+                    colonSearch = cardBytes.count
+                }
             }
-            colonSearch = cardBytes.count
             if let start = currentStart, cardBytes.last == Byte.equals, !matches(range, Self.end),
                 !matches(range, Self.begin), headIsQuotedPrintable == true
             {
@@ -120,6 +122,7 @@ struct CardScanner {
                 currentStart = nil
             }
             headIsQuotedPrintable = nil
+            colonSearch = 0
             if isBlank(range) { continue }
             if matches(range, Self.end) {
                 if let problem { return .failure(problem) }
