@@ -123,7 +123,8 @@ struct GraphQLHTTPHandler: Sendable {
         } catch let failure as JSONParser.Failure where failure.hasTooManyMarks {
             throw HTTPErrorResponse(
                 status: .badRequest, code: .badRequest,
-                message: "A string in the request body \(failure.reason.dropFirst("a string ".count)).")
+                message:
+                    "A string in the request body holds more than \(CombiningMarks.maxRun) combining marks in a row.")
         } catch {
             throw HTTPErrorResponse(
                 status: .badRequest, code: .badRequest, message: "The request body is not valid JSON.")

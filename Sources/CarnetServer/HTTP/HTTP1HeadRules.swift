@@ -28,14 +28,6 @@ enum HTTP1HeadRules {
         return head.version.major == 1 && head.version.minor == 0 && !options.contains("keep-alive")
     }
 
-    /// The head as Hummingbird's keep-alive check reads it: a closing request's Connection is exactly `close`.
-    static func normalized(_ head: HTTPRequestHead) -> HTTPRequestHead {
-        guard closes(head) else { return head }
-        var head = head
-        head.headers.replaceOrAdd(name: "connection", value: "close")
-        return head
-    }
-
     /// The head without its `Upgrade`, its upgrade's own tokens and HTTP2-Settings: only a connection's first
     /// request may upgrade it, and only a GET to a WebSocket (RFC 6455); RFC 9110 lets a server ignore any other
     /// Upgrade. Left in, a POST with a body and upgrade headers was upgraded (101, then an error logged for its

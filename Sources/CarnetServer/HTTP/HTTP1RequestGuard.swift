@@ -58,8 +58,10 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return refuse(context: context, refusal)
         }
         closing = HTTP1HeadRules.closes(head)
+        // As Hummingbird's keep-alive check reads it: a closing request's Connection is exactly `close`.
+        if closing { head.headers.replaceOrAdd(name: "connection", value: "close") }
         unanswered += 1
-        context.fireChannelRead(wrapInboundOut(.head(HTTP1HeadRules.normalized(head))))
+        context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

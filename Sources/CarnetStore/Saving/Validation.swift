@@ -103,15 +103,14 @@ package enum Validation {
     /// Within the limit and free of control characters (tab, CR and LF allowed where multiline).
     package static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
         guard value.utf8.count <= limit else { return false }
-        // Control characters are all ASCII: bytes at or above 0x20 (but DEL) are fine, multi-byte sequences too.
-        let clean = value.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
-        }
-        if clean == true { return true }
-        return value.unicodeScalars.allSatisfy { scalar in
-            if scalar.value >= 0x20 && scalar.value != 0x7F { return true }
-            return multiline && (scalar == "\n" || scalar == "\r" || scalar == "\t")
-        }
+        return value.utf8.allSatisfy { allows($0, multiline: multiline) }
+    }
+
+    /// Whether a value's UTF-8 byte is one the store holds: control characters are all ASCII, so any byte at or
+    /// above 0x20 but DEL is fine, multi-byte sequences too; tab, CR and LF only where multiline.
+    package static func allows(_ byte: UInt8, multiline: Bool) -> Bool {
+        if byte >= 0x20 { return byte != 0x7F }
+        return multiline && (byte == 0x0A || byte == 0x0D || byte == 0x09)
     }
 
     /// Like ``text(_:limit:multiline:)``, and not blank.

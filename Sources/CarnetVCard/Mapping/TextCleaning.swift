@@ -1,3 +1,5 @@
+import CarnetStore
+
 /// Makes decoded text fit the store's validation: single-line fields refuse control characters, and every
 /// value is trimmed.
 enum TextCleaning {
@@ -51,9 +53,8 @@ enum TextCleaning {
     /// The text without the control characters the store holds in no value (all but tab, CR and LF), or nil when
     /// it has none: a kept line is kept as written but for those.
     static func withoutControlCharacters(_ text: String) -> String? {
-        func isRefused(_ byte: UInt8) -> Bool {
-            (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
-        }
+        // The store's own rule for multi-line values, which kept lines are.
+        func isRefused(_ byte: UInt8) -> Bool { !Validation.allows(byte, multiline: true) }
         guard text.utf8.contains(where: isRefused) else { return nil }
         return String(decoding: text.utf8.filter { !isRefused($0) }, as: UTF8.self)
     }
