@@ -122,6 +122,8 @@ struct OtherExporterTests {
         #expect(card.categories == ["Sąsiedzi"])
         #expect(
             card.unmappedProperties == [
+                // The address's LABEL, which no key holds, with the address as Carnet writes it (FullerForm).
+                #"ADR;LABEL=ul. Długa 5\nWarszawa:;;ul. Długa 5;Warszawa;mazowieckie;00-238;Polska"#,
                 "GENDER:F",
                 "RELATED;TYPE=friend:urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af",
                 "LANG;PREF=1:pl",

@@ -40,13 +40,8 @@ extension CardDecoder {
     /// sub-administrative area come from the group's X-ABADR, X-APPLE-SUBLOCALITY and
     /// X-APPLE-SUBADMINISTRATIVEAREA, as Apple writes them, or from parameters of those names and CC (RFC 9554).
     mutating func mapAddress(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        var parts = try values.components(line)
-        if parts.count < 7 { parts += Array(repeating: "", count: 7 - parts.count) }
-        let streetLines = [parts[2], parts[1], parts[0]].map(TextCleaning.multiLine).filter { !$0.isEmpty }
-        var address = PostalAddress(
-            street: streetLines.joined(separator: "\n"), city: TextCleaning.singleLine(parts[3]),
-            state: TextCleaning.singleLine(parts[4]), postalCode: TextCleaning.singleLine(parts[5]),
-            country: TextCleaning.singleLine(parts[6]))
+        let parts = try values.components(line)
+        var address = FullerForm.address(parts)
         if let code = line.parameter("CC") { address.isoCountryCode = TextCleaning.singleLine(code) }
         if let area = line.parameter("X-APPLE-SUBLOCALITY") { address.subLocality = TextCleaning.singleLine(area) }
         if let area = line.parameter("X-APPLE-SUBADMINISTRATIVEAREA") {
@@ -62,10 +57,13 @@ extension CardDecoder {
             }
         }
         let label = label(for: line, kind: .address)
-        if address != PostalAddress() {
-            postalAddresses.append(LabeledValue(label: label, value: address))
-            source(.postalAddresses)
+        guard address != PostalAddress() else {
+            // Nothing to map: a line of RFC 9554 components alone is kept as it is.
+            return FullerForm(line, components: parts) == nil
         }
+        postalAddresses.append(LabeledValue(label: label, value: address))
+        source(.postalAddresses)
+        keepFullerForm(line, parts)
         return true
     }
 

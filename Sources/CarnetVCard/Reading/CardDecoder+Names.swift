@@ -13,10 +13,11 @@ extension CardDecoder {
         guard first(line) else { return false }
         let parts = try values.components(line)
         let keys: [ContactKey] = [.familyName, .givenName, .middleName, .namePrefix, .nameSuffix]
-        for (key, part) in zip(keys, parts) {
-            self[key] = TextCleaning.singleLine(part)
+        for (key, part) in zip(keys, FullerForm.nameFields(parts)) {
+            self[key] = part
             source(key)
         }
+        keepFullerForm(line, parts)
         return true
     }
 

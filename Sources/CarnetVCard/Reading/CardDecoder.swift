@@ -64,6 +64,9 @@ struct CardDecoder {
     /// Indexes of lines kept unmapped, and of the group helper lines decided at the end.
     var unmapped: [Int] = []
     var helpers: [Int] = []
+    /// The kept lines of N and ADR lines that say more than their value (``FullerForm``), in line order. They are
+    /// kept before the other lines, in the order an export writes them, so an export reads back the same.
+    var fullerForms: [(line: Int, text: String)] = []
     /// The helper lines of each group, in line order.
     var helpersByGroup: [String: [Int]] = [:]
     /// The fields each group's address helpers give, read at the group's first address.
@@ -96,17 +99,13 @@ struct CardDecoder {
         }
         unmapped.sort()
         // Past the store's limit the lines are left out, not the card (which the store would refuse whole).
-        droppedKeptLines = Array(unmapped.dropFirst(StoreLimits.vCardPropertiesPerContact))
+        let limit = StoreLimits.vCardPropertiesPerContact
         var kept: [String] = []
-        kept.reserveCapacity(min(unmapped.count, StoreLimits.vCardPropertiesPerContact))
-        for index in unmapped.prefix(StoreLimits.vCardPropertiesPerContact) {
-            let line = try values.raw(lines[index])
-            if let cleaned = TextCleaning.withoutControlCharacters(line) {
-                cleanedKeptLines.append(index)
-                kept.append(cleaned)
-            } else {
-                kept.append(line)
-            }
+        kept.reserveCapacity(min(unmapped.count + fullerForms.count, limit))
+        for (index, text) in fullerForms.prefix(limit) { kept.append(cleaned(text, line: index)) }
+        droppedKeptLines = Array(unmapped.dropFirst(limit - kept.count))
+        for index in unmapped.prefix(limit - kept.count) {
+            kept.append(cleaned(try values.raw(lines[index]), line: index))
         }
         var card = VCardCard(
             contact: makeContact(), uid: uid, categories: categories, unmappedProperties: kept,
@@ -168,6 +167,18 @@ struct CardDecoder {
         }
         if let label = TypeLabels.label(forTypes: line.types, kind: kind) { return label }
         return kind == .socialProfile ? nil : TypeLabels.customLabel(line.parameters)
+    }
+
+    /// A kept line without the control characters the store holds in no value (the line is then warned of).
+    private mutating func cleaned(_ text: String, line index: Int) -> String {
+        guard let cleaned = TextCleaning.withoutControlCharacters(text) else { return text }
+        cleanedKeptLines.append(index)
+        return cleaned
+    }
+
+    /// Keeps a mapped line too when it says more than its value (``FullerForm``).
+    mutating func keepFullerForm(_ line: ContentLine, _ parts: [String]) {
+        if let form = FullerForm(line, components: parts) { fullerForms.append((current, form.keptLine)) }
     }
 
     /// Whether a single-value property is seen for the first time (and marks it seen).

@@ -23,7 +23,12 @@ extension CardEncoder {
     mutating func encodeAddresses() {
         for (index, address) in value(.postalAddresses, \.postalAddresses, []).enumerated() {
             let a = address.value
-            let components = Escaping.components(["", "", a.street, a.city, a.state, a.postalCode, a.country])
+            var components = ["", "", a.street, a.city, a.state, a.postalCode, a.country]
+            var parameters: [(String, String)] = []
+            if let form = takeFullerForm(.address, base: FullerForm.addressFields(a)) {
+                components += form.components
+                parameters = form.writtenParameters
+            }
             var grouped: [(name: String, value: String)] = []
             if !a.isoCountryCode.isEmpty { grouped.append(("X-ABADR", Escaping.text(a.isoCountryCode))) }
             if !a.subLocality.isEmpty { grouped.append(("X-APPLE-SUBLOCALITY", Escaping.text(a.subLocality))) }
@@ -31,8 +36,8 @@ extension CardEncoder {
                 grouped.append(("X-APPLE-SUBADMINISTRATIVEAREA", Escaping.text(a.subAdministrativeArea)))
             }
             labeled(
-                "ADR", label: address.label, kind: .address, value: components, preferred: index == 0,
-                grouped: grouped)
+                "ADR", label: address.label, kind: .address, value: Escaping.components(components),
+                parameters: parameters, preferred: index == 0, grouped: grouped)
         }
     }
 

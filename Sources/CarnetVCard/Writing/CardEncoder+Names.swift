@@ -8,7 +8,12 @@ extension CardEncoder {
         let middle = string(.middleName)
         let family = string(.familyName)
         let suffix = string(.nameSuffix)
-        out.property("N", value: Escaping.components([family, given, middle, prefix, suffix]))
+        let names = [family, given, middle, prefix, suffix]
+        if let form = takeFullerForm(.name, base: names) {
+            out.property("N", parameters: form.writtenParameters, value: Escaping.components(names + form.components))
+        } else {
+            out.property("N", value: Escaping.components(names))
+        }
         out.property("FN", value: Escaping.text(formattedName(names: [prefix, given, middle, family, suffix])))
         let nickname = string(.nickname)
         if !nickname.isEmpty { out.property("NICKNAME", value: Escaping.text(nickname)) }

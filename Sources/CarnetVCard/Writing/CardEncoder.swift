@@ -9,19 +9,26 @@ struct CardEncoder {
     /// Groups the unmapped properties use (uppercased), which the encoder's own `itemN` groups must avoid.
     let reservedGroups: Set<String>
     var groupCounter = 0
+    /// The kept lines that are an N's or ADR's fuller form (``FullerForm``), by index among the kept lines.
+    let fullerForms: [(index: Int, form: FullerForm)]
+    /// The fuller forms whose value the card writes, with their extras.
+    var usedFullerForms: Set<Int> = []
 
     init(contact: Contact, version: VCardVersion, unmappedProperties: [String], out: LineWriter) {
         self.contact = contact
         self.version = version
         self.out = out
         var groups: Set<String> = []
-        for property in unmappedProperties {
+        var forms: [(index: Int, form: FullerForm)] = []
+        for (index, property) in unmappedProperties.enumerated() {
+            if let form = FullerForm(kept: property) { forms.append((index, form)) }
             let head = property.utf8.prefix { $0 != Byte.colon && $0 != Byte.semicolon }
             if let dot = head.firstIndex(of: Byte.dot) {
                 groups.insert(String(decoding: head[..<dot], as: UTF8.self).uppercased())
             }
         }
         self.reservedGroups = groups
+        self.fullerForms = forms
     }
 
     mutating func encode(categories: [String], unmappedProperties: [String], uid: String?) {
@@ -48,7 +55,11 @@ struct CardEncoder {
         let groups = categories.filter { !$0.isEmpty }
         if !groups.isEmpty { out.property("CATEGORIES", value: groups.map(Escaping.text).joined(separator: ",")) }
         out.property("UID", value: uid.map(Escaping.text) ?? contact.identifier)
-        for property in unmappedProperties { writeUnmapped(property) }
+        let staleForms = staleFullerForms()
+        for (index, property) in unmappedProperties.enumerated()
+        where !usedFullerForms.contains(index) && !staleForms.contains(index) {
+            writeUnmapped(property)
+        }
         out.fold("END:VCARD")
     }
 
@@ -62,6 +73,32 @@ struct CardEncoder {
         let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
         guard !line.isEmpty, !["BEGIN", "END", "VERSION"].contains(name), line.contains(":") else { return }
         out.fold(line)
+    }
+
+    /// The first fuller form not yet used whose value is `base`, marked used.
+    mutating func takeFullerForm(_ kind: FullerForm.Kind, base: [String]) -> FullerForm? {
+        guard
+            let entry = fullerForms.first(where: {
+                $0.form.kind == kind && $0.form.base == base && !usedFullerForms.contains($0.index)
+            })
+        else { return nil }
+        usedFullerForms.insert(entry.index)
+        return entry.form
+    }
+
+    /// The ADR fuller forms no address of the contact matches any more: they describe an address since changed,
+    /// and are left out (written back, one would come back as a second address on the next import). One the store
+    /// could not have held as an address, or when the contact was read without its addresses, is written as kept.
+    /// An N that matches no name is written as kept: a second N is kept again on import (4.0's ALTID alternatives
+    /// are such N lines), so it cannot come back as a value.
+    private func staleFullerForms() -> Set<Int> {
+        guard contact.isKeyAvailable(.postalAddresses) else { return [] }
+        var stale: Set<Int> = []
+        let addresses = contact.postalAddresses.count
+        for (index, form) in fullerForms where form.kind == .address && !usedFullerForms.contains(index) {
+            if form.fitsStore(valueCount: addresses) { stale.insert(index) }
+        }
+        return stale
     }
 
     /// The key's value, or `fallback` when the contact does not have the key.
