@@ -12,6 +12,14 @@ import CarnetStore
 struct FullerForm {
     enum Kind { case name, address }
 
+    /// What a value is matched to its fuller form by.
+    struct Key: Hashable {
+        let kind: Kind
+        let base: [String]
+    }
+
+    var key: Key { Key(kind: kind, base: base) }
+
     let kind: Kind
     /// The value's fields as mapped: N's family, given, middle, prefix and suffix, or ADR's street, city, state,
     /// postal code and country.

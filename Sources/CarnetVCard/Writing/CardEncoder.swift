@@ -11,6 +11,9 @@ struct CardEncoder {
     var groupCounter = 0
     /// The kept lines that are an N's or ADR's fuller form (``FullerForm``), by index among the kept lines.
     let fullerForms: [(index: Int, form: FullerForm)]
+    /// The unused fuller forms' positions in ``fullerForms`` by kind and value, in order: a value finds its form in
+    /// one lookup (a search compared every value with every kept line).
+    var unusedFullerForms: [FullerForm.Key: ArraySlice<Int>] = [:]
     /// The fuller forms whose value the card writes, with their extras.
     var usedFullerForms: Set<Int> = []
 
@@ -29,6 +32,7 @@ struct CardEncoder {
         }
         self.reservedGroups = groups
         self.fullerForms = forms
+        for (position, entry) in forms.enumerated() { unusedFullerForms[entry.form.key, default: []].append(position) }
     }
 
     mutating func encode(categories: [String], unmappedProperties: [String], uid: String?) {
@@ -77,11 +81,9 @@ struct CardEncoder {
 
     /// The first fuller form not yet used whose value is `base`, marked used.
     mutating func takeFullerForm(_ kind: FullerForm.Kind, base: [String]) -> FullerForm? {
-        guard
-            let entry = fullerForms.first(where: {
-                $0.form.kind == kind && $0.form.base == base && !usedFullerForms.contains($0.index)
-            })
-        else { return nil }
+        let key = FullerForm.Key(kind: kind, base: base)
+        guard let position = unusedFullerForms[key]?.popFirst() else { return nil }
+        let entry = fullerForms[position]
         usedFullerForms.insert(entry.index)
         return entry.form
     }
