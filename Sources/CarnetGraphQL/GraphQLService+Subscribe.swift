@@ -14,11 +14,21 @@ extension GraphQLService {
     public func run(_ operation: Operation, context: GraphQLRequestContext = GraphQLRequestContext()) async -> Outcome {
         guard operation.kind == .subscription else { return .single(await execute(operation, context: context)) }
         if let refusal = refuse(operation, context) { return .single(refusal) }
+        let executor = makeExecutor(operation, context)
         let fields: [FieldPlan]
         do {
-            fields = try makeExecutor(operation, context).planRoot()
+            fields = try executor.planRoot()
         } catch {
             return .single(GraphQLResponse(error, operation: operation))
+        }
+        // A null `@skip`/`@include` condition where the subscription's selection is collected: the subscription
+        // cannot start (graphql-js's subscribe answers such errors without a stream).
+        if let error = executor.rootError {
+            return .single(
+                GraphQLResponse(
+                    GraphQLRequestError(
+                        .variableCoercionFailed, [ResponseError(message: error.message, code: error.code)]),
+                    operation: operation))
         }
         guard let field = fields.first(where: { !$0.isTypename }) else {
             return .single(
@@ -30,8 +40,7 @@ extension GraphQLService {
                                 message: "A subscription selects one field.", code: .validationFailed)
                         ]), operation: operation))
         }
-        let executor = makeExecutor(operation, context)
-        if let error = executor.argumentError(field) {
+        if let error = executor.argumentError(field) ?? field.selectionError {
             return .single(
                 GraphQLResponse(
                     GraphQLRequestError(

@@ -41,7 +41,6 @@ public final class GraphQLService: Sendable {
         let (prepared, definition) = try resolve(request)
         let slots = prepared.variableSlots(of: definition)
         let variables = try InputCoercion(schema: core.index).coerceVariables(slots, request.variables)
-        try prepared.checkDirectiveVariables(variables, slots)
         return Operation(
             kind: OperationKind(definition.operation), name: definition.name?.value, prepared: prepared,
             definition: definition, variables: variables)
@@ -101,7 +100,12 @@ public final class GraphQLService: Sendable {
         } catch {
             return GraphQLResponse(error, operation: operation)
         }
-        let body = operation.kind == .query ? await executor.runQuery(fields) : await executor.run(fields)
+        let body: [UInt8]
+        if let error = executor.rootError {
+            body = executor.failedRoot(error)
+        } else {
+            body = operation.kind == .query ? await executor.runQuery(fields) : await executor.run(fields)
+        }
         return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
     }
 

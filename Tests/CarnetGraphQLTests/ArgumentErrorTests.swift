@@ -51,25 +51,74 @@ struct ArgumentErrorTests {
         #expect(id.response["data"]?["contact"] == .null)
     }
 
-    @Test("A null reaching @skip/@include's Boolean! through a variable with a default is a request error")
+    /// `if` is a `Boolean!` that a nullable variable with a default may fill; an explicit null fails where the
+    /// selection set holding the directive is collected (CoerceArgumentValues), as in graphql-js: the field
+    /// selecting it is null with the error, and the rest of the data stands. It was a request error, no data at all.
+    @Test("A null reaching @skip/@include's Boolean! fails the field whose selection holds it; the rest stands")
     func nullDirectiveCondition() async throws {
         let fixture = try GraphQLFixture()
-        for query in [
-            "query($b: Boolean = true) { groups { id name @include(if: $b) } }",
-            "query($b: Boolean = false) { groups { id name @skip(if: $b) } }",
-            #"query($b: Boolean = true) { __type(name: "Group") { name @include(if: $b) } }"#,
-            "query($b: Boolean = true) { ...F } fragment F on Query { __typename @include(if: $b) }",
-        ] {
-            let (codes, response) = try await outcome(fixture, query, ["b": .null])
-            #expect(codes == ["BAD_USER_INPUT"], "\(query): \(response)")
-            #expect(response["data"] == nil)
-            // Absent, the default holds.
-            #expect(try await outcome(fixture, query).codes == [], "\(query)")
-        }
-        // `__type(name: String!)` fed a null the same way.
-        let (codes, response) = try await outcome(
-            fixture, #"query($n: String = "Group") { __type(name: $n) { name } }"#, ["n": .null])
+        try await SampleData.seed(fixture.store)
+        let nullable = try await outcome(
+            fixture,
+            #"query($b: Boolean = true) { a: container(id: "nope") { id } c: contact(id: "x") { id } "#
+                + "containers { name @include(if: $b) } __typename }",
+            ["b": .null])
+        // `containers` is non-null ([Container!]!), so its failure nulls the data as a whole.
+        #expect(nullable.codes == ["BAD_USER_INPUT"], "\(nullable.response)")
+        #expect(nullable.response["data"] == .null)
+        #expect(nullable.response["errors"]?[0]?["path"] == ["containers"])
+
+        let contact = try await fixture.data("{ contacts(first: 1) { nodes { id } } }")
+        let id = try #require(contact["contacts"]?["nodes"]?[0]?["id"]?.stringValue)
+        let query = """
+            query($b: Boolean = false, $id: ID!) {
+              first: contact(id: $id) { id givenName @skip(if: $b) }
+              second: contact(id: $id) { id }
+              __typename
+            }
+            """
+        let (codes, response) = try await outcome(fixture, query, ["b": .null, "id": .string(id)])
         #expect(codes == ["BAD_USER_INPUT"], "\(response)")
+        #expect(response["data"]?["first"] == .null)
+        #expect(response["data"]?["second"]?["id"] == .string(id))
+        #expect(response["data"]?["__typename"] == "Query")
+        #expect(response["errors"]?[0]?["path"] == ["first"])
+        #expect(response["errors"]?[0]?["locations"]?[0]?["line"] == 2)
+        // The plan cache tells null from false and true.
+        #expect(try await outcome(fixture, query, ["b": false, "id": .string(id)]).codes == [])
+        #expect(try await outcome(fixture, query, ["b": true, "id": .string(id)]).codes == [])
+        #expect(try await outcome(fixture, query, ["b": .null, "id": .string(id)]).codes == ["BAD_USER_INPUT"])
+        // Absent, the default holds.
+        #expect(try await outcome(fixture, query, ["id": .string(id)]).codes == [])
+
+        // At the root: the operation's data is null, the error has no path.
+        for root in [
+            "query($b: Boolean = true) { __typename @include(if: $b) }",
+            "query($b: Boolean = true) { ...F } fragment F on Query { __typename @include(if: $b) }",
+            "query($b: Boolean = true) { ... @skip(if: $b) { __typename } }",
+        ] {
+            let (codes, response) = try await outcome(fixture, root, ["b": .null])
+            #expect(codes == ["BAD_USER_INPUT"], "\(root): \(response)")
+            #expect(response["data"] == .null, "\(root)")
+            #expect(response["errors"]?[0]?["path"] == nil, "\(root)")
+        }
+        // A fragment spread a second time is not collected again, so its directives are not read (graphql-js).
+        let twice = try await outcome(
+            fixture, "query($b: Boolean = true) { ...F ...F @include(if: $b) } fragment F on Query { __typename }",
+            ["b": .null])
+        #expect(twice.codes == [] && twice.response["data"]?["__typename"] == "Query", "\(twice.response)")
+
+        // Introspection (run by GraphQLSwift's executor): the same error at its field, not an internal error.
+        let introspection = try await outcome(
+            fixture, #"query($b: Boolean = true) { __type(name: "Group") { name @include(if: $b) } __typename }"#,
+            ["b": .null])
+        #expect(introspection.codes == ["BAD_USER_INPUT"], "\(introspection.response)")
+        #expect(introspection.response["data"]?["__type"] == .null)
+        #expect(introspection.response["data"]?["__typename"] == "Query")
+        // `__type(name: String!)` fed a null the same way.
+        let (nameCodes, nameResponse) = try await outcome(
+            fixture, #"query($n: String = "Group") { __type(name: $n) { name } }"#, ["n": .null])
+        #expect(nameCodes == ["BAD_USER_INPUT"], "\(nameResponse)")
     }
 
     @Test("Cursors: `before` needs `last`, `after` refuses `last`; malformed cursors are BAD_USER_INPUT either way")

@@ -12,7 +12,7 @@ final class PreparedDocument: Sendable {
     let directiveVariables: [String]
     /// Plans by operation and directive variable values. Arguments that use variables are bound per request,
     /// so one plan serves every request for the same shape.
-    private let planCache = Mutex<[String: [FieldPlan]]>([:])
+    private let planCache = Mutex<[String: (fields: [FieldPlan], error: FieldError?)]>([:])
     /// Each operation's variables, in definition order: turning the document's type nodes into ``TypeRef``s
     /// takes dynamic casts, so it is done once here rather than on every request.
     private let variableSlots: [[VariableSlot]]
@@ -57,16 +57,17 @@ final class PreparedDocument: Sendable {
         self.directiveVariables = names.sorted()
     }
 
-    /// The root field plans of an operation for these variables, from the cache when the shape was planned before.
+    /// The root field plans of an operation for these variables, from the cache when the shape was planned before,
+    /// or the error collecting the root selection set met (a null `@skip`/`@include` condition).
     func plans(for operation: OperationDefinition, variables: [String: JSONValue], index: SchemaIndex, rootType: String)
-        -> [FieldPlan]
+        -> (fields: [FieldPlan], error: FieldError?)
     {
         var key = "\(operations.firstIndex { $0 === operation } ?? 0)"
         var directiveValues: [String: JSONValue] = [:]
         for name in directiveVariables {
             let value = variables[name] ?? .null
             directiveValues[name] = value
-            key += value == .bool(true) ? "1" : "0"
+            key += value == .bool(true) ? "1" : value == .bool(false) ? "0" : "n"
         }
         if let cached = planCache.withLock({ $0[key] }) { return cached }
         var planner = Planner(schema: index, fragments: fragments, variables: directiveValues)
@@ -81,21 +82,6 @@ final class PreparedDocument: Sendable {
     func variableSlots(of operation: OperationDefinition) -> [VariableSlot] {
         operations.firstIndex { $0 === operation }.map { variableSlots[$0] }
             ?? VariableSlot.slots(of: [operation], source)[0]
-    }
-
-    /// `@skip(if:)` and `@include(if:)` take a `Boolean!`: a nullable variable with a default may stand there, and a
-    /// client that sends it as an explicit null asks for neither (CoerceArgumentValues fails).
-    func checkDirectiveVariables(_ variables: [String: JSONValue], _ slots: [VariableSlot]) throws(GraphQLRequestError)
-    {
-        let nulls = slots.filter { variables[$0.name] == .null }
-        guard !nulls.isEmpty else { return }
-        let names = Set(directiveVariables)
-        let errors = nulls.filter { names.contains($0.name) }.map {
-            ResponseError(
-                message: "Variable \"$\($0.name)\" is null where @skip or @include needs a Boolean!.",
-                code: .badUserInput, locations: $0.locations)
-        }
-        guard errors.isEmpty else { throw GraphQLRequestError(.variableCoercionFailed, errors) }
     }
 
     /// The operation to run: the one named, or the only one.

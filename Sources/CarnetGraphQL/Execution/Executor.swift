@@ -22,6 +22,8 @@ final class Executor {
     // a contact.
     @exclusivity(unchecked) var writer = JSONWriter(capacity: 4096)
     @exclusivity(unchecked) var errors: [ResponseError] = []
+    /// The error collecting the operation's root selection set met: its data is null (``failedRoot(_:)``).
+    private(set) var rootError: FieldError?
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
@@ -77,9 +79,12 @@ final class Executor {
         }
     }
 
-    /// Plans the root fields (cached with the document); node-limit problems come back as a request error.
+    /// Plans the root fields (cached with the document); node-limit problems come back as a request error. An
+    /// error collecting the root selection set (a null `@skip`/`@include` condition) is kept in ``rootError``.
     func planRoot() throws(GraphQLRequestError) -> [FieldPlan] {
-        let fields = prepared.plans(for: operation, variables: variables, index: service.index, rootType: rootTypeName)
+        let (fields, error) = prepared.plans(
+            for: operation, variables: variables, index: service.index, rootType: rootTypeName)
+        rootError = error
         let nodes = NodeLimit.count(fields, arguments: args)
         if nodes > service.limits.maxNodes {
             throw GraphQLRequestError(
@@ -127,6 +132,14 @@ final class Executor {
         return finish()
     }
 
+    /// The response of an operation whose root selection set could not be collected: `data` null, as when a
+    /// non-null root field fails, with the error (no path: no field was executing).
+    func failedRoot(_ error: FieldError) -> [UInt8] {
+        writer.raw(Array(#"{"data":null"#.utf8))
+        errors.append(ResponseError(message: error.message, code: error.code, extensions: error.extensions))
+        return finish()
+    }
+
     /// Appends `errors` and closes the response.
     func finish() -> [UInt8] {
         if !errors.isEmpty {
@@ -162,7 +175,7 @@ final class Executor {
     func resolvedField(_ plan: FieldPlan, _ body: () async throws -> Bool) async -> Bool {
         let mark = writer.mark
         do {
-            if let error = argumentError(plan) { throw error }
+            if let error = argumentError(plan) ?? plan.selectionError { throw error }
             try budget.check(context.isAbandoned)
             if try await body() { return true }
         } catch {
@@ -183,7 +196,7 @@ final class Executor {
         defer { path.removeLast() }
         let mark = writer.mark
         do {
-            if let error = argumentError(plan) { throw error }
+            if let error = argumentError(plan) ?? plan.selectionError { throw error }
             if try body() { return true }
         } catch {
             record(error, at: plan)

@@ -26,6 +26,9 @@ extension Executor {
         if plan.name == "__type", typeName == nil {
             throw FieldError.badUserInput("Argument \"name\" of required type \"String!\" must not be null.")
         }
+        if let error = Planner.nullCondition(below: plan.nodes, fragments: prepared.fragments, variables: variables) {
+            throw error
+        }
         let hiddenPrefix = DeprecationPatch.hiddenPrefix(for: text)
         let document = try parse(
             source: Source(body: DeprecationPatch.rewrite(text, hiddenPrefix: hiddenPrefix), name: "introspection"))

@@ -23,10 +23,13 @@ final class FieldPlan: Sendable {
     let selection: SelectionPlan?
     /// Whether this field or one below it returns a page or a list whose size ``NodeLimit`` estimates.
     let estimatesNodes: Bool
+    /// The error collecting the field's selection set met (a null `@skip`/`@include` condition): the field fails
+    /// with it.
+    let selectionError: FieldError?
 
     init(
         id: Int, responseKey: String, name: String, code: Int, arguments: ArgumentSource, nodes: [Field], type: TypeRef,
-        selection: SelectionPlan?, objectType: String
+        selection: SelectionPlan?, objectType: String, selectionError: FieldError? = nil
     ) {
         self.id = id
         self.responseKey = responseKey
@@ -40,6 +43,7 @@ final class FieldPlan: Sendable {
         self.nodes = nodes
         self.type = type
         self.selection = selection
+        self.selectionError = selectionError
         self.estimatesNodes =
             NodeLimit.estimates(name, on: objectType)
             || (selection?.byType.values.contains { $0.contains(where: \.estimatesNodes) } ?? false)

@@ -8,6 +8,11 @@ struct Planner {
     let variables: [String: JSONValue]
     let coercion: InputCoercion
     private(set) var nextID = 0
+    /// The first `@skip`/`@include` met with a null `if` in the selection sets being collected. `if` is a
+    /// `Boolean!` that a nullable variable with a default may fill, so a client can send it an explicit null:
+    /// CoerceArgumentValues then fails where the selection set is collected, and the field selecting it fails
+    /// with that error (null, and its error at its path), as in graphql-js.
+    private var conditionError: FieldError?
 
     init(schema: SchemaIndex, fragments: [String: FragmentDefinition], variables: [String: JSONValue]) {
         self.schema = schema
@@ -16,16 +21,21 @@ struct Planner {
         self.coercion = InputCoercion(schema: schema)
     }
 
-    /// The fields a concrete object type executes for these selection sets.
-    mutating func plan(_ selectionSets: [SelectionSet], objectType: String) -> [FieldPlan] {
+    /// The fields a concrete object type executes for these selection sets, or the error collecting them met (a
+    /// null `@skip`/`@include` condition), which fails the field that selects them.
+    mutating func plan(_ selectionSets: [SelectionSet], objectType: String) -> (
+        fields: [FieldPlan], error: FieldError?
+    ) {
         var order: [String] = []
         var grouped: [String: [Field]] = [:]
         var visited = Set<String>()
+        conditionError = nil
         for selectionSet in selectionSets {
             collect(selectionSet, objectType, &order, &grouped, &visited)
         }
+        if let error = conditionError { return ([], error) }
         let typeInfo = schema.types[objectType]
-        return order.compactMap { key in
+        let fields = order.compactMap { key -> FieldPlan? in
             // `collect` fills both together, so every key has at least one field.
             guard let fields = grouped[key], let first = fields.first else { return nil }
             let name = first.name.value
@@ -49,22 +59,32 @@ struct Planner {
                 }
             }
             let subSets = fields.compactMap(\.selectionSet)
-            let selection = subSets.isEmpty ? nil : selectionPlan(subSets, returnType: info.type.namedType)
+            let (selection, error) =
+                subSets.isEmpty ? (nil, nil) : selectionPlan(subSets, returnType: info.type.namedType)
             return FieldPlan(
                 id: id, responseKey: key, name: name, code: FieldCodes.code(objectType, name),
-                arguments: arguments, nodes: fields, type: info.type, selection: selection, objectType: objectType)
+                arguments: arguments, nodes: fields, type: info.type, selection: selection, objectType: objectType,
+                selectionError: error)
         }
+        return (fields, nil)
     }
 
-    /// Plans for every concrete type a value of `returnType` can have.
-    mutating func selectionPlan(_ selectionSets: [SelectionSet], returnType: String) -> SelectionPlan {
+    /// Plans for every concrete type a value of `returnType` can have, and the error collecting them met for any
+    /// of them. (graphql-js meets it only for the value's own type; an error that hides in a fragment of another
+    /// type is the one difference, and it fails rather than skips.)
+    mutating func selectionPlan(_ selectionSets: [SelectionSet], returnType: String) -> (SelectionPlan, FieldError?) {
         let possible = schema.types[returnType]?.possibleTypes(named: returnType) ?? [returnType]
         var byType: [String: [FieldPlan]] = [:]
-        for type in possible { byType[type] = plan(selectionSets, objectType: type) }
-        return SelectionPlan(byType: byType)
+        var firstError: FieldError?
+        for type in possible {
+            let (fields, error) = plan(selectionSets, objectType: type)
+            byType[type] = fields
+            firstError = firstError ?? error
+        }
+        return (SelectionPlan(byType: byType), firstError)
     }
 
-    private func collect(
+    private mutating func collect(
         _ selectionSet: SelectionSet, _ objectType: String, _ order: inout [String], _ grouped: inout [String: [Field]],
         _ visited: inout Set<String>
     ) {
@@ -82,7 +102,8 @@ struct Planner {
                 }
                 collect(inline.selectionSet, objectType, &order, &grouped, &visited)
             case let spread as FragmentSpread:
-                guard included(spread.directives), !visited.contains(spread.name.value),
+                // graphql-js asks whether the fragment was spread before it reads the spread's directives.
+                guard !visited.contains(spread.name.value), included(spread.directives),
                     let fragment = fragments[spread.name.value]
                 else { continue }
                 visited.insert(spread.name.value)
@@ -103,17 +124,64 @@ struct Planner {
         }
     }
 
-    /// `@skip(if:)` and `@include(if:)`.
-    private func included(_ directives: [Directive]) -> Bool {
+    /// `@skip(if:)` and `@include(if:)`; a null condition is recorded in ``conditionError`` (the selection set's
+    /// collection stops counting: its field fails).
+    private mutating func included(_ directives: [Directive]) -> Bool {
         for directive in directives {
             let name = directive.name.value
             guard name == "skip" || name == "include",
                 let argument = directive.arguments.first(where: { $0.name.value == "if" })
             else { continue }
-            let condition = coercion.value(of: argument.value, variables: variables) == .bool(true)
+            let value = coercion.value(of: argument.value, variables: variables)
+            guard case .bool(let condition) = value else {
+                if conditionError == nil { conditionError = Self.nullCondition(argument.value) }
+                return false
+            }
             if name == "skip" && condition { return false }
             if name == "include" && !condition { return false }
         }
         return true
+    }
+
+    /// The error of a null `if` (graphql-js's message), at the variable.
+    static func nullCondition(_ value: any Value) -> FieldError {
+        let variable = (value as? Variable).map { " (variable \"$\($0.name.value)\")" } ?? ""
+        return FieldError.badUserInput("Argument \"if\" of non-null type \"Boolean!\" must not be null\(variable).")
+    }
+}
+
+extension Planner {
+    /// The error of the first null `@skip`/`@include` condition anywhere below these fields (fragments once each),
+    /// for introspection, which GraphQLSwift's executor runs whole: it would fail there with an internal error.
+    static func nullCondition(
+        below fields: [Field], fragments: [String: FragmentDefinition], variables: [String: JSONValue]
+    ) -> FieldError? {
+        var pending = fields.compactMap(\.selectionSet)
+        var visited = Set<String>()
+        while let set = pending.popLast() {
+            for selection in set.selections {
+                let directives: [Directive]
+                switch selection {
+                case let field as Field:
+                    directives = field.directives
+                    if let inner = field.selectionSet { pending.append(inner) }
+                case let inline as InlineFragment:
+                    directives = inline.directives
+                    pending.append(inline.selectionSet)
+                case let spread as FragmentSpread:
+                    directives = spread.directives
+                    if visited.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] {
+                        pending.append(fragment.selectionSet)
+                    }
+                default: continue
+                }
+                for directive in directives where directive.name.value == "skip" || directive.name.value == "include" {
+                    guard let argument = directive.arguments.first(where: { $0.name.value == "if" }) else { continue }
+                    if case .bool = InputCoercion.value(of: argument.value, variables: variables) { continue }
+                    return nullCondition(argument.value)
+                }
+            }
+        }
+        return nil
     }
 }
