@@ -17,7 +17,8 @@ struct LegacyEncodingTests {
         let fixture = try ImportFixture()
         try await fixture.importData(try Self.outlookData(FidelityCorpus.outlookLabel))
         let contact = try await fixture.contact(named: "Käthe")
-        let label = "LABEL;TYPE=WORK;TYPE=PREF:Hauptstraße 1 = Eingang B, Hinterhof, 3. Stock\\n8001 Zürich\\nSchweiz"
+        let label =
+            "LABEL;TYPE=WORK;TYPE=PREF:Hauptstraße 1 = Eingang B\\, Hinterhof\\, 3. Stock\\n8001 Zürich\\nSchweiz"
         #expect(contact.vCardProperties.map(\.value) == [label, "X-MS-OL-DEFAULT-POSTAL-ADDRESS:2"])
         for version in [VCardWriter.Version.v3, .v4] {
             let text = try await fixture.export(version)
@@ -49,6 +50,35 @@ struct LegacyEncodingTests {
         // 3.0 and 4.0 stay UTF-8 only.
         let v3 = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Caf\u{E9}\r\nEND:VCARD\r\n".utf8.map { $0 == 0xC3 ? 0x20 : $0 })
         #expect(try VCardReader().read(v3).issues.count == 1)
+    }
+
+    /// 2.1 text has no lists, so its commas are text; a 3.0 or 4.0 reader takes a bare comma for a separator
+    /// (vobject read a kept `X-PRICE:50,00` as `50`).
+    @Test("A kept 2.1 line's commas are escaped, so 3.0 and 4.0 read one value")
+    func keptCommas() throws {
+        let card = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:B;A\r\nX-PRICE:50,00\r\nX-WHERE;HOME:Berlin, Mitte\r\n"
+                + "X-PATH:C:\\a,b\r\nX-PARTS:a;b,c\r\nEND:VCARD\r\n")
+        #expect(
+            card.unmappedProperties == [
+                #"X-PRICE:50\,00"#, #"X-WHERE;TYPE=HOME:Berlin\, Mitte"#, #"X-PATH:C:\\a\,b"#, #"X-PARTS:a;b\,c"#,
+            ])
+        for version in [VCardWriter.Version.v3, .v4] {
+            let written = VCardWriter(version: version).write(card)
+            let reread = try readOne(written)
+            #expect(reread.unmappedProperties == card.unmappedProperties, "\(written)")
+            // Read as a 3.0/4.0 list, each is one item with its commas.
+            let items = reread.unmappedProperties.map { line in
+                var bytes = Array(line.utf8)
+                return bytes.withUnsafeMutableBufferPointer { buffer in
+                    let buffer = UnsafeBufferPointer(buffer)
+                    let parsed = try? ContentLineParser.parse(
+                        RawLine(range: 0..<buffer.count, number: 1), in: buffer, cardLine: 1)
+                    return parsed.flatMap { try? ValueDecoder(version: .v30, cardLine: 1).list($0) } ?? []
+                }
+            }
+            #expect(items == [["50,00"], ["Berlin, Mitte"], [#"C:\a,b"#], ["a", "b,c"]])
+        }
     }
 
     @Test("Android's 3.0 form of a custom label, TYPE=X-…")
@@ -88,7 +118,8 @@ struct LegacyEncodingTests {
         let card = try readOne(text)
         #expect(
             card.unmappedProperties == [
-                #"X-PATH:C:\\new\\dir"#, #"X-PATH2;X-A=1:C:\\new\\dir"#, #"X-LIT:50\\,00"#, "X-PLAIN:nothing to escape",
+                #"X-PATH:C:\\new\\dir"#, #"X-PATH2;X-A=1:C:\\new\\dir"#, #"X-LIT:50\\\,00"#,
+                "X-PLAIN:nothing to escape",
             ])
         for version in [VCardWriter.Version.v3, .v4] {
             #expect(

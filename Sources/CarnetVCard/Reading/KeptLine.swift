@@ -3,8 +3,9 @@ import Foundation
 /// A vCard 2.1 property kept unmapped, rewritten so that 3.0 and 4.0 files can carry it: 2.1's encodings are
 /// undone (a quoted-printable value kept as such would be read as plain text by a 3.0 reader, and a fold after
 /// its `=` would be a soft line break on the next read), the value becomes UTF-8 without CHARSET, bare
-/// parameters become `TYPE=`, line breaks `\n` and a literal backslash `\\`. A base64 value becomes a
-/// `data:` URI, which both versions read.
+/// parameters become `TYPE=`, line breaks `\n`, a literal backslash `\\` and a comma `\,` (2.1 text has no
+/// lists, and a 3.0 reader takes a bare comma for one: `X-PRICE:50,00` read back as `50`). A base64 value becomes
+/// a `data:` URI, which both versions read.
 enum KeptLine {
     static func from21(_ line: ContentLine, values: ValueDecoder) throws(VCardIssue) -> String {
         var text = ""
@@ -31,11 +32,13 @@ enum KeptLine {
         return text
     }
 
-    /// Line breaks as `\n`; a backslash that is no 2.1 escape (`\;`) as `\\`.
+    /// Line breaks as `\n`; a backslash that is no 2.1 escape (`\;`) as `\\`; a comma as `\,`.
     static func escaped(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == Byte.backslash || $0 == Byte.cr || $0 == Byte.lf }) else {
-            return value
-        }
+        guard
+            value.utf8.contains(where: {
+                $0 == Byte.backslash || $0 == Byte.cr || $0 == Byte.lf || $0 == Byte.comma
+            })
+        else { return value }
         var result = ""
         let characters = Array(value)
         for (index, character) in characters.enumerated() {
@@ -43,6 +46,7 @@ enum KeptLine {
             case "\r\n", "\r", "\n": result += "\\n"
             case "\\" where index + 1 < characters.count && characters[index + 1] == ";": result += "\\"
             case "\\": result += "\\\\"
+            case ",": result += "\\,"
             default: result.append(character)
             }
         }
