@@ -83,6 +83,20 @@ struct IntrospectionTests {
         }
     }
 
+    /// `isDeprecated` after `... {` (an inline fragment without a type condition) was taken for a fragment's name
+    /// and left to GraphQLSwift, whose null for an input value failed the whole `__type` as an internal error.
+    @Test("isDeprecated in an inline fragment without a type condition")
+    func deprecationInBareInlineFragment() async throws {
+        let fixture = try GraphQLFixture()
+        for selection in ["... { isDeprecated }", "...{isDeprecated}", "... @include(if: true) { isDeprecated }"] {
+            let response = await fixture.service.execute(
+                GraphQLRequestBody(query: #"{ __type(name: "ContactFilter") { inputFields { \#(selection) } } }"#))
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(
+                text.hasPrefix(#"{"data":{"__type":{"inputFields":[{"isDeprecated":false},"#), "\(text.prefix(300))")
+        }
+    }
+
     @Test("Types, fields, arguments, input fields and enum values come in definition order")
     func definitionOrder() async throws {
         let fixture = try GraphQLFixture()

@@ -42,7 +42,8 @@ enum DeprecationPatch {
             }
             guard character.isLetter || character == "_" else {
                 if !character.isWhitespace, character != ":" { alias = nil }
-                if character == "." { previousWord = "..." }
+                // After `...` only a word is a fragment's name: `... { isDeprecated }` selects the field.
+                if character == "." { previousWord = "..." } else if !character.isWhitespace { previousWord = "" }
                 output.append(character)
                 index = text.index(after: index)
                 continue
