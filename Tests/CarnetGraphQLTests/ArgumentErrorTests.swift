@@ -102,6 +102,14 @@ struct ArgumentErrorTests {
             #expect(response["data"] == .null, "\(root)")
             #expect(response["errors"]?[0]?["path"] == nil, "\(root)")
         }
+        // @skip is read before @include, so a skipped selection's null @include is never read (graphql-js).
+        for skipped in [
+            "query($b: Boolean = true) { containers @include(if: $b) @skip(if: true) { id } __typename }",
+            "query($b: Boolean = true) { ... @include(if: $b) @skip(if: true) { containers { id } } __typename }",
+        ] {
+            let (codes, response) = try await outcome(fixture, skipped, ["b": .null])
+            #expect(codes == [] && response["data"] == ["__typename": "Query"], "\(skipped): \(response)")
+        }
         // A fragment spread a second time is not collected again, so its directives are not read (graphql-js).
         let twice = try await outcome(
             fixture, "query($b: Boolean = true) { ...F ...F @include(if: $b) } fragment F on Query { __typename }",
@@ -115,6 +123,23 @@ struct ArgumentErrorTests {
         #expect(introspection.codes == ["BAD_USER_INPUT"], "\(introspection.response)")
         #expect(introspection.response["data"]?["__type"] == .null)
         #expect(introspection.response["data"]?["__typename"] == "Query")
+        #expect(introspection.response["errors"]?[0]?["path"] == ["__type"])
+        // Deeper, where GraphQLSwift meets it: what holds it is null, the error at its path; a selection never
+        // collected (Boolean has no input fields) raises nothing.
+        let deeper = try await outcome(
+            fixture,
+            #"query($b: Boolean = true) { __type(name: "ContactFilter") { name inputFields { name @include(if: $b) } } }"#,
+            ["b": .null])
+        #expect(deeper.codes == ["BAD_USER_INPUT"], "\(deeper.response)")
+        #expect(deeper.response["data"]?["__type"]?["name"] == "ContactFilter")
+        #expect(deeper.response["data"]?["__type"]?["inputFields"] == .null)
+        #expect(deeper.response["errors"]?[0]?["path"]?[0] == "__type")
+        let never = try await outcome(
+            fixture,
+            #"query($b: Boolean = true) { __type(name: "Boolean") { name inputFields { name @include(if: $b) } } }"#,
+            ["b": .null])
+        #expect(never.codes == [], "\(never.response)")
+        #expect(never.response["data"]?["__type"] == ["name": "Boolean", "inputFields": .null])
         // `__type(name: String!)` fed a null the same way.
         let (nameCodes, nameResponse) = try await outcome(
             fixture, #"query($n: String = "Group") { __type(name: $n) { name } }"#, ["n": .null])

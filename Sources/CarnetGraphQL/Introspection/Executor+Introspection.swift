@@ -26,22 +26,33 @@ extension Executor {
         if plan.name == "__type", typeName == nil {
             throw FieldError.badUserInput("Argument \"name\" of required type \"String!\" must not be null.")
         }
-        if let error = Planner.nullCondition(below: plan.nodes, fragments: prepared.fragments, variables: variables) {
-            throw error
-        }
         let hiddenPrefix = DeprecationPatch.hiddenPrefix(for: text)
         let document = try parse(
             source: Source(body: DeprecationPatch.rewrite(text, hiddenPrefix: hiddenPrefix), name: "introspection"))
         let result = try await execute(
             schema: CarnetSchema.schema, documentAST: document, rootValue: (), context: (),
             variableValues: variables.mapValues(Map.init))
-        if let error = result.errors.first {
-            throw FieldError(message: error.message, code: .internalServerError)
+        // A null `@skip`/`@include` condition is the client's: GraphQLSwift raises it where it collects a selection
+        // set, as graphql-js does, nulling what holds it. Any other error is Carnet's.
+        var conditionErrors: [[PathElement]] = []
+        for error in result.errors {
+            guard error.message.hasPrefix(#"Argument "if" got invalid value"#) else {
+                throw FieldError(message: error.message, code: .internalServerError)
+            }
+            conditionErrors.append(
+                path
+                    + error.path.elements.dropFirst().map {
+                        switch $0 {
+                        case .index(let index): .index(index)
+                        case .key(let key): .key(key)
+                        }
+                    })
         }
         let restored = result.data.map { DeprecationPatch.restore($0, hiddenPrefix: hiddenPrefix) }
         guard case .dictionary(let data)? = restored,
             var value = data[plan.responseKey]
         else {
+            guard conditionErrors.isEmpty else { throw Planner.nullConditionError }
             throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
         }
         let fixup = IntrospectionFixup(schema: CarnetSchema.schema, fragments: prepared.fragments, order: .shared)
@@ -49,8 +60,15 @@ extension Executor {
         value = fixup.fix(value, element, plan.nodes.compactMap(\.selectionSet))
         var output = JSONWriter()
         output.map(value)
-        service.introspectionCache.insert(output.bytes, for: cacheKey)
         writer.raw(output.bytes)
+        guard conditionErrors.isEmpty else {
+            let error = Planner.nullConditionError
+            for errorPath in conditionErrors {
+                errors.append(ResponseError(message: error.message, code: error.code, path: errorPath))
+            }
+            return
+        }
+        service.introspectionCache.insert(output.bytes, for: cacheKey)
     }
 }
 

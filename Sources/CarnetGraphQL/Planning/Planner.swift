@@ -124,64 +124,23 @@ struct Planner {
         }
     }
 
-    /// `@skip(if:)` and `@include(if:)`; a null condition is recorded in ``conditionError`` (the selection set's
-    /// collection stops counting: its field fails).
+    /// `@skip(if:)`, then `@include(if:)`, as graphql-js reads them (a skipped selection's `@include` is never
+    /// read, nor its null); a null condition is recorded in ``conditionError`` (its field fails).
     private mutating func included(_ directives: [Directive]) -> Bool {
-        for directive in directives {
-            let name = directive.name.value
-            guard name == "skip" || name == "include",
+        for name in ["skip", "include"] {
+            guard let directive = directives.first(where: { $0.name.value == name }),
                 let argument = directive.arguments.first(where: { $0.name.value == "if" })
             else { continue }
-            let value = coercion.value(of: argument.value, variables: variables)
-            guard case .bool(let condition) = value else {
-                if conditionError == nil { conditionError = Self.nullCondition(argument.value) }
+            guard case .bool(let condition) = coercion.value(of: argument.value, variables: variables) else {
+                if conditionError == nil { conditionError = Self.nullConditionError }
                 return false
             }
-            if name == "skip" && condition { return false }
-            if name == "include" && !condition { return false }
+            if condition == (name == "skip") { return false }
         }
         return true
     }
 
-    /// The error of a null `if` (graphql-js's message), at the variable.
-    static func nullCondition(_ value: any Value) -> FieldError {
-        let variable = (value as? Variable).map { " (variable \"$\($0.name.value)\")" } ?? ""
-        return FieldError.badUserInput("Argument \"if\" of non-null type \"Boolean!\" must not be null\(variable).")
-    }
-}
-
-extension Planner {
-    /// The error of the first null `@skip`/`@include` condition anywhere below these fields (fragments once each),
-    /// for introspection, which GraphQLSwift's executor runs whole: it would fail there with an internal error.
-    static func nullCondition(
-        below fields: [Field], fragments: [String: FragmentDefinition], variables: [String: JSONValue]
-    ) -> FieldError? {
-        var pending = fields.compactMap(\.selectionSet)
-        var visited = Set<String>()
-        while let set = pending.popLast() {
-            for selection in set.selections {
-                let directives: [Directive]
-                switch selection {
-                case let field as Field:
-                    directives = field.directives
-                    if let inner = field.selectionSet { pending.append(inner) }
-                case let inline as InlineFragment:
-                    directives = inline.directives
-                    pending.append(inline.selectionSet)
-                case let spread as FragmentSpread:
-                    directives = spread.directives
-                    if visited.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] {
-                        pending.append(fragment.selectionSet)
-                    }
-                default: continue
-                }
-                for directive in directives where directive.name.value == "skip" || directive.name.value == "include" {
-                    guard let argument = directive.arguments.first(where: { $0.name.value == "if" }) else { continue }
-                    if case .bool = InputCoercion.value(of: argument.value, variables: variables) { continue }
-                    return nullCondition(argument.value)
-                }
-            }
-        }
-        return nil
-    }
+    /// The error of a null `if`, in graphql-js's words.
+    static let nullConditionError = FieldError.badUserInput(
+        #"Argument "if" of non-null type "Boolean!" must not be null."#)
 }
