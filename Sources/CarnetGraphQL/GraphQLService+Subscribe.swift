@@ -23,11 +23,11 @@ extension GraphQLService {
         }
         // A null `@skip`/`@include` condition where the subscription's selection is collected: the subscription
         // cannot start (graphql-js's subscribe answers such errors without a stream).
-        if let error = executor.rootError {
+        if let failure = executor.rootError {
             return .single(
                 GraphQLResponse(
                     GraphQLRequestError(
-                        .variableCoercionFailed, [ResponseError(message: error.message, code: error.code)]),
+                        .variableCoercionFailed, [failure.responseError(operation.prepared.source, path: [])]),
                     operation: operation))
         }
         guard let field = fields.first(where: { !$0.isTypename }) else {
@@ -40,7 +40,7 @@ extension GraphQLService {
                                 message: "A subscription selects one field.", code: .validationFailed)
                         ]), operation: operation))
         }
-        if let error = executor.argumentError(field) ?? field.selectionError {
+        if let error = executor.argumentError(field) {
             return .single(
                 GraphQLResponse(
                     GraphQLRequestError(
@@ -116,7 +116,7 @@ extension Executor {
             switch StoreChangeField(rawValue: plan.code) {
             case .historyToken?: leaf(plan) { $0.string(change.token) }
             case .authors?: leaf(plan) { $0.value(.array(change.authors.map { $0.map(JSONValue.string) ?? .null })) }
-            case nil: _ = typename(plan, "StoreChange")
+            case nil: guard otherField(plan, "StoreChange") else { return false }
             }
         }
         writer.endObject()

@@ -52,9 +52,10 @@ struct ArgumentErrorTests {
     }
 
     /// `if` is a `Boolean!` that a nullable variable with a default may fill; an explicit null fails where the
-    /// selection set holding the directive is collected (CoerceArgumentValues), as in graphql-js: the field
-    /// selecting it is null with the error, and the rest of the data stands. It was a request error, no data at all.
-    @Test("A null reaching @skip/@include's Boolean! fails the field whose selection holds it; the rest stands")
+    /// selection set holding the directive is collected (CoerceArgumentValues), as in graphql-js: each object
+    /// completed with it is null with the error at its path (or the failure propagates), and the rest of the data
+    /// stands. It was a request error, no data at all.
+    @Test("A null reaching @skip/@include's Boolean! fails each object completed with it; the rest stands")
     func nullDirectiveCondition() async throws {
         let fixture = try GraphQLFixture()
         try await SampleData.seed(fixture.store)
@@ -63,10 +64,20 @@ struct ArgumentErrorTests {
             #"query($b: Boolean = true) { a: container(id: "nope") { id } c: contact(id: "x") { id } "#
                 + "containers { name @include(if: $b) } __typename }",
             ["b": .null])
-        // `containers` is non-null ([Container!]!), so its failure nulls the data as a whole.
+        // Each container fails where it is completed; `containers` is [Container!]!, so the first one's failure
+        // nulls the data as a whole.
         #expect(nullable.codes == ["BAD_USER_INPUT"], "\(nullable.response)")
         #expect(nullable.response["data"] == .null)
-        #expect(nullable.response["errors"]?[0]?["path"] == ["containers"])
+        #expect(nullable.response["errors"]?[0]?["path"] == ["containers", 0])
+        // A value that is null, or a list that is empty, completes no object: nothing fails (graphql-js).
+        let none = try await outcome(
+            fixture,
+            #"query($b: Boolean = true) { contact(id: "nope") { id @include(if: $b) } "#
+                + #"contacts(first: 5, filter: { ids: ["nope"] }) { nodes { id @include(if: $b) } } }"#,
+            ["b": .null])
+        #expect(none.codes == [], "\(none.response)")
+        #expect(none.response["data"]?["contact"] == .null)
+        #expect(none.response["data"]?["contacts"]?["nodes"] == [])
 
         let contact = try await fixture.data("{ contacts(first: 1) { nodes { id } } }")
         let id = try #require(contact["contacts"]?["nodes"]?[0]?["id"]?.stringValue)
@@ -83,7 +94,10 @@ struct ArgumentErrorTests {
         #expect(response["data"]?["second"]?["id"] == .string(id))
         #expect(response["data"]?["__typename"] == "Query")
         #expect(response["errors"]?[0]?["path"] == ["first"])
-        #expect(response["errors"]?[0]?["locations"]?[0]?["line"] == 2)
+        // Located at the null condition, as graphql-js locates it.
+        let line = query.split(separator: "\n")[1]
+        let column = line.distance(from: line.startIndex, to: try #require(line.firstRange(of: "$b")).lowerBound) + 1
+        #expect(response["errors"]?[0]?["locations"] == [["line": 2, "column": .int(column)]])
         // The plan cache tells null from false and true.
         #expect(try await outcome(fixture, query, ["b": false, "id": .string(id)]).codes == [])
         #expect(try await outcome(fixture, query, ["b": true, "id": .string(id)]).codes == [])

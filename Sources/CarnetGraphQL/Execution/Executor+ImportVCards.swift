@@ -35,7 +35,7 @@ extension Executor {
             case .groupCards?: leaf(sub) { $0.int(summary.groupCards) }
             case .linked?: leaf(sub) { $0.int(summary.linked) }
             case .warnings?:
-                objects(sub, summary.warnings, type: "VCardImportWarning") { writer, warning, field in
+                let written = objects(sub, summary.warnings, type: "VCardImportWarning") { writer, warning, field in
                     switch VCardImportWarningField(rawValue: field.code) {
                     case .line?: writer.int(warning.line)
                     case .cardLine?: writer.int(warning.cardLine)
@@ -44,8 +44,9 @@ extension Executor {
                     case nil: writer.string("VCardImportWarning")
                     }
                 }
+                guard written else { return false }
             case .skipped?:
-                objects(sub, summary.skipped, type: "VCardImportIssue") { writer, issue, field in
+                let written = objects(sub, summary.skipped, type: "VCardImportIssue") { writer, issue, field in
                     switch VCardImportIssueField(rawValue: field.code) {
                     case .line?: writer.int(issue.line)
                     case .message?: writer.string(issue.message)
@@ -53,19 +54,24 @@ extension Executor {
                     case nil: writer.string("VCardImportIssue")
                     }
                 }
-            case nil: _ = typename(sub, "VCardImportResult")
+                guard written else { return false }
+            case nil: guard otherField(sub, "VCardImportResult") else { return false }
             }
         }
         writer.endObject()
         return true
     }
 
-    /// A list of plain objects (`type`'s scalar fields only, so nothing in them can fail): each selected field
-    /// written by `value`.
+    /// A list of plain objects (`type`'s scalar fields only, so nothing in them can fail but a selection set that
+    /// could not be collected): each selected field written by `value`. `false` when the list failed and is
+    /// non-null.
     private func objects<T>(
         _ plan: FieldPlan, _ items: [T], type: String, _ value: (inout JSONWriter, T, FieldPlan) -> Void
-    ) {
+    ) -> Bool {
         let fields = plan.selection?.fields(for: type) ?? []
+        if let failure = fields.first, failure.collectionFailure != nil {
+            return field(plan) { list(items, plan) { _ in otherField(failure, type) } }
+        }
         leaf(plan) { writer in
             writer.beginArray()
             for item in items {
@@ -79,5 +85,6 @@ extension Executor {
             }
             writer.endArray()
         }
+        return true
     }
 }

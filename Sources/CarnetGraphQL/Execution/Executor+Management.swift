@@ -121,7 +121,7 @@ extension Executor {
                     }
                     writer.endArray()
                 }
-            case nil: _ = typename(sub, "CreatedAccessToken")
+            case nil: guard otherField(sub, "CreatedAccessToken") else { return false }
             }
         }
         writer.endObject()

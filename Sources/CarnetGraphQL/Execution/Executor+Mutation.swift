@@ -82,7 +82,7 @@ extension Executor {
                 guard field(sub, { list(groups, sub) { writeGroup($0, inner) } }) else { return false }
             case .deletedContactIds?: leaf(sub) { $0.value(.array(Self.unique(deletedContacts).map(JSONValue.string))) }
             case .deletedGroupIds?: leaf(sub) { $0.value(.array(Self.unique(deletedGroups).map(JSONValue.string))) }
-            case nil: _ = typename(sub, "SaveResult")
+            case nil: guard otherField(sub, "SaveResult") else { return false }
             }
         }
         writer.endObject()

@@ -23,7 +23,7 @@ final class Executor {
     @exclusivity(unchecked) var writer = JSONWriter(capacity: 4096)
     @exclusivity(unchecked) var errors: [ResponseError] = []
     /// The error collecting the operation's root selection set met: its data is null (``failedRoot(_:)``).
-    private(set) var rootError: FieldError?
+    private(set) var rootError: CollectionFailure?
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
@@ -134,9 +134,9 @@ final class Executor {
 
     /// The response of an operation whose root selection set could not be collected: `data` null, as when a
     /// non-null root field fails, with the error (no path: no field was executing).
-    func failedRoot(_ error: FieldError) -> [UInt8] {
+    func failedRoot(_ failure: CollectionFailure) -> [UInt8] {
         writer.raw(Array(#"{"data":null"#.utf8))
-        errors.append(ResponseError(message: error.message, code: error.code, extensions: error.extensions))
+        errors.append(failure.responseError(prepared.source, path: []))
         return finish()
     }
 
@@ -175,7 +175,7 @@ final class Executor {
     func resolvedField(_ plan: FieldPlan, _ body: () async throws -> Bool) async -> Bool {
         let mark = writer.mark
         do {
-            if let error = argumentError(plan) ?? plan.selectionError { throw error }
+            if let error = argumentError(plan) { throw error }
             try budget.check(context.isAbandoned)
             if try await body() { return true }
         } catch {
@@ -196,7 +196,7 @@ final class Executor {
         defer { path.removeLast() }
         let mark = writer.mark
         do {
-            if let error = argumentError(plan) ?? plan.selectionError { throw error }
+            if let error = argumentError(plan) { throw error }
             if try body() { return true }
         } catch {
             record(error, at: plan)
@@ -240,6 +240,19 @@ final class Executor {
 
     /// Writes `__typename` when the plan asks for it; `true` if it did.
     @inline(__always)
+    /// A plan a writer has no field for: `__typename` is written; the plan standing for a selection set that could
+    /// not be collected for this object (``FieldPlan/failing(_:objectType:id:)``) fails the object, its
+    /// error recorded at the object's path, as graphql-js fails an object whose fields it cannot collect: `false`
+    /// then, which the writer returns (the object is null, or the failure propagates).
+    func otherField(_ plan: FieldPlan, _ name: String) -> Bool {
+        if let failure = plan.collectionFailure {
+            errors.append(failure.responseError(prepared.source, path: path))
+            return false
+        }
+        _ = typename(plan, name)
+        return true
+    }
+
     func typename(_ plan: FieldPlan, _ name: String) -> Bool {
         guard plan.isTypename else { return false }
         writer.rawKey(plan.quotedKey)

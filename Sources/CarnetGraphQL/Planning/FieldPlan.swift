@@ -23,13 +23,13 @@ final class FieldPlan: Sendable {
     let selection: SelectionPlan?
     /// Whether this field or one below it returns a page or a list whose size ``NodeLimit`` estimates.
     let estimatesNodes: Bool
-    /// The error collecting the field's selection set met (a null `@skip`/`@include` condition): the field fails
-    /// with it.
-    let selectionError: FieldError?
+    /// For the plan standing alone for a selection set that could not be collected on its object type (a null
+    /// `@skip`/`@include` condition): the error every object of that type fails with.
+    let collectionFailure: CollectionFailure?
 
     init(
         id: Int, responseKey: String, name: String, code: Int, arguments: ArgumentSource, nodes: [Field], type: TypeRef,
-        selection: SelectionPlan?, objectType: String, selectionError: FieldError? = nil
+        selection: SelectionPlan?, objectType: String, collectionFailure: CollectionFailure? = nil
     ) {
         self.id = id
         self.responseKey = responseKey
@@ -43,13 +43,21 @@ final class FieldPlan: Sendable {
         self.nodes = nodes
         self.type = type
         self.selection = selection
-        self.selectionError = selectionError
+        self.collectionFailure = collectionFailure
         self.estimatesNodes =
             NodeLimit.estimates(name, on: objectType)
             || (selection?.byType.values.contains { $0.contains(where: \.estimatesNodes) } ?? false)
     }
 
     var isTypename: Bool { name == "__typename" }
+
+    /// The plan of a selection set that could not be collected on `objectType`: writers meet it as a field they do
+    /// not know (``Executor/otherField(_:_:)``), and the object fails.
+    static func failing(_ failure: CollectionFailure, objectType: String, id: Int) -> FieldPlan {
+        FieldPlan(
+            id: id, responseKey: "", name: "", code: -1, arguments: .resolved(.none, nil), nodes: [],
+            type: .nonNull(.named(objectType)), selection: nil, objectType: objectType, collectionFailure: failure)
+    }
 
 }
 

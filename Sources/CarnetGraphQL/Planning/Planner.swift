@@ -12,7 +12,7 @@ struct Planner {
     /// `Boolean!` that a nullable variable with a default may fill, so a client can send it an explicit null:
     /// CoerceArgumentValues then fails where the selection set is collected, and the field selecting it fails
     /// with that error (null, and its error at its path), as in graphql-js.
-    private var conditionError: FieldError?
+    private var conditionError: CollectionFailure?
 
     init(schema: SchemaIndex, fragments: [String: FragmentDefinition], variables: [String: JSONValue]) {
         self.schema = schema
@@ -24,7 +24,7 @@ struct Planner {
     /// The fields a concrete object type executes for these selection sets, or the error collecting them met (a
     /// null `@skip`/`@include` condition), which fails the field that selects them.
     mutating func plan(_ selectionSets: [SelectionSet], objectType: String) -> (
-        fields: [FieldPlan], error: FieldError?
+        fields: [FieldPlan], error: CollectionFailure?
     ) {
         var order: [String] = []
         var grouped: [String: [Field]] = [:]
@@ -59,29 +59,30 @@ struct Planner {
                 }
             }
             let subSets = fields.compactMap(\.selectionSet)
-            let (selection, error) =
-                subSets.isEmpty ? (nil, nil) : selectionPlan(subSets, returnType: info.type.namedType)
+            let selection = subSets.isEmpty ? nil : selectionPlan(subSets, returnType: info.type.namedType)
             return FieldPlan(
                 id: id, responseKey: key, name: name, code: FieldCodes.code(objectType, name),
-                arguments: arguments, nodes: fields, type: info.type, selection: selection, objectType: objectType,
-                selectionError: error)
+                arguments: arguments, nodes: fields, type: info.type, selection: selection, objectType: objectType)
         }
         return (fields, nil)
     }
 
-    /// Plans for every concrete type a value of `returnType` can have, and the error collecting them met for any
-    /// of them. (graphql-js meets it only for the value's own type; an error that hides in a fragment of another
-    /// type is the one difference, and it fails rather than skips.)
-    mutating func selectionPlan(_ selectionSets: [SelectionSet], returnType: String) -> (SelectionPlan, FieldError?) {
+    /// Plans for every concrete type a value of `returnType` can have. A type whose selection set could not be
+    /// collected (a null `@skip`/`@include` condition) gets the one plan that fails each of its objects, as
+    /// graphql-js fails each object it completes: none for an empty list or a null value.
+    mutating func selectionPlan(_ selectionSets: [SelectionSet], returnType: String) -> SelectionPlan {
         let possible = schema.types[returnType]?.possibleTypes(named: returnType) ?? [returnType]
         var byType: [String: [FieldPlan]] = [:]
-        var firstError: FieldError?
         for type in possible {
             let (fields, error) = plan(selectionSets, objectType: type)
-            byType[type] = fields
-            firstError = firstError ?? error
+            if let error {
+                nextID += 1
+                byType[type] = [.failing(error, objectType: type, id: nextID)]
+            } else {
+                byType[type] = fields
+            }
         }
-        return (SelectionPlan(byType: byType), firstError)
+        return SelectionPlan(byType: byType)
     }
 
     private mutating func collect(
@@ -132,7 +133,10 @@ struct Planner {
                 let argument = directive.arguments.first(where: { $0.name.value == "if" })
             else { continue }
             guard case .bool(let condition) = coercion.value(of: argument.value, variables: variables) else {
-                if conditionError == nil { conditionError = Self.nullConditionError }
+                if conditionError == nil {
+                    conditionError = CollectionFailure(
+                        error: Self.nullConditionError, offset: argument.value.loc?.start)
+                }
                 return false
             }
             if condition == (name == "skip") { return false }
@@ -143,4 +147,19 @@ struct Planner {
     /// The error of a null `if`, in graphql-js's words.
     static let nullConditionError = FieldError.badUserInput(
         #"Argument "if" of non-null type "Boolean!" must not be null."#)
+}
+
+/// A selection set that could not be collected: the error, and where its cause (the null condition) starts in the
+/// parsed text, which the error's location names.
+struct CollectionFailure: Sendable {
+    let error: FieldError
+    let offset: Int?
+
+    /// The response's error at `path`, located at the cause.
+    func responseError(_ source: DocumentSource, path: [PathElement]) -> ResponseError {
+        ResponseError(
+            message: error.message, code: error.code,
+            locations: offset.map { source.positions(ofParsedOffsets: [$0]) } ?? [], path: path,
+            extensions: error.extensions)
+    }
 }

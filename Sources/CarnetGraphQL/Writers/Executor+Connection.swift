@@ -62,7 +62,7 @@ extension Executor {
                 let sub = plan.selection?.fields(for: "PageInfo") ?? []
                 guard field(plan, { writePageInfo(page, sub) }) else { return false }
             case .totalCount?: leaf(plan) { $0.int(page.totalCount) }
-            case nil: _ = typename(plan, page.typeName)
+            case nil: guard otherField(plan, page.typeName) else { return false }
             }
         }
         writer.endObject()
@@ -79,7 +79,7 @@ extension Executor {
             case .node?:
                 let sub = plan.selection?.fields(for: page.nodeTypeName) ?? []
                 guard field(plan, { node(index, sub) }) else { return false }
-            case nil: _ = typename(plan, page.edgeTypeName)
+            case nil: guard otherField(plan, page.edgeTypeName) else { return false }
             }
         }
         writer.endObject()
@@ -97,7 +97,7 @@ extension Executor {
                 leaf(plan) { writer in
                     page.count == 0 ? writer.null() : writer.string(page.cursor(page.count - 1))
                 }
-            case nil: _ = typename(plan, "PageInfo")
+            case nil: guard otherField(plan, "PageInfo") else { return false }
             }
         }
         writer.endObject()

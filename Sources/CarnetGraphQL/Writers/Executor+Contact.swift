@@ -8,7 +8,7 @@ extension Executor {
         writer.beginObject()
         for plan in fields {
             guard let code = ContactField(rawValue: plan.code) else {
-                _ = typename(plan, "Contact")
+                guard otherField(plan, "Contact") else { return false }
                 continue
             }
             // The planner fetched these keys; should it ever not have, the field fails (and is logged) instead of

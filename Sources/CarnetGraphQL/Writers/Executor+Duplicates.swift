@@ -70,7 +70,7 @@ extension Executor {
                             }
                         })
                 else { return false }
-            case nil: _ = typename(plan, "DuplicateCandidate")
+            case nil: guard otherField(plan, "DuplicateCandidate") else { return false }
             }
         }
         writer.endObject()
@@ -83,7 +83,7 @@ extension Executor {
             switch DuplicateReasonField(rawValue: plan.code) {
             case .kind?: leaf(plan) { $0.string(reason.kind.rawValue) }
             case .value?: leaf(plan) { $0.string(reason.value) }
-            case nil: _ = typename(plan, "DuplicateReason")
+            case nil: guard otherField(plan, "DuplicateReason") else { return false }
             }
         }
         writer.endObject()

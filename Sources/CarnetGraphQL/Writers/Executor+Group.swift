@@ -6,7 +6,7 @@ extension Executor {
         writer.beginObject()
         for plan in fields {
             guard let code = GroupField(rawValue: plan.code) else {
-                _ = typename(plan, "Group")
+                guard otherField(plan, "Group") else { return false }
                 continue
             }
             switch code {
@@ -58,7 +58,7 @@ extension Executor {
             case .isDefault?: leaf(plan) { $0.bool(container.isDefault) }
             case .createdAt?:
                 leaf(plan) { $0.string(DateFormatting.iso8601(container.createdAt ?? Date(timeIntervalSince1970: 0))) }
-            case nil: _ = typename(plan, "Container")
+            case nil: guard otherField(plan, "Container") else { return false }
             }
         }
         writer.endObject()

@@ -35,7 +35,7 @@ extension Executor {
                 guard written else { return false }
             case .token?: leaf(plan) { $0.string(page.token) }
             case .hasMore?: leaf(plan) { $0.bool(page.hasMore) }
-            case nil: _ = typename(plan, "ChangeHistoryPage")
+            case nil: guard otherField(plan, "ChangeHistoryPage") else { return false }
             }
         }
         writer.endObject()
@@ -85,7 +85,7 @@ extension Executor {
                         })
                 else { return false }
             case .reason?: leaf(plan) { $0.string(Self.reasonName(event.dropReason ?? .noToken)) }
-            case nil: _ = typename(plan, typeName)
+            case nil: guard otherField(plan, typeName) else { return false }
             }
         }
         writer.endObject()
@@ -108,7 +108,7 @@ extension Executor {
             switch RetentionField(rawValue: plan.code) {
             case .retentionSeconds?: leaf(plan) { $0.int(seconds) }
             case .oldestValidToken?: leaf(plan) { $0.string(oldest) }
-            case nil: _ = typename(plan, "ChangeHistoryRetention")
+            case nil: guard otherField(plan, "ChangeHistoryRetention") else { return false }
             }
         }
         writer.endObject()

@@ -20,7 +20,7 @@ extension Executor {
             case .kind?: leaf(plan) { $0.string(principal.kind == .user ? "USER" : "SERVICE") }
             case .isAdmin?: leaf(plan) { $0.bool(principal.isAdmin) }
             case .createdAt?: leaf(plan) { $0.string(DateFormatting.iso8601(principal.created)) }
-            case nil: _ = typename(plan, "Principal")
+            case nil: guard otherField(plan, "Principal") else { return false }
             }
         }
         writer.endObject()
@@ -41,7 +41,7 @@ extension Executor {
             }
             return field(plan) { writePrincipal(sharer, plan.selection?.fields(for: "Principal") ?? []) }
         case .createdAt?: leaf(plan) { $0.string(DateFormatting.iso8601(visible.book.created)) }
-        case nil: _ = typename(plan, "AddressBook")
+        case nil: guard otherField(plan, "AddressBook") else { return false }
         default: break
         }
         return true

@@ -6,9 +6,11 @@ extension Executor {
         label.map { ContactLabel.shortName(of: $0) ?? $0 }
     }
 
-    /// Labeled strings (phones, emails, URLs): nothing in them can fail, so they are written straight.
+    /// Labeled strings (phones, emails, URLs): nothing in them can fail, so they are written straight; but for a
+    /// selection set that could not be collected, which fails each of them (``labeled(_:_:_:)``).
     func labeledStrings(_ values: [LabeledValue<String>], _ plan: FieldPlan) -> Bool {
         let fields = plan.selection?.fields(for: "LabeledString") ?? []
+        if fields.first?.collectionFailure != nil { return labeled(values, plan) { _, _ in true } }
         writer.rawKey(plan.quotedKey)
         writer.beginArray()
         for item in values {
@@ -46,7 +48,7 @@ extension Executor {
                     case .value?:
                         guard field(sub, { value(item.value, sub.selection?.fields(for: sub.type.namedType) ?? []) })
                         else { return false }
-                    case nil: _ = typename(sub, typeName)
+                    case nil: guard otherField(sub, typeName) else { return false }
                     }
                 }
                 writer.endObject()
@@ -67,7 +69,7 @@ extension Executor {
             case .postalCode?: leaf(plan) { $0.string(address.postalCode) }
             case .country?: leaf(plan) { $0.string(address.country) }
             case .isoCountryCode?: leaf(plan) { $0.string(address.isoCountryCode) }
-            case nil: _ = typename(plan, "PostalAddress")
+            case nil: guard otherField(plan, "PostalAddress") else { return false }
             }
         }
         writer.endObject()
@@ -86,7 +88,7 @@ extension Executor {
             case .month?: leaf(plan) { $0.int(date.month) }
             case .day?: leaf(plan) { $0.int(date.day) }
             case .isLeapMonth?: leaf(plan) { $0.bool(date.isLeapMonth) }
-            case nil: _ = typename(plan, "DateComponents")
+            case nil: guard otherField(plan, "DateComponents") else { return false }
             }
         }
         writer.endObject()
@@ -99,7 +101,7 @@ extension Executor {
             if RelationField(rawValue: plan.code) == .name {
                 leaf(plan) { $0.string(relation.name) }
             } else {
-                _ = typename(plan, "ContactRelation")
+                guard otherField(plan, "ContactRelation") else { return false }
             }
         }
         writer.endObject()
@@ -114,7 +116,7 @@ extension Executor {
             case .username?: leaf(plan) { $0.string(profile.username) }
             case .userIdentifier?: leaf(plan) { $0.string(profile.userIdentifier) }
             case .service?: leaf(plan) { $0.string(profile.service) }
-            case nil: _ = typename(plan, "SocialProfile")
+            case nil: guard otherField(plan, "SocialProfile") else { return false }
             }
         }
         writer.endObject()
@@ -127,7 +129,7 @@ extension Executor {
             switch InstantMessageAddressField(rawValue: plan.code) {
             case .username?: leaf(plan) { $0.string(address.username) }
             case .service?: leaf(plan) { $0.string(address.service) }
-            case nil: _ = typename(plan, "InstantMessageAddress")
+            case nil: guard otherField(plan, "InstantMessageAddress") else { return false }
             }
         }
         writer.endObject()
