@@ -46,6 +46,37 @@ struct BookDeletionTests {
         #expect(await pool.openCount == 0)
     }
 
+    /// `carnet book delete` (or a restore) against a running server's folder removes the file under the server's
+    /// open connection: a save went to the unlinked file, was acknowledged, and was lost with it.
+    @Test("A book whose file another process deleted or replaced refuses saves; nothing is acknowledged")
+    func fileRemovedByAnotherProcess() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for replace in [false, true] {
+            let path = directory.appendingPathComponent("book-\(replace).sqlite").path
+            let store = try SQLiteStore.open(path: path)
+            try await store.add([Make.person("Anna", "Kept")])
+            if replace {
+                // A copy renamed over the path, as a restore from a backup would: another file at the same path.
+                let copy = path + ".restored"
+                try FileManager.default.copyItem(atPath: path, toPath: copy)
+                #expect(rename(copy, path) == 0)
+            } else {
+                try BookStores.removeFiles(atPath: path)
+            }
+            let error = await #expect(throws: StoreError.self) { try await store.add([Make.person("Ben", "Lost")]) }
+            #expect(error?.code == .recordDoesNotExist, "replace: \(replace)")
+            // Reads go on from the open file until the pool closes the book.
+            #expect(try await store.contacts(ContactFetchRequest(keysToFetch: [.givenName])).contacts.count == 1)
+            try await store.close()
+        }
+        // A file in place saves as ever.
+        let kept = try SQLiteStore.open(path: directory.appendingPathComponent("kept.sqlite").path)
+        try await kept.add([Make.person("Cleo", "Saved")])
+        #expect(try await kept.contactCount() == 1)
+        try await kept.close()
+    }
+
     @Test(
         "A writer that holds the book, saving batch after batch as an import does, is refused once the deletion starts")
     func deleteUnderLongImport() async throws {

@@ -40,6 +40,14 @@ extension SQLiteStore {
             try await writer.writeWithoutTransaction { db in
                 var result: SaveResult?
                 try db.inTransaction(.immediate) {
+                    // Another process deleted the book's file (`carnet book delete` against a running server's
+                    // folder) or replaced it: the commit would go to a file no one will open again, acknowledged
+                    // and lost. Checked under the write lock, two `stat`s.
+                    guard !db.fileHasMoved else {
+                        throw StoreError(
+                            .recordDoesNotExist,
+                            "The address book's file was deleted or replaced by another process; nothing was saved.")
+                    }
                     var transaction = try SaveTransaction(db: db, author: author)
                     var identifiers: [String] = []
                     var index = 0
