@@ -23,7 +23,7 @@ extension GraphQLService {
         }
         // A null `@skip`/`@include` condition where the subscription's selection is collected: the subscription
         // cannot start (graphql-js's subscribe answers such errors without a stream).
-        if let failure = executor.rootError {
+        if let failure = executor.rootFailure {
             return .single(
                 GraphQLResponse(
                     GraphQLRequestError(

@@ -101,8 +101,8 @@ public final class GraphQLService: Sendable {
             return GraphQLResponse(error, operation: operation)
         }
         let body: [UInt8]
-        if let error = executor.rootError {
-            body = executor.failedRoot(error)
+        if let failure = executor.rootFailure {
+            body = executor.failedRoot(failure)
         } else {
             body = operation.kind == .query ? await executor.runQuery(fields) : await executor.run(fields)
         }

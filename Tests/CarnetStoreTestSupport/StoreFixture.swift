@@ -83,7 +83,27 @@ package final class StoreFixture: Sendable {
     }
 
     deinit {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        if let directory { FixtureDirectories.removeAtExit(directory) }
+    }
+}
+
+/// On-disk fixtures' folders, removed when the test process exits. A fixture often ends as soon as it has handed
+/// out its store (`try await StoreFixture(kind).store`); removing its files then took them from under the store,
+/// which went on writing to unlinked files unnoticed, until saves to a file deleted by another process were
+/// refused.
+private enum FixtureDirectories {
+    static let pending = Mutex<[URL]>([])
+    static let registered: Void = {
+        atexit {
+            for directory in FixtureDirectories.pending.withLock({ $0 }) {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+    }()
+
+    static func removeAtExit(_ directory: URL) {
+        _ = registered
+        pending.withLock { $0.append(directory) }
     }
 }
 

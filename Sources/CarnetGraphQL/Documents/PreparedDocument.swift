@@ -12,7 +12,7 @@ final class PreparedDocument: Sendable {
     let directiveVariables: [String]
     /// Plans by operation and directive variable values. Arguments that use variables are bound per request,
     /// so one plan serves every request for the same shape.
-    private let planCache = Mutex<[String: (fields: [FieldPlan], error: CollectionFailure?)]>([:])
+    private let planCache = Mutex<[String: (fields: [FieldPlan], failure: CollectionFailure?)]>([:])
     /// Each operation's variables, in definition order: turning the document's type nodes into ``TypeRef``s
     /// takes dynamic casts, so it is done once here rather than on every request.
     private let variableSlots: [[VariableSlot]]
@@ -58,9 +58,9 @@ final class PreparedDocument: Sendable {
     }
 
     /// The root field plans of an operation for these variables, from the cache when the shape was planned before,
-    /// or the error collecting the root selection set met (a null `@skip`/`@include` condition).
+    /// or the failure collecting the root selection set met (a null `@skip`/`@include` condition).
     func plans(for operation: OperationDefinition, variables: [String: JSONValue], index: SchemaIndex, rootType: String)
-        -> (fields: [FieldPlan], error: CollectionFailure?)
+        -> (fields: [FieldPlan], failure: CollectionFailure?)
     {
         var key = "\(operations.firstIndex { $0 === operation } ?? 0)"
         var directiveValues: [String: JSONValue] = [:]

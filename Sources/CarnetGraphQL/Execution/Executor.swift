@@ -22,8 +22,8 @@ final class Executor {
     // a contact.
     @exclusivity(unchecked) var writer = JSONWriter(capacity: 4096)
     @exclusivity(unchecked) var errors: [ResponseError] = []
-    /// The error collecting the operation's root selection set met: its data is null (``failedRoot(_:)``).
-    private(set) var rootError: CollectionFailure?
+    /// What collecting the operation's root selection set failed on: its data is null (``failedRoot(_:)``).
+    private(set) var rootFailure: CollectionFailure?
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
@@ -79,12 +79,12 @@ final class Executor {
         }
     }
 
-    /// Plans the root fields (cached with the document); node-limit problems come back as a request error. An
-    /// error collecting the root selection set (a null `@skip`/`@include` condition) is kept in ``rootError``.
+    /// Plans the root fields (cached with the document); node-limit problems come back as a request error. A
+    /// failure collecting the root selection set (a null `@skip`/`@include` condition) is kept in ``rootFailure``.
     func planRoot() throws(GraphQLRequestError) -> [FieldPlan] {
-        let (fields, error) = prepared.plans(
+        let (fields, failure) = prepared.plans(
             for: operation, variables: variables, index: service.index, rootType: rootTypeName)
-        rootError = error
+        rootFailure = failure
         let nodes = NodeLimit.count(fields, arguments: args)
         if nodes > service.limits.maxNodes {
             throw GraphQLRequestError(

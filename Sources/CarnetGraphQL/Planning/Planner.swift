@@ -10,9 +10,9 @@ struct Planner {
     private(set) var nextID = 0
     /// The first `@skip`/`@include` met with a null `if` in the selection sets being collected. `if` is a
     /// `Boolean!` that a nullable variable with a default may fill, so a client can send it an explicit null:
-    /// CoerceArgumentValues then fails where the selection set is collected, and the field selecting it fails
-    /// with that error (null, and its error at its path), as in graphql-js.
-    private var conditionError: CollectionFailure?
+    /// CoerceArgumentValues then fails where the selection set is collected, so every object completed with it
+    /// fails, as in graphql-js.
+    private var conditionFailure: CollectionFailure?
 
     init(schema: SchemaIndex, fragments: [String: FragmentDefinition], variables: [String: JSONValue]) {
         self.schema = schema
@@ -21,19 +21,20 @@ struct Planner {
         self.coercion = InputCoercion(schema: schema)
     }
 
-    /// The fields a concrete object type executes for these selection sets, or the error collecting them met (a
-    /// null `@skip`/`@include` condition), which fails the field that selects them.
+    /// The fields a concrete object type executes for these selection sets, or the failure collecting them met (a
+    /// null `@skip`/`@include` condition), which fails each object of that type completed with them (at the root,
+    /// the operation's data).
     mutating func plan(_ selectionSets: [SelectionSet], objectType: String) -> (
-        fields: [FieldPlan], error: CollectionFailure?
+        fields: [FieldPlan], failure: CollectionFailure?
     ) {
         var order: [String] = []
         var grouped: [String: [Field]] = [:]
         var visited = Set<String>()
-        conditionError = nil
+        conditionFailure = nil
         for selectionSet in selectionSets {
             collect(selectionSet, objectType, &order, &grouped, &visited)
         }
-        if let error = conditionError { return ([], error) }
+        if let failure = conditionFailure { return ([], failure) }
         let typeInfo = schema.types[objectType]
         let fields = order.compactMap { key -> FieldPlan? in
             // `collect` fills both together, so every key has at least one field.
@@ -74,10 +75,10 @@ struct Planner {
         let possible = schema.types[returnType]?.possibleTypes(named: returnType) ?? [returnType]
         var byType: [String: [FieldPlan]] = [:]
         for type in possible {
-            let (fields, error) = plan(selectionSets, objectType: type)
-            if let error {
+            let (fields, failure) = plan(selectionSets, objectType: type)
+            if let failure {
                 nextID += 1
-                byType[type] = [.failing(error, objectType: type, id: nextID)]
+                byType[type] = [.failing(failure, objectType: type, id: nextID)]
             } else {
                 byType[type] = fields
             }
@@ -126,15 +127,15 @@ struct Planner {
     }
 
     /// `@skip(if:)`, then `@include(if:)`, as graphql-js reads them (a skipped selection's `@include` is never
-    /// read, nor its null); a null condition is recorded in ``conditionError`` (its field fails).
+    /// read, nor its null); a null condition is recorded in ``conditionFailure`` (its field fails).
     private mutating func included(_ directives: [Directive]) -> Bool {
         for name in ["skip", "include"] {
             guard let directive = directives.first(where: { $0.name.value == name }),
                 let argument = directive.arguments.first(where: { $0.name.value == "if" })
             else { continue }
             guard case .bool(let condition) = coercion.value(of: argument.value, variables: variables) else {
-                if conditionError == nil {
-                    conditionError = CollectionFailure(
+                if conditionFailure == nil {
+                    conditionFailure = CollectionFailure(
                         error: Self.nullConditionError, offset: argument.value.loc?.start)
                 }
                 return false
@@ -147,19 +148,4 @@ struct Planner {
     /// The error of a null `if`, in graphql-js's words.
     static let nullConditionError = FieldError.badUserInput(
         #"Argument "if" of non-null type "Boolean!" must not be null."#)
-}
-
-/// A selection set that could not be collected: the error, and where its cause (the null condition) starts in the
-/// parsed text, which the error's location names.
-struct CollectionFailure: Sendable {
-    let error: FieldError
-    let offset: Int?
-
-    /// The response's error at `path`, located at the cause.
-    func responseError(_ source: DocumentSource, path: [PathElement]) -> ResponseError {
-        ResponseError(
-            message: error.message, code: error.code,
-            locations: offset.map { source.positions(ofParsedOffsets: [$0]) } ?? [], path: path,
-            extensions: error.extensions)
-    }
 }
