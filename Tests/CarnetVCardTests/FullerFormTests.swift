@@ -8,7 +8,7 @@ import Testing
 /// RFC 9554's further N and ADR components and the N and ADR parameters no key holds (LABEL, GEO, TZ, SORT-AS,
 /// ALTID; LANGUAGE with them) were dropped on import, silently. They are kept with the contact and written back on
 /// the value they belong to, while it is unchanged.
-@Suite("N and ADR fuller forms")
+@Suite("Fuller forms: N, ADR, TEL, EMAIL and URL lines that say more than their values")
 struct FullerFormTests {
     static let card = """
         BEGIN:VCARD\r
@@ -131,10 +131,57 @@ struct FullerFormTests {
         #expect(v4.contains("ADR;LABEL=Last:;;102 Long Rd;Town;;;\r\n"))
     }
 
-    /// Generated cards whose N and ADR lines carry random further components and parameters (escaping-heavy
-    /// text, line breaks in LABEL), read, written in 3.0 and 4.0 and read again: the same values and the same kept
-    /// lines, and every extra in the written file. The seed is printed on failure.
-    @Test("Generated N and ADR extras survive 3.0 and 4.0 round trips, and read back to the same kept lines")
+    /// A TEL's, EMAIL's or URL's PID and `X-` parameters (Evolution's, a 4.0 sync client's) were dropped too.
+    @Test("TEL, EMAIL and URL keep their PID and X- parameters while their value is unchanged")
+    func valueParameters() async throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            UID:urn:uuid:9554aaaa-0000-4000-8000-000000000002\r
+            FN:Ann Lee\r
+            N:Lee;Ann;;;\r
+            TEL;PID=1.1;X-EVOLUTION-UI-SLOT=1;TYPE=cell:tel:+1-555-0100\r
+            TEL;TYPE=work:+1-555-0101\r
+            EMAIL;X-EVOLUTION-UI-SLOT=2:ann@example.com\r
+            URL;PID=2.1:https://example.com/a,b\r
+            CLIENTPIDMAP:1;urn:uuid:53e374d9-337e-4727-8803-a1e9c14e0556\r
+            END:VCARD\r
+
+            """
+        let fixture = try ImportFixture()
+        try await fixture.importText(card)
+        var contact = try await fixture.contact(named: "Ann")
+        #expect(contact.phoneNumbers.map(\.value) == ["+1-555-0100", "+1-555-0101"])
+        #expect(
+            contact.vCardProperties.map(\.value) == [
+                "TEL;PID=1.1;X-EVOLUTION-UI-SLOT=1:+1-555-0100", "EMAIL;X-EVOLUTION-UI-SLOT=2:ann@example.com",
+                "URL;PID=2.1:https://example.com/a,b", "CLIENTPIDMAP:1;urn:uuid:53e374d9-337e-4727-8803-a1e9c14e0556",
+            ])
+        let v4 = unfolded(try await fixture.export(.v4))
+        #expect(v4.contains("\r\nTEL;PID=1.1;X-EVOLUTION-UI-SLOT=1;TYPE=cell;PREF=1:+1-555-0100\r\n"))
+        #expect(v4.contains("\r\nTEL;TYPE=work:+1-555-0101\r\n"))
+        #expect(v4.contains("\r\nEMAIL;X-EVOLUTION-UI-SLOT=2;PREF=1:ann@example.com\r\n"))
+        #expect(v4.contains("\r\nURL;PID=2.1;PREF=1:https://example.com/a,b\r\n"))
+        #expect(count(of: "TEL", in: v4) == 2 && count(of: "EMAIL", in: v4) == 1)
+        let own = try await fixture.importText(v4)
+        #expect(own.unchanged == 1 && own.updated == 0)
+
+        // A number changed since: its PID is left out, and no second, stale number comes back on import.
+        contact.phoneNumbers[0].value = "+1-555-0199"
+        var request = SaveRequest()
+        request.update(contact)
+        try await fixture.store.execute(request)
+        let edited = unfolded(try await fixture.export(.v4))
+        #expect(edited.contains("\r\nTEL;TYPE=cell;PREF=1:+1-555-0199\r\n") && !edited.contains("PID=1.1"))
+        let again = try ImportFixture()
+        try await again.importText(edited)
+        #expect(try await again.contact(named: "Ann").phoneNumbers.map(\.value) == ["+1-555-0199", "+1-555-0101"])
+    }
+
+    /// Generated cards whose N, ADR, TEL and EMAIL lines carry random further components and parameters
+    /// (escaping-heavy text, line breaks in LABEL), read, written in 3.0 and 4.0 and read again: the same values and
+    /// the same kept lines, and every extra in the written file. The seed is printed on failure.
+    @Test("Generated N, ADR, TEL and EMAIL extras survive 3.0 and 4.0 round trips, reading back to the same kept lines")
     func generated() throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SeededRandom(seed: seed)
@@ -164,6 +211,13 @@ struct FullerFormTests {
                 if says(more, addressParameters, ["LABEL", "GEO", "TZ"]) { extras += 1 }
                 lines.append("\(group)ADR\(addressParameters);TYPE=home:" + Escaping.components(base + more))
                 if !group.isEmpty { lines.append("\(group)X-ABLabel:\(Escaping.text(text(&random)))") }
+            }
+            for index in 0..<random.int(0...3) {
+                let (name, value) =
+                    random.chance(50) ? ("TEL", "+1 555 01\(index)") : ("EMAIL", "u\(index)@example.com")
+                let valueParameters = parameters(["PID", "X-EVOLUTION-UI-SLOT", "ALTID", "LANGUAGE"], &random)
+                if says([], valueParameters, ["PID", "X-EVOLUTION-UI-SLOT", "ALTID"]) { extras += 1 }
+                lines.append("\(name)\(valueParameters):\(value)")
             }
             lines.append("END:VCARD")
             let file = lines.joined(separator: "\r\n") + "\r\n"

@@ -4,33 +4,34 @@ import CarnetStore
 extension CardDecoder {
     /// An empty number is dropped (with its label) rather than kept as a value the store would refuse.
     mutating func mapPhone(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        var number = TextCleaning.singleLine(try values.text(line))
-        if Self.hasScheme(number, "tel:") { number = TextCleaning.trimmed(String(number.dropFirst(4))) }
+        let number = FullerForm.mappedValue(.telephone, try values.text(line))
         let label = label(for: line, kind: .phone)
         if !number.isEmpty {
             phoneNumbers.append(LabeledValue(label: label, value: number))
             source(.phoneNumbers)
+            keepFullerForm(line, value: number)
         }
         return true
     }
 
     mutating func mapEmail(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        var address = TextCleaning.singleLine(try values.text(line))
-        if Self.hasScheme(address, "mailto:") { address = TextCleaning.trimmed(String(address.dropFirst(7))) }
+        let address = FullerForm.mappedValue(.email, try values.text(line))
         let label = label(for: line, kind: .email)
         if !address.isEmpty {
             emailAddresses.append(LabeledValue(label: label, value: address))
             source(.emailAddresses)
+            keepFullerForm(line, value: address)
         }
         return true
     }
 
     mutating func mapURL(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        let url = TextCleaning.singleLine(try values.text(line))
+        let url = FullerForm.mappedValue(.url, try values.text(line))
         let label = label(for: line, kind: .url)
         if !url.isEmpty {
             urlAddresses.append(LabeledValue(label: label, value: url))
             source(.urlAddresses)
+            keepFullerForm(line, value: url)
         }
         return true
     }

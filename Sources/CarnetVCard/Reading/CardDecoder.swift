@@ -64,9 +64,9 @@ struct CardDecoder {
     /// Indexes of lines kept unmapped, and of the group helper lines decided at the end.
     var unmapped: [Int] = []
     var helpers: [Int] = []
-    /// The kept lines of N and ADR lines that say more than their value (``FullerForm``), in line order. They are
-    /// kept before the other lines, in the order an export writes them, so an export reads back the same.
-    var fullerForms: [(line: Int, text: String)] = []
+    /// The kept lines of lines that say more than their value (``FullerForm``), in line order. They are kept
+    /// before the other lines, in the order an export writes them, so an export reads back the same.
+    var fullerForms: [(kind: FullerForm.Kind, line: Int, text: String)] = []
     /// The helper lines of each group, in line order.
     var helpersByGroup: [String: [Int]] = [:]
     /// The fields each group's address helpers give, read at the group's first address.
@@ -102,7 +102,9 @@ struct CardDecoder {
         let limit = StoreLimits.vCardPropertiesPerContact
         var kept: [String] = []
         kept.reserveCapacity(min(unmapped.count + fullerForms.count, limit))
-        for (index, text) in fullerForms.prefix(limit) { kept.append(cleaned(text, line: index)) }
+        for form in fullerForms.sorted(by: { ($0.kind, $0.line) < ($1.kind, $1.line) }).prefix(limit) {
+            kept.append(cleaned(form.text, line: form.line))
+        }
         droppedKeptLines = Array(unmapped.dropFirst(limit - kept.count))
         for index in unmapped.prefix(limit - kept.count) {
             kept.append(cleaned(try values.raw(lines[index]), line: index))
@@ -178,7 +180,13 @@ struct CardDecoder {
 
     /// Keeps a mapped line too when it says more than its value (``FullerForm``).
     mutating func keepFullerForm(_ line: ContentLine, _ parts: [String]) {
-        if let form = FullerForm(line, components: parts) { fullerForms.append((current, form.keptLine)) }
+        if let form = FullerForm(line, components: parts) { fullerForms.append((form.kind, current, form.keptLine)) }
+    }
+
+    /// The same for a TEL, EMAIL or URL line mapped to `value`.
+    mutating func keepFullerForm(_ line: ContentLine, value: String) {
+        guard !line.parameters.isEmpty, let form = FullerForm(line, value: value) else { return }
+        fullerForms.append((form.kind, current, form.keptLine))
     }
 
     /// Whether a single-value property is seen for the first time (and marks it seen).

@@ -5,7 +5,8 @@ extension CardEncoder {
     mutating func encodePhones() {
         for (index, phone) in value(.phoneNumbers, \.phoneNumbers, []).enumerated() {
             labeled(
-                "TEL", label: phone.label, kind: .phone, value: Escaping.text(phone.value), preferred: index == 0)
+                "TEL", label: phone.label, kind: .phone, value: Escaping.text(phone.value),
+                parameters: keptParameters(.phone, phone.value), preferred: index == 0)
         }
     }
 
@@ -13,8 +14,8 @@ extension CardEncoder {
         let internet = version == .v30 ? ["INTERNET"] : []
         for (index, email) in value(.emailAddresses, \.emailAddresses, []).enumerated() {
             labeled(
-                "EMAIL", label: email.label, kind: .email, value: Escaping.text(email.value), leadingTypes: internet,
-                preferred: index == 0)
+                "EMAIL", label: email.label, kind: .email, value: Escaping.text(email.value),
+                parameters: keptParameters(.email, email.value), leadingTypes: internet, preferred: index == 0)
         }
     }
 
@@ -41,10 +42,18 @@ extension CardEncoder {
         }
     }
 
+    /// The parameters a value's fuller form keeps (PID, `X-`...), when it has one.
+    private mutating func keptParameters(_ kind: FullerForm.Kind, _ value: String) -> [(String, String)] {
+        guard !fullerForms.isEmpty else { return [] }
+        return takeFullerForm(kind, base: [value])?.writtenParameters ?? []
+    }
+
     /// URLs are URIs, not text: written without backslash escapes, which many readers would keep.
     mutating func encodeURLs() {
         for (index, url) in value(.urlAddresses, \.urlAddresses, []).enumerated() {
-            labeled("URL", label: url.label, kind: .url, value: url.value, preferred: index == 0)
+            labeled(
+                "URL", label: url.label, kind: .url, value: url.value, parameters: keptParameters(.url, url.value),
+                preferred: index == 0)
         }
     }
 }

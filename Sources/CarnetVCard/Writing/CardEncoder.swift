@@ -88,17 +88,23 @@ struct CardEncoder {
         return entry.form
     }
 
-    /// The ADR fuller forms no address of the contact matches any more: they describe an address since changed,
-    /// and are left out (written back, one would come back as a second address on the next import). One the store
-    /// could not have held as an address, or when the contact was read without its addresses, is written as kept.
-    /// An N that matches no name is written as kept: a second N is kept again on import (4.0's ALTID alternatives
-    /// are such N lines), so it cannot come back as a value.
+    /// The fuller forms of values (ADR, TEL, EMAIL, URL) no value of the contact matches any more: they describe
+    /// a value since changed, and are left out (written back, one would come back as a second value on the next
+    /// import). One the store could not have held as a value, or of a key the contact was not read with, is
+    /// written as kept. An N that matches no name is written as kept: a second N is kept again on import (4.0's
+    /// ALTID alternatives are such N lines), so it cannot come back as a value.
     private func staleFullerForms() -> Set<Int> {
-        guard contact.isKeyAvailable(.postalAddresses) else { return [] }
         var stale: Set<Int> = []
-        let addresses = contact.postalAddresses.count
-        for (index, form) in fullerForms where form.kind == .address && !usedFullerForms.contains(index) {
-            if form.fitsStore(valueCount: addresses) { stale.insert(index) }
+        for (index, form) in fullerForms where !usedFullerForms.contains(index) {
+            let (key, count): (ContactKey, Int)
+            switch form.kind {
+            case .name: continue
+            case .address: (key, count) = (.postalAddresses, value(.postalAddresses, \.postalAddresses, []).count)
+            case .phone: (key, count) = (.phoneNumbers, value(.phoneNumbers, \.phoneNumbers, []).count)
+            case .email: (key, count) = (.emailAddresses, value(.emailAddresses, \.emailAddresses, []).count)
+            case .url: (key, count) = (.urlAddresses, value(.urlAddresses, \.urlAddresses, []).count)
+            }
+            if contact.isKeyAvailable(key), form.fitsStore(valueCount: count) { stale.insert(index) }
         }
         return stale
     }
