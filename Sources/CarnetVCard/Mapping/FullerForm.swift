@@ -5,11 +5,12 @@ import CarnetStore
 /// districts, landmark and direction) and the parameters Carnet has no key for (ADR's LABEL, GEO and TZ; N's
 /// SORT-AS; ALTID; a TEL's, EMAIL's or URL's PID and `X-` parameters, such as Evolution's `X-EVOLUTION-UI-SLOT`).
 ///
-/// Such a line is mapped and also kept with the contact (``keptLine``): its fuller form. An export puts the extras back on
-/// the value while the value is still the one read, in 3.0 too, as it writes every kept line as read (readers of
-/// 3.0 take the first seven ADR components and ignore parameters they do not know). Once an address changed they
-/// describe an old one and are left out of exports, so an edited address never comes back as a second, stale
-/// address on the next import. The kept line stays in `vCardProperties` either way: nothing read is lost.
+/// Such a line is mapped and also kept with the contact (``keptLine``): its fuller form. An export puts the extras
+/// back on the value while the value is still the one read, in 3.0 too, as it writes every kept line as read
+/// (readers of 3.0 take the first seven ADR components and ignore parameters they do not know). Once a value other
+/// than the name changed, they describe an old one and are left out of exports, so an edited value never comes
+/// back as a second, stale value on the next import. The kept line stays in `vCardProperties` either way: nothing
+/// read is lost.
 struct FullerForm {
     /// In the order ``CardEncoder`` writes the values, which is the order they are kept in, so that an export
     /// reads back to the same kept lines.
