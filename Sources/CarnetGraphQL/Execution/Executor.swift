@@ -238,25 +238,20 @@ final class Executor {
         return true
     }
 
-    /// Writes `__typename` when the plan asks for it; `true` if it did.
-    @inline(__always)
-    /// A plan a writer has no field for: `__typename` is written; the plan standing for a selection set that could
-    /// not be collected for this object (``FieldPlan/failing(_:objectType:id:)``) fails the object, its
+    /// A plan a writer has no field for: `__typename` is written (`name`); the plan standing for a selection set
+    /// that could not be collected for this object (``FieldPlan/failing(_:objectType:id:)``) fails the object, its
     /// error recorded at the object's path, as graphql-js fails an object whose fields it cannot collect: `false`
     /// then, which the writer returns (the object is null, or the failure propagates).
+    @inline(__always)
     func otherField(_ plan: FieldPlan, _ name: String) -> Bool {
         if let failure = plan.collectionFailure {
             errors.append(failure.responseError(prepared.source, path: path))
             return false
         }
-        _ = typename(plan, name)
-        return true
-    }
-
-    func typename(_ plan: FieldPlan, _ name: String) -> Bool {
-        guard plan.isTypename else { return false }
-        writer.rawKey(plan.quotedKey)
-        writer.string(name)
+        if plan.isTypename {
+            writer.rawKey(plan.quotedKey)
+            writer.string(name)
+        }
         return true
     }
 

@@ -52,44 +52,47 @@ struct FullerForm {
         case .phone, .email, .url: keptValueParameters.contains(name) || name.hasPrefix("X-")
         }
     }
+
     static let nameComponents = 5
     static let addressComponents = 7
 
-    /// The fuller form of a mapped line, or `nil` when the line says nothing beyond its value.
-    init?(_ line: ContentLine, components parts: [String]) {
-        let kind: Kind
-        switch line.property {
-        case .name?: kind = .name
-        case .address?: kind = .address
-        default: return nil
+    /// The kind of a property that has fuller forms.
+    static func kind(of property: Property?) -> Kind? {
+        switch property {
+        case .name?: .name
+        case .address?: .address
+        case .telephone?: .phone
+        case .email?: .email
+        case .url?: .url
+        default: nil
         }
-        let count = kind == .name ? Self.nameComponents : Self.addressComponents
-        let extra = Array(parts.dropFirst(count))
+    }
+
+    /// The fuller form of a mapped N or ADR line, or `nil` when the line says nothing beyond its value.
+    init?(_ line: ContentLine, components parts: [String]) {
+        guard let kind = Self.kind(of: line.property), kind == .name || kind == .address else { return nil }
+        let extra = Array(parts.dropFirst(kind == .name ? Self.nameComponents : Self.addressComponents))
         guard
             extra.contains(where: { !TextCleaning.singleLine($0).isEmpty })
                 || line.parameters.contains(where: { Self.keeps($0.name, kind) })
         else { return nil }
-        let parameters = line.parameters.filter { Self.keeps($0.name, kind) || Self.carried.contains($0.name) }
-        self.kind = kind
-        self.base = kind == .name ? Self.nameFields(parts) : Self.addressFields(Self.address(parts))
-        self.components = extra
-        self.parameters = parameters
+        let base = kind == .name ? Self.nameFields(parts) : Self.addressFields(Self.address(parts))
+        self.init(kind, line, base: base, components: extra)
     }
 
     /// The fuller form of a mapped TEL, EMAIL or URL line whose value maps to `value`, or `nil` when the line says
     /// nothing beyond it.
     init?(_ line: ContentLine, value: String) {
-        let kind: Kind
-        switch line.property {
-        case .telephone?: kind = .phone
-        case .email?: kind = .email
-        case .url?: kind = .url
-        default: return nil
-        }
-        guard line.parameters.contains(where: { Self.keeps($0.name, kind) }) else { return nil }
+        guard let kind = Self.kind(of: line.property), kind != .name, kind != .address,
+            line.parameters.contains(where: { Self.keeps($0.name, kind) })
+        else { return nil }
+        self.init(kind, line, base: [value], components: [])
+    }
+
+    private init(_ kind: Kind, _ line: ContentLine, base: [String], components: [String]) {
         self.kind = kind
-        self.base = [value]
-        self.components = []
+        self.base = base
+        self.components = components
         self.parameters = line.parameters.filter { Self.keeps($0.name, kind) || Self.carried.contains($0.name) }
     }
 
@@ -98,14 +101,14 @@ struct FullerForm {
     init?(kept: String) {
         let head = kept.utf8.prefix { $0 != Byte.colon && $0 != Byte.semicolon }
         let name = head.split(separator: Byte.dot).last.map { String(decoding: $0, as: UTF8.self).uppercased() }
-        guard let name, ["N", "ADR", "TEL", "EMAIL", "URL"].contains(name) else { return nil }
+        guard let kind = Self.kind(of: name.flatMap { Property.byName[$0] }) else { return nil }
         var bytes = Array(kept.utf8)
         let form = bytes.withUnsafeMutableBufferPointer { buffer -> FullerForm? in
             let buffer = UnsafeBufferPointer(buffer)
             let raw = RawLine(range: 0..<buffer.count, number: 1)
             let values = ValueDecoder(version: .v40, cardLine: 1)
             guard let line = try? ContentLineParser.parse(raw, in: buffer, cardLine: 1) else { return nil }
-            if name == "N" || name == "ADR" {
+            if kind == .name || kind == .address {
                 return (try? values.components(line)).flatMap { FullerForm(line, components: $0) }
             }
             guard let text = try? values.text(line), let property = line.property else { return nil }

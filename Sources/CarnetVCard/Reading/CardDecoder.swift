@@ -185,8 +185,7 @@ struct CardDecoder {
 
     /// The same for a TEL, EMAIL or URL line mapped to `value`.
     mutating func keepFullerForm(_ line: ContentLine, value: String) {
-        guard !line.parameters.isEmpty, let form = FullerForm(line, value: value) else { return }
-        fullerForms.append((form.kind, current, form.keptLine))
+        if let form = FullerForm(line, value: value) { fullerForms.append((form.kind, current, form.keptLine)) }
     }
 
     /// Whether a single-value property is seen for the first time (and marks it seen).
