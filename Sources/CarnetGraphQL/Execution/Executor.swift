@@ -245,7 +245,7 @@ final class Executor {
     @inline(__always)
     func otherField(_ plan: FieldPlan, _ name: String) -> Bool {
         if let failure = plan.collectionFailure {
-            errors.append(failure.responseError(prepared.source, path: path))
+            errors.append(failure.responseError(prepared.source, path: path, locations: positions(plan)))
             return false
         }
         if plan.isTypename {
@@ -255,11 +255,17 @@ final class Executor {
         return true
     }
 
-    /// Where a field is in the client's text (its first node, as graphql-js reports), found once per plan: a
-    /// field failing for every item of a list would otherwise scan the text once per item.
+    /// Where a field is in the client's text (its first node, as graphql-js reports; for a selection set that could
+    /// not be collected, its cause), found once per plan: a field failing for every item of a list would otherwise
+    /// scan the text once per item.
     private func positions(_ plan: FieldPlan) -> [SourcePosition] {
         if let known = errorPositions[plan.id] { return known }
-        let found = plan.nodes.first.map { prepared.source.positions(of: $0) } ?? []
+        let found =
+            if let failure = plan.collectionFailure {
+                failure.locations(in: prepared.source)
+            } else {
+                plan.nodes.first.map { prepared.source.positions(of: $0) } ?? []
+            }
         errorPositions[plan.id] = found
         return found
     }
