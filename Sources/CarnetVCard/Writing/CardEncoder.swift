@@ -9,7 +9,7 @@ struct CardEncoder {
     /// Groups the unmapped properties use (uppercased), which the encoder's own `itemN` groups must avoid.
     let reservedGroups: Set<String>
     var groupCounter = 0
-    /// The kept lines that are an N's or ADR's fuller form (``FullerForm``), by index among the kept lines.
+    /// The kept lines that are a value's fuller form (``FullerForm``), by index among the kept lines.
     let fullerForms: [(index: Int, form: FullerForm)]
     /// The unused fuller forms' positions in ``fullerForms`` by kind and value, in order: a value finds its form in
     /// one lookup (a search compared every value with every kept line).
