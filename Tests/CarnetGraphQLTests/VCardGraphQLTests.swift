@@ -101,17 +101,20 @@ struct VCardGraphQLTests {
         #expect(try await fixture.store.contactCount() == 0)
     }
 
-    @Test("Strict import: a card the store refuses (a UID twice) fails with the store's code and writes nothing")
+    @Test(
+        "Strict import: a card the store refuses (past the book's quota) fails with the store's code and writes nothing"
+    )
     func strictImportStoreRefusal() async throws {
-        let fixture = try GraphQLFixture()
-        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Twice\r\nCATEGORIES:Dup\r\nUID:twice\r\nEND:VCARD\r\n"
         let good = Self.cards.components(separatedBy: "BEGIN:VCARD\r\nVERSION:2.1")[0]
+        let count = good.components(separatedBy: "BEGIN:VCARD").count - 1
+        let fixture = try GraphQLFixture { $0.contactsPerBook = count }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:One Too Many\r\nCATEGORIES:Dup\r\nEND:VCARD\r\n"
         let response = try await fixture.run(
             """
             mutation($data: String!) { importVCards(data: $data, strict: true) { added } }
-            """, ["data": .string(good + card + card)])
+            """, ["data": .string(good + card)])
         let code = response["errors"]?[0]?["extensions"]?["code"]?.stringValue
-        #expect(code == "INSERTED_RECORD_ALREADY_EXISTS")
+        #expect(code == "QUOTA_EXCEEDED")
         #expect(try await fixture.store.contactCount() == 0)
         #expect(try await fixture.store.groups().isEmpty)
     }

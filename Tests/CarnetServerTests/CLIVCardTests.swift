@@ -52,17 +52,17 @@ struct CLIVCardTests {
         #expect(!export.stdout.contains("CATEGORIES"))
     }
 
-    @Test("import --strict: a store refusal (a UID twice) writes nothing and exits 1")
+    @Test("import --strict: a store refusal (no such container) writes nothing and exits 1")
     func strictImport() async throws {
         let carnet = try ChildProcess.carnetExecutable()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("twice.vcf")
-        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Twice\r\nUID:twice\r\nEND:VCARD\r\n"
-        try Data((Self.cards + card + card).utf8).write(to: file)
+        let file = directory.appendingPathComponent("cards.vcf")
+        try Data(Self.cards.utf8).write(to: file)
         let data = directory.appendingPathComponent("data").path
-        let result = try await ChildProcess.run(carnet, ["import", "--data", data, "--strict", file.path])
+        let result = try await ChildProcess.run(
+            carnet, ["import", "--data", data, "--strict", "--container", "no-such-container", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("refused (strict), nothing written"))
         let store = try SQLiteStore.open(path: data + "/carnet.sqlite")

@@ -11,10 +11,11 @@ final class ImportFixture: Sendable {
     let store: any ContactStore
     let directory: URL
 
-    init() throws {
+    init(configuration: StoreConfiguration = StoreConfiguration()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-vcard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
+        store = try SQLiteStore.open(
+            path: directory.appendingPathComponent("carnet.sqlite").path, configuration: configuration)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

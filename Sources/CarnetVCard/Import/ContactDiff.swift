@@ -31,6 +31,29 @@ enum ContactDiff {
         return update.modifiedKeys.isEmpty ? nil : update
     }
 
+    /// The contact as `update` leaves `current`: what a later card with the same UID is compared with before
+    /// either is saved (both in one batch, or in one strict commit).
+    static func applying(_ update: Contact, to current: Contact) -> Contact {
+        var result = current
+        let keys = update.modifiedKeys
+        for key in ContactKey.stringKeys where keys.contains(key) { result.setString(key, update.string(key)) }
+        if keys.contains(.contactType) { result.contactType = update.contactType }
+        if keys.contains(.birthday) { result.birthday = update.birthday }
+        if keys.contains(.nonGregorianBirthday) { result.nonGregorianBirthday = update.nonGregorianBirthday }
+        if keys.contains(.imageData) { result.imageData = update.imageData }
+        if keys.contains(.thumbnailImageData) { result.thumbnailImageData = update.thumbnailImageData }
+        if keys.contains(.phoneNumbers) { result.phoneNumbers = update.phoneNumbers }
+        if keys.contains(.emailAddresses) { result.emailAddresses = update.emailAddresses }
+        if keys.contains(.postalAddresses) { result.postalAddresses = update.postalAddresses }
+        if keys.contains(.urlAddresses) { result.urlAddresses = update.urlAddresses }
+        if keys.contains(.dates) { result.dates = update.dates }
+        if keys.contains(.contactRelations) { result.contactRelations = update.contactRelations }
+        if keys.contains(.socialProfiles) { result.socialProfiles = update.socialProfiles }
+        if keys.contains(.instantMessageAddresses) { result.instantMessageAddresses = update.instantMessageAddresses }
+        if keys.contains(.vCardProperties) { result.vCardProperties = update.vCardProperties }
+        return result
+    }
+
     /// The imported list with stored identifiers for values equal to stored ones; `nil` when nothing differs.
     static func reconcile<V>(_ stored: [LabeledValue<V>], _ imported: [LabeledValue<V>]) -> [LabeledValue<V>]? {
         let same =

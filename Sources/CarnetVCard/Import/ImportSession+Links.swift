@@ -23,14 +23,23 @@ extension ImportSession {
             groups.identifier(for: name) == nil ? groups.preferred[name] : nil
         }
         if !preferred.isEmpty { groups.dropPreferred(try await store.unavailableIdentifiers(preferred)) }
-        for card in cards where card.problem == nil {
+        for card in cards where card.problem == nil && !card.card.categories.isEmpty {
+            let contact = card.contactIdentifier
+            // A card that repeats the UID of an earlier card of this commit replaces the groups that card gave.
+            let planned = plannedGroups[contact] ?? []
+            var wanted: Set<String> = []
             for name in card.card.categories {
                 let group = groups.ensure(name, in: &operations)
                 if group.created { created += 1 }
-                operations.append(
-                    .addMember(contactIdentifier: card.contactIdentifier, groupIdentifier: group.identifier))
-                if card.outcome != .added { named[card.contactIdentifier, default: []].insert(group.identifier) }
+                if wanted.insert(group.identifier).inserted, !planned.contains(group.identifier) {
+                    operations.append(.addMember(contactIdentifier: contact, groupIdentifier: group.identifier))
+                }
             }
+            for group in planned.subtracting(wanted).sorted() {
+                operations.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
+            }
+            plannedGroups[contact] = wanted
+            if card.outcome != .added { named[contact] = wanted }
         }
         guard !named.isEmpty else { return operations }
         let current = try await store.groups(ofContacts: Array(named.keys))
@@ -119,18 +128,22 @@ extension ImportSession {
     private func removals(_ listed: [String: Set<String>]) async throws -> [LinkOperation] {
         guard !groupCards.isEmpty, !uncategorized.isEmpty else { return [] }
         var result: [LinkOperation] = []
+        var done: Set<String> = []
         for start in stride(from: 0, to: uncategorized.count, by: 1000) {
             let chunk = uncategorized[start..<min(start + 1000, uncategorized.count)]
             let current = try await store.groups(ofContacts: chunk.map(\.contact))
-            for card in chunk {
-                for group in current[card.contact] ?? []
-                where group.containerIdentifier == groups.containerIdentifier
-                    && !(listed[card.contact]?.contains(group.identifier) ?? false)
-                {
+            for card in chunk where !done.contains(card.contact) {
+                done.insert(card.contact)
+                // The memberships of this commit too (a strict import commits once, at the end).
+                let stored = (current[card.contact] ?? []).filter {
+                    $0.containerIdentifier == groups.containerIdentifier
+                }
+                var memberOf = stored.map(\.identifier)
+                memberOf += (plannedGroups[card.contact] ?? []).subtracting(memberOf).sorted()
+                for group in memberOf where !(listed[card.contact]?.contains(group) ?? false) {
                     result.append(
                         LinkOperation(
-                            operation: .removeMember(
-                                contactIdentifier: card.contact, groupIdentifier: group.identifier),
+                            operation: .removeMember(contactIdentifier: card.contact, groupIdentifier: group),
                             cardLine: card.cardLine))
                 }
             }

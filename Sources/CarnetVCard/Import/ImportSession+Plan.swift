@@ -7,12 +7,12 @@ extension ImportSession {
     /// - Parameter checkingIdentifiers: Give an added card a new identifier when its own is retired or in use.
     ///   A first try of a lenient batch skips the check (the store refuses such an add, and the batch is planned
     ///   again with it); a strict import always checks.
-    func plan(_ cards: [VCardCard], checkingIdentifiers: Bool = true) async throws -> [PlannedCard] {
+    mutating func plan(_ cards: [VCardCard], checkingIdentifiers: Bool = true) async throws -> [PlannedCard] {
         let prepared = cards.map(VCardImporter.prepared)
         let identities = prepared.map { $0.uid ?? $0.contact.identifier }
         let existing = try await matches(prepared, identities)
         let unmatched = zip(prepared, identities).compactMap { card, identity in
-            existing[identity] == nil ? card.contact.identifier : nil
+            existing[identity] == nil && plannedContacts[identity] == nil ? card.contact.identifier : nil
         }
         let unavailable = checkingIdentifiers ? try await store.unavailableIdentifiers(unmatched) : []
         let names = try await storeNames(prepared.flatMap { $0.relatedUIDs.map(\.uid) })
@@ -26,11 +26,14 @@ extension ImportSession {
                     planned.deferred.append(reference)
                     continue
                 }
-                if !Self.addRelation(&card.contact, label: reference.label, name: name) {
+                if Self.addRelation(&card.contact, label: reference.label, name: name) {
+                    planned.resolved.append((reference, name))
+                } else {
                     planned.warnings.append(Self.pastRelationLimit(reference, cardLine: card.line))
                 }
             }
-            if let current = existing[identity] {
+            // A card repeating an earlier card's UID replaces what that card will have saved.
+            if let current = plannedContacts[identity] ?? existing[identity] {
                 planned.contactIdentifier = current.identifier
                 // A UID the contact keeps (it names a deleted contact, or is no identifier) stays kept.
                 if let uidLine = current.vCardProperties.first(where: { $0.value.hasPrefix("UID:") })?.value,
@@ -65,6 +68,15 @@ extension ImportSession {
             if !problems.isEmpty {
                 planned.problem = VCardIssue(
                     line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")
+            }
+            if planned.problem == nil {
+                switch planned.operation {
+                case .addContact(let contact, _)?: plannedContacts[identity] = contact
+                case .updateContact(let update, _)?:
+                    plannedContacts[identity] = ContactDiff.applying(
+                        update, to: plannedContacts[identity] ?? existing[identity] ?? update)
+                default: break
+                }
             }
             planned.card = card
             result.append(planned)

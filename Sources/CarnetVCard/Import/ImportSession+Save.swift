@@ -2,13 +2,20 @@ import CarnetStore
 
 /// The last steps of an import: relations to cards later in the file, and saving the links.
 extension ImportSession {
-    /// RELATED UIDs that named a card later in the file (or none): relations added to the saved contacts.
+    /// RELATED UIDs that named a card later in the file (or none): relations added to the saved contacts. And
+    /// relations resolved before a later card of the file with the same UID replaced its contact's values: renamed
+    /// to that card's name (as when both cards fall in one batch), keeping their identifiers.
     mutating func lateRelations() async throws -> [LinkOperation] {
-        guard !deferredRelations.isEmpty else { return [] }
-        let names = try await storeNames(deferredRelations.map(\.reference.uid))
-        var byContact: [String: [(VCardCard.RelatedUID, String)]] = [:]
+        var renames: [String: [(label: String?, from: String, to: String)]] = [:]
         var lines: [String: Int] = [:]
-        for item in deferredRelations {
+        for item in resolvedRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
+            guard let name = nameByUID[item.reference.uid], name != item.name else { continue }
+            renames[item.contact, default: []].append((item.reference.label, item.name, name))
+            lines[item.contact] = item.cardLine
+        }
+        let names = try await storeNames(deferredRelations.map(\.reference.uid))
+        var additions: [String: [(VCardCard.RelatedUID, String)]] = [:]
+        for item in deferredRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
             guard let name = nameByUID[item.reference.uid] ?? names[item.reference.uid] else {
                 summary.warnings.append(
                     VCardWarning(
@@ -16,16 +23,19 @@ extension ImportSession {
                         message: "names no card of the file or the store; kept as written"))
                 continue
             }
-            byContact[item.contact, default: []].append((item.reference, name))
+            additions[item.contact, default: []].append((item.reference, name))
             lines[item.contact] = item.cardLine
         }
-        guard !byContact.isEmpty else { return [] }
+        guard !lines.isEmpty else { return [] }
         var result: [LinkOperation] = []
-        let stored = try await store.contacts(withIdentifiers: Array(byContact.keys), keysToFetch: [.contactRelations])
+        let stored = try await store.contacts(withIdentifiers: Array(lines.keys), keysToFetch: [.contactRelations])
         for contact in stored {
             var update = Contact(updating: contact.identifier)
             update.contactRelations = contact.contactRelations
-            for (reference, name) in byContact[contact.identifier] ?? []
+            for rename in renames[contact.identifier] ?? [] {
+                Self.renameRelation(&update, label: rename.label, from: rename.from, to: rename.to)
+            }
+            for (reference, name) in additions[contact.identifier] ?? []
             where !Self.addRelation(&update, label: reference.label, name: name) {
                 summary.warnings.append(Self.pastRelationLimit(reference, cardLine: lines[contact.identifier] ?? 0))
             }
@@ -36,6 +46,18 @@ extension ImportSession {
             }
         }
         return result
+    }
+
+    /// Renames a relation the import resolved, unless a later card replaced it: it keeps its identifier, or goes
+    /// when the contact has the renamed relation already or the new name is empty (as ``addRelation`` would).
+    static func renameRelation(_ contact: inout Contact, label: String?, from: String, to: String) {
+        guard let index = contact.contactRelations.firstIndex(where: { $0.label == label && $0.value.name == from })
+        else { return }
+        if to.isEmpty || contact.contactRelations.contains(where: { $0.label == label && $0.value.name == to }) {
+            contact.contactRelations.remove(at: index)
+        } else {
+            contact.contactRelations[index].value.name = to
+        }
     }
 
     /// Saves the links, 10,000 operations a transaction; an operation the store refuses becomes a warning.

@@ -20,10 +20,23 @@ struct ImportSession {
     var groupCards: [VCardCard] = []
     /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
     var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
+    /// RELATED UIDs resolved when their card was saved, with the name they resolved to: a card read later with
+    /// the same UID renames them once every card is in.
+    var resolvedRelations: [(contact: String, reference: VCardCard.RelatedUID, name: String, cardLine: Int)] = []
+    /// Contacts whose values a later card with the same UID replaced, with that card's line: the relations that
+    /// earlier cards left to resolve are no longer theirs.
+    var replacedAt: [String: Int] = [:]
     /// Counts of a strict import, applied once its commit is made.
     var pendingCounts = (added: 0, updated: 0, unchanged: 0)
     var pendingGroupsCreated = 0
     var pendingGroupCards = 0
+    /// The contacts planned but not yet saved, by identity, as their cards leave them: a card that repeats an
+    /// earlier card's UID in the same commit is compared with this, not with the store. Emptied when a lenient
+    /// batch is saved or refused; a strict import keeps it until its one commit.
+    var plannedContacts: [String: Contact] = [:]
+    /// The groups the CATEGORIES of planned cards put their contacts in, by contact, emptied with
+    /// ``plannedContacts``.
+    var plannedGroups: [String: Set<String>] = [:]
     /// Stored contacts that group cards' members name, by UID.
     var memberContacts: [String: String] = [:]
     /// The contacts the cards added or changed, for ``linkDuplicates()``.
@@ -84,6 +97,8 @@ struct ImportSession {
         var problem: VCardIssue?
         /// RELATED UIDs to resolve once every card is in.
         var deferred: [VCardCard.RelatedUID] = []
+        /// RELATED UIDs resolved now, with the name each resolved to.
+        var resolved: [(reference: VCardCard.RelatedUID, name: String)] = []
         /// What planning had to leave out (relations past the store's limit), reported once the card is saved.
         var warnings: [VCardWarning] = []
 
@@ -93,10 +108,14 @@ struct ImportSession {
     /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
     /// card by card, so only the card at fault is skipped.
     mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false) async throws {
+        plannedContacts = [:]
+        plannedGroups = [:]
         let planned = try await plan(cards, checkingIdentifiers: checkingIdentifiers || importer.strict)
         var created = 0
         var operations = planned.compactMap { $0.problem == nil ? $0.operation : nil }
         operations += try await membershipOperations(planned, created: &created)
+        plannedContacts = [:]
+        plannedGroups = [:]
         do {
             if !operations.isEmpty {
                 summary.historyToken = try await store.execute(atomically: requests(operations)).historyToken
@@ -132,9 +151,17 @@ struct ImportSession {
             keptUIDsMayExist = true
         }
         // Only a card with a UID can be named by a group card or RELATED.
-        if card.card.uid != nil { contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier }
+        if let uid = card.card.uid {
+            contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier
+            if let first = cardLineByUID[uid], first != card.card.line {
+                replacedAt[card.contactIdentifier] = card.card.line
+            }
+        }
         for reference in card.deferred {
             deferredRelations.append((card.contactIdentifier, reference, card.card.line))
+        }
+        for (reference, name) in card.resolved {
+            resolvedRelations.append((card.contactIdentifier, reference, name, card.card.line))
         }
         summary.warnings += card.warnings
         if importer.linkDuplicates, card.outcome != .unchanged {

@@ -1,0 +1,72 @@
+import CarnetStore
+import Foundation
+import Testing
+
+@testable import CarnetVCard
+
+/// A card that repeats an earlier card's UID replaces that card's values, whether the two fall in one batch or
+/// not, and in a strict import's one commit.
+@Suite("Repeated UIDs")
+struct RepeatedUIDTests {
+    static func card(_ uid: String, _ family: String, _ given: String, _ extra: String = "") -> String {
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nN:\(family);\(given);;;\r\n\(extra)END:VCARD\r\n"
+    }
+
+    @Test("Two cards for a stored contact in one batch: the second's values, every key of them")
+    func twoUpdatesInOneBatch() async throws {
+        let fixture = try ImportFixture()
+        try await fixture.importText(Self.card("u1", "Family4", "P26", "EMAIL:a@example.com\r\nCATEGORIES:C\r\n"))
+        let summary = try await fixture.importText(
+            Self.card("u1", "Family1", "P48", "EMAIL:b@example.com\r\n")
+                + Self.card("u1", "Family4", "P49", "EMAIL:c@example.com\r\nCATEGORIES:A\r\n"))
+        #expect(summary.updated == 2)
+        let contacts = try await fixture.contacts()
+        #expect(contacts.count == 1)
+        // The second card was compared with the store, not with the first card: its family name, equal to the
+        // stored one, was left out, and the first card's stayed.
+        #expect(contacts.first?.familyName == "Family4")
+        #expect(contacts.first?.givenName == "P49")
+        #expect(contacts.first?.emailAddresses.map(\.value) == ["c@example.com"])
+        #expect(try await fixture.groupNames(of: "P49") == ["A"])
+    }
+
+    @Test("A strict import of a file that repeats a UID commits, with the later card's values")
+    func strictRepeat() async throws {
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(
+            Self.card("u1", "A", "One", "CATEGORIES:X\r\n") + Self.card("u1", "B", "Two", "CATEGORIES:Y\r\n"),
+            strict: true)
+        #expect(summary.added == 1)
+        #expect(summary.updated == 1)
+        let contacts = try await fixture.contacts()
+        #expect(contacts.map(\.familyName) == ["B"])
+        #expect(try await fixture.groupNames(of: "Two") == ["Y"])
+    }
+
+    @Test("A relation to a repeated UID names the card that ends up in the contact, across batches")
+    func relationToRepeatedUID() async throws {
+        for batchSize in [1, 1000] {
+            let fixture = try ImportFixture()
+            try await fixture.importText(
+                Self.card("u15", "Family4", "P17")
+                    + Self.card("u2", "Family1", "P33", "RELATED;TYPE=friend:urn:uuid:u15\r\n")
+                    + Self.card("u15", "Refused", "P34"),
+                batchSize: batchSize)
+            let relations = try await fixture.contact(named: "P33").contactRelations.map(\.value.name)
+            #expect(relations == ["P34 Refused"], "batch size \(batchSize)")
+        }
+    }
+
+    @Test("A card replaced by a later one with its UID leaves no relation of its own behind")
+    func replacedCardsRelations() async throws {
+        for batchSize in [1, 1000] {
+            let fixture = try ImportFixture()
+            try await fixture.importText(
+                Self.card("u22", "Family2", "P18", "RELATED;TYPE=friend:urn:uuid:u32\r\n")
+                    + Self.card("u22", "Family2", "P40")
+                    + Self.card("u32", "Family1", "P46"),
+                batchSize: batchSize)
+            #expect(try await fixture.contact(named: "P40").contactRelations.isEmpty, "batch size \(batchSize)")
+        }
+    }
+}
