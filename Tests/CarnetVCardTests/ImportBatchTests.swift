@@ -1,0 +1,97 @@
+import CarnetStore
+import CarnetTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetVCard
+
+/// Batches are an import's own business: whatever the batch size, and strict or not, generated files with repeated
+/// UIDs, group cards, CATEGORIES, relations forward and back and values kept aside import to the same contacts,
+/// groups, counts, skips and warnings. The seed is printed on failure.
+@Suite("Import batches")
+struct ImportBatchTests {
+    @Test func batchSizesImportAlike() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        for round in 0..<4 {
+            let file = Self.file(cards: random.int(20...80), &random)
+            var outcomes: [Outcome] = []
+            for size in [1, 2, 7, 1000] {
+                let fixture = try ImportFixture()
+                let summary = try await fixture.importText(file, batchSize: size)
+                outcomes.append(try await Outcome(summary, fixture))
+            }
+            // A strict import, planned in batches and committed once, leaves the same (no card here is refused).
+            for size in [2, 1000] {
+                let fixture = try ImportFixture()
+                let summary = try await fixture.importText(file, strict: true, batchSize: size)
+                outcomes.append(try await Outcome(summary, fixture))
+            }
+            for (outcome, run) in zip(outcomes.dropFirst(), ["2", "7", "1000", "2 strict", "1000 strict"]) {
+                #expect(outcome == outcomes[0], "seed \(seed) round \(round), batch size \(run) against 1:\n\(file)")
+            }
+            #expect(outcomes[0].contacts.count > 0, "seed \(seed) round \(round)")
+        }
+    }
+
+    /// What an import did and left, without the identifiers it chose.
+    struct Outcome: Equatable {
+        var counts: [Int]
+        var skipped: [Int]
+        var warnings: [String]
+        var contacts: [String]
+
+        init(_ summary: VCardImporter.Summary, _ fixture: ImportFixture) async throws {
+            // A card repeated after a forward RELATED is "updated" when the earlier card's relation was left for
+            // the end (another batch), "unchanged" when it was resolved in the same batch: same contacts either way.
+            counts = [summary.added, summary.updated + summary.unchanged, summary.groupsCreated, summary.groupCards]
+            skipped = summary.skipped.map(\.line)
+            warnings = summary.warnings.map { "\($0.line) \($0.key)" }
+            let stored = try await fixture.contacts()
+            let groups = try await fixture.store.groups(ofContacts: stored.map(\.identifier))
+            contacts = stored.map { contact in
+                let names = (groups[contact.identifier] ?? []).map(\.name).sorted()
+                return "\(contact.givenName) \(contact.familyName) \(contact.emailAddresses.map(\.value)) "
+                    + "\(contact.contactRelations.map(\.value.name)) \(names)"
+            }
+            .sorted()
+        }
+    }
+
+    /// Cards of every kind the importer treats differently, in random order.
+    static func file(cards count: Int, _ random: inout SeededRandom) -> String {
+        var text = ""
+        var last = ""
+        for index in 0..<count {
+            let uid = "u\(random.int(0...count / 2))"
+            switch random.int(1...11) {
+            case 4 where !last.isEmpty:
+                // The same card again, with or without a UID: the second changes nothing.
+                text += last
+            case 1:
+                let members = (0..<random.int(0...3)).map { _ in "MEMBER:urn:uuid:u\(random.int(0...count / 2))\r\n" }
+                text +=
+                    "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:urn:uuid:g\(random.int(0...3))\r\n"
+                    + "FN:Team \(random.int(0...3))\r\n\(members.joined())END:VCARD\r\n"
+            case 2:
+                // Unreadable: no name at all in a 3.0 card.
+                text += "BEGIN:VCARD\r\nVERSION:3.0\r\nBDAY:not a date\r\nEND:VCARD\r\n"
+            case 3:
+                // Refused by the store: a birthday that does not exist.
+                text +=
+                    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nN:Refused;P\(index);;;\r\nBDAY:2023-02-30\r\n"
+                    + "END:VCARD\r\n"
+            default:
+                var card = "BEGIN:VCARD\r\nVERSION:3.0\r\n"
+                if random.chance(80) { card += "UID:\(uid)\r\n" }
+                card += "N:Family\(random.int(0...5));P\(index);;;\r\nFN:P\(index)\r\n"
+                card += "EMAIL:p\(index)@example.com\r\n"
+                if random.chance(50) { card += "CATEGORIES:\(["A", "B", "C"][random.int(0...2)])\r\n" }
+                if random.chance(30) { card += "RELATED;TYPE=friend:urn:uuid:u\(random.int(0...count / 2))\r\n" }
+                last = card + "END:VCARD\r\n"
+                text += last
+            }
+        }
+        return text
+    }
+}
