@@ -125,4 +125,21 @@ struct GroupCardTests {
         #expect(group.name == "Book Club" && group.identifier != "C0FFEE00-1111-4222-8333-444455556666")
         #expect(try await fixture.groupNames(of: "Ivo") == ["Book Club"])
     }
+    @Test("Re-importing a card whose CATEGORIES and a group card both give it groups changes nothing, in any batches")
+    func reimportWithCategoriesAndGroupCard() async throws {
+        let file =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:u4\r\nN:Family3;P4;;;\r\nCATEGORIES:C\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:urn:uuid:g0\r\nFN:Team 3\r\n"
+            + "MEMBER:urn:uuid:u4\r\nEND:VCARD\r\n"
+        for batchSize in [1, 1000] {
+            let fixture = try ImportFixture()
+            try await fixture.importText(file, batchSize: batchSize)
+            #expect(try await fixture.groupNames(of: "P4") == ["C", "Team 3"])
+            let before = try await fixture.store.currentHistoryToken()
+            // Before, the card's batch took it out of Team 3 and the group card put it back: two commits.
+            try await fixture.importText(file, batchSize: batchSize)
+            #expect(try await fixture.store.currentHistoryToken() == before, "batch size \(batchSize)")
+            #expect(try await fixture.groupNames(of: "P4") == ["C", "Team 3"])
+        }
+    }
 }

@@ -34,6 +34,26 @@ struct ImportBatchTests {
         }
     }
 
+    /// Importing a file again changes nothing, whatever the batches: no card added or updated, no commit. (A file
+    /// that repeats a UID with other values is left out: its second import writes the first card's values and then
+    /// the later card's again.)
+    @Test func reimportChangesNothing() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        for round in 0..<4 {
+            let file = Self.file(cards: random.int(20...80), &random, repeatingUIDs: false)
+            for size in [1, 7, 1000] {
+                let fixture = try ImportFixture()
+                try await fixture.importText(file, batchSize: size)
+                let before = try await fixture.store.currentHistoryToken()
+                let summary = try await fixture.importText(file, batchSize: size)
+                let context = "seed \(seed) round \(round), batch size \(size):\n\(file)"
+                #expect(summary.added == 0 && summary.updated == 0 && summary.groupsCreated == 0, "\(context)")
+                #expect(try await fixture.store.currentHistoryToken() == before, "\(context)")
+            }
+        }
+    }
+
     /// What an import did and left, without the identifiers it chose.
     struct Outcome: Equatable {
         var counts: [Int]
@@ -59,11 +79,12 @@ struct ImportBatchTests {
     }
 
     /// Cards of every kind the importer treats differently, in random order.
-    static func file(cards count: Int, _ random: inout SeededRandom) -> String {
+    static func file(cards count: Int, _ random: inout SeededRandom, repeatingUIDs: Bool = true) -> String {
         var text = ""
         var last = ""
         for index in 0..<count {
-            let uid = "u\(random.int(0...count / 2))"
+            // Without repeats, a contact card's UID is its own; references still name any.
+            let uid = repeatingUIDs ? "u\(random.int(0...count / 2))" : "u\(index)"
             switch random.int(1...11) {
             case 4 where !last.isEmpty:
                 // The same card again, with or without a UID: the second changes nothing.

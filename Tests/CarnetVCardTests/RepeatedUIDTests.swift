@@ -69,4 +69,27 @@ struct RepeatedUIDTests {
             #expect(try await fixture.contact(named: "P40").contactRelations.isEmpty, "batch size \(batchSize)")
         }
     }
+    static func groupCard(_ uid: String, _ name: String, members: [String]) -> String {
+        "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:urn:uuid:\(uid)\r\nFN:\(name)\r\n"
+            + members.map { "MEMBER:urn:uuid:\($0)\r\n" }.joined() + "END:VCARD\r\n"
+    }
+
+    @Test(
+        "Two group cards with one UID: the later names the group and lists its members, and a re-import changes nothing"
+    )
+    func repeatedGroupCard() async throws {
+        let fixture = try ImportFixture()
+        let file =
+            Self.card("m1", "One", "Ann") + Self.card("m2", "Two", "Bea")
+            + Self.groupCard("team", "Team Old", members: ["m1"]) + Self.groupCard("team", "Team New", members: ["m2"])
+        let summary = try await fixture.importText(file)
+        #expect(summary.warnings.map(\.key) == ["UID"])
+        // Before, the second card made a second group, and each re-import renamed the first back and forth.
+        #expect(try await fixture.store.groups().map(\.name) == ["Team New"])
+        #expect(try await fixture.groupNames(of: "Ann") == [])
+        #expect(try await fixture.groupNames(of: "Bea") == ["Team New"])
+        let before = try await fixture.store.currentHistoryToken()
+        try await fixture.importText(file)
+        #expect(try await fixture.store.currentHistoryToken() == before)
+    }
 }

@@ -55,6 +55,11 @@ struct GroupDirectory {
         if preferred[name] == nil, identifier(for: name) == nil { preferred[name] = groupIdentifier }
     }
 
+    /// Forgets the name a group card gave its UID, when a later group card with that UID replaces it.
+    mutating func forgetPreferred(_ groupIdentifier: String) {
+        preferred = preferred.filter { $0.value != groupIdentifier }
+    }
+
     /// Forgets preferred identifiers an add could not take.
     mutating func dropPreferred(_ identifiers: Set<String>) {
         preferred = preferred.filter { !identifiers.contains($0.value) }

@@ -13,12 +13,11 @@ extension ImportSession {
         var cardLine: Int
     }
 
-    /// The memberships a batch's cards state with CATEGORIES, saved with the cards: groups created by name, the
-    /// cards added to theirs, and a re-imported card with CATEGORIES taken out of the container's other groups
-    /// (a group card later in the file adds back the ones it lists). Counts the groups it creates.
+    /// The memberships a batch's cards state with CATEGORIES, saved with the cards: groups created by name and the
+    /// cards added to theirs. (A re-imported card leaves the container's other groups once every card is in,
+    /// when the group cards are known too: ``removals(_:)``.) Counts the groups it creates.
     mutating func membershipOperations(_ cards: [PlannedCard], created: inout Int) async throws -> [SaveOperation] {
         var operations: [SaveOperation] = []
-        var named: [String: Set<String>] = [:]
         let preferred = Set(cards.flatMap(\.card.categories)).compactMap { name in
             groups.identifier(for: name) == nil ? groups.preferred[name] : nil
         }
@@ -39,15 +38,6 @@ extension ImportSession {
                 operations.append(.removeMember(contactIdentifier: contact, groupIdentifier: group))
             }
             plannedGroups[contact] = wanted
-            if card.outcome != .added { named[contact] = wanted }
-        }
-        guard !named.isEmpty else { return operations }
-        let current = try await store.groups(ofContacts: Array(named.keys))
-        for (contact, wanted) in named {
-            for group in current[contact] ?? []
-            where group.containerIdentifier == groups.containerIdentifier && !wanted.contains(group.identifier) {
-                operations.append(.removeMember(contactIdentifier: contact, groupIdentifier: group.identifier))
-            }
         }
         return operations
     }
@@ -94,10 +84,14 @@ extension ImportSession {
         // A contact of this file may have taken the UID as its identifier, saved or not yet: the group then takes a
         // new one (it took the UID too, and the group's creation failed, its name and members lost).
         let takenByContacts = Set(contactByUID.values)
+        // A group card that repeats an earlier one's UID replaces it: the last one stands for the group.
+        var lastWithUID: [String: Int] = [:]
+        for (index, card) in groupCards.enumerated() { if let uid = card.uid { lastWithUID[uid] = index } }
         var targets: [(VCardCard, String)] = []
-        for card in groupCards {
-            let name = card.groupName.isEmpty ? (card.uid ?? "Group") : card.groupName
+        for (index, card) in groupCards.enumerated() {
             pendingGroupCards += 1
+            if let uid = card.uid, lastWithUID[uid] != index { continue }
+            let name = card.groupName.isEmpty ? (card.uid ?? "Group") : card.groupName
             if let uid = card.uid, var group = stored[uid], group.containerIdentifier == groups.containerIdentifier {
                 if group.name != name {
                     group.name = name
@@ -123,24 +117,27 @@ extension ImportSession {
         return targets
     }
 
-    /// In a file with group cards, a re-imported card without CATEGORIES leaves the container's groups no group
-    /// card lists it in.
+    /// A re-imported card leaves the container's groups that neither its CATEGORIES name nor a group card of the
+    /// file lists it in; one without CATEGORIES, only in a file with group cards (a file that says nothing of groups
+    /// leaves them as they are).
     private func removals(_ listed: [String: Set<String>]) async throws -> [LinkOperation] {
-        guard !groupCards.isEmpty, !uncategorized.isEmpty else { return [] }
+        let decided = regrouped.filter { $0.categories != nil || !groupCards.isEmpty }
         var result: [LinkOperation] = []
-        var done: Set<String> = []
-        for start in stride(from: 0, to: uncategorized.count, by: 1000) {
-            let chunk = uncategorized[start..<min(start + 1000, uncategorized.count)]
+        for start in stride(from: 0, to: decided.count, by: 1000) {
+            let chunk = decided[start..<min(start + 1000, decided.count)]
             let current = try await store.groups(ofContacts: chunk.map(\.contact))
-            for card in chunk where !done.contains(card.contact) {
-                done.insert(card.contact)
+            for card in chunk {
+                var wanted = listed[card.contact] ?? []
+                for name in card.categories ?? [] {
+                    if let group = groups.identifier(for: name) { wanted.insert(group) }
+                }
                 // The memberships of this commit too (a strict import commits once, at the end).
                 let stored = (current[card.contact] ?? []).filter {
                     $0.containerIdentifier == groups.containerIdentifier
                 }
                 var memberOf = stored.map(\.identifier)
                 memberOf += (plannedGroups[card.contact] ?? []).subtracting(memberOf).sorted()
-                for group in memberOf where !(listed[card.contact]?.contains(group) ?? false) {
+                for group in memberOf where !wanted.contains(group) {
                     result.append(
                         LinkOperation(
                             operation: .removeMember(contactIdentifier: card.contact, groupIdentifier: group),

@@ -15,9 +15,20 @@ struct ImportSession {
     var cardLineByUID: [String: Int] = [:]
     /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
     var contactByUID: [String: String] = [:]
-    /// Re-imported cards without CATEGORIES: their groups are decided by the file's group cards, if it has any.
-    var uncategorized: [Membership] = []
+    /// Re-imported cards and what decides their groups in the container, once every card is in: their CATEGORIES
+    /// (group names) and the file's group cards; for a card without CATEGORIES (`nil`), the group cards alone, if
+    /// the file has any. In file order; a card repeating a UID replaces the earlier card's entry.
+    var regrouped: [Regrouped] = []
+    var regroupedIndex: [String: Int] = [:]
+
+    struct Regrouped {
+        var contact: String
+        var categories: [String]?
+        var cardLine: Int
+    }
     var groupCards: [VCardCard] = []
+    /// The line of every group card of the file, by UID as written: a later group card with the same UID replaces it.
+    var groupCardLineByUID: [String: Int] = [:]
     /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
     var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
     /// RELATED UIDs resolved when their card was saved, with the name they resolved to: a card read later with
@@ -77,6 +88,19 @@ struct ImportSession {
                 }
             }
         case .group:
+            if let uid = card.uid {
+                if let first = groupCardLineByUID[uid] {
+                    summary.warnings.append(
+                        VCardWarning(
+                            line: card.line, cardLine: card.line, key: "UID",
+                            message:
+                                "repeats the UID of the group card at line \(first): this card's name and members replace that card's"
+                        ))
+                    groups.forgetPreferred(uid)
+                } else {
+                    groupCardLineByUID[uid] = card.line
+                }
+            }
             groupCards.append(card)
             // CATEGORIES of later cards that create this group create it under the card's UID.
             if let uid = card.uid, Identifiers.isValid(uid), !card.groupName.isEmpty {
@@ -172,8 +196,16 @@ struct ImportSession {
         case .updated: pendingCounts.updated += 1
         case .unchanged: pendingCounts.unchanged += 1
         }
-        if card.outcome != .added, card.card.categories.isEmpty {
-            uncategorized.append(Membership(contact: card.contactIdentifier, cardLine: card.card.line))
+        if card.outcome != .added {
+            let entry = Regrouped(
+                contact: card.contactIdentifier,
+                categories: card.card.categories.isEmpty ? nil : card.card.categories, cardLine: card.card.line)
+            if let index = regroupedIndex[card.contactIdentifier] {
+                regrouped[index] = entry
+            } else {
+                regroupedIndex[card.contactIdentifier] = regrouped.count
+                regrouped.append(entry)
+            }
         }
     }
 
