@@ -54,6 +54,28 @@ struct ImportBatchTests {
         }
     }
 
+    /// What an import leaves, exported (3.0 and 4.0, each group style) and imported into a new store, comes back
+    /// the same: names, emails, relations and groups.
+    @Test func exportReadsBack() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        for round in 0..<2 {
+            let file = Self.file(cards: random.int(20...80), &random)
+            let fixture = try ImportFixture()
+            let original = try await Outcome(try await fixture.importText(file), fixture)
+            for version in [VCardWriter.Version.v3, .v4] {
+                for style in VCardExporter.GroupStyle.allCases {
+                    let exported = try await fixture.export(version, groups: style)
+                    let copy = try ImportFixture()
+                    let readBack = try await Outcome(try await copy.importText(exported), copy)
+                    #expect(
+                        readBack.contacts == original.contacts,
+                        "seed \(seed) round \(round), \(version) \(style):\n\(file)\n\nexported:\n\(exported)")
+                }
+            }
+        }
+    }
+
     /// What an import did and left, without the identifiers it chose.
     struct Outcome: Equatable {
         var counts: [Int]
