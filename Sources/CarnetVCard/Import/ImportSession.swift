@@ -68,48 +68,6 @@ struct ImportSession {
         self.keptUIDsMayExist = try await importer.store.hasContactsKeepingVCardUIDs()
     }
 
-    /// Notes what other cards may refer to: a contact card's name by UID, a group card.
-    mutating func learn(_ card: VCardCard) {
-        switch card.kind {
-        case .contact:
-            // References name UIDs without `urn:uuid:`: the card is known by that form.
-            if let uid = card.uid {
-                nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact)
-                // As written: cards match contacts by the UID as written (`urn:uuid:x` and `x` are two contacts).
-                if let first = cardLineByUID[uid] {
-                    summary.warnings.append(
-                        VCardWarning(
-                            line: card.line, cardLine: card.line, key: "UID",
-                            message:
-                                "repeats the UID of the card at line \(first): this card's values replace that card's"
-                        ))
-                } else {
-                    cardLineByUID[uid] = card.line
-                }
-            }
-        case .group:
-            if let uid = card.uid {
-                if let first = groupCardLineByUID[uid] {
-                    summary.warnings.append(
-                        VCardWarning(
-                            line: card.line, cardLine: card.line, key: "UID",
-                            message:
-                                "repeats the UID of the group card at line \(first): this card's name and members replace that card's"
-                        ))
-                    groups.forgetPreferred(uid)
-                } else {
-                    groupCardLineByUID[uid] = card.line
-                }
-            }
-            groupCards.append(card)
-            // CATEGORIES of later cards that create this group create it under the card's UID.
-            if let uid = card.uid, Identifiers.isValid(uid), !card.groupName.isEmpty {
-                groups.prefer(uid, for: card.groupName)
-            }
-        }
-        summary.warnings += card.warnings
-    }
-
     /// A card ready to save: its operations, or why the store would refuse it.
     struct PlannedCard {
         var card: VCardCard
@@ -166,46 +124,6 @@ struct ImportSession {
                 return
             }
             for card in cards { try await save([card], checkingIdentifiers: true) }
-        }
-    }
-
-    /// Notes a planned card as saved (or, when strict, as part of the one commit to come).
-    mutating func record(_ card: PlannedCard) {
-        if card.outcome == .added, card.card.contact.vCardProperties.contains(where: { $0.value.hasPrefix("UID:") }) {
-            keptUIDsMayExist = true
-        }
-        // Only a card with a UID can be named by a group card or RELATED.
-        if let uid = card.card.uid {
-            contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier
-            if let first = cardLineByUID[uid], first != card.card.line {
-                replacedAt[card.contactIdentifier] = card.card.line
-            }
-        }
-        for reference in card.deferred {
-            deferredRelations.append((card.contactIdentifier, reference, card.card.line))
-        }
-        for (reference, name) in card.resolved {
-            resolvedRelations.append((card.contactIdentifier, reference, name, card.card.line))
-        }
-        summary.warnings += card.warnings
-        if importer.linkDuplicates, card.outcome != .unchanged {
-            importedContacts.append(Membership(contact: card.contactIdentifier, cardLine: card.card.line))
-        }
-        switch card.outcome {
-        case .added: pendingCounts.added += 1
-        case .updated: pendingCounts.updated += 1
-        case .unchanged: pendingCounts.unchanged += 1
-        }
-        if card.outcome != .added {
-            let entry = Regrouped(
-                contact: card.contactIdentifier,
-                categories: card.card.categories.isEmpty ? nil : card.card.categories, cardLine: card.card.line)
-            if let index = regroupedIndex[card.contactIdentifier] {
-                regrouped[index] = entry
-            } else {
-                regroupedIndex[card.contactIdentifier] = regrouped.count
-                regrouped.append(entry)
-            }
         }
     }
 
