@@ -92,4 +92,16 @@ struct RepeatedUIDTests {
         try await fixture.importText(file)
         #expect(try await fixture.store.currentHistoryToken() == before)
     }
+    @Test("A repeat without CATEGORIES keeps the groups the card before it chose, in any batches")
+    func repeatWithoutCategories() async throws {
+        let file =
+            Self.card("u5", "Family4", "P0", "CATEGORIES:C\r\n") + Self.card("u5", "Family2", "P3", "CATEGORIES:A\r\n")
+            + Self.card("u5", "Refused", "P10")
+        for batchSize in [1, 1000] {
+            let fixture = try ImportFixture()
+            try await fixture.importText(file, batchSize: batchSize)
+            // Before, with one card a batch, the last card's entry replaced the second's, and C stayed.
+            #expect(try await fixture.groupNames(of: "P10") == ["A"], "batch size \(batchSize)")
+        }
+    }
 }

@@ -73,15 +73,14 @@ extension ImportSession {
         case .unchanged: pendingCounts.unchanged += 1
         }
         if card.outcome != .added {
-            let entry = Regrouped(
-                contact: card.contactIdentifier,
-                categories: card.card.categories.isEmpty ? nil : card.card.categories, cardLine: card.card.line)
-            if let index = regroupedIndex[card.contactIdentifier] {
-                regrouped[index] = entry
-            } else {
-                regroupedIndex[card.contactIdentifier] = regrouped.count
-                regrouped.append(entry)
+            let index = regroupedIndex[card.contactIdentifier] ?? regrouped.count
+            if index == regrouped.count {
+                regroupedIndex[card.contactIdentifier] = index
+                regrouped.append(Regrouped(contact: card.contactIdentifier, cardLine: card.card.line))
             }
+            regrouped[index].cardLine = card.card.line
+            regrouped[index].lastWithoutCategories = card.card.categories.isEmpty
+            if !card.card.categories.isEmpty { regrouped[index].categories = card.card.categories }
         }
     }
 }

@@ -128,7 +128,8 @@ extension ImportSession {
             let current = try await store.groups(ofContacts: chunk.map(\.contact))
             for card in chunk {
                 var wanted = listed[card.contact] ?? []
-                for name in card.categories ?? [] {
+                let categories = card.lastWithoutCategories && !groupCards.isEmpty ? [] : card.categories ?? []
+                for name in categories {
                     if let group = groups.identifier(for: name) { wanted.insert(group) }
                 }
                 // The memberships of this commit too (a strict import commits once, at the end).

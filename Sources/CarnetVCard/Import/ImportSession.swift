@@ -16,16 +16,21 @@ struct ImportSession {
     /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
     var contactByUID: [String: String] = [:]
     /// Re-imported cards and what decides their groups in the container, once every card is in: their CATEGORIES
-    /// (group names) and the file's group cards; for a card without CATEGORIES (`nil`), the group cards alone, if
-    /// the file has any. In file order; a card repeating a UID replaces the earlier card's entry.
+    /// (group names) and the file's group cards; for a card without CATEGORIES, the group cards alone, if the file
+    /// has any. In file order, one entry per contact, which later cards with its UID amend.
     var regrouped: [Regrouped] = []
     var regroupedIndex: [String: Int] = [:]
 
     struct Regrouped {
         var contact: String
+        /// The CATEGORIES of the last of its cards that had some.
         var categories: [String]?
+        /// Whether its last card had none: in a file with group cards, those alone decide; in one without, the
+        /// earlier card's CATEGORIES stand (a card that says nothing of groups leaves them as they are).
+        var lastWithoutCategories = false
         var cardLine: Int
     }
+
     var groupCards: [VCardCard] = []
     /// The line of every group card of the file, by UID as written: a later group card with the same UID replaces it.
     var groupCardLineByUID: [String: Int] = [:]
