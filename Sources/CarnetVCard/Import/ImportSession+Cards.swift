@@ -12,12 +12,7 @@ extension ImportSession {
                 nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact)
                 // As written: cards match contacts by the UID as written (`urn:uuid:x` and `x` are two contacts).
                 if let first = cardLineByUID[uid] {
-                    summary.warnings.append(
-                        VCardWarning(
-                            line: card.line, cardLine: card.line, key: "UID",
-                            message:
-                                "repeats the UID of the card at line \(first): this card's values replace that card's"
-                        ))
+                    summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "values"))
                 } else {
                     cardLineByUID[uid] = card.line
                 }
@@ -25,12 +20,7 @@ extension ImportSession {
         case .group:
             if let uid = card.uid {
                 if let first = groupCardLineByUID[uid] {
-                    summary.warnings.append(
-                        VCardWarning(
-                            line: card.line, cardLine: card.line, key: "UID",
-                            message:
-                                "repeats the UID of the group card at line \(first): this card's name and members replace that card's"
-                        ))
+                    summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "name and members"))
                     groups.forgetPreferred(uid)
                 } else {
                     groupCardLineByUID[uid] = card.line
@@ -43,6 +33,14 @@ extension ImportSession {
             }
         }
         summary.warnings += card.warnings
+    }
+
+    /// The warning at a card that repeats the UID of the card (of its kind) at line `first`.
+    static func repeatedUID(_ card: VCardCard, first: Int, replaced: String) -> VCardWarning {
+        let earlier = card.kind == .group ? "group card" : "card"
+        return VCardWarning(
+            line: card.line, cardLine: card.line, key: "UID",
+            message: "repeats the UID of the \(earlier) at line \(first): this card's \(replaced) replace that card's")
     }
 
     /// Notes a planned card as saved (or, when strict, as part of the one commit to come).

@@ -33,7 +33,8 @@ extension ImportSession {
                 }
             }
             // A card repeating an earlier card's UID replaces what that card will have saved.
-            if let current = plannedContacts[identity] ?? existing[identity] {
+            let current = plannedContacts[identity] ?? existing[identity]
+            if let current {
                 planned.contactIdentifier = current.identifier
                 // A UID the contact keeps (it names a deleted contact, or is no identifier) stays kept.
                 if let uidLine = current.vCardProperties.first(where: { $0.value.hasPrefix("UID:") })?.value,
@@ -70,11 +71,10 @@ extension ImportSession {
                     line: card.line, message: "invalid values: \(problems.joined(separator: ", "))")
             }
             if planned.problem == nil {
-                switch planned.operation {
-                case .addContact(let contact, _)?: plannedContacts[identity] = contact
-                case .updateContact(let update, _)?:
-                    plannedContacts[identity] = ContactDiff.applying(
-                        update, to: plannedContacts[identity] ?? existing[identity] ?? update)
+                switch (planned.operation, current) {
+                case (.addContact(let contact, _)?, _): plannedContacts[identity] = contact
+                case (.updateContact(let update, _)?, let current?):
+                    plannedContacts[identity] = ContactDiff.applying(update, to: current)
                 default: break
                 }
             }

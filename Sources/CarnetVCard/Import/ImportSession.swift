@@ -32,7 +32,8 @@ struct ImportSession {
     }
 
     var groupCards: [VCardCard] = []
-    /// The line of every group card of the file, by UID as written: a later group card with the same UID replaces it.
+    /// The line of every group card of the file, by UID as written: a later group card with the same UID replaces
+    /// it.
     var groupCardLineByUID: [String: Int] = [:]
     /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
     var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
@@ -95,12 +96,11 @@ struct ImportSession {
     /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
     /// card by card, so only the card at fault is skipped.
     mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false) async throws {
-        plannedContacts = [:]
-        plannedGroups = [:]
         let planned = try await plan(cards, checkingIdentifiers: checkingIdentifiers || importer.strict)
         var created = 0
         var operations = planned.compactMap { $0.problem == nil ? $0.operation : nil }
         operations += try await membershipOperations(planned, created: &created)
+        // What the next plan compares with is the store again, whether this batch commits or is tried card by card.
         plannedContacts = [:]
         plannedGroups = [:]
         do {
