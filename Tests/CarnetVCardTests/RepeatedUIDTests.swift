@@ -104,4 +104,23 @@ struct RepeatedUIDTests {
             #expect(try await fixture.groupNames(of: "P10") == ["A"], "batch size \(batchSize)")
         }
     }
+    /// At scale: each repeat forgot the earlier card's name by scanning every group card's name (a file of 20,000
+    /// group cards and 20,000 repeats took 93 s in a release build, on a request path: `importVCards`).
+    @Test("Thousands of group cards repeating UIDs: each group takes its last card's name")
+    func manyRepeatedGroupCards() async throws {
+        let count = 3000
+        let uids = (1...count).map { String(format: "00000000-0000-0000-0000-%012X", $0) }
+        var file = ""
+        for round in 0..<2 {
+            for (index, uid) in uids.enumerated() {
+                file +=
+                    "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:\(uid)\r\nFN:Team \(round) \(index)\r\nEND:VCARD\r\n"
+            }
+        }
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(file)
+        #expect(summary.warnings.count == count)
+        let names = Set(try await fixture.store.groups().map(\.name))
+        #expect(names == Set((0..<count).map { "Team 1 \($0)" }))
+    }
 }

@@ -55,9 +55,10 @@ struct GroupDirectory {
         if preferred[name] == nil, identifier(for: name) == nil { preferred[name] = groupIdentifier }
     }
 
-    /// Forgets the name a group card gave its UID, when a later group card with that UID replaces it.
-    mutating func forgetPreferred(_ groupIdentifier: String) {
-        preferred = preferred.filter { $0.value != groupIdentifier }
+    /// Forgets the name a group card gave its UID, when a later group card with that UID replaces it. One lookup:
+    /// a file of group cards that repeat UIDs must not scan every preference at each repeat.
+    mutating func forgetPreferred(_ groupIdentifier: String, for name: String) {
+        if preferred[name] == groupIdentifier { preferred[name] = nil }
     }
 
     /// Forgets preferred identifiers an add could not take.

@@ -21,10 +21,11 @@ extension ImportSession {
             if let uid = card.uid {
                 if let first = groupCardLineByUID[uid] {
                     summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "name and members"))
-                    groups.forgetPreferred(uid)
+                    if let name = groupNameByUID[uid] { groups.forgetPreferred(uid, for: name) }
                 } else {
                     groupCardLineByUID[uid] = card.line
                 }
+                groupNameByUID[uid] = card.groupName
             }
             groupCards.append(card)
             // CATEGORIES of later cards that create this group create it under the card's UID.

@@ -35,6 +35,8 @@ struct ImportSession {
     /// The line of every group card of the file, by UID as written: a later group card with the same UID replaces
     /// it.
     var groupCardLineByUID: [String: Int] = [:]
+    /// The name the last group card with each UID gave: what a later one with the UID takes back.
+    var groupNameByUID: [String: String] = [:]
     /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
     var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
     /// RELATED UIDs resolved when their card was saved, with the name they resolved to: a card read later with
