@@ -47,6 +47,41 @@ final class ReadGate: Sendable {
     }
 }
 
+/// Holds a subscriber's payloads while a save of its own is in flight, as the sync contract's client does: a payload
+/// that arrives meanwhile is applied only after the save's result and the reads that result calls for.
+final class PayloadHold: Sendable {
+    private struct State {
+        var saves = 0
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func hold() { state.withLock { $0.saves += 1 } }
+
+    /// Ends one save's hold (`all`: every hold, when the client stops).
+    func release(all: Bool = false) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.saves = all ? 0 : max(0, state.saves - 1)
+            guard state.saves == 0 else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let pass = state.withLock { state -> Bool in
+                guard state.saves > 0 else { return true }
+                state.waiter = continuation
+                return false
+            }
+            if pass { continuation.resume() }
+        }
+    }
+}
+
 /// A client fed by the `changeHistory` subscription, reading when its gate lets it; one that excludes its own
 /// author applies its own saves' results at once, as the contract allows.
 final class SubscriberClient: Sendable {
@@ -54,6 +89,8 @@ final class SubscriberClient: Sendable {
         var state = ReplicaState()
         var token: String?
         var payloads = 0
+        /// Payloads taken off the stream, applied or not.
+        var taken = 0
         var errors: [String] = []
         var ended = false
         /// The records the payload on its way (taken, not applied yet) names: what a save of this client's aims at,
@@ -71,6 +108,7 @@ final class SubscriberClient: Sendable {
     /// Whether it syncs unified contacts (`unifyResults`) or individual ones.
     let unify: Bool
     let gate = ReadGate()
+    let hold = PayloadHold()
     let progress = Mutex(Progress())
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
@@ -109,10 +147,12 @@ final class SubscriberClient: Sendable {
                 guard let response = await iterator.next() else { break }
                 let events = (try? JSONParser.parse(response.body))?["data"]?["changeHistory"]?["events"]?.arrayValue
                 progress.withLock { progress in
+                    progress.taken += 1
                     progress.pendingContacts = (events ?? []).compactMap { $0["contactId"]?.stringValue }
                     progress.pendingGroups = (events ?? []).compactMap { $0["groupId"]?.stringValue }
                 }
                 await gate.wait()
+                await hold.wait()
                 let payload: JSONValue
                 do { payload = try JSONParser.parse(response.body) } catch {
                     progress.withLock { $0.errors.append("unparsable payload") }
@@ -136,11 +176,13 @@ final class SubscriberClient: Sendable {
     func waitUntilEnded() async {
         let task = reader.withLock { $0 }
         gate.openFully()
+        hold.release(all: true)
         await task?.value
     }
 
     func stop() {
         gate.openFully()
+        hold.release(all: true)
         reader.withLock { $0?.cancel() }
     }
 }

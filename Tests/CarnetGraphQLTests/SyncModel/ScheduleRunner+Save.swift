@@ -20,12 +20,27 @@ extension ScheduleRunner {
         }
         var operations: [JSONValue] = []
         for _ in 0..<random.int(1...3) { operations.append(operation()) }
-        let request: JSONValue = .object(["transactionAuthor": .string(author), "operations": .array(operations)])
         // The third book's owner, `other`, saves into it through the root fields; the owner by its id.
         let asOther = book == 2 && random.chance(50)
+        try await perform(operations, author: author, book: book, asOther: asOther, interleave: true)
+    }
+
+    /// Runs one save and applies its result to its author's clients. Their subscribers hold payloads arriving
+    /// meanwhile until then, as the contract's client does; with `interleave`, another author's save of a contact
+    /// this one named sometimes commits before the result is applied, so its payload arrives first.
+    private mutating func perform(
+        _ operations: [JSONValue], author: String, book: Int, asOther: Bool, interleave: Bool
+    ) async throws {
+        let request: JSONValue = .object(["transactionAuthor": .string(author), "operations": .array(operations)])
         let owners = ownAppliers(author: author, book: book)
         let named = namedContacts(operations)
         let before = owners.map { knowledge($0, around: named) }
+        let holding = owners.compactMap { owner -> SubscriberClient? in
+            guard case .subscriber(let subscriber) = owner else { return nil }
+            return subscriber
+        }
+        for subscriber in holding { subscriber.hold.hold() }
+        defer { for subscriber in holding { subscriber.hold.release() } }
         let result = try await world.run(
             SyncDocuments.save, ["request": request, "book": asOther ? .null : world.bookVariable(book)],
             asOther: asOther)
@@ -49,6 +64,9 @@ extension ScheduleRunner {
             return
         }
         log.append("save \(author) [\(summary)]")
+        if interleave, !holding.isEmpty, random.chance(50) {
+            try await laterSave(named: named, book: book, author: author, holding: holding)
+        }
         if operations.contains(where: { $0["linkContacts"] != nil || $0["unlinkContact"] != nil }) { linkSaves += 1 }
         for contact in saved["contacts"]?.arrayValue ?? [] {
             if let id = contact["id"]?.stringValue, !contactIds.contains(id) { contactIds.append(id) }
@@ -66,6 +84,27 @@ extension ScheduleRunner {
         try await rereadAfterLinks(
             owners, operations: operations, saved: saved, named: named, before: before, book: book)
         try await readMergedGroups(operations, book: book, author: author)
+    }
+
+    /// Another author's update of a contact the save named, committed before the save's result is applied.
+    private mutating func laterSave(
+        named: [String], book: Int, author: String, holding: [SubscriberClient]
+    ) async throws {
+        guard let contact = random.pick(named), let other = random.pick(Self.authors.filter({ $0 != author })) else {
+            return
+        }
+        let taken = holding.map { subscriber in subscriber.progress.withLock { $0.taken } }
+        log.append("before its result:")
+        try await perform(
+            [["updateContact": updateContact(contact)]], author: other, book: book, asOther: false, interleave: false)
+        // Lets the readers take the payload (one waiting at its gate cannot: that order is the common one).
+        for _ in 0..<20 {
+            let waiting = zip(holding, taken).contains { subscriber, count in
+                subscriber.progress.withLock { $0.taken } == count
+            }
+            guard waiting else { break }
+            try await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// A client that applies its own merge reads the survivor's groups again, as the schema tells it to: the
