@@ -11,3 +11,11 @@ extension BookSchema {
             """
         ])
 }
+
+extension BookSchema {
+    /// Drops `labeled_value_search`: `labeled_value_search_contact` (v3) has the same columns first and the same
+    /// condition, so it serves every lookup the older index served, and each email and phone a save writes went into
+    /// both.
+    static let v6 = PostgresMigrations.Migration(
+        id: "books-v6", statements: ["DROP INDEX IF EXISTS labeled_value_search"])
+}

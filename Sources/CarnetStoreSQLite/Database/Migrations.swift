@@ -15,6 +15,7 @@ enum Migrations {
         migrator.registerMigration("v8", foreignKeyChecks: .immediate, migrate: Migration008.migrate)
         migrator.registerMigration("v9", foreignKeyChecks: .immediate, migrate: Migration009.migrate)
         migrator.registerMigration("v10", foreignKeyChecks: .immediate, migrate: Migration010.migrate)
+        migrator.registerMigration("v11", foreignKeyChecks: .immediate, migrate: Migration011.migrate)
         return migrator
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     /// Pairs of contacts that are probably the same person (see ``ContactStore/duplicateCandidates(_:)``).
     ///
-    /// Shared emails and phone numbers are grouped in SQL over the search-key index (`labeledValue_search`), so
+    /// Shared emails and phone numbers are grouped in SQL over the search-key index (`labeledValue_searchContact`), so
     /// only the keys two to ``StoreLimits/duplicateKeySharers`` contacts share are read; the names come from one
     /// pass over the contacts, folded and grouped by ``DuplicateFinder`` (the store keeps no folded name per field
     /// to group by). Both reads are linear; an unbounded read, so it takes GRDB's asynchronous path.
