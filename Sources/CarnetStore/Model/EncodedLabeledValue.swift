@@ -70,6 +70,24 @@ extension Contact {
         }
     }
 
+    /// The label and identifier of each value of one multi-value property, its values left as they are.
+    package func labelsAndIdentifiers(_ kind: MultiValueKind) -> [(label: String?, identifier: String?)] {
+        func map<V>(_ list: [LabeledValue<V>]) -> [(label: String?, identifier: String?)] {
+            list.map { ($0.label, $0.identifier) }
+        }
+        switch kind {
+        case .phoneNumbers: return map(values.phoneNumbers)
+        case .emailAddresses: return map(values.emailAddresses)
+        case .urlAddresses: return map(values.urlAddresses)
+        case .postalAddresses: return map(values.postalAddresses)
+        case .dates: return map(values.dates)
+        case .contactRelations: return map(values.contactRelations)
+        case .socialProfiles: return map(values.socialProfiles)
+        case .instantMessageAddresses: return map(values.instantMessageAddresses)
+        case .vCardProperties: return map(values.vCardProperties)
+        }
+    }
+
     /// Stores decoded values without marking the key modified (used when reading from the database).
     package mutating func setEncodedValues(_ kind: MultiValueKind, _ encoded: [EncodedLabeledValue]) {
         func map<V>(_ decode: (String) -> V?) -> [LabeledValue<V>] {

@@ -43,10 +43,11 @@ package enum Validation {
 
     package static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
         let name = kind.key.rawValue
-        let encoded = contact.encodedValues(kind)
-        guard encoded.count <= valueLimit(kind) else { return [name] }
+        // Labels and identifiers only: encoding every value (joining an address's fields) cost more than the checks.
+        let items = contact.labelsAndIdentifiers(kind)
+        guard items.count <= valueLimit(kind) else { return [name] }
         var bad: [String] = []
-        for (index, item) in encoded.enumerated() {
+        for (index, item) in items.enumerated() {
             let path = "\(name)[\(index)]"
             if let label = item.label, !text(label, limit: StoreLimits.labelBytes) { bad.append("\(path).label") }
             if let id = item.identifier, !Identifiers.isValid(id) { bad.append("\(path).identifier") }

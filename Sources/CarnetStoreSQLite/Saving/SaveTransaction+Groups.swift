@@ -77,8 +77,11 @@ extension SaveTransaction {
                 .execute(arguments: [groupRow.rowid, contactRowid])
         }
         guard db.changesCount > 0 else { return }
-        try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
-            .execute(arguments: [seq, now, groupRow.rowid])
+        // Once per group and commit: an import puts a thousand contacts into a few groups in one.
+        if revisedGroups.insert(groupRow.rowid).inserted {
+            try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
+                .execute(arguments: [seq, now, groupRow.rowid])
+        }
         try record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
         // A linked contact's membership is its unified contact's too: logged for that as well, so that a unified
         // page states it even when the member has left the unified contact (deleted or unlinked) by the time the

@@ -20,6 +20,9 @@ struct SaveTransaction {
     var endedUnified: [String] = []
     /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
     private var nextRowid: Int64?
+    private var containers: [String?: (rowid: Int64, identifier: String)] = [:]
+    /// The groups whose revision this commit has set already (membership changes).
+    var revisedGroups: Set<Int64> = []
 
     init(db: Database, author: String?) throws {
         self.db = db
@@ -158,8 +161,16 @@ struct SaveTransaction {
         }
     }
 
-    /// The container's rowid; `nil` means the default container.
-    func containerRowid(_ identifier: String?) throws -> (rowid: Int64, identifier: String) {
+    /// The container's rowid; `nil` means the default container. Looked up once per commit (no operation adds or
+    /// removes containers): an import adds a thousand contacts to one.
+    mutating func containerRowid(_ identifier: String?) throws -> (rowid: Int64, identifier: String) {
+        if let known = containers[identifier] { return known }
+        let found = try lookUpContainer(identifier)
+        containers[identifier] = found
+        return found
+    }
+
+    private func lookUpContainer(_ identifier: String?) throws -> (rowid: Int64, identifier: String) {
         let row: Row?
         if let identifier {
             row = try Row.fetchOne(
