@@ -6,21 +6,29 @@ import Synchronization
 /// identifier indexes at the end of the B-tree instead of scattered, which is what keeps large imports fast.
 /// Clients must still treat identifiers as opaque.
 package enum IdentifierClock {
-    private static let state = Mutex<(milliseconds: UInt64, counter: UInt64)>((0, 0))
+    private struct State {
+        var milliseconds: UInt64 = 0
+        var counter: UInt64 = 0
+        /// Random words drawn ahead: the system generator is a system call per word, seven per imported card.
+        var random: [UInt64] = []
+    }
+
+    private static let state = Mutex(State())
 
     package static func next() -> String {
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
-        let (milliseconds, counter) = state.withLock { state -> (UInt64, UInt64) in
+        let (milliseconds, counter, random) = state.withLock { state -> (UInt64, UInt64, UInt64) in
             if now > state.milliseconds {
-                state = (now, UInt64.random(in: 0..<512))
+                (state.milliseconds, state.counter) = (now, UInt64.random(in: 0..<512))
             } else {
                 state.counter += 1
-                if state.counter >= 4096 { state = (state.milliseconds + 1, 0) }  // borrow the next millisecond
+                if state.counter >= 4096 { (state.milliseconds, state.counter) = (state.milliseconds + 1, 0) }  // borrow the next millisecond
             }
-            return state
+            if state.random.isEmpty { state.random = SystemRandom.words(256) }
+            return (state.milliseconds, state.counter, state.random.removeLast())
         }
         let high = (milliseconds << 16) | 0x7000 | counter  // 48-bit time, version 7, 12-bit counter
-        let low = (UInt64.random(in: 0...UInt64.max) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let low = (random & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         return format(high, low)
     }
 
