@@ -22,7 +22,8 @@ package enum IdentifierClock {
                 (state.milliseconds, state.counter) = (now, UInt64.random(in: 0..<512))
             } else {
                 state.counter += 1
-                if state.counter >= 4096 { (state.milliseconds, state.counter) = (state.milliseconds + 1, 0) }  // borrow the next millisecond
+                // Borrows the next millisecond.
+                if state.counter >= 4096 { (state.milliseconds, state.counter) = (state.milliseconds + 1, 0) }
             }
             if state.random.isEmpty { state.random = SystemRandom.words(256) }
             return (state.milliseconds, state.counter, state.random.removeLast())
