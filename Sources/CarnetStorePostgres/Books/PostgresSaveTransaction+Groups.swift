@@ -104,11 +104,14 @@ extension PostgresSaveTransaction {
             ).collect()
         }
         guard let row = changed.first else { return }
-        try await run(
-            """
-            UPDATE contact_group SET revision = \(seq), modified_at = \(now)
-            WHERE book_id = \(bookID) AND id = \(group)
-            """)
+        // Once per group and commit: an import puts a thousand contacts into a few groups in one.
+        if revisedGroups.insert(group).inserted {
+            try await run(
+                """
+                UPDATE contact_group SET revision = \(seq), modified_at = \(now)
+                WHERE book_id = \(bookID) AND id = \(group)
+                """)
+        }
         try await record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
         // A linked contact's membership is its unified contact's too: logged for that as well, so that a unified
         // page states it even when the member has left the unified contact (deleted or unlinked) by the time the

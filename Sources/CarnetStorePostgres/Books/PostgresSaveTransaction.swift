@@ -27,6 +27,8 @@ struct PostgresSaveTransaction {
     var linkedNamesToRefresh: Set<String> = []
     var renamedContacts: Set<String> = []
     private var nextCreatedOrder: Int64?
+    /// The groups whose revision this commit has set already (membership changes).
+    var revisedGroups: Set<String> = []
 
     /// Takes the book's lock (its `book_store` row) for the rest of the transaction: saves to one book commit one
     /// after the other, in the order of their revisions and log positions.
