@@ -165,6 +165,85 @@ struct LinkingTests {
         #expect(try await store.contact(withIdentifier: home.identifier, keysToFetch: .all).emailAddresses.count == 1)
     }
 
+    @Test(
+        "Clearing through the unified identifier clears every member's value, the image too; a name only the preferred member's",
+        arguments: StoreKind.available)
+    func clearThrough(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var home = Make.person("Anna", "Smith")
+        home.imageData = Data(repeating: 1, count: 16)
+        home.thumbnailImageData = Data(repeating: 2, count: 8)
+        home.jobTitle = "Engineer"
+        home.nickname = "Annie"
+        var office = Make.person("Anna", "Smith")
+        office.imageData = Data(repeating: 3, count: 16)
+        office.thumbnailImageData = Data(repeating: 4, count: 8)
+        office.jobTitle = "Director"
+        office.nickname = "Nan"
+        try await store.add([home, office])
+        let unified = try await link(store, [home.identifier, office.identifier])
+
+        var update = Contact(updating: unified)
+        update.imageData = nil
+        update.thumbnailImageData = nil
+        update.jobTitle = ""
+        update.nickname = ""
+        try await store.execute(save { $0.update(update) })
+
+        let shown = try #require(
+            try await store.contacts(withIdentifiers: [unified], keysToFetch: .all, unify: true).first)
+        #expect(shown.imageData == nil && shown.thumbnailImageData == nil && !shown.imageDataAvailable)
+        #expect(shown.jobTitle == "" && shown.nickname == "")
+        let homeNow = try await store.contact(withIdentifier: home.identifier, keysToFetch: .all)
+        let officeNow = try await store.contact(withIdentifier: office.identifier, keysToFetch: .all)
+        for member in [homeNow, officeNow] {
+            #expect(member.imageData == nil && member.thumbnailImageData == nil, "\(member.identifier)")
+            #expect(member.jobTitle == "")
+        }
+        // Names show only from the name-preferred member: the other keeps its own.
+        #expect(homeNow.nickname == "" && officeNow.nickname == "Nan")
+
+        // Setting an image again writes it to one member only.
+        var again = Contact(updating: unified)
+        again.imageData = Data(repeating: 5, count: 16)
+        try await store.execute(save { $0.update(again) })
+        let images = try await store.contacts(
+            withIdentifiers: [home.identifier, office.identifier], keysToFetch: [.imageData], unify: false
+        ).compactMap(\.imageData)
+        #expect(images == [Data(repeating: 5, count: 16)])
+    }
+
+    @Test("A membership naming a unified contact is LINK_INVALID and writes nothing", arguments: StoreKind.available)
+    func membershipOfUnified(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let (home, office) = (Make.person("Anna", "Smith"), Make.person("Anna", "Smith"))
+        let group = Group(name: "Friends")
+        try await store.add([home, office])
+        try await store.execute(save { $0.add(group) })
+        let unified = try await link(store, [home.identifier, office.identifier])
+        let before = try await store.currentHistoryToken()
+        for add in [true, false] {
+            let error = await refusal(
+                store,
+                save {
+                    if add {
+                        $0.addMember(unified, toGroup: group.identifier)
+                    } else {
+                        $0.removeMember(unified, fromGroup: group.identifier)
+                    }
+                })
+            #expect(error?.code == .linkInvalid)
+            #expect(error?.affectedRecordIdentifiers == [unified])
+        }
+        #expect(try await store.currentHistoryToken() == before)
+        // A member is added as any contact is.
+        try await store.execute(save { $0.addMember(office.identifier, toGroup: group.identifier) })
+        #expect(
+            try await store.groups(ofContacts: [office.identifier])[office.identifier]?.map(\.identifier) == [
+                group.identifier
+            ])
+    }
+
     @Test("Unlinking, deleting members and deleting the unified contact", arguments: StoreKind.available)
     func unlinkAndDelete(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store

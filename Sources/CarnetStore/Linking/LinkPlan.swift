@@ -124,3 +124,14 @@ package struct LinkPlan: Sendable, Equatable {
         return records
     }
 }
+
+extension StoreError {
+    /// A group membership named a unified contact: memberships are its members' (each in its own container's
+    /// groups), and the unified contact's groups are theirs together.
+    package static func unifiedMembership(_ identifier: String) -> StoreError {
+        StoreError(
+            .linkInvalid,
+            "A unified contact is in the groups its members are in: name the member in the group's container",
+            affected: [identifier])
+    }
+}

@@ -2,7 +2,7 @@
 ///
 /// The rules (the schema documents them):
 /// - A name key goes to the member preferred for name; the image to the member whose image shows (else the one
-///   preferred for image).
+///   preferred for image), and removing it removes every member's.
 /// - Another single value goes to the member whose value shows, or to the name-preferred member when none has
 ///   one; clearing it clears it on every member that has it, so nothing else shows through.
 /// - A multi-value's list is split by the members holding its values' identifiers, in the order given; a value
@@ -50,10 +50,15 @@ package enum UnifiedUpdate {
         }
         if update.modifiedKeys.contains(.imageData) || update.modifiedKeys.contains(.thumbnailImageData) {
             let holder = UnifiedContact.imageSource(group, ordered, members)?.identifier ?? group.preferredForImage
-            edit(holder) {
-                if update.modifiedKeys.contains(.imageData) { $0.imageData = update.values.imageData }
-                if update.modifiedKeys.contains(.thumbnailImageData) {
-                    $0.thumbnailImageData = update.values.thumbnailImageData
+            // Removing the image removes it from every member that has one: else the next one would show.
+            let removed = update.modifiedKeys.contains(.imageData) && update.values.imageData == nil
+            let holders = ordered.filter(\.values.imageDataAvailable).map(\.identifier)
+            for target in removed && !holders.isEmpty ? holders : [holder] {
+                edit(target) {
+                    if update.modifiedKeys.contains(.imageData) { $0.imageData = update.values.imageData }
+                    if update.modifiedKeys.contains(.thumbnailImageData) {
+                        $0.thumbnailImageData = update.values.thumbnailImageData
+                    }
                 }
             }
         }

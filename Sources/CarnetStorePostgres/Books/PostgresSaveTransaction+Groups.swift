@@ -74,7 +74,9 @@ extension PostgresSaveTransaction {
                 "SELECT container_id FROM contact WHERE book_id = \(bookID) AND id = \(contact)"
             ).decode(String.self).array().first
         else {
-            throw StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
+            throw try await unifiedGroup(contact) != nil
+                ? StoreError.unifiedMembership(contact)
+                : StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
         }
         // Each statement returns the contact's unified contact too, saving a round trip for it.
         let changed: [PostgresRow]

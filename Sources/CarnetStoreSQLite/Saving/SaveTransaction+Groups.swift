@@ -61,7 +61,9 @@ extension SaveTransaction {
             let member = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT rowid, containerRowid FROM contact WHERE id = ?"), arguments: [contact])
         else {
-            throw StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
+            throw try unifiedGroup(contact) != nil
+                ? StoreError.unifiedMembership(contact)
+                : StoreError(.recordDoesNotExist, "No such contact", affected: [contact])
         }
         let contactRowid: Int64 = member[0]
         if add {
