@@ -59,6 +59,15 @@ struct UnstorableTextTests {
                 }
                 #expect(page.map { $0.contacts.isEmpty } ?? true)
                 _ = await Self.coded("count") { try await store.contactCount(matching: predicate) }
+                // Text within the limits that holds U+0000 names nothing: an empty page, unified or not, never an
+                // error (PostgreSQL's unified path once said a value could not be stored).
+                guard probe.utf8.count < 100 else { continue }
+                for unify in [false, true] {
+                    var request = ContactFetchRequest(predicate: predicate, keysToFetch: [], includeTotalCount: true)
+                    request.unifyResults = unify
+                    let empty = try await store.contacts(request)
+                    #expect(empty.contacts.isEmpty && empty.totalCount == 0, "\(predicate), unify \(unify)")
+                }
             }
             let history = await Self.coded("history") {
                 try await store.changeHistory(ChangeHistoryFetchRequest(startingToken: probe, excludedAuthors: [probe]))

@@ -4,9 +4,9 @@ import PostgresNIO
 
 extension PostgresStore: ContactStore {
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
-        if request.unifyResults { return try await UnifiedFetch.contacts(request, in: self) }
         var request = request
         request.predicate = request.predicate.storable
+        if request.unifyResults { return try await UnifiedFetch.contacts(request, in: self) }
         return try await read { [request] connection in
             let order = try await Self.resolve(request.sortOrder, connection, store: self)
             return try await PostgresContactFetch(request: request, order: order, store: self).run(connection)
