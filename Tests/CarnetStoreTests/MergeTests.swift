@@ -56,6 +56,69 @@ struct MergeTests {
         #expect(try await store.currentHistoryToken() == tokenBefore)
     }
 
+    @Test(
+        "A value edited twice in one commit is judged by its content before that commit",
+        arguments: StoreKind.available)
+    func valueEditedTwiceInOneCommit(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        func phones(_ first: String) -> Contact {
+            var edit = Contact(updating: base.identifier)
+            let stored = base.phoneNumbers[0]
+            edit.phoneNumbers = [
+                LabeledValue(identifier: stored.identifier, label: stored.label, value: first), base.phoneNumbers[1],
+            ]
+            return edit
+        }
+        try await store.execute(
+            SaveRequest(operations: [
+                .updateContact(phones("333"), baseRevision: revision), .updateContact(phones("444"), baseRevision: nil),
+            ]))
+        // Sent back as it was at the base, beside an edit of another key: the value keeps its current content.
+        var sentBack = phones("111")
+        sentBack.givenName = "Annie"
+        try await store.execute(SaveRequest(operations: [.updateContact(sentBack, baseRevision: revision)]))
+        var after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.phoneNumbers.map(\.value) == ["444", "222"])
+        #expect(after.givenName == "Annie")
+        // An edit of it based on that revision conflicts (it was written as if nothing had changed).
+        let error = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.updateContact(phones("333"), baseRevision: revision)]))
+        }
+        #expect(error?.code == .conflict)
+        after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.phoneNumbers.map(\.value) == ["444", "222"])
+    }
+
+    @Test("A base revision the store has not reached is a conflict and writes nothing", arguments: StoreKind.available)
+    func baseRevisionAhead(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var first = base
+        first.givenName = "Annie"
+        try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)]))
+        let token = try await store.currentHistoryToken()
+        let group = Group(name: "Friends")
+        try await store.execute(SaveRequest(operations: [.addGroup(group, containerIdentifier: nil)]))
+        let afterGroup = try await store.currentHistoryToken()
+        #expect(afterGroup != token)
+        var second = base
+        second.givenName = "Ann"
+        for future in [revision + 3, 999_999_999] {
+            let error = await #expect(throws: StoreError.self) {
+                try await store.execute(SaveRequest(operations: [.updateContact(second, baseRevision: future)]))
+            }
+            #expect(error?.code == .conflict)
+            #expect(error?.affectedRecordIdentifiers == [base.identifier])
+            var renamed = group
+            renamed.name = "Enemies"
+            let groupError = await #expect(throws: StoreError.self) {
+                try await store.execute(SaveRequest(operations: [.updateGroup(renamed, baseRevision: future)]))
+            }
+            #expect(groupError?.code == .conflict)
+        }
+        #expect(try await store.contact(withIdentifier: base.identifier, keysToFetch: .all).givenName == "Annie")
+        #expect(try await store.currentHistoryToken() == afterGroup)
+    }
+
     @Test("Concurrent edits to two different phone numbers both survive", arguments: StoreKind.available)
     func differentValuesMerge(kind: StoreKind) async throws {
         let (store, base, revision, _) = try await setUp(kind)

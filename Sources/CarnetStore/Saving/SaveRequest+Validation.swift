@@ -70,3 +70,22 @@ extension SaveRequest {
         return Set(absorbed).count == absorbed.count ? [] : ["from"]
     }
 }
+
+extension SaveOperation {
+    /// Refuses a base revision the store has not reached (`commit` is the revision this save commits as): one read
+    /// from another store, or before a backup was restored, would otherwise pass every check against changes made
+    /// since, and the save would overwrite them. The client reads the record again, as after any conflict.
+    package func checkBaseRevision(before commit: Int64) throws {
+        let (identifier, base): (String, Int64?)
+        switch self {
+        case .updateContact(let contact, let revision): (identifier, base) = (contact.identifier, revision)
+        case .updateGroup(let group, let revision): (identifier, base) = (group.identifier, revision)
+        default: return
+        }
+        guard let base, base >= commit else { return }
+        throw StoreError(
+            .conflict,
+            "The base revision \(base) is ahead of this address book (revision \(commit - 1)): read it again",
+            affected: [identifier])
+    }
+}

@@ -129,12 +129,12 @@ extension PostgresSaveTransaction {
                 added.append((kind, position, item))
             case .existing(let stored, let item, let contentChanged):
                 if contentChanged {
+                    // The content before this commit (the first edit's record, as on SQLite).
                     try await run(
                         """
                         INSERT INTO labeled_value_version (book_id, value_id, superseded_revision, label, value)
                         VALUES (\(bookID), \(stored.identifier), \(seq), \(stored.label), \(stored.value))
-                        ON CONFLICT (book_id, value_id, superseded_revision) DO UPDATE
-                            SET label = excluded.label, value = excluded.value
+                        ON CONFLICT (book_id, value_id, superseded_revision) DO NOTHING
                         """)
                     let searchKey = EncodedLabeledValue.searchKey(kind: kind, value: item.value)
                     try await run(

@@ -23,6 +23,7 @@ extension PostgresStore {
             for request in requests {
                 for operation in request.operations {
                     do {
+                        try operation.checkBaseRevision(before: transaction.seq)
                         identifiers.append(try await transaction.apply(operation))
                     } catch let error as StoreError {
                         throw error.at(operation: index)

@@ -54,6 +54,7 @@ extension SQLiteStore {
                     for request in requests {
                         for operation in request.operations {
                             do {
+                                try operation.checkBaseRevision(before: transaction.seq)
                                 identifiers.append(try transaction.apply(operation))
                             } catch let error as StoreError {
                                 throw error.at(operation: index)

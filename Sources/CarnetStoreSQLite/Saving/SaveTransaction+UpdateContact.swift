@@ -105,9 +105,11 @@ extension SaveTransaction {
                 try insertValue(item, kind: kind, position: position, contactRowid: contactRowid)
             case .existing(let stored, let item, let contentChanged):
                 if contentChanged {
+                    // The content before this commit: a second edit in the same commit keeps the first's record,
+                    // else a save based on an earlier revision was compared with the in-between content.
                     try db.cachedStatement(
                         sql: """
-                            INSERT OR REPLACE INTO labeledValueVersion (valueId, supersededRevision, label, value)
+                            INSERT OR IGNORE INTO labeledValueVersion (valueId, supersededRevision, label, value)
                             VALUES (?, ?, ?, ?)
                             """
                     ).execute(arguments: [stored.identifier, seq, stored.label, stored.value])
