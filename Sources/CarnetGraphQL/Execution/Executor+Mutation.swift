@@ -60,14 +60,19 @@ extension Executor {
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")
         let (goneContacts, goneGroups) = (Set(deletedContacts), Set(deletedGroups))
-        let contacts = try await savedContacts(
-            Self.unique(contactIDs.filter { !goneContacts.contains($0) }),
-            unified: Self.unique(unifiedIDs.filter { !goneContacts.contains($0) }),
-            keys: KeyPlanning.keys(contactFields))
-        let groups = try await store.groups(
-            withIdentifiers: Self.unique(groupIDs.filter { !goneGroups.contains($0) }))
-        try await prepareContacts(contacts, contactFields)
-        try await prepareGroups(groups, groupFields)
+        // Everything the result shows is read in one state, as a query's fields are: a later commit may show (the
+        // schema says so), but a record never mixes two (a group's name of one and its member count of another).
+        let (contacts, groups) = try await store.withConsistentReads {
+            let contacts = try await savedContacts(
+                Self.unique(contactIDs.filter { !goneContacts.contains($0) }),
+                unified: Self.unique(unifiedIDs.filter { !goneContacts.contains($0) }),
+                keys: KeyPlanning.keys(contactFields))
+            let groups = try await store.groups(
+                withIdentifiers: Self.unique(groupIDs.filter { !goneGroups.contains($0) }))
+            try await prepareContacts(contacts, contactFields)
+            try await prepareGroups(groups, groupFields)
+            return (contacts, groups)
+        }
 
         writer.beginObject()
         for sub in fields {
