@@ -60,18 +60,27 @@ extension Executor {
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")
         let (goneContacts, goneGroups) = (Set(deletedContacts), Set(deletedGroups))
-        // Everything the result shows is read in one state, as a query's fields are: a later commit may show (the
-        // schema says so), but a record never mixes two (a group's name of one and its member count of another).
-        let (contacts, groups) = try await store.withConsistentReads {
-            let contacts = try await savedContacts(
-                Self.unique(contactIDs.filter { !goneContacts.contains($0) }),
-                unified: Self.unique(unifiedIDs.filter { !goneContacts.contains($0) }),
-                keys: KeyPlanning.keys(contactFields))
-            let groups = try await store.groups(
-                withIdentifiers: Self.unique(groupIDs.filter { !goneGroups.contains($0) }))
-            try await prepareContacts(contacts, contactFields)
-            try await prepareGroups(groups, groupFields)
-            return (contacts, groups)
+        // Only what the result selects is read, so a save answering `revision` alone reads nothing after its commit.
+        let selected = Set(fields.compactMap { SaveResultField(rawValue: $0.code) })
+        let (savedIDs, savedUnified, savedGroups) =
+            (
+                selected.contains(.contacts) ? Self.unique(contactIDs.filter { !goneContacts.contains($0) }) : [],
+                selected.contains(.contacts) ? Self.unique(unifiedIDs.filter { !goneContacts.contains($0) }) : [],
+                selected.contains(.groups) ? Self.unique(groupIDs.filter { !goneGroups.contains($0) }) : []
+            )
+        var (contacts, groups): ([Contact], [Group]) = ([], [])
+        if !savedIDs.isEmpty || !savedUnified.isEmpty || !savedGroups.isEmpty {
+            // Everything the result shows is read in one state, as a query's fields are: a later commit may show
+            // (the schema says so), but a record never mixes two (a group's name of one and its member count of
+            // another).
+            (contacts, groups) = try await store.withConsistentReads {
+                let contacts = try await savedContacts(
+                    savedIDs, unified: savedUnified, keys: KeyPlanning.keys(contactFields))
+                let groups = try await store.groups(withIdentifiers: savedGroups)
+                try await prepareContacts(contacts, contactFields)
+                try await prepareGroups(groups, groupFields)
+                return (contacts, groups)
+            }
         }
 
         writer.beginObject()

@@ -4,8 +4,8 @@ import PostgresNIO
 extension PostgresStore {
     /// Pairs of contacts that are probably the same person (see ``ContactStore/duplicateCandidates(_:)``).
     ///
-    /// As on SQLite: shared emails and phone numbers grouped in SQL over `labeled_value_search_contact`, keeping only keys
-    /// two to ``StoreLimits/duplicateKeySharers`` contacts share; the names from one pass over the book's
+    /// As on SQLite: shared emails and phone numbers grouped in SQL over `labeled_value_search_contact`, keeping
+    /// only keys two to ``StoreLimits/duplicateKeySharers`` contacts share; the names from one pass over the book's
     /// contacts, folded and grouped by ``DuplicateFinder``. Both reads in one snapshot of the book.
     public func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage {
         try DuplicateFinder.validate(request)
