@@ -126,6 +126,26 @@ struct ExecutionTests {
         #expect(conflict["errors"]?[0]?["extensions"]?["keyPaths"]?.json == #"["givenName"]"#)
     }
 
+    @Test("A save's result lists what its operations named, a change or not; revision is null when nothing changed")
+    func noOpSaveResult() async throws {
+        let fixture = try GraphQLFixture()
+        let add = """
+            mutation { save(request: {operations: [{addContact: {id: "n-1", givenName: "A"}},
+              {addGroup: {id: "g-1", name: "G"}}, {addMember: {contactId: "n-1", groupId: "g-1"}}]}) { revision } }
+            """
+        #expect(try await fixture.data(add)["save"]?["revision"] != .null)
+        let again = try await fixture.data(
+            """
+            mutation { save(request: {operations: [{addMember: {contactId: "n-1", groupId: "g-1"}},
+              {updateContact: {id: "n-1", givenName: "A"}}]}) {
+              revision contacts { id givenName } groups { id memberCount } } }
+            """)
+        #expect(
+            again["save"]?.json
+                == #"{"contacts":[{"givenName":"A","id":"n-1"}],"groups":[{"id":"g-1","memberCount":1}],"revision":null}"#
+        )
+    }
+
     @Test("Updates are partial: absent fields stay, null clears")
     func partialUpdates() async throws {
         let fixture = try GraphQLFixture()
