@@ -154,6 +154,16 @@ struct ArgumentErrorTests {
             ["b": .null])
         #expect(never.codes == [], "\(never.response)")
         #expect(never.response["data"]?["__type"] == ["name": "Boolean", "inputFields": .null])
+        // `__schema` is non-null: a null that reaches it nulls the operation's data (an outside fuzzer's seed
+        // 300178 got `{"a":null}`), whether the condition stands on one of its fields or deeper.
+        for schema in [
+            "query($b: Boolean = true) { a: __schema { types { name @include(if: $b) } } __typename }",
+            "query($b: Boolean = true) { a: __schema { types { ofType @include(if: $b) { name } } } __typename }",
+        ] {
+            let (codes, response) = try await outcome(fixture, schema, ["b": .null])
+            #expect(codes == ["BAD_USER_INPUT"], "\(schema): \(response)")
+            #expect(response["data"] == .null, "\(schema): \(response)")
+        }
         // `__type(name: String!)` fed a null the same way.
         let (nameCodes, nameResponse) = try await outcome(
             fixture, #"query($n: String = "Group") { __type(name: $n) { name } }"#, ["n": .null])

@@ -55,6 +55,9 @@ extension Executor {
             guard conditionErrors.isEmpty else { throw Planner.nullConditionError }
             throw FieldError(message: "Introspection returned nothing.", code: .internalServerError)
         }
+        // A condition's null that reached `__schema` itself is thrown: it is non-null, so this executor nulls what
+        // holds it, as for any failed non-null field.
+        if value.isNull, plan.type.isNonNull, !conditionErrors.isEmpty { throw Planner.nullConditionError }
         let fixup = IntrospectionFixup(schema: CarnetSchema.schema, fragments: prepared.fragments, order: .shared)
         let element: IntrospectionFixup.Element = plan.name == "__schema" ? .schema : .type(.named(typeName ?? ""))
         value = fixup.fix(value, element, plan.nodes.compactMap(\.selectionSet))

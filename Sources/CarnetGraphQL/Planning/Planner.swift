@@ -43,7 +43,13 @@ struct Planner {
             nextID += 1
             let id = nextID
             guard let info = typeInfo?.field(name) else {
-                let type: TypeRef = name == "__typename" ? .nonNull(.named("String")) : .named("__Schema")
+                // The meta fields' own types, so a failed `__schema` nulls what holds it (it is non-null).
+                let type: TypeRef =
+                    switch name {
+                    case "__typename": .nonNull(.named("String"))
+                    case "__schema": .nonNull(.named("__Schema"))
+                    default: .named("__Type")
+                    }
                 return FieldPlan(
                     id: id, responseKey: key, name: name, code: -1, arguments: .resolved(.none, nil),
                     nodes: fields, type: type, selection: nil, objectType: objectType)
