@@ -50,11 +50,11 @@ enum TextCleaning {
         return String(scalars[start...end])
     }
 
-    /// The text without the control characters the store holds in no value (all but tab, CR and LF), or nil when
-    /// it has none: a kept line is kept as written but for those.
+    /// The text without control characters but tab, or nil when it has none: a kept line is kept as written but
+    /// for those. The store holds no other in any value, and a line break (a lone CR inside a CRLF file's line)
+    /// is one no export can write back within the line.
     static func withoutControlCharacters(_ text: String) -> String? {
-        // The store's own rule for multi-line values, which kept lines are.
-        func isRefused(_ byte: UInt8) -> Bool { !Validation.allows(byte, multiline: true) }
+        func isRefused(_ byte: UInt8) -> Bool { !Validation.allows(byte, multiline: false) && byte != 0x09 }
         guard text.utf8.contains(where: isRefused) else { return nil }
         return String(decoding: text.utf8.filter { !isRefused($0) }, as: UTF8.self)
     }

@@ -26,7 +26,7 @@ extension CardDecoder {
     }
 
     mutating func mapURL(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        let url = FullerForm.mappedValue(.url, try values.text(line))
+        let url = FullerForm.mappedValue(.url, try values.uri(line))
         let label = label(for: line, kind: .url)
         if !url.isEmpty {
             urlAddresses.append(LabeledValue(label: label, value: url))

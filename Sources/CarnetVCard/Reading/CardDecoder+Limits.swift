@@ -51,8 +51,8 @@ extension CardDecoder {
     }
 
     /// The warnings for lines the decoder itself kept aside: a photo over the image limit, CATEGORIES naming more
-    /// groups than a card may put its contact in; for kept lines it cleaned of control characters, and for lines
-    /// past the store's count of vCard properties, which are not kept.
+    /// groups than a card may put its contact in; for kept lines it cleaned of control characters, and for BEGIN
+    /// and END lines inside the card and lines past the store's count of vCard properties, which are not kept.
     func noteKeptAside(_ warnings: inout [VCardWarning], beginLine: Int) {
         func note(_ index: Int, _ key: String, _ what: String) {
             warnings.append(
@@ -63,6 +63,12 @@ extension CardDecoder {
         if let index = oversizedPhoto { note(index, "imageData", "PHOTO over the store's image limit") }
         if let index = overlongCategories {
             note(index, "CATEGORIES", "CATEGORIES past \(StoreLimits.categoriesPerCard) groups")
+        }
+        for index in cardBoundaryLines {
+            warnings.append(
+                VCardWarning(
+                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
+                    message: "a \(lines[index].name) line inside the card, not kept: a card cannot carry it"))
         }
         for index in cleanedKeptLines {
             warnings.append(

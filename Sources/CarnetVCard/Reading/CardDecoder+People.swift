@@ -25,16 +25,20 @@ extension CardDecoder {
         return true
     }
 
-    /// Apple's `X-SOCIALPROFILE;type=twitter;x-user=jdoe:https://twitter.com/jdoe`. The TYPE is the service; a
-    /// profile with no URL has Apple's `x-apple:username` value.
+    /// Apple's `X-SOCIALPROFILE;type=twitter;x-user=jdoe:https://twitter.com/jdoe`. The TYPE is the service,
+    /// unless X-SERVICE-TYPE names it (export's form for a service with a comma, which a TYPE list would split);
+    /// a profile with no URL has Apple's `x-apple:username` value.
     mutating func mapSocialProfile(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        let value = TextCleaning.singleLine(try values.text(line))
+        let value = TextCleaning.singleLine(try values.uri(line))
         var profile = SocialProfile(
             username: TextCleaning.singleLine(line.parameter("X-USER") ?? ""),
             userIdentifier: TextCleaning.singleLine(line.parameter("X-USERID") ?? ""))
         let service = line.parameters.lazy.filter { $0.name == "TYPE" }.flatMap { $0.value.split(separator: ",") }
             .map { TextCleaning.singleLine(String($0)) }.first { !$0.isEmpty && $0.lowercased() != "pref" }
         profile.service = service.map(Services.socialService) ?? ""
+        if let named = line.parameter("X-SERVICE-TYPE").map(TextCleaning.singleLine), !named.isEmpty {
+            profile.service = Services.socialService(named)
+        }
         if Self.hasScheme(value, "x-apple:") {
             if profile.username.isEmpty {
                 let rest = String(value.dropFirst(8))

@@ -45,6 +45,9 @@ struct CardDecoder {
     var cleanedKeptLines: [Int] = []
     /// Lines that would have been kept past ``StoreLimits/vCardPropertiesPerContact``: not kept.
     var droppedKeptLines: [Int] = []
+    /// BEGIN and END lines inside the card (`END:VCARDBEGIN:VCARD`, two lines run together): not kept, as no
+    /// export could write them back without ending the card.
+    var cardBoundaryLines: [Int] = []
     var relatedUIDs: [VCardCard.RelatedUID] = []
 
     /// Lines a first pass found the store could not hold as keys: kept unmapped this time.
@@ -86,6 +89,10 @@ struct CardDecoder {
             current = index
             if excluded.contains(index) {
                 unmapped.append(index)
+                continue
+            }
+            if lines[index].name == "BEGIN" || lines[index].name == "END" {
+                cardBoundaryLines.append(index)
                 continue
             }
             if try !map(lines[index]) { unmapped.append(index) }

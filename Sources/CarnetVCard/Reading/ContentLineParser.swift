@@ -15,7 +15,7 @@ enum ContentLineParser {
         // The name runs to the first `;` or `:`; a `.` before that ends a group.
         while index < bytes.endIndex, bytes[index] != Byte.semicolon, bytes[index] != Byte.colon {
             if bytes[index] == Byte.dot, group == nil {
-                group = bytes[nameStart..<index].uppercasedString
+                group = Self.nameText(bytes[nameStart..<index])
                 nameStart = index + 1
             }
             index += 1
@@ -23,7 +23,7 @@ enum ContentLineParser {
         guard index < bytes.endIndex else {
             throw VCardIssue(line: line.number, cardLine: cardLine, message: "property line without a ':'")
         }
-        let name = bytes[nameStart..<index].trimmingWhitespace.uppercasedString
+        let name = Self.nameText(bytes[nameStart..<index].trimmingWhitespace)
         guard !name.isEmpty else {
             throw VCardIssue(line: line.number, cardLine: cardLine, message: "property line without a name")
         }
@@ -48,6 +48,13 @@ enum ContentLineParser {
         return ContentLine(
             group: group, name: name, property: Property.byName[name], parameters: parameters, types: types,
             value: bytes[(index + 1)...], raw: bytes, number: line.number)
+    }
+
+    /// A property or group name in capitals, without control characters: `E<U+0001>MAIL` is EMAIL, as its kept line
+    /// (cleaned of them) would read back, so a file and its export read alike.
+    private static func nameText(_ bytes: Bytes) -> String {
+        guard bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return bytes.uppercasedString }
+        return String(decoding: bytes.filter { $0 >= 0x20 && $0 != 0x7F }, as: UTF8.self).uppercased()
     }
 
     /// The lowercased values of one TYPE parameter (`TYPE=a,b`, `TYPE="a,b"` or a bare `A`).

@@ -15,6 +15,18 @@ struct ValueDecoder {
         return text
     }
 
+    /// A URI value (URL, a social profile's URL), which export writes without backslash escapes, as URIs have
+    /// none: Apple's `\:` (and `\,`, `\;`) are read as the character, any other backslash as itself, so
+    /// `file:///C:\new` keeps its `\n`.
+    func uri(_ line: ContentLine) throws(VCardIssue) -> String {
+        let charset = try charset(line)
+        let text = try transferDecoded(line) { bytes in
+            decode(bytes, charset, uri: true) ?? fallbackDecode(bytes, line)
+        }
+        guard let text else { throw invalidText(line) }
+        return text
+    }
+
     /// A structured value's components (`;`-separated, as in N, ADR, ORG), each unescaped.
     func components(_ line: ContentLine) throws(VCardIssue) -> [String] {
         try parts(line, Byte.semicolon, nil)
@@ -114,14 +126,15 @@ struct ValueDecoder {
     }
 
     /// The bytes unescaped and decoded; `nil` when they are not valid in the charset.
-    private func decode(_ bytes: Bytes, _ charset: Charset) -> String? {
+    private func decode(_ bytes: Bytes, _ charset: Charset, uri: Bool = false) -> String? {
         guard bytes.contains(Byte.backslash) else { return charset.decode(UnsafeBufferPointer(rebasing: bytes)) }
-        return unescape(bytes).withUnsafeBufferPointer { charset.decode($0) }
+        return unescape(bytes, uri: uri).withUnsafeBufferPointer { charset.decode($0) }
     }
 
     /// The bytes with the version's escapes resolved: `\n`, `\,`, `\;`, `\:` and `\\` in 3.0 and 4.0; only `\;`
-    /// in 2.1, whose values otherwise hold backslashes literally. An unknown escape is kept as written.
-    private func unescape(_ bytes: Bytes) -> [UInt8] {
+    /// in 2.1, whose values otherwise hold backslashes literally. An unknown escape is kept as written. In a URI
+    /// (``uri(_:)``) only `\,`, `\;` and `\:`.
+    private func unescape(_ bytes: Bytes, uri: Bool = false) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -135,7 +148,7 @@ struct ValueDecoder {
             let next = bytes[index + 1]
             if next == Byte.semicolon {
                 result.append(next)
-            } else if version == .v21 {
+            } else if version == .v21 || (uri && next != Byte.comma && next != Byte.colon) {
                 result.append(contentsOf: [byte, next])
             } else {
                 switch next {

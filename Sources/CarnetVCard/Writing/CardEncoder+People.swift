@@ -16,14 +16,16 @@ extension CardEncoder {
     }
 
     /// `X-SOCIALPROFILE;type=twitter;x-user=jdoe:https://twitter.com/jdoe`; without a URL, Apple's
-    /// `x-apple:username`.
+    /// `x-apple:username`. A service with a comma goes in X-SERVICE-TYPE: TYPE's value is a list, which readers
+    /// split at commas, quoted or not (RFC 6350 writes `TYPE="voice,home"`).
     mutating func encodeSocialProfiles() {
         for profile in value(.socialProfiles, \.socialProfiles, []) {
             let p = profile.value
             var parameters: [(String, String)] = []
             if !p.service.isEmpty {
                 let service = Services.isKnownSocialService(p.service) ? p.service.lowercased() : p.service
-                parameters.append((version == .v30 ? "type" : "TYPE", Escaping.parameter(service)))
+                let name = service.contains(",") ? "X-SERVICE-TYPE" : version == .v30 ? "type" : "TYPE"
+                parameters.append((name, Escaping.parameter(service)))
             }
             if !p.username.isEmpty { parameters.append(("x-user", Escaping.parameter(p.username))) }
             if !p.userIdentifier.isEmpty { parameters.append(("x-userid", Escaping.parameter(p.userIdentifier))) }

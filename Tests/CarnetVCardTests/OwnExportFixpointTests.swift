@@ -1,0 +1,81 @@
+import CarnetStore
+import Foundation
+import Testing
+
+@testable import CarnetVCard
+
+/// Lines an outside vCard fuzzer found whose export read back differently, so that importing one's own export
+/// changed the contact again: each case imports a card, imports its export (unchanged), and checks the value.
+@Suite("Importing one's own export changes nothing: URIs, services, control characters, stray BEGIN/END")
+struct OwnExportFixpointTests {
+    /// Imports `card`, then its export in `version`; returns the contact and the second import's summary.
+    func importTwice(_ card: String, _ version: VCardWriter.Version = .v3) async throws
+        -> (contact: Contact, first: VCardImporter.Summary, again: VCardImporter.Summary)
+    {
+        let fixture = try ImportFixture()
+        let first = try await fixture.importText(card)
+        let exported = try await fixture.export(version)
+        let again = try await fixture.importText(exported)
+        let contact = try #require(try await fixture.contacts().first)
+        return (contact, first, again)
+    }
+
+    @Test("A URL's backslashes stay: export writes URIs unescaped, so a 3.0 reader must not read \\n in them")
+    func urlBackslashes() async throws {
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;Jo\r\nURL:file:///C:\\new\\notes,v2\r\nEND:VCARD\r\n"
+        for version in [VCardWriter.Version.v3, .v4] {
+            let (contact, _, again) = try await importTwice(card, version)
+            #expect(contact.urlAddresses.map(\.value) == [#"file:///C:\new\notes,v2"#], "\(version)")
+            #expect(again.updated == 0 && again.unchanged == 1, "\(version)")
+        }
+        // Apple's escaped colon still reads as a colon.
+        let apple = try await importTwice(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jo;;;\r\nitem1.URL:https\\://example.com/a\\,b\r\nEND:VCARD\r\n")
+        #expect(apple.contact.urlAddresses.map(\.value) == ["https://example.com/a,b"])
+        #expect(apple.again.unchanged == 1)
+    }
+
+    @Test("A social profile's service with a comma is one service, read back whole")
+    func serviceWithComma() async throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            N:Doe;Jo;;;\r
+            X-SOCIALPROFILE;X-SERVICE-TYPE="Acme, Inc. Social";x-user=jo:https://social.example/jo\r
+            X-SOCIALPROFILE;type=twitter;x-user=jd:https://twitter.com/jd\r
+            END:VCARD\r
+
+            """
+        for version in [VCardWriter.Version.v3, .v4] {
+            let (contact, _, again) = try await importTwice(card, version)
+            #expect(contact.socialProfiles.map(\.value.service) == ["Acme, Inc. Social", "Twitter"], "\(version)")
+            #expect(again.unchanged == 1, "\(version)")
+        }
+    }
+
+    @Test("A control character in a property name is taken out before the name is read; a lone CR leaves kept lines")
+    func controlCharacters() async throws {
+        let named = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jo;;;\r\nE\u{1}MAIL:jo@example.com\r\nEND:VCARD\r\n"
+        let (contact, _, again) = try await importTwice(named)
+        #expect(contact.emailAddresses.map(\.value) == ["jo@example.com"])
+        #expect(contact.vCardProperties.isEmpty)
+        #expect(again.unchanged == 1)
+
+        let carriage = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jo;;;\r\nX-FOO:abc\rdef\r\nEND:VCARD\r\n"
+        let kept = try await importTwice(carriage)
+        #expect(kept.contact.vCardProperties.map(\.value) == ["X-FOO:abcdef"])
+        #expect(kept.first.warnings.contains { $0.key == "X-FOO" && $0.message.contains("control characters") })
+        #expect(kept.again.unchanged == 1)
+    }
+
+    @Test("A BEGIN or END line inside a card is left out with a warning, not kept for export to drop")
+    func strayBoundaries() async throws {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jo;;;\r\nEND:VCARDBEGIN:VCARD\r\nNOTE:n\r\nEND:VCARD\r\n"
+        let (contact, first, again) = try await importTwice(card)
+        #expect(contact.vCardProperties.isEmpty)
+        #expect(contact.note == "n")
+        #expect(first.warnings.map(\.key) == ["END"])
+        #expect(first.warnings.first?.line == 4)
+        #expect(again.unchanged == 1)
+    }
+}
