@@ -22,7 +22,13 @@ extension ImportSession {
             groups.identifier(for: name) == nil ? groups.preferred[name] : nil
         }
         if !preferred.isEmpty { groups.dropPreferred(try await store.unavailableIdentifiers(preferred)) }
-        for card in cards where card.problem == nil && !card.card.categories.isEmpty {
+        // A contact's groups come from the last card of the batch with CATEGORIES for it: an earlier one (its UID
+        // repeated) would add groups the later one takes away again, on every import of the file.
+        var last: [String: Int] = [:]
+        for (position, card) in cards.enumerated() where card.problem == nil && !card.card.categories.isEmpty {
+            last[card.contactIdentifier] = position
+        }
+        for (position, card) in cards.enumerated() where last[card.contactIdentifier] == position {
             let contact = card.contactIdentifier
             // A card that repeats the UID of an earlier card of this commit replaces the groups that card gave.
             let planned = plannedGroups[contact] ?? []

@@ -16,9 +16,11 @@ extension ImportSession {
         }
         let unavailable = checkingIdentifiers ? try await store.unavailableIdentifiers(unmatched) : []
         let names = try await storeNames(prepared.flatMap { $0.relatedUIDs.map(\.uid) })
+        var lastPosition: [String: Int] = [:]
+        for (position, identity) in identities.enumerated() { lastPosition[identity] = position }
         var result: [PlannedCard] = []
         result.reserveCapacity(prepared.count)
-        for (card, identity) in zip(prepared, identities) {
+        for (position, (card, identity)) in zip(prepared, identities).enumerated() {
             var card = card
             var planned = PlannedCard(card: card, identity: identity, contactIdentifier: card.contact.identifier)
             for reference in card.relatedUIDs {
@@ -34,6 +36,14 @@ extension ImportSession {
             }
             // A card repeating an earlier card's UID replaces what that card will have saved.
             let current = plannedContacts[identity] ?? existing[identity]
+            // One that a later card of this batch repeats saves nothing: the later card is compared with the
+            // stored contact instead, so a re-import of the file changes nothing (both cards applied in turn
+            // changed it twice, back to the same). Not for an add: the later card updates what this one adds.
+            if let current, lastPosition[identity] != position {
+                planned.contactIdentifier = current.identifier
+                result.append(planned)
+                continue
+            }
             if let current {
                 planned.contactIdentifier = current.identifier
                 // A UID the contact keeps (it names a deleted contact, or is no identifier) stays kept.
