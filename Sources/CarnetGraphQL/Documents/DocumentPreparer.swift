@@ -130,7 +130,9 @@ extension DocumentPreparer {
         if errors.isEmpty { errors = GraphQL.validate(schema: schema, ast: document, rules: specifiedRules) }
         if errors.isEmpty {
             let traversal = SelectionTraversal(schema: index, document: document)
-            var overlapping = OverlappingFieldsRule(traversal: traversal, maxChecks: limits.maxFieldMergeChecks)
+            // One more conflict than the refusal lists is enough to say that more were left out.
+            var overlapping = OverlappingFieldsRule(
+                traversal: traversal, maxChecks: limits.maxFieldMergeChecks, maxErrors: limits.maxValidationErrors + 1)
             errors += overlapping.validate(document)
             errors += SingleFieldSubscriptionsRule(traversal: traversal).validate(document)
             errors += InputLiteralsRule(traversal: traversal).validate(document)
@@ -149,7 +151,7 @@ extension DocumentPreparer {
             reported.append(
                 ResponseError(
                     message:
-                        "The document has \(errors.count) validation errors; the first \(limits.maxValidationErrors) are listed.",
+                        "The document has more than \(limits.maxValidationErrors) validation errors; the first \(limits.maxValidationErrors) are listed.",
                     code: .validationFailed))
         }
         return GraphQLRequestError(.validationFailed, reported)
