@@ -63,6 +63,26 @@ struct HTTP1HeadTests {
         }
     }
 
+    /// CONNECT got a 404 whose head NIO framed without a body and a connection left open: the client waited for the
+    /// answer's end until the idle timeout, 60 s (an outside fuzzer's find). TRACE and PROPFIND got 404.
+    @Test("CONNECT gets 405 in its turn and the connection closes; other unrouted methods at /graphql get 405")
+    func unroutedMethods() async throws {
+        try await withServer { server in
+            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+            let reply = try await connection.sendAndReadUntilClosed(
+                Self.get() + "CONNECT /graphql HTTP/1.1\r\nHost: localhost\r\n\r\n" + Self.get(), limit: .seconds(30))
+            #expect(Self.statuses(reply) == ["200", "405"], "\(reply.prefix(600))")
+            #expect(reply.lowercased().contains("allow: get, post, options"), "\(reply.prefix(600))")
+            for method in ["TRACE", "PROPFIND", "MKCOL"] {
+                let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                let reply = try await connection.sendAndReadUntilClosed(
+                    "\(method) /graphql HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", limit: .seconds(30))
+                #expect(Self.statuses(reply) == ["405"], "\(method): \(reply.prefix(600))")
+                #expect(reply.contains(#""code":"METHOD_NOT_ALLOWED""#), "\(method): \(reply.prefix(600))")
+            }
+        }
+    }
+
     @Test("A request that asks to close, in any case or among other tokens, is the connection's last, and says so")
     func connectionClose() async throws {
         try await withServer { server in

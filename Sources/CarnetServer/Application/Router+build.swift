@@ -14,6 +14,7 @@ func buildRouter(
         HeadRequestMiddleware()
         RequestLogMiddleware(metrics: metrics)
         CORSMiddleware(allowedOrigins: Set(configuration.allowedOrigins))
+        GraphQLMethodMiddleware()
     }
     // `/graphql` first: the router tries top-level paths in the order they were added, and this is the busy one.
     let handler = GraphQLHTTPHandler(

@@ -4,9 +4,16 @@ import NIOHTTP1
 /// to the server: exactly one Host on HTTP/1.1, and whether the connection ends after the answer.
 enum HTTP1HeadRules {
     /// The refusal for an HTTP/1.1 request without a Host or with more than one (RFC 9112 3.2: "A server MUST
-    /// respond with a 400"), or for a body in a transfer coding other than `chunked` (6.1: 501; NIO's decoder
-    /// reads `gzip, chunked` as chunked and the body would be taken for JSON as it came), or nil.
+    /// respond with a 400"), for a body in a transfer coding other than `chunked` (6.1: 501; NIO's decoder
+    /// reads `gzip, chunked` as chunked and the body would be taken for JSON as it came), or for CONNECT (405),
+    /// or nil.
     static func refusal(for head: HTTPRequestHead) -> HTTPErrorResponse? {
+        // CONNECT asks for a tunnel, which this server never opens. NIO frames any answer to it without a body
+        // (a 2xx one switches to the tunnel), so a connection left open after it left the client waiting for the
+        // end of the answer until the idle timeout; refused here, the connection closes after the head.
+        if head.method == .CONNECT {
+            return .methodNotAllowed("GET, POST, OPTIONS", "CONNECT is not served: this server is no proxy.")
+        }
         if head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 {
             return HTTPErrorResponse(
                 status: .badRequest, code: .badRequest, message: "An HTTP/1.1 request needs exactly one Host header.")
