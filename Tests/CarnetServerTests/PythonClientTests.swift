@@ -19,6 +19,15 @@ struct PythonClientTests {
         }
     }
 
+    @Test("A client that drops its connection mid-body without close_notify is counted as 499, not 500")
+    func droppedBody() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "dropped_body.py", ["--port", "\(server.port)", "--ca", server.caPath, "--token", token])
+        }
+    }
+
     @Test("graphql-http audit suite (all 61 audits) over HTTP/1.1 and HTTP/2, plus Carnet's refusals")
     func httpAudit() async throws {
         try await withServer({

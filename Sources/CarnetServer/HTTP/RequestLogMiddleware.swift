@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
+import NIOSSL
 
 /// One structured log line and the metrics for every HTTP request: method, path, status, duration, request id.
 /// Never headers, query strings, variables or bodies (they carry tokens and contact data).
@@ -25,7 +27,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             log(request, path, error.status, start, context)
             throw error
-        } catch is CancellationError {
+        } catch let error where error is CancellationError || Self.isClientGone(error) {
             // The client went away (its connection or HTTP/2 stream closed) and its request stopped: no one
             // reads this answer, and nothing went wrong on the server's side. 499 as nginx records it.
             log(request, path, .clientClosedRequest, start, context)
@@ -40,6 +42,20 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
         log(request, path, response.status, start, context)
         return response
+    }
+
+    /// Whether reading the request failed because its client left: its connection closed mid-body, with TLS's
+    /// close_notify or without it (a dropped connection; an outside fuzzer saw each logged as an unhandled error
+    /// and counted a 500).
+    static func isClientGone(_ error: any Error) -> Bool {
+        if let error = error as? NIOSSLError, case .uncleanShutdown = error { return true }
+        if let error = error as? ChannelError {
+            switch error {
+            case .eof, .ioOnClosedChannel, .inputClosed, .outputClosed, .alreadyClosed: return true
+            default: return false
+            }
+        }
+        return false
     }
 
     private func log(
