@@ -9,7 +9,7 @@ final class GraphQLServiceCore: Sendable {
     let options: GraphQLOptions
     let preparer: DocumentPreparer
     let persistedQueries: LRUCache<String, String>
-    let introspectionCache = LRUCache<String, [UInt8]>(capacity: 64)
+    let introspectionCache: LRUCache<String, [UInt8]>
     let unexpectedErrorHandler: @Sendable (any Error) -> Void
 
     init(
@@ -19,7 +19,9 @@ final class GraphQLServiceCore: Sendable {
         self.limits = limits
         self.options = options
         self.preparer = DocumentPreparer(limits: limits)
-        self.persistedQueries = LRUCache(capacity: limits.persistedQueryCacheSize)
+        self.persistedQueries = LRUCache(
+            capacity: limits.persistedQueryCacheSize, maxCost: limits.persistedQueryCacheBytes)
+        self.introspectionCache = LRUCache(capacity: 64, maxCost: limits.introspectionCacheBytes)
         self.unexpectedErrorHandler = unexpectedErrorHandler
     }
 
@@ -64,7 +66,7 @@ final class GraphQLServiceCore: Sendable {
                             code: .persistedQueryHashMismatch)
                     ])
             }
-            persistedQueries.insert(query, for: hash)
+            persistedQueries.insert(query, for: hash, cost: query.utf8.count)
             return query
         }
         guard let query = persistedQueries[hash] else {

@@ -54,6 +54,43 @@ struct PersistedQueryAndCacheTests {
         #expect(evicted["errors"]?[0]?["extensions"]?["code"] == "PERSISTED_QUERY_NOT_FOUND")
     }
 
+    /// 10,000 registered 95 KB queries held 1.2 GB, kept for good (an outside fuzzer): the caches held a count of
+    /// entries, however long. Each now holds a number of bytes of text too.
+    @Test("Persisted queries, documents and introspection answers are bounded by their bytes too")
+    func boundedBytes() async throws {
+        var limits = GraphQLLimits()
+        limits.persistedQueryCacheBytes = 10_000
+        limits.documentCacheBytes = 10_000
+        limits.introspectionCacheBytes = 20_000
+        let fixture = try GraphQLFixture(limits: limits)
+        let padding = "# " + String(repeating: "x", count: 1_000) + "\n"
+        let queries = (0..<20).map { "\(padding){ q\($0): __typename }" }
+        for query in queries {
+            let registered = try await run(fixture, query: query, hash: Self.sha256(query))
+            #expect(registered["data"] != nil && registered["data"] != .null)
+        }
+        let core = fixture.service.core
+        #expect(core.persistedQueries.cost <= 10_000 && core.persistedQueries.count == 9)
+        #expect(core.preparer.cache.cost <= 10_000 && core.preparer.cache.count == 9)
+        // The oldest went, the newest stay.
+        let evicted = try await run(fixture, query: nil, hash: Self.sha256(queries[0]))
+        #expect(evicted["errors"]?[0]?["extensions"]?["code"] == "PERSISTED_QUERY_NOT_FOUND")
+        let kept = try await run(fixture, query: nil, hash: Self.sha256(queries[19]))
+        #expect(kept["data"]?["q19"] == "Query")
+        // One text over the budget alone is answered, not kept.
+        let long = String(repeating: " ", count: 10_001) + "{ long: __typename }"
+        #expect(try await run(fixture, query: long, hash: Self.sha256(long))["data"]?["long"] == "Query")
+        #expect(core.persistedQueries.cost <= 10_000)
+        // Introspection answers: deep ones, of a few kilobytes each, past the budget.
+        for depth in 1...6 {
+            let ofType = String(repeating: "ofType { name kind ", count: depth) + String(repeating: "} ", count: depth)
+            _ = try await fixture.data("{ __schema { types { name fields { name type { \(ofType) } } } } }")
+        }
+        #expect(core.introspectionCache.cost <= 20_000)
+        _ = try await fixture.data(#"{ __type(name: "Group") { name } }"#)
+        #expect(core.introspectionCache.count >= 1 && core.introspectionCache.cost <= 20_000)
+    }
+
     @Test("A cached document skips parsing and validation; the cache is bounded")
     func documentCache() async throws {
         var limits = GraphQLLimits()

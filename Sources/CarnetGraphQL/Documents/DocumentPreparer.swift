@@ -17,14 +17,14 @@ final class DocumentPreparer: Sendable {
         self.schema = schema
         self.index = index
         self.limits = limits
-        self.cache = LRUCache(capacity: limits.documentCacheSize)
+        self.cache = LRUCache(capacity: limits.documentCacheSize, maxCost: limits.documentCacheBytes)
     }
 
     func prepare(_ text: String) -> Preparation {
         let key = DocumentText(text)
         if let cached = cache[key] { return cached }
         let preparation = uncachedPrepare(text)
-        cache.insert(preparation, for: key)
+        cache.insert(preparation, for: key, cost: text.utf8.count)
         return preparation
     }
 

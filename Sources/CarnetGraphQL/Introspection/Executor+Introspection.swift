@@ -71,7 +71,7 @@ extension Executor {
             }
             return
         }
-        service.introspectionCache.insert(output.bytes, for: cacheKey)
+        service.introspectionCache.insert(output.bytes, for: cacheKey, cost: output.bytes.count + cacheKey.utf8.count)
     }
 }
 

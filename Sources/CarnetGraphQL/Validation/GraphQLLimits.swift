@@ -49,8 +49,15 @@ public struct GraphQLLimits: Sendable, Hashable {
     public var introspectionEnabled = true
     /// Validated documents kept, by query text. Default 1,000.
     public var documentCacheSize = 1_000
+    /// The query text those documents may hold in all (their syntax trees take several times as much). Default
+    /// 16 MiB: 1,000 long documents (100 KB each) held over 1 GB.
+    public var documentCacheBytes = 16 << 20
     /// Automatic persisted queries kept, by hash. Default 10,000.
     public var persistedQueryCacheSize = 10_000
+    /// The query text they may hold in all. Default 32 MiB (10,000 registered 95 KB queries held 1.2 GB).
+    public var persistedQueryCacheBytes = 32 << 20
+    /// The introspection answers kept (64 at most) may hold in all. Default 16 MiB: one deep answer is megabytes.
+    public var introspectionCacheBytes = 16 << 20
 
     public init() {}
 }
