@@ -16,6 +16,8 @@ has a time limit, so the script never hangs. Checks:
   invalid-json         a text frame that is not JSON -> close 4400
   unknown-type         a message of an unknown type -> close 4400
   missing-id           a subscribe without id -> close 4400
+  malformed-payload    a subscribe whose query is no string, whose variables or extensions are no object, and a
+                       ping whose payload is no object -> close 4400 (as graphql-ws's own server)
   double-init          a second connection_init -> close 4429
   ping-pong            ping -> pong (payload echoed back is not required)
   query                a query over the socket -> one next (with data) then complete
@@ -289,6 +291,20 @@ class Checks:
             await session.expect_close(4400)
             return "closed 4400"
 
+    async def check_malformed_payload(self) -> str:
+        messages = [
+            {"id": "m", "type": "subscribe", "payload": {"query": 7}},
+            {"id": "m", "type": "subscribe", "payload": {"query": HISTORY_TOKEN_QUERY, "variables": [1]}},
+            {"id": "m", "type": "subscribe", "payload": {"query": HISTORY_TOKEN_QUERY, "extensions": "x"}},
+            {"type": "ping", "payload": "not an object"},
+        ]
+        for message in messages:
+            session = await self.session()
+            async with session.ws:
+                await session.send(message)
+                await session.expect_close(4400)
+        return f"{len(messages)} closed 4400"
+
     async def check_double_init(self) -> str:
         session = await self.session()
         async with session.ws:
@@ -405,6 +421,7 @@ class Checks:
             ("invalid-json", self.check_invalid_json),
             ("unknown-type", self.check_unknown_type),
             ("missing-id", self.check_missing_id),
+            ("malformed-payload", self.check_malformed_payload),
             ("double-init", self.check_double_init),
             ("ping-pong", self.check_ping_pong),
             ("query", self.check_query),
@@ -448,7 +465,7 @@ class Checks:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     names = ["subprotocol", "bad-token", "no-token", "init-timeout", "subscribe-before-ack", "duplicate-id",
-             "invalid-json", "unknown-type", "missing-id", "double-init", "ping-pong", "query", "invalid-operation",
+             "invalid-json", "unknown-type", "missing-id", "malformed-payload", "double-init", "ping-pong", "query", "invalid-operation",
              "read-only-query", "read-only-mutation", "complete-stops"]
     parser = argparse.ArgumentParser(
         description="graphql-transport-ws protocol checks against a running Carnet server.",

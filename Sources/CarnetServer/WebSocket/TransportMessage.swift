@@ -41,16 +41,50 @@ enum ClientMessage {
         }
         switch type {
         case "connection_init": self = .connectionInit(payload: try payload())
-        case "ping": self = .ping
-        case "pong": self = .pong
+        case "ping":
+            _ = try payload()
+            self = .ping
+        case "pong":
+            _ = try payload()
+            self = .pong
         case "subscribe":
             let id = try id()
             guard case .object(let payload)? = message["payload"] else {
                 throw Invalid(reason: "Invalid message: subscribe needs a payload")
             }
+            try Self.checkSubscribePayload(payload)
             self = .subscribe(id: id, payload: payload)
         case "complete": self = .complete(id: try id())
         default: throw Invalid(reason: "Invalid message type \"\(type)\"")
+        }
+    }
+}
+
+extension ClientMessage {
+    /// The protocol's shape of a subscribe payload, as graphql-ws's own server checks it (close 4400): `query` a
+    /// string, `operationName` a string or null, `variables` and `extensions` objects or null. A query may be
+    /// left out only for a persisted query's hash in `extensions`.
+    static func checkSubscribePayload(_ payload: [String: JSONValue]) throws(Invalid) {
+        func objectOrNull(_ key: String) -> Bool {
+            switch payload[key] {
+            case nil, .null?, .object?: true
+            default: false
+            }
+        }
+        for key in ["variables", "extensions"] where !objectOrNull(key) {
+            throw Invalid(reason: "Invalid message: subscribe payload's \(key) must be an object")
+        }
+        switch payload["operationName"] {
+        case nil, .null?, .string?: break
+        default: throw Invalid(reason: "Invalid message: subscribe payload's operationName must be a string")
+        }
+        switch payload["query"] {
+        case .string?: break
+        case nil, .null?:
+            guard case .object(let extensions)? = payload["extensions"], extensions["persistedQuery"] != nil else {
+                throw Invalid(reason: "Invalid message: subscribe payload needs a query")
+            }
+        default: throw Invalid(reason: "Invalid message: subscribe payload's query must be a string")
         }
     }
 }
