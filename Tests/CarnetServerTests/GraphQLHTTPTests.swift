@@ -115,6 +115,15 @@ struct GraphQLHTTPTests {
             #expect(tooLarge.status == 413)
             #expect(tooLarge.errorCodes == ["REQUEST_TOO_LARGE"])
             #expect(try await client.send(.PUT, headers: json, body: "{}").status == 405)
+            // No content coding is decoded: a coded body is refused as one, not read as malformed JSON or run.
+            for coding in ["gzip", "br", "identity, gzip"] {
+                let coded = try await client.send(
+                    body: #"{"query":"{ __typename }"}"#, headers: json + [("Content-Encoding", coding)])
+                #expect(coded.status == 415 && coded.errorCodes == ["UNSUPPORTED_MEDIA_TYPE"], "\(coding)")
+            }
+            let identity = try await client.send(
+                body: #"{"query":"{ __typename }"}"#, headers: json + [("Content-Encoding", "Identity")])
+            #expect(identity.status == 200)
             // A run of combining marks past the limit, which hashing the key would normalize in quadratic time.
             let marks = String(repeating: "\u{0301}\u{0316}", count: 200)
             let marked = try await client.send(body: #"{"query":"{ __typename }","a\#(marks)":1}"#, headers: json)

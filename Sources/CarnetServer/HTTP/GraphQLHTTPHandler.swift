@@ -94,6 +94,14 @@ struct GraphQLHTTPHandler: Sendable {
         return finish(response, mediaType, start, context)
     }
 
+    /// Whether a Content-Encoding names no coding: `identity`, in any case, or empty.
+    static func isIdentity(_ coding: String) -> Bool {
+        coding.split(separator: ",").allSatisfy {
+            let token = $0.trimmingCharacters(in: .whitespaces).lowercased()
+            return token.isEmpty || token == "identity"
+        }
+    }
+
     /// The request's GraphQL parameters from the query string (GET) or the JSON body (POST).
     private func parameters(_ request: Request, _ context: CarnetRequestContext) async throws -> GraphQLRequestBody {
         if request.method == .get {
@@ -110,6 +118,14 @@ struct GraphQLHTTPHandler: Sendable {
             throw HTTPErrorResponse(
                 status: .unsupportedMediaType, code: .unsupportedMediaType,
                 message: "Send the request as Content-Type: application/json (UTF-8).")
+        }
+        // A coded body (gzip) was read as JSON and refused as malformed, and `br` on a plain one was run: the
+        // server decodes no content coding, so any but identity is refused (RFC 9110 15.5.16).
+        if let coding = request.headers.value(.contentEncoding), !Self.isIdentity(coding) {
+            throw HTTPErrorResponse(
+                status: .unsupportedMediaType, code: .unsupportedMediaType,
+                message: "The request body must not be content-coded (Content-Encoding); send it as is.",
+                headers: [.acceptEncoding: "identity"])
         }
         let bytes = try await RequestBodyReader.read(request, limit: maxBodyBytes)
         guard !bytes.isEmpty else {
