@@ -18,6 +18,10 @@ public struct VCardReader: Sendable {
     public var maxPhotoBytes: Int
     /// The longest unfolded property line; a longer one makes the card an issue.
     public var maxLineBytes: Int
+    /// The bytes are text already decoded (the UTF-8 of a GraphQL string), not a file's: a value without a
+    /// transfer encoding is UTF-8 whatever its CHARSET says (`N;CHARSET=ISO-8859-1:Müller` was read as
+    /// "MÃ¼ller"). A quoted-printable or base64 value is bytes again, in its CHARSET.
+    public var textIsDecoded = false
 
     /// - Parameters:
     ///   - strict: Refuse the whole file at the first bad card instead of skipping it.

@@ -45,11 +45,12 @@ public struct VCardSequence: Sequence, Sendable {
             switch scanned {
             case .failure(let issue): result = .failure(issue)
             case .success(let beginLine):
-                let maxPhotoBytes = reader.maxPhotoBytes
+                let (maxPhotoBytes, textIsDecoded) = (reader.maxPhotoBytes, reader.textIsDecoded)
                 result = scanner.withCard { buffer, lines in
                     do throws(VCardIssue) {
                         let card = try CardDecoder.decode(
-                            buffer, lines: lines, beginLine: beginLine, maxPhotoBytes: maxPhotoBytes)
+                            buffer, lines: lines, beginLine: beginLine, maxPhotoBytes: maxPhotoBytes,
+                            textIsDecoded: textIsDecoded)
                         return .success(card)
                     } catch {
                         return .failure(error)

@@ -43,6 +43,25 @@ struct VCardGraphQLTests {
         }
         """
 
+    /// `data` is a string, so its text is decoded already: CHARSET was applied to its UTF-8 and `Müller` was
+    /// stored as "MÃ¼ller" (an outside vCard fuzzer). A quoted-printable value is bytes again, in its CHARSET.
+    @Test("importVCards reads plain values as the text they are, whatever their CHARSET; encoded ones in it")
+    func charsetOfText() async throws {
+        let fixture = try GraphQLFixture()
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:2.1\r
+            N;CHARSET=ISO-8859-1:Müller;Anna;;;\r
+            NOTE;ENCODING=QUOTED-PRINTABLE;CHARSET=ISO-8859-1:Gr=FC=DFe\r
+            END:VCARD\r
+
+            """
+        let result = try await fixture.data(Self.mutation, ["data": .string(card)])
+        #expect(result["importVCards"]?["added"] == 1)
+        let read = try await fixture.data("{ contacts { nodes { familyName note } } }")
+        #expect(read["contacts"]?["nodes"]?.json == #"[{"familyName":"Müller","note":"Grüße"}]"#)
+    }
+
     @Test(
         "importVCards adds cards, keeps an over-long email with a warning, skips an unreadable card with its lines, and a second import changes nothing"
     )

@@ -16,6 +16,7 @@ extension Executor {
             store: store, containerIdentifier: arguments.string("containerId"), transactionAuthor: author,
             strict: arguments.bool("strict") ?? false)
         importer.linkDuplicates = arguments.bool("linkDuplicates") ?? false
+        importer.textIsDecoded = true
         let summary: VCardImporter.Summary
         do {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))

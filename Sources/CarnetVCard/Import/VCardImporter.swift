@@ -46,6 +46,8 @@ public struct VCardImporter: Sendable {
     /// Link (not merge) each imported card to a contact of another container that is the same person: a shared
     /// email or phone number, else the same given and family name. Runs after the cards are saved.
     public var linkDuplicates = false
+    /// The data is text already decoded (a GraphQL string's UTF-8), not a file's bytes: ``VCardReader/textIsDecoded``.
+    public var textIsDecoded = false
 
     public init(
         store: any ContactStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil,
@@ -75,11 +77,17 @@ public struct VCardImporter: Sendable {
         return summary
     }
 
+    private func reader(strict: Bool) -> VCardReader {
+        var reader = VCardReader(strict: strict)
+        reader.textIsDecoded = textIsDecoded
+        return reader
+    }
+
     /// Every card read and planned first, then one commit of every operation: a refusal writes nothing.
     private func importStrictly(
         _ data: Data, _ session: inout ImportSession, _ progress: @Sendable (Int) -> Void
     ) async throws {
-        let cards = try VCardReader(strict: true).read(data).cards
+        let cards = try reader(strict: true).read(data).cards
         for card in cards { session.learn(card) }
         var operations: [SaveOperation] = []
         var created = 0
@@ -112,7 +120,7 @@ public struct VCardImporter: Sendable {
     ) async throws {
         var batch: [VCardCard] = []
         var handled = 0
-        for result in VCardReader().cards(from: data) {
+        for result in reader(strict: false).cards(from: data) {
             switch result {
             case .success(let card):
                 session.learn(card)

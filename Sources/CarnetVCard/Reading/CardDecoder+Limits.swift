@@ -7,13 +7,15 @@ extension CardDecoder {
     /// (over a limit: a long note, a long custom label, a 101st phone number) is kept unmapped instead, with a
     /// warning naming its line and key, so the card imports whole.
     static func decode(
-        _ buffer: UnsafeBufferPointer<UInt8>, lines rawLines: [RawLine], beginLine: Int, maxPhotoBytes: Int
+        _ buffer: UnsafeBufferPointer<UInt8>, lines rawLines: [RawLine], beginLine: Int, maxPhotoBytes: Int,
+        textIsDecoded: Bool = false
     ) throws(VCardIssue) -> VCardCard {
         var lines: [ContentLine] = []
         lines.reserveCapacity(rawLines.count)
         for raw in rawLines { lines.append(try ContentLineParser.parse(raw, in: buffer, cardLine: beginLine)) }
         let version = try VCardVersion.of(lines, cardLine: beginLine)
-        let values = ValueDecoder(version: version, cardLine: beginLine)
+        var values = ValueDecoder(version: version, cardLine: beginLine)
+        values.textIsDecoded = textIsDecoded
         var excluded: Set<Int> = []
         var warnings: [VCardWarning] = []
         // Each pass keeps more lines unmapped; a name the FN fills in after its N was kept may need one more.

@@ -6,6 +6,8 @@ import Foundation
 struct ValueDecoder {
     let version: VCardVersion
     let cardLine: Int
+    /// ``VCardReader/textIsDecoded``: a value without a transfer encoding is UTF-8 whatever its CHARSET.
+    var textIsDecoded = false
 
     /// The whole value, unescaped.
     func text(_ line: ContentLine) throws(VCardIssue) -> String {
@@ -76,7 +78,7 @@ struct ValueDecoder {
     }
 
     private func charset(_ line: ContentLine) throws(VCardIssue) -> Charset {
-        guard let name = line.parameter("CHARSET") else { return .utf8 }
+        guard let name = line.parameter("CHARSET"), !textIsDecoded || line.encoding != nil else { return .utf8 }
         guard let charset = Charset(name: name) else {
             throw issue(line, "unsupported charset \"\(name.prefix(32))\" in \(line.name)")
         }
