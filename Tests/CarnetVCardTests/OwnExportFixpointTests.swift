@@ -78,4 +78,31 @@ struct OwnExportFixpointTests {
         #expect(first.warnings.first?.line == 4)
         #expect(again.unchanged == 1)
     }
+
+    /// vCard 2.1's AGENT with a card inside: its END:VCARD ended the outer card, which took the agent's name and
+    /// phone, and the card's own email and phone after it were text outside any card (an outside fuzzer's find).
+    @Test("A 2.1 AGENT's embedded card stays in its AGENT line; the card keeps its own values")
+    func embeddedAgent() async throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:2.1\r
+            N:Outer;Olga;;;\r
+            AGENT:BEGIN:VCARD\r
+            VERSION:2.1\r
+            N:Agent;Alan;;;\r
+            TEL:+1 555 0001\r
+            END:VCARD\r
+            EMAIL:olga@example.com\r
+            TEL:+1 555 0002\r
+            END:VCARD\r
+
+            """
+        let (contact, first, again) = try await importTwice(card)
+        #expect(first.skipped.isEmpty && first.added == 1)
+        #expect([contact.givenName, contact.familyName] == ["Olga", "Outer"])
+        #expect(contact.emailAddresses.map(\.value) == ["olga@example.com"])
+        #expect(contact.phoneNumbers.map(\.value) == ["+1 555 0002"])
+        #expect(contact.vCardProperties.map(\.value) == [#"AGENT:BEGIN:VCARD\nVERSION:2.1\nN:Agent;Alan;;;\nTEL:+1 555 0001\nEND:VCARD"#])
+        #expect(again.unchanged == 1)
+    }
 }

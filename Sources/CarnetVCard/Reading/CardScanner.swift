@@ -26,6 +26,7 @@ struct CardScanner {
     static let begin = Array("BEGIN:VCARD".utf8)
     static let end = Array("END:VCARD".utf8)
     static let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
+    static let agent = Array("AGENT".utf8)
 
     init(data: Data, maxLineBytes: Int) {
         self.data = data
@@ -142,7 +143,50 @@ struct CardScanner {
             currentStart = cardBytes.count
             currentNumber = lineNumber
             append(range)
+            if isEmbeddingAgent(range) {
+                guard embedAgent() else {
+                    return .failure(
+                        VCardIssue(line: beginLine, message: "card has no END:VCARD before the end of the file"))
+                }
+                if let start = currentStart, cardBytes.count - start > maxLineBytes {
+                    problem = problem ?? tooLong(currentNumber)
+                    cardBytes.removeSubrange(start...)
+                    currentStart = nil
+                }
+            }
         }
+    }
+
+    /// Whether a line is vCard 2.1's AGENT with a card inside (`AGENT:` then `BEGIN:VCARD` as its whole value): the
+    /// lines down to its own END:VCARD are the agent's, not the card's.
+    private func isEmbeddingAgent(_ range: Range<Int>) -> Bool {
+        guard let colon = range.first(where: { bytes[$0] == Byte.colon }) else { return false }
+        var nameEnd = colon
+        if let semicolon = (range.lowerBound..<colon).first(where: { bytes[$0] == Byte.semicolon }) {
+            nameEnd = semicolon
+        }
+        let nameStart = (range.lowerBound..<nameEnd).last { bytes[$0] == Byte.dot }.map { $0 + 1 } ?? range.lowerBound
+        return matches(nameStart..<nameEnd, Self.agent) && matches((colon + 1)..<range.upperBound, Self.begin)
+    }
+
+    /// Takes an embedded card's lines into the AGENT line that opened it, each after a line break (a kept 2.1 line
+    /// writes them as `\n`, 3.0's form of the same AGENT), down to the END:VCARD that closes it; cards nested in
+    /// it count. Before, its END:VCARD ended the outer card: the agent's name and phone became the card's, and the
+    /// card's own lines after it were text outside any card. False at the end of the file.
+    private mutating func embedAgent() -> Bool {
+        var depth = 0
+        while let range = readLine() {
+            if isBlank(range) { continue }
+            cardBytes.append(Byte.lf)
+            append(range)
+            if matches(range, Self.begin) {
+                depth += 1
+            } else if matches(range, Self.end) {
+                if depth == 0 { return true }
+                depth -= 1
+            }
+        }
+        return false
     }
 
     /// Copies file bytes to the end of the card buffer.

@@ -42,11 +42,14 @@ struct ValueDecoder {
     /// The unfolded line as in the file, for properties kept unmapped. A 2.1 line with parameters, text that is
     /// not ASCII, a backslash (2.1's is a character; 3.0 and 4.0 read `\n` in `C:\new` as a line break) or a comma
     /// (a list separator in 3.0 and 4.0) is rewritten in the form 3.0 and 4.0 read (``KeptLine``), so that what is
-    /// kept is valid in every version written.
+    /// kept is valid in every version written. So is one with line breaks: an AGENT's embedded card
+    /// (``CardScanner``), its lines then `\n`.
     func raw(_ line: ContentLine) throws(VCardIssue) -> String {
         if version == .v21,
             !line.parameters.isEmpty
-                || line.raw.contains(where: { $0 >= 0x80 || $0 == Byte.backslash || $0 == Byte.comma })
+                || line.raw.contains(where: {
+                    $0 >= 0x80 || $0 == Byte.backslash || $0 == Byte.comma || $0 == Byte.lf
+                })
         {
             return try KeptLine.from21(line, values: self)
         }
