@@ -23,12 +23,17 @@ extension ImportSession {
         }
         if !preferred.isEmpty { groups.dropPreferred(try await store.unavailableIdentifiers(preferred)) }
         // A contact's groups come from the last card of the batch with CATEGORIES for it: an earlier one (its UID
-        // repeated) would add groups the later one takes away again, on every import of the file.
+        // repeated) would add groups the later one takes away again, on every import of the file. Its groups are
+        // still made, as when the two cards fall in two batches: what an import creates does not hang on batches.
         var last: [String: Int] = [:]
         for (position, card) in cards.enumerated() where card.problem == nil && !card.card.categories.isEmpty {
             last[card.contactIdentifier] = position
         }
-        for (position, card) in cards.enumerated() where last[card.contactIdentifier] == position {
+        for (position, card) in cards.enumerated() where card.problem == nil && !card.card.categories.isEmpty {
+            guard last[card.contactIdentifier] == position else {
+                for name in card.card.categories where groups.ensure(name, in: &operations).created { created += 1 }
+                continue
+            }
             let contact = card.contactIdentifier
             // A card that repeats the UID of an earlier card of this commit replaces the groups that card gave.
             let planned = plannedGroups[contact] ?? []
