@@ -28,7 +28,7 @@ struct CarnetChannel: ServerChildChannel {
     let firstRequestTimeout: TimeAmount
     /// How long an HTTP/2 connection whose client sends nothing may stay open (see ``HTTP2ConnectionGuard``).
     let idleReapLimit: TimeAmount
-    /// How long an HTTP/2 connection may stay open once the server shuts down.
+    /// How long a connection may stay open once the server shuts down.
     let quiesceLimit: TimeAmount
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` (``ServerConfiguration/maxConcurrentHTTP2Streams``).
     let maxStreams: Int
@@ -73,6 +73,7 @@ struct CarnetChannel: ServerChildChannel {
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
                         let operations = channel.pipeline.syncOperations
+                        try operations.addHandler(QuiesceDeadline(limit: quiesceLimit), position: .first)
                         let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                         try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
                         return .http1_1(value)

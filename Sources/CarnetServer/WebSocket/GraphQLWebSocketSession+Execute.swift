@@ -141,7 +141,16 @@ extension GraphQLWebSocketSession {
         }
         await waiting.value
         deadline.cancel()
-        await close(code: .goingAway, "Server shutting down")
+        // The close frame waits behind what the socket has not sent yet: a client that stopped reading would hold
+        // it, and the shutdown, for ever. Past `grace` it is given up; the connection is closed when the server's
+        // own shutdown limit comes (``QuiesceDeadline``).
+        let closing = Task { await close(code: .goingAway, "Server shutting down") }
+        let giveUp = Task {
+            try? await Task.sleep(for: grace)
+            closing.cancel()
+        }
+        await closing.value
+        giveUp.cancel()
     }
 
     func close(_ code: CloseCode, _ reason: String) async {
