@@ -56,6 +56,57 @@ struct ConsistentQueryTests {
         try await writer.value
         #expect(torn.isEmpty, "\(torn.count) of \(queries) responses disagree with themselves: \(torn.prefix(3))")
     }
+
+    /// A history page read its contacts' groups and links after the page: a unified page showed a member at its
+    /// revision before a link and its `linkedContacts` after it (an outside sync tester, under load).
+    @Test(
+        "A history page and the groups its contacts show are one state",
+        arguments: StoreKind.available.filter { $0 != .inMemory })
+    func historyAgreesUnderSaves(kind: StoreKind) async throws {
+        let fixture = try await StoreFixture(kind)
+        let graphQL = GraphQLFixture(store: fixture.store)
+        let store = fixture.store
+        var contact = Contact()
+        contact.note = "v0"
+        let group = Group(name: "v0")
+        var setup = SaveRequest(transactionAuthor: "writer")
+        setup.add(contact)
+        setup.add(group)
+        setup.addMember(contact.identifier, toGroup: group.identifier)
+        try await store.execute(setup)
+        let saves = 120
+        let finished = Finished()
+        // Each save gives the contact's note and its group's name the same new value.
+        let writer = Task.detached {
+            for index in 1...saves {
+                var request = SaveRequest(transactionAuthor: "writer")
+                var note = Contact(updating: contact.identifier)
+                note.note = "v\(index)"
+                request.update(note)
+                var renamed = group
+                renamed.name = "v\(index)"
+                request.update(renamed)
+                try await store.execute(request)
+            }
+            finished.value.withLock { $0 = true }
+        }
+        var torn: [String] = []
+        var queries = 0
+        repeat {
+            queries += 1
+            let response = try await graphQL.run(
+                "{ changeHistory(first: 1000) { events { ... on AddContactEvent { contact { note groups { name } } } } } }")
+            let events = response["data"]?["changeHistory"]?["events"]?.arrayValue ?? []
+            let shown = events.compactMap { $0["contact"] }
+            if response["errors"] != nil || shown.count != 1
+                || shown[0]["note"] != shown[0]["groups"]?[0]?["name"]
+            {
+                torn.append(response.json)
+            }
+        } while !finished.value.withLock({ $0 }) || queries < 5
+        try await writer.value
+        #expect(torn.isEmpty, "\(torn.count) of \(queries) pages disagree with themselves: \(torn.prefix(3))")
+    }
 }
 
 private final class Finished: Sendable {

@@ -31,17 +31,33 @@ extension Executor {
         guard fields.count == 1, let field = fields.first else { return fields.count > 1 }
         switch QueryField(rawValue: field.code) {
         case .contact:
-            return (field.selection?.fields(for: "Contact") ?? []).contains { field in
-                switch ContactField(rawValue: field.code) {
-                case .groups, .linkedContacts, .container, .vCard: true
-                default: false
-                }
-            }
-        case .changeHistory, .currentHistoryToken, .changeHistoryRetention, .container, .containers,
-            .defaultContainer, .viewer, .principals, nil:
+            return readsRelations(field.selection?.fields(for: "Contact") ?? [])
+        case .changeHistory:
+            return historyReadsMoreThanOnce(field)
+        case .currentHistoryToken, .changeHistoryRetention, .container, .containers, .defaultContainer, .viewer,
+            .principals, nil:
             return false
         case .node, .contacts, .group, .groups, .addressBooks, .addressBook, .duplicateCandidates:
             return true
+        }
+    }
+
+    /// Whether a history page's selection reads more than the page: its contacts' groups, links, container or
+    /// vCard, or its groups. A unified page showed a member at its revision before a link and its
+    /// `linkedContacts` after it, read once the link had committed (an outside sync tester's find).
+    static func historyReadsMoreThanOnce(_ field: FieldPlan) -> Bool {
+        readsRelations(KeyPlanning.eventContactFields(field))
+            || !KeyPlanning.fields(under: field.selection?.allFields ?? [], path: ["events", "group"], type: "Group")
+                .isEmpty
+    }
+
+    /// Whether these `Contact` fields read beyond the contact: its groups, links, container or vCard.
+    private static func readsRelations(_ fields: [FieldPlan]) -> Bool {
+        fields.contains { field in
+            switch ContactField(rawValue: field.code) {
+            case .groups, .linkedContacts, .container, .vCard: true
+            default: false
+            }
         }
     }
 }
