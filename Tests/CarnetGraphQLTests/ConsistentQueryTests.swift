@@ -95,7 +95,8 @@ struct ConsistentQueryTests {
         repeat {
             queries += 1
             let response = try await graphQL.run(
-                "{ changeHistory(first: 1000) { events { ... on AddContactEvent { contact { note groups { name } } } } } }")
+                "{ changeHistory(first: 1000) { events { ... on AddContactEvent { contact { note groups { name } } } } } }"
+            )
             let events = response["data"]?["changeHistory"]?["events"]?.arrayValue ?? []
             let shown = events.compactMap { $0["contact"] }
             if response["errors"] != nil || shown.count != 1
