@@ -94,14 +94,14 @@ final class SubscriptionFeed: Sendable {
                 let current = try await executor.store.currentHistoryToken()
                 cursor.exclusionGuard.catchUpPosition = HistoryToken(encoded: current)?.position ?? 0
             }
-            let (token, exclusionGuard) = (cursor.token, cursor.exclusionGuard)
+            let (field, token, exclusionGuard) = (field, cursor.token, cursor.exclusionGuard)
+            let fetch = {
+                try await executor.fetchHistory(field, since: token, limit: 1000, exclusionGuard: exclusionGuard)
+            }
             // In one state of the book when the payload reads more than the page, as a query's fields are.
             page =
                 Executor.historyReadsMoreThanOnce(field)
-                ? try await executor.store.withConsistentReads {
-                    try await executor.fetchHistory(field, since: token, limit: 1000, exclusionGuard: exclusionGuard)
-                }
-                : try await executor.fetchHistory(field, since: token, limit: 1000, exclusionGuard: exclusionGuard)
+                ? try await executor.store.withConsistentReads(fetch) : try await fetch()
         } catch {
             // The client resumes from its last token; the error says why this stream ended.
             cursor.ended = true

@@ -24,15 +24,11 @@ func buildRouter(
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }
     router.on("/graphql", method: .options) { _, _ in
-        Response(status: .noContent, headers: [.allow: "GET, POST, OPTIONS"])
-    }
-    for method in [HTTPRequest.Method.put, .delete, .patch, .head] {
-        router.on("/graphql", method: method) { _, _ in
-            HTTPErrorResponse.methodNotAllowed("GET, POST, OPTIONS", "Use GET or POST.").response()
-        }
+        Response(status: .noContent, headers: [.allow: GraphQLMethodMiddleware.allowed])
     }
     let ok = ByteBuffer(string: #"{"status":"ok"}"#)
-    // The static routes answer HEAD as GET (HeadRequestMiddleware drops the body); `/graphql` refuses it above.
+    // The static routes answer HEAD as GET (HeadRequestMiddleware drops the body); `/graphql` refuses it
+    // (GraphQLMethodMiddleware).
     for method in [HTTPRequest.Method.get, .head] {
         // Liveness: a static answer (also the ceiling the HTTP benchmark compares with).
         router.on("/healthz", method: method) { _, _ in

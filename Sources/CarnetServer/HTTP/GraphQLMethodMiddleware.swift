@@ -1,20 +1,22 @@
 import HTTPTypes
 import Hummingbird
 
-/// Refuses, at `/graphql`, the methods no route there takes (TRACE, PROPFIND, any extension method) with 405 and
-/// its `Allow`, as the routed ones (PUT, DELETE, PATCH, HEAD) are: the router answered them 404, as if the endpoint
-/// were not there.
+/// Refuses, at `/graphql`, every method but GET, POST and OPTIONS (PUT, DELETE, PATCH, HEAD, TRACE, PROPFIND, any
+/// extension method) with 405 and its `Allow`. Routes answered only the methods they named, and the router the
+/// others 404, as if the endpoint were not there.
 struct GraphQLMethodMiddleware: RouterMiddleware {
     typealias Context = CarnetRequestContext
 
-    static let routed: Set<HTTPRequest.Method> = [.get, .post, .options, .put, .delete, .patch, .head]
+    /// The methods `/graphql` serves, as `Allow` lists them.
+    static let allowed = "GET, POST, OPTIONS"
+    static let served: Set<HTTPRequest.Method> = [.get, .post, .options]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard !Self.routed.contains(request.method), request.uri.path == "/graphql" else {
+        guard !Self.served.contains(request.method), request.uri.path == "/graphql" else {
             return try await next(request, context)
         }
-        return HTTPErrorResponse.methodNotAllowed("GET, POST, OPTIONS", "Use GET or POST.").response()
+        return HTTPErrorResponse.methodNotAllowed(Self.allowed, "Use GET or POST.").response()
     }
 }

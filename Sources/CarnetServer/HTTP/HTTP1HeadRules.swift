@@ -12,7 +12,7 @@ enum HTTP1HeadRules {
         // (a 2xx one switches to the tunnel), so a connection left open after it left the client waiting for the
         // end of the answer until the idle timeout; refused here, the connection closes after the head.
         if head.method == .CONNECT {
-            return .methodNotAllowed("GET, POST, OPTIONS", "CONNECT is not served: this server is no proxy.")
+            return .methodNotAllowed(GraphQLMethodMiddleware.allowed, "CONNECT is not served: this server is no proxy.")
         }
         if head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 {
             return HTTPErrorResponse(

@@ -10,20 +10,17 @@ struct ValueDecoder {
     var textIsDecoded = false
 
     /// The whole value, unescaped.
-    func text(_ line: ContentLine) throws(VCardIssue) -> String {
-        let charset = try charset(line)
-        let text = try transferDecoded(line) { bytes in decode(bytes, charset) ?? fallbackDecode(bytes, line) }
-        guard let text else { throw invalidText(line) }
-        return text
-    }
+    func text(_ line: ContentLine) throws(VCardIssue) -> String { try whole(line, uri: false) }
 
     /// A URI value (URL, a social profile's URL), which export writes without backslash escapes, as URIs have
     /// none: Apple's `\:` (and `\,`, `\;`) are read as the character, any other backslash as itself, so
     /// `file:///C:\new` keeps its `\n`.
-    func uri(_ line: ContentLine) throws(VCardIssue) -> String {
+    func uri(_ line: ContentLine) throws(VCardIssue) -> String { try whole(line, uri: true) }
+
+    private func whole(_ line: ContentLine, uri: Bool) throws(VCardIssue) -> String {
         let charset = try charset(line)
         let text = try transferDecoded(line) { bytes in
-            decode(bytes, charset, uri: true) ?? fallbackDecode(bytes, line)
+            decode(bytes, charset, uri: uri) ?? fallbackDecode(bytes, line)
         }
         guard let text else { throw invalidText(line) }
         return text
