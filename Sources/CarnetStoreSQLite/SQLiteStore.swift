@@ -47,7 +47,6 @@ public struct SQLiteStore: ContactStore {
     public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws
         -> SQLiteStore
     {
-        _ = sqliteSettings
         let databaseConfiguration = makeDatabaseConfiguration(configuration)
         let openPool: @Sendable () throws -> any DatabaseWriter = {
             try DatabasePool(path: path, configuration: databaseConfiguration)
@@ -76,7 +75,6 @@ public struct SQLiteStore: ContactStore {
 
     /// A store that lives in memory only, for tests and tools.
     public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws -> SQLiteStore {
-        _ = sqliteSettings
         return try SQLiteStore(
             writer: DatabaseQueue(configuration: makeDatabaseConfiguration(configuration)), configuration: configuration
         )
@@ -143,9 +141,9 @@ public struct SQLiteStore: ContactStore {
         }
     }
 
-    /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics off, so
-    /// SQLite's allocations do not all take one global mutex (readers on two threads contended for it).
-    private static let sqliteSettings: Int32 = carnet_sqlite_disable_memory_statistics()
+    /// Whether SQLite counts its allocations, which makes every allocation take one global mutex: off from the
+    /// moment the binary loads (CSQLiteSettings), whatever opens the first connection.
+    static var memoryStatisticsEnabled: Bool { carnet_sqlite_memory_statistics_enabled() != 0 }
 
     /// The single place where connections are set up.
     static func makeDatabaseConfiguration(_ settings: StoreConfiguration) -> Configuration {
