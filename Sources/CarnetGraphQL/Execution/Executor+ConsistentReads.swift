@@ -28,16 +28,32 @@ extension Executor {
             default: true
             }
         }
-        guard fields.count == 1, let field = fields.first else { return fields.count > 1 }
-        switch QueryField(rawValue: field.code) {
+        guard fields.count == 1, let field = fields.first, let root = QueryField(rawValue: field.code) else {
+            return fields.count > 1
+        }
+        return readsMoreThanOnce(root, field)
+    }
+
+    /// Whether one root field (or one of an address book's fields that mirror them) may read its book more than
+    /// once.
+    private static func readsMoreThanOnce(_ root: QueryField, _ field: FieldPlan) -> Bool {
+        switch root {
         case .contact:
             return readsRelations(field.selection?.fields(for: "Contact") ?? [])
         case .changeHistory:
             return historyReadsMoreThanOnce(field)
+        case .addressBook:
+            // Its own fields come from the catalog; what it reads of the book is its root-like fields. One book,
+            // so one field that reads once is one state, as at the root (a contact by id in a named book).
+            let nested = (field.selection?.fields(for: "AddressBook") ?? []).compactMap { sub in
+                AddressBookField(rawValue: sub.code)?.rootField.map { (sub, $0) }
+            }
+            guard nested.count == 1, let (sub, nestedRoot) = nested.first else { return nested.count > 1 }
+            return readsMoreThanOnce(nestedRoot, sub)
         case .currentHistoryToken, .changeHistoryRetention, .container, .containers, .defaultContainer, .viewer,
-            .principals, nil:
+            .principals:
             return false
-        case .node, .contacts, .group, .groups, .addressBooks, .addressBook, .duplicateCandidates:
+        case .node, .contacts, .group, .groups, .addressBooks, .duplicateCandidates:
             return true
         }
     }
