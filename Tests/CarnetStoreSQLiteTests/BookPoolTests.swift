@@ -132,4 +132,47 @@ struct BookPoolTests {
         await pool.release(books[0].id)
         await pool.closeAll()
     }
+
+    @Test("A book evicted and asked for again at once opens after its close, never beside it", .timeLimit(.minutes(3)))
+    func reopenWhileClosing() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        var books: [AddressBook] = []
+        var identifiers: [String] = []
+        for index in 0..<2 {
+            let book = try await folder.sqliteCatalog.createBook(name: "B\(index)", ownerID: owner.id)
+            let ada = contact("Ada \(index)")
+            try await folder.bookStores.withStore(book) { store in
+                var request = SaveRequest(transactionAuthor: "t")
+                request.add(ada)
+                try await store.execute(request)
+            }
+            books.append(book)
+            identifiers.append(ada.identifier)
+        }
+        try await folder.close()
+
+        // One book at a time: every acquire of the other evicts this one, whose close (checkpoint, removing its
+        // WAL and shared-memory files) then runs while the next request opens it again. Opened beside its close,
+        // a read-only open found the files half gone: "unable to open database file", an internal error.
+        let pool = BookStores(directory: directory.path, capacity: 1)
+        let (books0, ids) = (books, identifiers)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for round in 0..<150 {
+                        let index = (worker + round) % 2
+                        let found = try await pool.withStore(books0[index]) { store in
+                            try await store.contacts(withIdentifiers: [ids[index]], keysToFetch: [.givenName]).count
+                        }
+                        #expect(found == 1)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await pool.closeAll()
+    }
 }

@@ -29,6 +29,8 @@ extension BookStores {
             }
             try await entry.store.close()
         }
+        // An eviction's close still running would checkpoint into the files as they go.
+        if let evicted = closing[book.id] { await evicted.task.value }
         try Self.removeFiles(atPath: path(of: book))
     }
 

@@ -45,12 +45,21 @@ public actor BookStores: AddressBookStores {
     /// Books being opened, off the actor: opening takes milliseconds, and one book's open must not hold up
     /// requests to other books. Everyone asking for the book meanwhile waits for the same task.
     var opening: [String: Task<SQLiteStore, any Error>] = [:]
+    /// Books evicted and still closing, off the actor; each removes itself when its close is done.
+    var closing: [String: Closing] = [:]
+    /// Set by ``closeAll()``: nothing opens afterwards.
+    private var isClosed = false
     private var clock: UInt64 = 0
     /// Books deleted by this process: never opened again (identifiers are never reused), so a request that found
     /// one in the catalog just before its deletion cannot create its file anew and write where no one will look.
     var deleted: Set<String> = []
     /// Deleted books still held by requests, closed once the last gives its lease back (``delete(_:)``).
     var retiring: [String: Retiring] = [:]
+
+    struct Closing {
+        var stamp: UInt64
+        var task: Task<Void, Never>
+    }
 
     struct Retiring {
         var leases: Int
@@ -114,41 +123,49 @@ public actor BookStores: AddressBookStores {
 
     /// ``acquire(_:)`` with the store's own type, for this backend's tools and tests.
     public func acquireStore(_ book: AddressBook) async throws -> SQLiteStore {
-        if let store = lease(book.id) { return store }
-        guard !deleted.contains(book.id) else { throw StoreError.noSuchBook(book.id) }
-        let task: Task<SQLiteStore, any Error>
-        if let pending = opening[book.id] {
-            task = pending
-        } else {
-            let (path, configuration) = (path(of: book), configuration)
-            task = Task.detached {
-                try FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                return try SQLiteStore.open(path: path, configuration: configuration)
+        while true {
+            if let store = lease(book.id) { return store }
+            guard !deleted.contains(book.id) else { throw StoreError.noSuchBook(book.id) }
+            guard !isClosed else { throw StoreError.storeClosed }
+            // A book evicted a moment ago opens again once its close has finished: a read-only open beside the
+            // close found its WAL and shared-memory files half removed ("unable to open database file").
+            if let closing = closing[book.id] {
+                await closing.task.value
+                continue
             }
-            opening[book.id] = task
+            let task = opening[book.id] ?? startOpening(book)
+            let store: SQLiteStore
+            do {
+                store = try await task.value
+            } catch {
+                if opening[book.id] == task { opening[book.id] = nil }
+                throw StoreError.mapped(error)
+            }
+            // The first waiter back files the store; the others find it open.
+            if opening[book.id] == task, open[book.id] == nil {
+                opening[book.id] = nil
+                let count = store.fileDescriptors
+                open[book.id] = Entry(store: store, leases: 0, descriptors: count)
+                descriptors += count
+            }
+            if let leased = lease(book.id) {
+                evictIdle()
+                return leased
+            }
+            // Evicted (or deleted, or the pool closed) before this waiter resumed: ask again.
         }
-        let store: SQLiteStore
-        do {
-            store = try await task.value
-        } catch {
-            opening[book.id] = nil
-            throw error
+    }
+
+    /// Opens the book off the actor: opening takes a millisecond or more, and must not hold up other books.
+    private func startOpening(_ book: AddressBook) -> Task<SQLiteStore, any Error> {
+        let (path, configuration) = (path(of: book), configuration)
+        let task = Task.detached {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try SQLiteStore.open(path: path, configuration: configuration)
         }
-        // The first waiter back files the store; the others find it open.
-        if opening[book.id] != nil, open[book.id] == nil {
-            opening[book.id] = nil
-            let count = store.fileDescriptors
-            open[book.id] = Entry(store: store, leases: 0, descriptors: count)
-            descriptors += count
-        }
-        guard let leased = lease(book.id) else {
-            // Deleted or closed while it opened: this caller's open is its own, closed when it is done with it.
-            if deleted.contains(book.id) { throw StoreError.noSuchBook(book.id) }
-            throw StoreError(.storageFailure, "The address book closed while it was being opened.")
-        }
-        evictIdle()
-        return leased
+        opening[book.id] = task
+        return task
     }
 
     /// Takes a lease on an open book.
@@ -196,6 +213,7 @@ public actor BookStores: AddressBookStores {
 
     /// Closes every open book.
     public func closeAll() async {
+        isClosed = true
         let pending = Array(opening.values)
         opening.removeAll()
         let stores = open.values.map(\.store)
@@ -203,6 +221,12 @@ public actor BookStores: AddressBookStores {
         (idleOrder, idleHead, idleCount, descriptors) = ([], 0, 0, 0)
         for store in stores { try? await store.close() }
         for task in pending { try? await task.value.close() }
+        for evicted in Array(closing.values) { await evicted.task.value }
+    }
+
+    /// An evicted book's close is done: it may open again.
+    private func closed(_ bookID: String, stamp: UInt64) {
+        if closing[bookID]?.stamp == stamp { closing[bookID] = nil }
     }
 
     /// Takes the book out of the pool, keeping the counts right.
@@ -221,7 +245,14 @@ public actor BookStores: AddressBookStores {
             idleHead += 1
             guard open[bookID]?.idleSince == stamp, let entry = remove(bookID) else { continue }
             let store = entry.store
-            Task.detached { try? await store.close() }
+            clock += 1
+            let closeStamp = clock
+            closing[bookID] = Closing(
+                stamp: closeStamp,
+                task: Task.detached {
+                    try? await store.close()
+                    await self.closed(bookID, stamp: closeStamp)
+                })
         }
         // Rebuild the queue once stale entries are most of it (a hot book given back again and again appends each
         // time), so it stays proportional to the idle books; amortised over the appends that made it grow.
