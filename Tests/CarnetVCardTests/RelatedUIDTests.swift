@@ -113,3 +113,57 @@ struct RelatedUIDTests {
         #expect(try await fixture.contacts().map(\.familyName) == ["Two"])
     }
 }
+
+/// UUIDs compare without regard to case (RFC 9562), and writers differ in the case they use: a lower-case MEMBER
+/// or RELATED named an upper-case UID as no card (an outside vCard fuzzer's find).
+@Suite("UID references and case")
+struct UIDReferenceCaseTests {
+    static func card(_ given: String, uid: String, extra: String = "") -> String {
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;\(given);;;\r\nFN:\(given) Lee\r\n\(extra)UID:\(uid)\r\nEND:VCARD\r\n"
+    }
+
+    static func group(_ name: String, members: [String]) -> String {
+        let lines = members.map { "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\($0)\r\n" }.joined()
+        return "BEGIN:VCARD\r\nVERSION:3.0\r\nX-ADDRESSBOOKSERVER-KIND:group\r\nN:\(name)\r\nFN:\(name)\r\n\(lines)"
+            + "UID:B0000000-0000-4000-8000-00000000000B\r\nEND:VCARD\r\n"
+    }
+
+    @Test("A MEMBER and a RELATED in another case name the card of the file, strict or not")
+    func inFile() async throws {
+        let uid = "A1B2C3D4-0000-4000-8000-0000000000AA"
+        let file =
+            Self.card("Ann", uid: uid)
+            + Self.card("Bo", uid: "bo-1", extra: "RELATED;TYPE=friend:urn:uuid:\(uid.lowercased())\r\n")
+            + Self.group("Team", members: [uid.lowercased()])
+        for strict in [false, true] {
+            let fixture = try ImportFixture()
+            let summary = try await fixture.importText(file, strict: strict)
+            #expect(!summary.warnings.contains { $0.key == "MEMBER" || $0.key == "RELATED" }, "strict: \(strict)")
+            #expect(try await fixture.groupNames(of: "Ann") == ["Team"], "strict: \(strict)")
+            #expect(try await fixture.contact(named: "Bo").contactRelations.map(\.value.name) == ["Ann Lee"])
+        }
+    }
+
+    @Test("A MEMBER in another case names a stored contact, by its identifier or its kept UID")
+    func inStore() async throws {
+        let fixture = try ImportFixture()
+        // One card whose UID becomes the contact's identifier, one whose lower-case UID is kept as written.
+        let identifier = "A1B2C3D4-0000-4000-8000-0000000000AA"
+        let kept = "c1b2c3d4-0000-4000-8000-0000000000cc"
+        _ = try await fixture.importText(Self.card("Ann", uid: identifier) + Self.card("Cy", uid: kept))
+        let summary = try await fixture.importText(
+            Self.group("Team", members: [identifier.lowercased(), kept.uppercased()]))
+        #expect(!summary.warnings.contains { $0.key == "MEMBER" })
+        #expect(try await fixture.groupNames(of: "Ann") == ["Team"])
+        #expect(try await fixture.groupNames(of: "Cy") == ["Team"])
+    }
+
+    @Test("UIDs other than UUIDs are compared as written")
+    func otherUIDs() async throws {
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(
+            Self.card("Ann", uid: "Ann-1") + Self.group("Team", members: ["ann-1"]))
+        #expect(summary.warnings.map(\.key) == ["MEMBER"])
+        #expect(try await fixture.groupNames(of: "Ann").isEmpty)
+    }
+}

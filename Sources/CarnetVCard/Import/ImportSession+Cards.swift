@@ -9,7 +9,7 @@ extension ImportSession {
         case .contact:
             // References name UIDs without `urn:uuid:`: the card is known by that form.
             if let uid = card.uid {
-                nameByUID[UIDReference.bare(uid)] = DisplayName.of(card.contact)
+                nameByUID[UIDReference.key(uid)] = DisplayName.of(card.contact)
                 // As written: cards match contacts by the UID as written (`urn:uuid:x` and `x` are two contacts).
                 if let first = cardLineByUID[uid] {
                     summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "values"))
@@ -51,7 +51,7 @@ extension ImportSession {
         }
         // Only a card with a UID can be named by a group card or RELATED.
         if let uid = card.card.uid {
-            contactByUID[UIDReference.bare(card.identity)] = card.contactIdentifier
+            contactByUID[UIDReference.key(card.identity)] = card.contactIdentifier
             if let first = cardLineByUID[uid], first != card.card.line {
                 replacedAt[card.contactIdentifier] = card.card.line
             }

@@ -60,7 +60,7 @@ extension ImportSession {
         var listed: [String: Set<String>] = [:]
         for (card, group) in try await groupCardTargets(&result) {
             for (index, uid) in card.memberUIDs.enumerated() {
-                if let contact = contactByUID[uid] ?? memberContacts[uid] {
+                if let contact = contactByUID[UIDReference.key(uid)] ?? memberContacts[uid] {
                     if listed[contact, default: []].insert(group).inserted {
                         result.append(
                             LinkOperation(
@@ -91,7 +91,7 @@ extension ImportSession {
             try await store.groups(withIdentifiers: uids).map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
         let unavailable = try await store.unavailableIdentifiers(uids)
         memberContacts = try await storeContacts(
-            Array(Set(groupCards.flatMap(\.memberUIDs).filter { contactByUID[$0] == nil })))
+            Array(Set(groupCards.flatMap(\.memberUIDs).filter { contactByUID[UIDReference.key($0)] == nil })))
         // A contact of this file may have taken the UID as its identifier, saved or not yet: the group then takes a
         // new one (it took the UID too, and the group's creation failed, its name and members lost).
         let takenByContacts = Set(contactByUID.values)

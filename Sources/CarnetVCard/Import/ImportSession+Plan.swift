@@ -24,7 +24,7 @@ extension ImportSession {
             var card = card
             var planned = PlannedCard(card: card, identity: identity, contactIdentifier: card.contact.identifier)
             for reference in card.relatedUIDs {
-                guard let name = nameByUID[reference.uid] ?? names[reference.uid] else {
+                guard let name = nameByUID[UIDReference.key(reference.uid)] ?? names[reference.uid] else {
                     planned.deferred.append(reference)
                     continue
                 }
@@ -132,7 +132,7 @@ extension ImportSession {
     /// The display names of stored contacts named by these UIDs (as identifier or kept UID) that no card of the
     /// file has named so far.
     func storeNames(_ uids: [String]) async throws -> [String: String] {
-        let wanted = Array(Set(uids.filter { nameByUID[$0] == nil }))
+        let wanted = Array(Set(uids.filter { nameByUID[UIDReference.key($0)] == nil }))
         guard !wanted.isEmpty else { return [:] }
         let identifiers = try await storeContacts(wanted)
         let keys: ContactKeySet = [

@@ -9,14 +9,14 @@ extension ImportSession {
         var renames: [String: [(label: String?, from: String, to: String)]] = [:]
         var lines: [String: Int] = [:]
         for item in resolvedRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
-            guard let name = nameByUID[item.reference.uid], name != item.name else { continue }
+            guard let name = nameByUID[UIDReference.key(item.reference.uid)], name != item.name else { continue }
             renames[item.contact, default: []].append((item.reference.label, item.name, name))
             lines[item.contact] = item.cardLine
         }
         let names = try await storeNames(deferredRelations.map(\.reference.uid))
         var additions: [String: [(VCardCard.RelatedUID, String)]] = [:]
         for item in deferredRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
-            guard let name = nameByUID[item.reference.uid] ?? names[item.reference.uid] else {
+            guard let name = nameByUID[UIDReference.key(item.reference.uid)] ?? names[item.reference.uid] else {
                 summary.warnings.append(
                     VCardWarning(
                         line: item.reference.line, cardLine: item.cardLine, key: "RELATED",

@@ -7,13 +7,13 @@ struct ImportSession {
     var store: any ContactStore { importer.store }
     var summary = VCardImporter.Summary()
     var groups: GroupDirectory
-    /// The display name of every contact card of the file, by UID (without `urn:uuid:`): what a RELATED UID
-    /// resolves to.
+    /// The display name of every contact card of the file, by ``UIDReference/key(_:)`` of its UID: what a
+    /// RELATED UID resolves to.
     var nameByUID: [String: String] = [:]
     /// The line of every contact card of the file, by UID as written: a later card with the same UID updates the
     /// contact the first one made, and says so.
     var cardLineByUID: [String: Int] = [:]
-    /// The contact each saved card became, by the card's UID (without `urn:uuid:`) or derived identifier.
+    /// The contact each saved card became, by ``UIDReference/key(_:)`` of the card's UID or derived identifier.
     var contactByUID: [String: String] = [:]
     /// Re-imported cards and what decides their groups in the container, once every card is in: their CATEGORIES
     /// (group names) and the file's group cards; for a card without CATEGORIES, the group cards alone, if the file

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a reference (MEMBER, RELATED) names a card's UID: as `urn:uuid:<uid>`, where the card's UID may itself
 /// be written with or without the `urn:uuid:` prefix (4.0 servers write it, Apple does not).
 enum UIDReference {
@@ -13,8 +15,26 @@ enum UIDReference {
         return String(rest)
     }
 
-    /// The forms a card's UID may be written in, for a bare reference: as is, and with the prefix.
-    static func forms(_ bareUID: String) -> [String] { [bareUID, prefix + bareUID] }
+    /// What a reference is matched by: the bare UID, and a UUID in one case. RFC 9562 compares UUIDs without
+    /// regard to case, and writers differ: a MEMBER in lower case named an upper-case UID (Carnet's own) of the
+    /// same file and was reported as naming no card (an outside vCard fuzzer's find). Other UIDs are compared as
+    /// written.
+    static func key(_ uid: String) -> String {
+        let bare = bare(uid)
+        return bare.utf8.count == 36 ? UUID(uuidString: bare)?.uuidString ?? bare : bare
+    }
+
+    /// The forms a card's UID may be written in, for a bare reference: as is, and with the prefix; a UUID also
+    /// in upper and lower case.
+    static func forms(_ bareUID: String) -> [String] {
+        var spellings = [bareUID]
+        if UUID(uuidString: bareUID) != nil {
+            for spelling in [bareUID.uppercased(), bareUID.lowercased()] where !spellings.contains(spelling) {
+                spellings.append(spelling)
+            }
+        }
+        return spellings + spellings.map { prefix + $0 }
+    }
 
     /// A reference's value: the UID with the prefix, written once.
     static func uri(_ uid: String) -> String { bare(uid) == uid ? prefix + uid : uid }
