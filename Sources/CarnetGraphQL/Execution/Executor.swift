@@ -107,6 +107,17 @@ final class Executor {
                         code: .tooManyBookScans)
                 ])
         }
+        let introspections = fields.count { $0.name == "__schema" }
+        if introspections > service.limits.maxSchemaIntrospections {
+            throw GraphQLRequestError(
+                .validationFailed,
+                [
+                    ResponseError(
+                        message:
+                            "This query asks for __schema \(introspections) times; a request may do that \(service.limits.maxSchemaIntrospections) time(s).",
+                        code: .tooManyIntrospections)
+                ])
+        }
         return fields
     }
 

@@ -45,6 +45,11 @@ public struct GraphQLLimits: Sendable, Hashable {
     /// Fields that read the whole address book on every call (`duplicateCandidates`), counted where fragments and
     /// aliases expand, so that one request cannot repeat a linear scan. Code `MAX_BOOK_SCANS_EXCEEDED`. Default 1.
     public var maxBookScans = 1
+    /// `__schema` fields, counted where fragments and aliases expand: GraphQLSwift's executor, which answers
+    /// them, takes about 0.2 s for a whole schema, so 20 aliases of one were 4 s of CPU for an 886-byte query (and
+    /// a different query each time escapes the cache). Tools ask once. Code `MAX_INTROSPECTIONS_EXCEEDED`.
+    /// Default 2.
+    public var maxSchemaIntrospections = 2
     /// Whether `__schema` and `__type` are served. Code `INTROSPECTION_DISABLED` when not. Default on.
     public var introspectionEnabled = true
     /// Validated documents kept, by query text. Default 1,000.
