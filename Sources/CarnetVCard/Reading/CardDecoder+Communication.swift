@@ -9,6 +9,7 @@ extension CardDecoder {
         if !number.isEmpty {
             phoneNumbers.append(LabeledValue(label: label, value: number))
             source(.phoneNumbers)
+            notePreference(.phoneNumbers, line)
             keepFullerForm(line, value: number)
         }
         return true
@@ -20,6 +21,7 @@ extension CardDecoder {
         if !address.isEmpty {
             emailAddresses.append(LabeledValue(label: label, value: address))
             source(.emailAddresses)
+            notePreference(.emailAddresses, line)
             keepFullerForm(line, value: address)
         }
         return true
@@ -31,6 +33,7 @@ extension CardDecoder {
         if !url.isEmpty {
             urlAddresses.append(LabeledValue(label: label, value: url))
             source(.urlAddresses)
+            notePreference(.urlAddresses, line)
             keepFullerForm(line, value: url)
         }
         return true
@@ -64,6 +67,7 @@ extension CardDecoder {
         }
         postalAddresses.append(LabeledValue(label: label, value: address))
         source(.postalAddresses)
+        notePreference(.postalAddresses, line)
         keepFullerForm(line, parts)
         return true
     }

@@ -15,10 +15,12 @@ extension CardDecoder {
         if let birthday { contact.birthday = birthday }
         if let nonGregorianBirthday { contact.nonGregorianBirthday = nonGregorianBirthday }
         if let imageData { contact.imageData = imageData }
-        if !phoneNumbers.isEmpty { contact.phoneNumbers = phoneNumbers }
-        if !emailAddresses.isEmpty { contact.emailAddresses = emailAddresses }
-        if !postalAddresses.isEmpty { contact.postalAddresses = postalAddresses }
-        if !urlAddresses.isEmpty { contact.urlAddresses = urlAddresses }
+        if !phoneNumbers.isEmpty { contact.phoneNumbers = orderedByPreference(phoneNumbers, .phoneNumbers) }
+        if !emailAddresses.isEmpty { contact.emailAddresses = orderedByPreference(emailAddresses, .emailAddresses) }
+        if !postalAddresses.isEmpty {
+            contact.postalAddresses = orderedByPreference(postalAddresses, .postalAddresses)
+        }
+        if !urlAddresses.isEmpty { contact.urlAddresses = orderedByPreference(urlAddresses, .urlAddresses) }
         if !dates.isEmpty { contact.dates = dates }
         if !contactRelations.isEmpty { contact.contactRelations = contactRelations }
         if !socialProfiles.isEmpty { contact.socialProfiles = socialProfiles }

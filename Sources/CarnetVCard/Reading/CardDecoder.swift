@@ -58,6 +58,8 @@ struct CardDecoder {
     /// a multi-value, in the value's order. What a value the store refuses is traced back to. One flat list, so a
     /// card costs one allocation for it, not one per key.
     var sources: [(key: Int, line: Int)] = []
+    /// Each preference-ordered key's values' PREF ranks, in file order (``notePreference(_:_:)``).
+    var preferenceRanks: [ContactKey: [Int]] = [:]
 
     /// X-ABLabel values by group, and the groups whose label a mapped property took.
     var groupLabels: [String: String] = [:]
