@@ -87,38 +87,28 @@ final class Executor {
         rootFailure = failure
         let nodes = NodeLimit.count(fields, arguments: args)
         if nodes > service.limits.maxNodes {
-            throw GraphQLRequestError(
-                .validationFailed,
-                [
-                    ResponseError(
-                        message:
-                            "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",
-                        code: .tooManyNodes)
-                ])
+            throw Self.refusal(
+                "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",
+                .tooManyNodes)
         }
         let scans = NodeLimit.bookScans(fields)
         if scans > service.limits.maxBookScans {
-            throw GraphQLRequestError(
-                .validationFailed,
-                [
-                    ResponseError(
-                        message:
-                            "This query asks for duplicateCandidates \(scans) times; each reads the whole address book, and a request may do that \(service.limits.maxBookScans) time(s).",
-                        code: .tooManyBookScans)
-                ])
+            throw Self.refusal(
+                "This query asks for duplicateCandidates \(scans) times; each reads the whole address book, and a request may do that \(service.limits.maxBookScans) time(s).",
+                .tooManyBookScans)
         }
         let introspections = fields.count { $0.name == "__schema" }
         if introspections > service.limits.maxSchemaIntrospections {
-            throw GraphQLRequestError(
-                .validationFailed,
-                [
-                    ResponseError(
-                        message:
-                            "This query asks for __schema \(introspections) times; a request may do that \(service.limits.maxSchemaIntrospections) time(s).",
-                        code: .tooManyIntrospections)
-                ])
+            throw Self.refusal(
+                "This query asks for __schema \(introspections) times; a request may do that \(service.limits.maxSchemaIntrospections) time(s).",
+                .tooManyIntrospections)
         }
         return fields
+    }
+
+    /// A plan over one of the request limits: refused whole, before anything runs.
+    private static func refusal(_ message: String, _ code: ErrorCode) -> GraphQLRequestError {
+        GraphQLRequestError(.validationFailed, [ResponseError(message: message, code: code)])
     }
 
     /// Runs a query or mutation and returns the response body.

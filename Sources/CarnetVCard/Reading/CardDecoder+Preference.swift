@@ -18,7 +18,10 @@ extension CardDecoder {
 
     /// `values` of `key` in order of preference, stable, and the lines they came from with them (errors name them).
     mutating func orderedByPreference<T>(_ values: [LabeledValue<T>], _ key: ContactKey) -> [LabeledValue<T>] {
-        guard let ranks = preferenceRanks[key], ranks.count == values.count else { return values }
+        // Most cards mark nothing, or only their first value: they cost no sort and no scan of the sources.
+        guard let ranks = preferenceRanks[key], ranks.count == values.count,
+            ranks.dropFirst().contains(where: { $0 != Self.unranked })
+        else { return values }
         let order = ranks.indices.sorted { (ranks[$0], $0) < (ranks[$1], $1) }
         let positions = sources.indices.filter { sources[$0].key == key.ordinal }
         guard order != Array(ranks.indices), positions.count == order.count else { return values }
