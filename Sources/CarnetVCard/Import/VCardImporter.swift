@@ -64,7 +64,14 @@ public struct VCardImporter: Sendable {
     /// - Parameter progress: called after each batch with the number of cards handled so far.
     /// - Throws: in strict mode, the first ``VCardIssue`` or the ``StoreError`` of the first card the store
     ///   refuses (nothing written); ``StoreError`` for a store failure.
+    ///
+    /// The import runs on a ``BackgroundExecutor``: a thread of its own at a lower priority, so that requests served
+    /// beside it (a save to another book) keep their latency while it takes every idle cycle.
     public func importCards(_ data: Data, progress: @Sendable (Int) -> Void = { _ in }) async throws -> Summary {
+        try await BackgroundExecutor.run { try await importInForeground(data, progress: progress) }
+    }
+
+    private func importInForeground(_ data: Data, progress: @Sendable (Int) -> Void) async throws -> Summary {
         var session = try await ImportSession(importer: self)
         if strict {
             try await importStrictly(data, &session, progress)
@@ -129,9 +136,6 @@ public struct VCardImporter: Sendable {
                 session.summary.skipped.append(issue)
             }
             handled += 1
-            // Parsing a batch takes tens of milliseconds of one of the few cooperative threads: let requests
-            // queued behind it (a save to another book) run in between.
-            if handled % 64 == 0 { await Task.yield() }
             if batch.count == batchSize {
                 try await session.save(batch)
                 batch = []

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CarnetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Bulk work (an import) runs on a thread of its own at a lower priority, across its awaits.
+@Suite("Background executor")
+struct BackgroundExecutorTests {
+    @Test("Work runs on its own thread, at a lower priority, before and after its awaits")
+    func ownThread() async throws {
+        #expect(!BackgroundExecutor.runsOnCurrentThread)
+        let outside = Self.niceValue()
+        let counter = Counter()
+        let seen = try await BackgroundExecutor.run { () -> [Observation] in
+            var seen = [Observation()]
+            await counter.increment()  // an actor's executor, then back
+            seen.append(Observation())
+            await Task.yield()
+            seen.append(Observation())
+            return seen
+        }
+        #expect(seen.allSatisfy { $0.onBackgroundThread })
+        #expect(Set(seen.map(\.thread)).count == 1, "one thread for the whole operation")
+        #if os(Linux)
+            #expect(seen.allSatisfy { $0.nice >= max(outside, BackgroundExecutor.niceness) })
+        #endif
+        #expect(!BackgroundExecutor.runsOnCurrentThread)
+        #expect(Self.niceValue() == outside, "the caller's thread keeps its priority")
+        #expect(await counter.value == 1)
+    }
+
+    @Test("Two runs at once each get a thread, and an error reaches the caller")
+    func concurrentRunsAndErrors() async throws {
+        async let first = BackgroundExecutor.run { Observation().thread }
+        async let second = BackgroundExecutor.run { Observation().thread }
+        let threads = try await [first, second]
+        #expect(threads.count == 2)
+        await #expect(throws: StoreError.self) {
+            try await BackgroundExecutor.run { () -> Int in throw StoreError(.storageFailure, "refused") }
+        }
+    }
+
+    struct Observation: Sendable {
+        let onBackgroundThread = BackgroundExecutor.runsOnCurrentThread
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        let nice = BackgroundExecutorTests.niceValue()
+    }
+
+    static func niceValue() -> Int32 {
+        #if os(Linux)
+            getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #else
+            0
+        #endif
+    }
+
+    actor Counter {
+        var value = 0
+        func increment() { value += 1 }
+    }
+}
