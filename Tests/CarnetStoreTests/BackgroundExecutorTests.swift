@@ -45,6 +45,41 @@ struct BackgroundExecutorTests {
         }
     }
 
+    @Test("Past the most threads at once, an operation runs where it was called")
+    func boundedThreads() async throws {
+        let count = BackgroundExecutor.maximumThreads + 2
+        let barrier = Barrier(count)
+        let placed = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await BackgroundExecutor.run { () -> Bool in
+                        let onThread = BackgroundExecutor.runsOnCurrentThread
+                        await barrier.arrive()  // every operation alive at once
+                        return onThread
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // Other tests' imports may hold threads too: at most the limit here, and at least the two past it inline.
+        #expect(placed.filter { $0 }.count <= BackgroundExecutor.maximumThreads)
+        #expect(placed.filter { !$0 }.count >= 2)
+    }
+
+    actor Barrier {
+        private let count: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        init(_ count: Int) { self.count = count }
+        func arrive() async {
+            if waiting.count + 1 == count {
+                waiting.forEach { $0.resume() }
+                waiting = []
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
     struct Observation: Sendable {
         let onBackgroundThread = BackgroundExecutor.runsOnCurrentThread
         let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))

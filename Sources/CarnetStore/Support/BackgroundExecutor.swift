@@ -24,8 +24,16 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
 
     private init() {}
 
-    /// Runs `operation` on a new background thread, which ends with it.
+    /// Background threads alive at most at once. Past them an operation runs where it was called, at its caller's
+    /// priority: many imports at once (a client sending one after another without waiting) cost no more threads.
+    public static let maximumThreads = 4
+
+    /// Runs `operation` on a new background thread, which ends with it (or, with ``maximumThreads`` busy, right
+    /// here).
     public static func run<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws -> T {
+        let count = running.add(1, ordering: .relaxed).newValue
+        defer { running.subtract(1, ordering: .relaxed) }
+        guard count <= maximumThreads else { return try await operation() }
         let executor = BackgroundExecutor()
         let thread = Thread { executor.drain() }
         thread.name = "carnet.background"
@@ -88,4 +96,5 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
 
     private static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
     private static let current = Mutex<Set<UInt>>([])
+    private static let running = Atomic<Int>(0)
 }
