@@ -72,7 +72,7 @@ struct BackgroundExecutorTests {
         init(_ count: Int) { self.count = count }
         func arrive() async {
             if waiting.count + 1 == count {
-                waiting.forEach { $0.resume() }
+                for waiter in waiting { waiter.resume() }
                 waiting = []
                 return
             }
