@@ -136,6 +136,9 @@ public struct VCardImporter: Sendable {
                 session.summary.skipped.append(issue)
             }
             handled += 1
+            // Past the background threads' limit the import runs on the cooperative pool, where parsing a batch
+            // would hold one of its few threads for tens of milliseconds: let the requests queued behind it run.
+            if handled % 64 == 0 && !BackgroundExecutor.runsOnCurrentThread { await Task.yield() }
             if batch.count == batchSize {
                 try await session.save(batch)
                 batch = []
