@@ -47,6 +47,27 @@ struct BackgroundExecutorTests {
         }
     }
 
+    @Test(
+        "A task started by the operation that outlives it still runs, after the thread has ended",
+        .timeLimit(.minutes(1)))
+    func taskOutlivingTheOperation() async throws {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let late = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await BackgroundExecutor.run {
+                // Its jobs come after the thread is gone: wherever they are enqueued, they must run.
+                Task { () -> Int in
+                    var total = 0
+                    for await value in stream { total += value }
+                    return total
+                }
+            }
+        }
+        continuation.yield(40)
+        continuation.yield(2)
+        continuation.finish()
+        #expect(await late.value == 42)
+    }
+
     @Test("Past the most threads at once, an operation runs where it was called")
     func boundedThreads() async throws {
         let count = BackgroundExecutor.maximumThreads + 2

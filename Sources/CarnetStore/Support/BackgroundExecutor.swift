@@ -21,6 +21,9 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
+    /// The thread has ended: a job enqueued now goes to the global executor.
+    private var finished = false
+    private var finishing: CheckedContinuation<Void, Never>?
 
     private init() {}
 
@@ -38,8 +41,15 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
         let thread = Thread { executor.drain() }
         thread.name = "carnet.background"
         thread.start()
-        defer { executor.stop() }
-        return try await withTaskExecutorPreference(executor) { try await operation() }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await withTaskExecutorPreference(executor) { try await operation() })
+        } catch {
+            result = .failure(error)
+        }
+        // The thread is gone when this returns, and the caller resumes off it.
+        await executor.finish()
+        return try result.get()
     }
 
     /// Tests that check where work runs set this: in a whole suite, other tests' imports hold threads too.
@@ -51,9 +61,15 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
         queue.lock()
-        jobs.append(job)
+        if finished {
+            queue.unlock()
+            // A job for a task that outlived the thread (Swift 6.3 gives unstructured tasks no preference, so none
+            // should come): it runs on the global executor rather than never.
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
+        jobs.append(UnownedJob(job))
         queue.signal()
         queue.unlock()
     }
@@ -67,7 +83,10 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
             queue.lock()
             while jobs.isEmpty && !stopping { queue.wait() }
             if jobs.isEmpty {
+                finished = true
+                let waiter = finishing
                 queue.unlock()
+                waiter?.resume()
                 return
             }
             let batch = jobs
@@ -77,12 +96,15 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Ends the thread once the jobs already queued have run: the operation has returned, so no more will come.
-    private func stop() {
-        queue.lock()
-        stopping = true
-        queue.signal()
-        queue.unlock()
+    /// Ends the thread once the jobs queued have run, and returns when it has: the operation has returned.
+    private func finish() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.lock()
+            stopping = true
+            finishing = continuation
+            queue.signal()
+            queue.unlock()
+        }
     }
 
     private func lowerPriority() {

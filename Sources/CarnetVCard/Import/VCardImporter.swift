@@ -68,10 +68,10 @@ public struct VCardImporter: Sendable {
     /// The import runs on a ``BackgroundExecutor``: a thread of its own at a lower priority, so that requests served
     /// beside it (a save to another book) keep their latency while it takes every idle cycle.
     public func importCards(_ data: Data, progress: @Sendable (Int) -> Void = { _ in }) async throws -> Summary {
-        try await BackgroundExecutor.run { try await importInForeground(data, progress: progress) }
+        try await BackgroundExecutor.run { try await importEverything(data, progress: progress) }
     }
 
-    private func importInForeground(_ data: Data, progress: @Sendable (Int) -> Void) async throws -> Summary {
+    private func importEverything(_ data: Data, progress: @Sendable (Int) -> Void) async throws -> Summary {
         var session = try await ImportSession(importer: self)
         if strict {
             try await importStrictly(data, &session, progress)
