@@ -99,6 +99,16 @@ struct PythonClientTests {
         }
     }
 
+    @Test("More vCard imports at once than background threads, beside saves: every card, contact and author arrives")
+    func concurrentImports() async throws {
+        try await withServer({ $0.rateLimitPerSecond = 0 }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "concurrent_imports.py",
+                ["--url", server.url, "--ca", server.caPath, "--token", token, "--imports", "12", "--books", "3"])
+        }
+    }
+
     @Test("graphql-transport-ws: handshake, close codes 4400/4401/4403/4408/4409/4429, ping, complete, scopes")
     func webSocketProtocol() async throws {
         try await withServer { server in

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Many vCard imports at once, into a few books, beside single saves and queries: more imports than the server's
+background threads (four), so some run on background threads and some on the request's own. Every import must
+report each of its cards added, every save must succeed, each book must end with exactly the contacts sent to it,
+and a `storeDidChange` subscriber on each book must hear every import's author and every save's. The seed is printed
+on failure.
+
+Usage: python3 tests/clients/concurrent_imports.py --url https://localhost:PORT/graphql --ca ca.pem --token TOKEN
+       [--imports 12] [--books 3] [--seed N]   (the token must be able to create books)
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import ssl
+import sys
+
+try:
+    import httpx
+    import websockets
+except ImportError as error:  # pragma: no cover - environment problem
+    sys.exit(f"concurrent_imports.py needs httpx and websockets (pip install -r tests/clients/requirements.txt): {error}")
+
+IMPORT = ("mutation($b:ID!,$d:String!,$a:String!,$s:Boolean!){ importVCards(addressBookId:$b, data:$d,"
+          " transactionAuthor:$a, strict:$s){ added updated unchanged skipped{ message } historyToken } }")
+SAVE = "mutation($b:ID!,$r:SaveRequestInput!){ save(addressBookId:$b, request:$r){ historyToken } }"
+COUNT = "query($b:ID!){ addressBook(id:$b){ contacts(first:1){ totalCount } } }"
+SUBSCRIBE = "subscription($b:ID!){ storeDidChange(addressBookId:$b){ historyToken authors } }"
+
+
+def cards(rng: random.Random, prefix: str, count: int) -> str:
+    text = []
+    for index in range(count):
+        given = rng.choice(["Anna", "José", "Zoë", "Łukasz", "Mei", "Noah"])
+        text.append(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\n"
+            f"N:{prefix}-{index};{given};;;\r\nFN:{given} {prefix}-{index}\r\n"
+            f"EMAIL;TYPE=HOME:{prefix.lower()}.{index}@example.org\r\n"
+            f"TEL;TYPE=CELL:+1 555 {rng.randrange(1000, 9999)}\r\n"
+            f"CATEGORIES:{rng.choice(['Team', 'Family', 'Club'])}\r\n"
+            "END:VCARD\r\n")
+    return "".join(text)
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--ca", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--imports", type=int, default=12)
+    parser.add_argument("--books", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=random.randrange(1 << 32))
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    ctx = ssl.create_default_context(cafile=args.ca)
+    # A context of its own: httpx offers h2 by ALPN on the one it is given, and a WebSocket handshake is HTTP/1.1.
+    ws_ctx = ssl.create_default_context(cafile=args.ca)
+    ws_ctx.set_alpn_protocols(["http/1.1"])
+    headers = {"Authorization": "Bearer " + args.token}
+    problems: list[str] = []
+
+    async with httpx.AsyncClient(verify=ctx, http2=True, timeout=120) as client:
+        async def post(query: str, variables: dict) -> dict:
+            response = await client.post(args.url, json={"query": query, "variables": variables}, headers=headers)
+            body = response.json()
+            if body.get("errors"):
+                problems.append(f"{query.split('(')[0]} answered {body['errors']}")
+            return body.get("data") or {}
+
+        books = []
+        for number in range(args.books):
+            created = await post('mutation($n:String!){ createAddressBook(name:$n){ id } }',
+                                 {"n": f"Imports {args.seed} {number}"})
+            books.append(created["createAddressBook"]["id"])
+
+        # A subscriber per book, ready before the first write: it must hear every author.
+        heard = {book: set() for book in books}
+        ready = {book: asyncio.Event() for book in books}
+        done = asyncio.Event()
+        ws_url = args.url.replace("https://", "wss://")
+
+        async def subscribe(book: str) -> None:
+            async with websockets.connect(ws_url, ssl=ws_ctx, subprotocols=["graphql-transport-ws"]) as socket:
+                await socket.send(json.dumps({"type": "connection_init", "payload": {"authorization": "Bearer " + args.token}}))
+                assert json.loads(await socket.recv())["type"] == "connection_ack"
+                await socket.send(json.dumps({"id": "1", "type": "subscribe",
+                                              "payload": {"query": SUBSCRIBE, "variables": {"b": book}}}))
+                # The subscription is live once the server has it; a ping round trip after the subscribe says so.
+                await socket.send(json.dumps({"type": "ping"}))
+                while True:
+                    message = json.loads(await socket.recv())
+                    if message["type"] == "pong":
+                        ready[book].set()
+                        break
+                deadline = None
+                while True:
+                    if done.is_set():
+                        if len(heard[book]) >= expected_authors[book]:
+                            return
+                        # Every write has been answered: what is still to come must come soon.
+                        deadline = deadline or asyncio.get_running_loop().time() + 30
+                        if asyncio.get_running_loop().time() > deadline:
+                            problems.append(f"book {book}: the subscriber heard {sorted(heard[book])} and then nothing")
+                            return
+                    try:
+                        message = json.loads(await asyncio.wait_for(socket.recv(), timeout=0.5))
+                    except asyncio.TimeoutError:
+                        continue
+                    if message["type"] == "next":
+                        change = message["payload"]["data"]["storeDidChange"]
+                        heard[book].update(a for a in change["authors"] if a)
+                    elif message["type"] in ("error", "complete"):
+                        problems.append(f"book {book}: the subscription ended: {message}")
+                        return
+
+        plan = []  # (book, author, cards, strict)
+        sent = {book: 0 for book in books}
+        for number in range(args.imports):
+            book = books[number % len(books)]
+            count = rng.randrange(20, 400)
+            plan.append((book, f"import-{number}", cards(rng, f"I{number}", count), rng.random() < 0.3, count))
+            sent[book] += count
+        saves = [(books[rng.randrange(len(books))], f"save-{number}") for number in range(24)]
+        for book, _ in saves:
+            sent[book] += 1
+        expected_authors = {book: len([p for p in plan if p[0] == book]) + len([s for s in saves if s[0] == book])
+                            for book in books}
+
+        subscribers = [asyncio.create_task(subscribe(book)) for book in books]
+        await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready.values())), timeout=30)
+
+        async def run_import(book, author, data, strict, count):
+            result = (await post(IMPORT, {"b": book, "d": data, "a": author, "s": strict})).get("importVCards")
+            if result is None:
+                return
+            if result["added"] != count or result["skipped"] or result["updated"] or result["unchanged"]:
+                problems.append(f"{author} ({count} cards, strict {strict}) reported {result}")
+
+        async def run_save(book, author):
+            request = {"transactionAuthor": author,
+                       "operations": [{"addContact": {"givenName": "Saved", "familyName": author}}]}
+            await post(SAVE, {"b": book, "r": request})
+            await post(COUNT, {"b": book})
+
+        await asyncio.gather(*(run_import(*entry) for entry in plan), *(run_save(*entry) for entry in saves))
+        done.set()
+        await asyncio.wait_for(asyncio.gather(*subscribers), timeout=60)
+
+        for book in books:
+            total = (await post(COUNT, {"b": book}))["addressBook"]["contacts"]["totalCount"]
+            if total != sent[book]:
+                problems.append(f"book {book} holds {total} contacts; {sent[book]} were sent")
+            authors = {p[1] for p in plan if p[0] == book} | {s[1] for s in saves if s[0] == book}
+            if heard[book] != authors:
+                problems.append(f"book {book}: the subscriber missed {sorted(authors - heard[book])}")
+
+    if problems:
+        print(f"seed {args.seed}: {len(problems)} problems", file=sys.stderr)
+        for problem in problems[:20]:
+            print("  " + problem, file=sys.stderr)
+        return 1
+    print(f"seed {args.seed}: {args.imports} imports and {len(saves)} saves into {args.books} books, all consistent")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
