@@ -212,7 +212,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CarnetVCardTests",
-            dependencies: ["CarnetVCard", "CarnetStore", "CarnetStoreSQLite", "CarnetTestSupport"],
+            dependencies: [
+                "CarnetVCard", "CarnetStore", "CarnetStoreSQLite", "CarnetTestSupport", "CarnetStoreTestSupport",
+            ],
             swiftSettings: swiftSettings),
     ]
 )

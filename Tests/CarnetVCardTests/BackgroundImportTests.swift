@@ -1,6 +1,5 @@
-import CarnetStoreSQLite
+import CarnetStoreTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CarnetStore
@@ -12,18 +11,9 @@ import Testing
 struct BackgroundImportTests {
     @Test("Every insert of an import runs on the background thread", arguments: [false, true])
     func insertsRunInBackground(strict: Bool) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let onBackground = Mutex<[Bool]>([])
-        var configuration = StoreConfiguration()
-        configuration.statementTrace = { sql in
-            guard sql.hasPrefix("INSERT INTO") else { return }
-            onBackground.withLock { $0.append(BackgroundExecutor.runsOnCurrentThread) }
-        }
-        let store = try SQLiteStore.open(
-            path: directory.appendingPathComponent("carnet.sqlite").path, configuration: configuration)
-        onBackground.withLock { $0.removeAll() }  // the schema's own rows, written as the file was created
+        let placements = PlacementLog(prefix: "INSERT INTO")
+        let store = try await StoreFixture(.onDiskWAL) { $0.statementTrace = placements.trace }.sqliteStore
+        placements.reset()
         var cards = ""
         for number in 0..<25 {
             cards += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Card \(number)\r\nN:\(number);Card;;;\r\n"
@@ -36,7 +26,7 @@ struct BackgroundImportTests {
             try await importer.importCards(Data(cards.utf8))
         }
         #expect(summary.added == 25 && summary.groupsCreated == 1)
-        let seen = onBackground.withLock { $0 }
+        let seen = placements.all
         #expect(seen.count >= 25 && seen.allSatisfy { $0 })
         #expect(!BackgroundExecutor.runsOnCurrentThread)
         try await store.close()

@@ -37,7 +37,7 @@ extension SQLiteStore {
             }
         }
         let result = try await mappingDatabaseErrors {
-            try await write { db in
+            try await writerAccess { db in
                 var result: SaveResult?
                 try db.inTransaction(.immediate) {
                     // Another process deleted the book's file (`carnet book delete` against a running server's
@@ -90,19 +90,5 @@ extension SQLiteStore {
             await maintenance.compactIfDue(self)
         }
         return result
-    }
-
-    /// The save's writer access. On a ``BackgroundExecutor``'s thread (an import) it runs right there: GRDB's
-    /// synchronous write runs its closure on the calling thread, so the inserts keep that thread's low priority
-    /// instead of taking a writer thread's full share of a core from the requests beside them.
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let writer = try self.writer
-        if BackgroundExecutor.runsOnCurrentThread { return try Self.writeOnThisThread(writer, body) }
-        return try await writer.writeWithoutTransaction(body)
-    }
-
-    /// Synchronous, so that it calls GRDB's blocking write (an async context would pick the async one).
-    private static func writeOnThisThread<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
-        try writer.writeWithoutTransaction(body)
     }
 }

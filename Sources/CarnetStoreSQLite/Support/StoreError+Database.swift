@@ -48,8 +48,34 @@ extension SQLiteStore {
         do { return try await body() } catch { throw StoreError.mapped(error) }
     }
 
-    /// A write transaction, with its failures as store errors.
-    func databaseWrite<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.write(body) } catch { throw StoreError.mapped(error) }
+    /// A write transaction, with its failures as store errors. On a ``BackgroundExecutor``'s thread it runs
+    /// there, as a save does (``writerAccess(_:)``).
+    func databaseWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await mappingDatabaseErrors {
+            try await writerAccess { db in
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .commit
+                }
+                // inTransaction returns only after its closure ran, so this holds; a typed error, never a trap.
+                guard let result else { throw StoreError(.storageFailure, "The transaction ended without a result") }
+                return result
+            }
+        }
+    }
+
+    /// The writer, outside any transaction. On a ``BackgroundExecutor``'s thread (an import) it runs right there:
+    /// GRDB's synchronous write runs its closure on the calling thread, so the inserts keep that thread's low
+    /// priority instead of taking a writer thread's full share of a core from the requests beside them.
+    func writerAccess<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = try self.writer
+        if BackgroundExecutor.runsOnCurrentThread { return try Self.writeOnThisThread(writer, body) }
+        return try await writer.writeWithoutTransaction(body)
+    }
+
+    /// Synchronous, so that it calls GRDB's blocking write (an async context would pick the async one).
+    private static func writeOnThisThread<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction(body)
     }
 }
