@@ -29,6 +29,9 @@ struct BackgroundExecutorTests {
         #expect(seen.allSatisfy { $0.onBackgroundThread })
         #expect(Set(seen.map(\.thread)).count == 1, "one thread for the whole operation")
         #if os(Linux)
+            #expect(seen.allSatisfy { $0.name == "carnet.bg" }, "named, so profiles and top tell it apart")
+        #endif
+        #if os(Linux)
             #expect(seen.allSatisfy { $0.nice >= max(outside, BackgroundExecutor.niceness) })
         #endif
         #expect(!BackgroundExecutor.runsOnCurrentThread)
@@ -107,6 +110,13 @@ struct BackgroundExecutorTests {
         let onBackgroundThread = BackgroundExecutor.runsOnCurrentThread
         let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
         let nice = BackgroundExecutorTests.niceValue()
+        let name = BackgroundExecutorTests.threadName()
+    }
+
+    /// What `top -H` and `perf` show for the current thread (Linux; empty elsewhere).
+    static func threadName() -> String {
+        let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+        return comm?.trimmingCharacters(in: .newlines) ?? ""
     }
 
     static func niceValue() -> Int32 {

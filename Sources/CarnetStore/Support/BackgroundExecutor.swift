@@ -38,8 +38,11 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
         defer { running.subtract(1, ordering: .relaxed) }
         guard count <= maximumThreads || ignoresThreadLimit else { return try await operation() }
         let executor = BackgroundExecutor()
-        let thread = Thread { executor.drain() }
-        thread.name = "carnet.background"
+        let thread = Thread {
+            // Set from the thread itself: Foundation on Linux names only the current thread. At most 15 bytes.
+            Thread.current.name = "carnet.bg"
+            executor.drain()
+        }
         thread.start()
         let result: Result<T, any Error>
         do {
