@@ -5,8 +5,10 @@ import CarnetStore
 /// book gets its set back afterwards, so nothing of one book is looked up in another.
 struct BatchLoads {
     var groupsByContact: [String: [Group]] = [:]
-    /// The linked contacts of each contact (`Contact.linkedContacts`).
-    var linkedByContact: [String: [Contact]] = [:]
+    /// The linked contacts of each contact (`Contact.linkedContacts`), by plan and then contact: a linked set's
+    /// members are each other's linked contacts, so the same contact stands on every level of a nested selection,
+    /// and each level fetched its own keys.
+    var linkedByPlan: [Int: [String: [Contact]]] = [:]
     var containersByID: [String: Container]?
     var membersByPlan: [Int: [String: [Contact]]] = [:]
     var memberCounts: [String: Int] = [:]

@@ -42,7 +42,7 @@ extension Executor {
     /// unified contact's members.
     private func prepareLinked(_ contacts: some Collection<Contact>, _ plans: [FieldPlan]) async throws {
         let sub = plans.flatMap { $0.selection?.fields(for: "Contact") ?? [] }
-        let individual = contacts.filter { !$0.isUnified && loads.linkedByContact[$0.identifier] == nil }
+        let individual = contacts.filter { !$0.isUnified }
         var membersOf: [String: [String]] = [:]
         for contact in contacts where contact.isUnified {
             membersOf[contact.identifier] = contact.linkedContactIdentifiers
@@ -53,15 +53,17 @@ extension Executor {
             }
         }
         let wanted = Set(membersOf.values.flatMap { $0 })
-        guard !wanted.isEmpty else {
-            for contact in contacts { loads.linkedByContact[contact.identifier] = [] }
-            return
-        }
-        let loaded = try await store.contacts(withIdentifiers: Array(wanted), keysToFetch: KeyPlanning.keys(sub))
+        let loaded =
+            wanted.isEmpty
+            ? [] : try await store.contacts(withIdentifiers: Array(wanted), keysToFetch: KeyPlanning.keys(sub))
         let byID = Dictionary(uniqueKeysWithValues: loaded.map { ($0.identifier, $0) })
-        for contact in contacts {
-            loads.linkedByContact[contact.identifier] = (membersOf[contact.identifier] ?? []).compactMap { byID[$0] }
+        for plan in plans {
+            for contact in contacts {
+                loads.linkedByPlan[plan.id, default: [:]][contact.identifier] =
+                    (membersOf[contact.identifier] ?? []).compactMap { byID[$0] }
+            }
         }
+        guard !loaded.isEmpty else { return }
         try await prepareContacts(loaded, sub)
     }
 

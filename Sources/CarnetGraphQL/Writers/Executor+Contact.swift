@@ -94,7 +94,7 @@ extension Executor {
                 guard field(plan, { try writeContainer(containerID: containerID, plan) }) else { return false }
             case .isUnified: leaf(plan) { $0.bool(contact.isUnified) }
             case .linkedContacts:
-                let linked = loads.linkedByContact[contact.identifier] ?? []
+                let linked = loads.linkedByPlan[plan.id]?[contact.identifier] ?? []
                 let sub = plan.selection?.fields(for: "Contact") ?? []
                 guard
                     field(
