@@ -18,7 +18,7 @@ public struct VCardSequence: Sequence, Sendable {
     }
 
     /// Parses the next card on each call to ``next()``.
-    public struct Iterator: IteratorProtocol {
+    public struct Iterator: IteratorProtocol, Sendable {
         private var scanner: CardScanner
         private var fileIssue: VCardIssue?
         private let reader: VCardReader

@@ -55,6 +55,7 @@ extension Carnet {
                 var importer = VCardImporter(
                     store: store, containerIdentifier: container, transactionAuthor: author, strict: strict)
                 importer.linkDuplicates = linkDuplicates
+                importer.readsAhead = true  // the process's only work: its reading and its writes take a core each
                 do {
                     let summary = try await importer.importCards(data) { bar.update($0) }
                     bar.finish()

@@ -22,6 +22,12 @@ struct ImportBatchTests {
                 let summary = try await fixture.importText(file, batchSize: size)
                 outcomes.append(try await Outcome(summary, fixture))
             }
+            // Reading the next batch on another thread while one is saved (the CLI's import) changes nothing.
+            for size in [1, 7] {
+                let fixture = try ImportFixture()
+                let summary = try await fixture.importText(file, batchSize: size, readsAhead: true)
+                outcomes.append(try await Outcome(summary, fixture))
+            }
             // A strict import, planned in batches and committed once, leaves the same, or nothing when a card is
             // unreadable.
             for size in [2, 1000] {
@@ -36,7 +42,8 @@ struct ImportBatchTests {
                     #expect(try await fixture.store.contactCount() == 0, "seed \(seed) round \(round)")
                 }
             }
-            for (outcome, run) in zip(outcomes.dropFirst(), ["2", "7", "1000", "2 strict", "1000 strict"]) {
+            let runs = ["2", "7", "1000", "1 reading ahead", "7 reading ahead", "2 strict", "1000 strict"]
+            for (outcome, run) in zip(outcomes.dropFirst(), runs) {
                 #expect(outcome == outcomes[0], "seed \(seed) round \(round), batch size \(run) against 1:\n\(file)")
             }
             #expect(outcomes[0].contacts.count > 0, "seed \(seed) round \(round)")

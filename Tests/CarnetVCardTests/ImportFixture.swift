@@ -22,14 +22,19 @@ final class ImportFixture: Sendable {
 
     /// Imports text (UTF-8) or bytes.
     @discardableResult
-    func importText(_ text: String, strict: Bool = false, batchSize: Int = 1000) async throws -> VCardImporter.Summary {
-        try await importData(Data(text.utf8), strict: strict, batchSize: batchSize)
+    func importText(
+        _ text: String, strict: Bool = false, batchSize: Int = 1000, readsAhead: Bool = false
+    ) async throws -> VCardImporter.Summary {
+        try await importData(Data(text.utf8), strict: strict, batchSize: batchSize, readsAhead: readsAhead)
     }
 
     @discardableResult
-    func importData(_ data: Data, strict: Bool = false, batchSize: Int = 1000) async throws -> VCardImporter.Summary {
+    func importData(
+        _ data: Data, strict: Bool = false, batchSize: Int = 1000, readsAhead: Bool = false
+    ) async throws -> VCardImporter.Summary {
         var importer = VCardImporter(store: store, transactionAuthor: "test-import", strict: strict)
         importer.batchSize = batchSize
+        importer.readsAhead = readsAhead
         return try await importer.importCards(data)
     }
 

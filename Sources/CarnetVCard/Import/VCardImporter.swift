@@ -46,6 +46,11 @@ public struct VCardImporter: Sendable {
     /// Link (not merge) each imported card to a contact of another container that is the same person: a shared
     /// email or phone number, else the same given and family name. Runs after the cards are saved.
     public var linkDuplicates = false
+    /// Read the next batch of cards on a second background thread while one is saved: an import's reading and its
+    /// writes then take a core each. For an import that is its process's only work (the CLI's): in a server the
+    /// second thread took the core that requests had, and a save to another book beside a 100,000-card import
+    /// went from 1.3–2.4× its idle p99 to 2.9–4.4×.
+    public var readsAhead = false
     /// The data is text already decoded (a GraphQL string's UTF-8), not a file's bytes: ``VCardReader/textIsDecoded``.
     public var textIsDecoded = false
 
@@ -121,32 +126,51 @@ public struct VCardImporter: Sendable {
     }
 
     /// Cards saved a batch at a time as they are read; the links between cards (groups, relations by UID) once
-    /// every card is in.
+    /// every card is in. With ``readsAhead`` the next batch is read on another background thread while one is
+    /// saved.
     private func importLeniently(
         _ data: Data, _ session: inout ImportSession, _ progress: @Sendable (Int) -> Void
     ) async throws {
-        var batch: [VCardCard] = []
         var handled = 0
-        for result in reader(strict: false).cards(from: data) {
+        let contacts = batchSize
+        let cards = reader(strict: false).cards(from: data).makeIterator()
+        var next = await CardBatch.read(from: cards, contacts: contacts)
+        while let current = next {
+            guard readsAhead else {
+                try await save(current, &session, &handled, progress)
+                next = await CardBatch.read(from: current.rest, contacts: contacts)
+                continue
+            }
+            next = try await withThrowingTaskGroup(of: CardBatch?.self) { group in
+                // Not the import's own executor: its thread is busy with the save below until it returns.
+                group.addTask(executorPreference: globalConcurrentExecutor) {
+                    try await current.next(contacts: contacts)
+                }
+                try await save(current, &session, &handled, progress)
+                return try await group.next() ?? nil
+            }
+        }
+        try await session.saveLinks()
+        progress(handled)
+    }
+
+    /// Learns a batch's cards, notes its unreadable ones and saves its contact cards.
+    private func save(
+        _ batch: CardBatch, _ session: inout ImportSession, _ handled: inout Int, _ progress: @Sendable (Int) -> Void
+    ) async throws {
+        var cards: [VCardCard] = []
+        for result in batch.results {
             switch result {
             case .success(let card):
                 session.learn(card)
-                if card.kind == .contact { batch.append(card) }
+                if card.kind == .contact { cards.append(card) }
             case .failure(let issue):
                 session.summary.skipped.append(issue)
             }
-            handled += 1
-            // Past the background threads' limit the import runs on the cooperative pool, where parsing a batch
-            // would hold one of its few threads for tens of milliseconds: let the requests queued behind it run.
-            if handled % 64 == 0 && !BackgroundExecutor.runsOnCurrentThread { await Task.yield() }
-            if batch.count == batchSize {
-                try await session.save(batch)
-                batch = []
-                progress(handled)
-            }
         }
-        if !batch.isEmpty { try await session.save(batch) }
-        try await session.saveLinks()
+        handled += batch.results.count
+        guard !cards.isEmpty else { return }
+        try await session.save(cards)
         progress(handled)
     }
 
@@ -154,7 +178,9 @@ public struct VCardImporter: Sendable {
     /// properties (where a re-import finds it), with the card's other unmapped properties. A card without a UID
     /// gets an identifier derived from its content, so importing the same file again still finds it.
     static func prepared(_ card: VCardCard) -> VCardCard {
+        guard !card.isPrepared else { return card }
         var card = card
+        card.isPrepared = true
         var kept = card.unmappedProperties.filter { !$0.uppercased().hasPrefix("UID:") }
         if let uid = card.uid, uid != card.contact.identifier { kept.insert("UID:\(uid)", at: 0) }
         card.contact.vCardProperties = kept.map { LabeledValue(value: $0) }

@@ -194,3 +194,7 @@ struct CardScanner {
         cardBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 }
+
+/// `bytes` borrows `data` only while ``CardScanner/next()`` runs and is empty between calls, so a scanner holds
+/// nothing but its own values when it is handed to another thread (an import reads its next batch on one).
+extension CardScanner: @unchecked Sendable {}
