@@ -89,9 +89,10 @@ struct WideNameIndexTests {
             for row in try Row.fetchAll(db, sql: "SELECT rowid, sortFamily, ftsFamily FROM contact") {
                 #expect(row[2] as Int64 == EightCharacterLayout.rowid(sortKey: row[1], contactRowid: row[0]))
                 let sortKey: String = row[1]
-                #expect(
-                    (row[2] as Int64 != (try NameIndex.rowid(sortKey: sortKey, contactRowid: row[0])))
-                        == (sortKey.utf8.count >= 8))
+                // Shorter keys differ too when a character that shares its code comes first (v12's buckets).
+                if sortKey.utf8.count >= 8 {
+                    #expect(row[2] as Int64 != (try NameIndex.rowid(sortKey: sortKey, contactRowid: row[0])))
+                }
             }
             for (order, column) in [(ContactSortOrder.familyName, "sortFamily"), (.givenName, "sortGiven")] {
                 for offset in [6, 299] {

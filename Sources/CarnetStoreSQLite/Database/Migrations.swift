@@ -16,6 +16,7 @@ enum Migrations {
         migrator.registerMigration("v9", foreignKeyChecks: .immediate, migrate: Migration009.migrate)
         migrator.registerMigration("v10", foreignKeyChecks: .immediate, migrate: Migration010.migrate)
         migrator.registerMigration("v11", foreignKeyChecks: .immediate, migrate: Migration011.migrate)
+        migrator.registerMigration("v12", foreignKeyChecks: .immediate, migrate: Migration012.migrate)
         return migrator
     }
 }

@@ -5,10 +5,10 @@ import GRDB
 /// that order. FTS5 yields matches in rowid order, so "the first 50 matches by family name" is the first 50 rows
 /// of the match, read lazily, however many contacts match.
 ///
-/// A rowid is the sort key's first seven characters packed into 35 bits (order-preserving, 5 bits a character)
-/// followed by the contact's rowid in 28 bits: unique by construction, and the contact is the rowid's low bits,
-/// so the tables store the index and nothing else. Rows sharing a bucket (the same first seven characters) are put
-/// in exact (sort key, identifier) order after reading; a large bucket through the contacts' sort-key index
+/// A rowid is the sort key's first seven characters packed into 35 bits (5 bits a character, up to the first that
+/// shares its code with others: ``bucket(_:)``) followed by the contact's rowid in 28 bits: unique by construction,
+/// and the contact is the rowid's low bits, so the tables store the index and nothing else. Rows sharing a bucket
+/// (the same packed characters) are put in exact (sort key, identifier) order after reading; a large bucket through the contacts' sort-key index
 /// (``OrderedNameSearch``). The layout addresses contact rowids up to 2²⁸ − 1 (268 million; a new contact takes the
 /// rowid above the highest, so deleted contacts count) since v6; it was eight characters and 23 bits (8.4 million).
 ///
@@ -44,15 +44,26 @@ package enum NameIndex {
     static let counterBits: Int64 = 28
     static let contactMask: Int64 = (1 << counterBits) - 1
 
-    /// The first rowid of the bucket a sort key falls in.
+    /// The first rowid of the bucket a sort key falls in. Monotone: a key that sorts before another (by bytes) never
+    /// falls in a later bucket. So the packing stops after the first byte whose code other bytes share (digits,
+    /// spaces, punctuation, non-ASCII): keys that first differ at such a byte share a bucket whatever follows.
+    /// Packing on (v6–v11) let the bytes after it order the buckets against the keys ("f1␁zed" before "f2␁ann",
+    /// yet "zed" after "ann"), and an ordered name search skipped contacts from one page to the next.
     static func bucket(_ sortKey: String) -> Int64 {
         var packed: Int64 = 0
         var utf8 = sortKey.utf8.makeIterator()
+        var ended = false
         for _ in 0..<keyCharacters {
-            packed = (packed << 5) | code(utf8.next())
+            let byte = ended ? nil : utf8.next()
+            packed = (packed << 5) | code(byte)
+            ended = ended || !(byte.map(isOnlyOneOfItsCode) ?? false)
         }
         return packed << counterBits
     }
+
+    /// A letter, or the keys' separator U+0001 (validation keeps every other control character out of names, as
+    /// ``lowestKey(bucket:)`` assumes).
+    private static func isOnlyOneOfItsCode(_ byte: UInt8) -> Bool { byte == 0x01 || (0x61...0x7A).contains(byte) }
 
     /// The lowest sort key a bucket (`rowid >> counterBits`) can hold: each character the lowest byte of its code.
     /// Stops before a non-ASCII code (its lowest byte is no whole character; the shorter key is lower still). Code
