@@ -73,10 +73,10 @@ final class DocumentPreparer: Sendable {
             case .success(let document): unlocated = document
             }
             let errors = validationErrors(unlocated)
-            // Errors that name no node (the limits') have no position to find: no second pass for them.
-            if !errors.isEmpty,
-                errors.count > Self.locationScanBytes / body.utf8.count || errors.allSatisfy(\.nodes.isEmpty)
-            {
+            // Each node an error names is a scan of the text (one error can name thousands: a repeated argument's
+            // every occurrence). Errors that name no node (the limits') have no position to find: no second pass.
+            let scans = errors.reduce(0) { $0 + $1.nodes.count }
+            if !errors.isEmpty, scans > Self.locationScanBytes / body.utf8.count || scans == 0 {
                 return .failed(refusal(errors, source))
             }
             if errors.isEmpty {
