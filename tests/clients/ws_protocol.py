@@ -12,9 +12,9 @@ has a time limit, so the script never hangs. Checks:
   no-token             connection_init without authorization -> close 4403
   init-timeout         no connection_init -> close 4408 (the server waits 3 s: not before 1 s, and within the step bound)
   subscribe-before-ack subscribe before connection_init -> close 4401
-  duplicate-id         a second subscribe with an active id -> close 4409
+  duplicate-id         a second subscribe with an active id (204 bytes long) -> close 4409
   invalid-json         a text frame that is not JSON -> close 4400
-  unknown-type         a message of an unknown type -> close 4400
+  unknown-type         a message of an unknown type (140 bytes long) -> close 4400
   missing-id           a subscribe without id -> close 4400
   malformed-payload    a subscribe whose query is no string, whose variables or extensions are no object, and a
                        ping whose payload is no object -> close 4400 (as graphql-ws's own server)
@@ -264,11 +264,14 @@ class Checks:
     async def check_duplicate_id(self) -> str:
         session = await self.session()
         async with session.ws:
-            await session.subscribe("dup", STORE_DID_CHANGE)
+            # A long id: the server's reason names it, and a close frame holds at most 125 bytes (RFC 6455 5.5),
+            # or the client fails the connection with 1002 before it sees 4409.
+            long_id = "dup-" + "é" * 100
+            await session.subscribe(long_id, STORE_DID_CHANGE)
             await asyncio.sleep(0.3)
-            await session.subscribe("dup", STORE_DID_CHANGE)
+            await session.subscribe(long_id, STORE_DID_CHANGE)
             await session.expect_close(4409)
-            return "closed 4409"
+            return "closed 4409 (an id of 204 bytes)"
 
     async def check_invalid_json(self) -> str:
         session = await self.session()
@@ -280,9 +283,9 @@ class Checks:
     async def check_unknown_type(self) -> str:
         session = await self.session()
         async with session.ws:
-            await session.send({"type": "carnet-no-such-type", "id": "x"})
+            await session.send({"type": "carnet-no-such-type-" + "x" * 120, "id": "x"})
             await session.expect_close(4400)
-            return "closed 4400"
+            return "closed 4400 (a type of 140 bytes)"
 
     async def check_missing_id(self) -> str:
         session = await self.session()

@@ -160,7 +160,7 @@ extension GraphQLWebSocketSession {
     func close(code: WebSocketErrorCode, _ reason: String) async {
         guard markClosed() else { return }
         logger.debug("Closing WebSocket", metadata: ["ws.close_code": "\(code)"])
-        try? await outbound.close(code, reason: reason)
+        try? await outbound.close(code, reason: CloseReason.fitted(reason))
     }
 
     func send(_ text: String) async {
