@@ -119,4 +119,20 @@ struct OverLimitTests {
         #expect(kept == ["X-ESC:abc", "X-PARAM;X-P=pq:value", "X-TAB:a\tb"])
         #expect(summary.warnings.map { "\($0.line) \($0.key)" } == ["4 X-ESC", "5 X-PARAM"])
     }
+
+    /// C1 controls (U+0080–U+009F) and the Unicode line separators are control characters too (the store refuses
+    /// them): mapped single-line text turns them into spaces, a note drops the C1 ones, a kept line loses them.
+    @Test("C1 controls and line separators in mapped and kept text")
+    func c1Controls() async throws {
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\u{85}Lee\r\nN:Lee\u{9B};Ann\u{2028}Marie;;;\r\n"
+            + "NOTE:one\u{85}two\u{2028}three\r\nX-C1:a\u{80}b\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.skipped.isEmpty)
+        let contact = try await fixture.contact(named: "Ann Marie")
+        #expect(contact.givenName == "Ann Marie" && contact.familyName == "Lee")
+        #expect(contact.note == "onetwo\u{2028}three")
+        #expect(contact.vCardProperties.map(\.value) == ["X-C1:ab"])
+    }
 }

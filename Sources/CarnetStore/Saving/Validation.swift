@@ -101,14 +101,34 @@ package enum Validation {
         required(group.name, limit: StoreLimits.singleLineBytes) ? [] : ["name"]
     }
 
-    /// Within the limit and free of control characters (tab, CR and LF allowed where multiline).
+    /// Within the limit and free of control characters (tab, CR and LF allowed where multiline): ``allows(_:multiline:)``
+    /// for each character, read as UTF-8 bytes.
     package static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
         guard value.utf8.count <= limit else { return false }
-        return value.utf8.allSatisfy { allows($0, multiline: multiline) }
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in value.utf8 {
+            guard allows(byte, multiline: multiline) else { return false }
+            // The C1 controls, U+0080–U+009F, are C2 80 to C2 9F.
+            if previous.1 == 0xC2 && byte < 0xA0 { return false }
+            // U+2028 and U+2029 break lines too: E2 80 A8 and E2 80 A9.
+            if !multiline && previous == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return false }
+            previous = (previous.1, byte)
+        }
+        return true
     }
 
-    /// Whether a value's UTF-8 byte is one the store holds: control characters are all ASCII, so any byte at or
-    /// above 0x20 but DEL is fine, multi-byte sequences too; tab, CR and LF only where multiline.
+    /// Whether the store holds this character: no control character (C0, DEL or C1), and tab, CR, LF and the
+    /// Unicode line and paragraph separators only where multiline.
+    package static func allows(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: multiline
+        case 0x00..<0x20, 0x7F...0x9F: false
+        default: true
+        }
+    }
+
+    /// The ASCII part of ``allows(_:multiline:)``, for a value's UTF-8 bytes: any byte at or above 0x20 but DEL (a
+    /// multi-byte sequence's bytes too); tab, CR and LF only where multiline.
     package static func allows(_ byte: UInt8, multiline: Bool) -> Bool {
         if byte >= 0x20 { return byte != 0x7F }
         return multiline && (byte == 0x0A || byte == 0x0D || byte == 0x09)

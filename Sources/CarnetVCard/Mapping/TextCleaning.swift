@@ -5,11 +5,11 @@ import CarnetStore
 enum TextCleaning {
     /// Trimmed, with line breaks and other control characters turned into spaces (an escaped `\n` in an ORG, say).
     static func singleLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return trimmed(text) }
+        guard !Validation.text(text, limit: .max) else { return trimmed(text) }
         var result = String.UnicodeScalarView()
         var previous: Unicode.Scalar = " "
         for scalar in text.unicodeScalars {
-            let isControl = scalar.value < 0x20 || scalar.value == 0x7F
+            let isControl = !Validation.allows(scalar, multiline: false)
             // A CRLF pair becomes one space, not two.
             if isControl, scalar == "\n", previous == "\r" { continue }
             result.append(isControl ? " " : scalar)
@@ -20,7 +20,7 @@ enum TextCleaning {
 
     /// Trimmed, with line ends made LF and control characters other than tab and LF removed (note, street).
     static func multiLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) else {
+        guard !Validation.text(text, limit: .max, multiline: true) || text.utf8.contains(0x0D) else {
             return trimmed(text)
         }
         var result = String.UnicodeScalarView()
@@ -31,7 +31,7 @@ enum TextCleaning {
                 result.append("\n")
             } else if scalar == "\n", previous == "\r" {
                 continue
-            } else if scalar == "\n" || scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F) {
+            } else if Validation.allows(scalar, multiline: true) {
                 result.append(scalar)
             }
         }
@@ -54,8 +54,13 @@ enum TextCleaning {
     /// for those. The store holds no other in any value, and a line break (a lone CR inside a CRLF file's line)
     /// is one no export can write back within the line.
     static func withoutControlCharacters(_ text: String) -> String? {
-        func isRefused(_ byte: UInt8) -> Bool { !Validation.allows(byte, multiline: false) && byte != 0x09 }
-        guard text.utf8.contains(where: isRefused) else { return nil }
-        return String(decoding: text.utf8.filter { !isRefused($0) }, as: UTF8.self)
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return nil }
+        func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+            scalar != "\t" && !Validation.allows(scalar, multiline: false)
+        }
+        guard text.unicodeScalars.contains(where: isRefused) else { return nil }
+        var cleaned = String.UnicodeScalarView()
+        cleaned.append(contentsOf: text.unicodeScalars.lazy.filter { !isRefused($0) })
+        return String(cleaned)
     }
 }
