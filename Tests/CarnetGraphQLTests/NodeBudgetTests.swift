@@ -59,6 +59,22 @@ struct NodeBudgetTests {
         #expect(Self.codes(over) == ["MAX_NODES_EXCEEDED"])
     }
 
+    /// 100 empty groups with `members(first: 1000)` were refused at the default limit (an outside fuzzer's find):
+    /// the bound, 100 × 1,000, is not what they hold.
+    @Test("A members load past the bound is made when the groups hold few enough")
+    func fewMembersPastTheBound() async throws {
+        var limits = GraphQLLimits()
+        limits.maxNodes = 100
+        let fixture = try await Self.everyoneEverywhere(contacts: 2, groups: 30, limits: limits)
+        // 30 × 5 = 150 is past 100, but the groups hold 2 each: 30 + 60 records.
+        let fits = try await fixture.data("{ groups { id memberCount members(first: 5) { id } } }")
+        #expect(fits["groups"]?.arrayValue?.count == 30)
+        #expect(fits["groups"]?[29]?["members"]?.arrayValue?.count == 2)
+        #expect(fits["groups"]?[29]?["memberCount"]?.intValue == 2)
+        let over = try await Self.everyoneEverywhere(contacts: 3, groups: 30, limits: limits)
+        #expect(Self.codes(try await over.run("{ groups { id members(first: 5) { id } } }")) == ["MAX_NODES_EXCEEDED"])
+    }
+
     @Test("A page counts once, whether its contacts come as nodes, edges or both")
     func connectionCountsOnce() async throws {
         var limits = GraphQLLimits()

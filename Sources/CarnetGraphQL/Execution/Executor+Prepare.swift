@@ -79,10 +79,15 @@ extension Executor {
                     "Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
                 continue
             }
-            // Groups are not paged: the planner counted them as ten, and a book may have thousands.
-            guard nodeLoadFits(parents: ids.count, perParent: first) else {
-                loads.failedLoads[plan.id] = Self.nodesExceeded(service.limits.maxNodes)
-                continue
+            // Groups are not paged: the planner counted them as ten, and a book may have thousands. Most hold far
+            // fewer members than a page: past the bound, what they hold decides.
+            if !nodeLoadFits(parents: ids.count, perParent: first) {
+                try await loadMemberCounts(ids)
+                let members = ids.reduce(0) { $0 + min(loads.memberCounts[$1] ?? 0, first) }
+                guard nodeLoadFits(parents: 1, perParent: members) else {
+                    loads.failedLoads[plan.id] = Self.nodesExceeded(service.limits.maxNodes)
+                    continue
+                }
             }
             let members = try await store.members(
                 ofGroups: ids, keysToFetch: KeyPlanning.keys(sub),
@@ -92,11 +97,14 @@ extension Executor {
             var seen = Set<String>()
             try await prepareContacts(members.values.flatMap { $0 }.filter { seen.insert($0.identifier).inserted }, sub)
         }
-        if fields.contains(where: { GroupField(rawValue: $0.code) == .memberCount }) {
-            let missing = ids.filter { loads.memberCounts[$0] == nil }
-            for (id, count) in try await store.memberCounts(ofGroups: missing) { loads.memberCounts[id] = count }
-        }
+        if fields.contains(where: { GroupField(rawValue: $0.code) == .memberCount }) { try await loadMemberCounts(ids) }
         if fields.contains(where: { GroupField(rawValue: $0.code) == .container }) { try await loadContainers() }
+    }
+
+    private func loadMemberCounts(_ groups: [String]) async throws {
+        let missing = groups.filter { loads.memberCounts[$0] == nil }
+        guard !missing.isEmpty else { return }
+        for (id, count) in try await store.memberCounts(ofGroups: missing) { loads.memberCounts[id] = count }
     }
 
     /// Containers are few: they are loaded whole, once per request.
