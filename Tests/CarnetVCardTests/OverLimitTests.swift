@@ -135,4 +135,20 @@ struct OverLimitTests {
         #expect(contact.note == "onetwo\u{2028}three")
         #expect(contact.vCardProperties.map(\.value) == ["X-C1:ab"])
     }
+
+    /// A date the store cannot hold was kept as written without a word (an outside fuzzer's find): the import's
+    /// warnings now say so, as for every other value kept aside.
+    @Test("Dates that are no dates are kept, with a warning")
+    func unreadableDates() async throws {
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Dated\r\nN:Dated;;;;\r\nBDAY:2023-02-30\r\n"
+            + "item1.X-ABDATE:1999-13-01\r\nANNIVERSARY:2001-05-06\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text, strict: true)
+        #expect(summary.added == 1)
+        #expect(summary.warnings.map { "\($0.line) \($0.key)" } == ["5 BDAY", "6 X-ABDATE"])
+        let contact = try #require(try await fixture.contacts().first)
+        #expect(contact.birthday == nil && contact.dates.count == 1)
+        #expect(contact.vCardProperties.map(\.value) == ["BDAY:2023-02-30", "item1.X-ABDATE:1999-13-01"])
+    }
 }

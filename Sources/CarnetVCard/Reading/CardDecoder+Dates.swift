@@ -3,7 +3,10 @@ import CarnetStore
 /// BDAY, X-ALTBDAY, X-ABDATE and ANNIVERSARY. A value that is not a real date is kept unmapped.
 extension CardDecoder {
     mutating func mapBirthday(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        guard let date = try date(line) else { return false }
+        guard let date = try date(line) else {
+            unreadableDates.append(current)
+            return false
+        }
         if date.calendar == ContactDate.gregorian {
             guard birthday == nil else { return false }
             birthday = date
@@ -26,7 +29,10 @@ extension CardDecoder {
     /// ANNIVERSARY (4.0) and X-ANNIVERSARY are anniversaries unless an X-ABLabel says otherwise; X-ABDATE takes
     /// its label from the group's X-ABLabel, as Apple writes it.
     mutating func mapDate(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        guard let date = try date(line) else { return false }
+        guard let date = try date(line) else {
+            unreadableDates.append(current)
+            return false
+        }
         var label = label(for: line, kind: .date)
         if line.name != "X-ABDATE", line.group.flatMap({ groupLabels[$0] }) == nil {
             label = ContactLabel.dateAnniversary

@@ -72,6 +72,12 @@ extension CardDecoder {
                     line: lines[index].number, cardLine: beginLine, key: lines[index].name,
                     message: "a \(lines[index].name) line inside the card, not kept: a card cannot carry it"))
         }
+        for index in unreadableDates {
+            warnings.append(
+                VCardWarning(
+                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
+                    message: "not a date the store can hold, kept as a vCard property"))
+        }
         for index in cleanedKeptLines {
             warnings.append(
                 VCardWarning(

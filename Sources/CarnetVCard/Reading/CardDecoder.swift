@@ -43,6 +43,9 @@ struct CardDecoder {
     var overlongCategories: Int?
     /// Kept lines whose control characters (which the store holds in no value) were taken out.
     var cleanedKeptLines: [Int] = []
+    /// Date lines (BDAY, ANNIVERSARY, X-ABDATE…) whose value is no date the store can hold (`2023-02-30`, an
+    /// unknown CALSCALE): kept as written, and said.
+    var unreadableDates: [Int] = []
     /// Lines that would have been kept past ``StoreLimits/vCardPropertiesPerContact``: not kept.
     var droppedKeptLines: [Int] = []
     /// BEGIN and END lines inside the card (`END:VCARDBEGIN:VCARD`, two lines run together): not kept, as no
