@@ -66,10 +66,10 @@ final class GraphQLServiceCore: Sendable {
                             code: .persistedQueryHashMismatch)
                     ])
             }
-            persistedQueries.insert(query, for: hash, cost: query.utf8.count)
+            persistedQueries.insert(query, for: request.persistedQueryScope + "\u{0}" + hash, cost: query.utf8.count)
             return query
         }
-        guard let query = persistedQueries[hash] else {
+        guard let query = persistedQueries[request.persistedQueryScope + "\u{0}" + hash] else {
             throw GraphQLRequestError(
                 .persistedQueryNotFound,
                 [

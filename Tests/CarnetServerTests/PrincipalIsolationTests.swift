@@ -3,6 +3,8 @@ import CarnetStore
 import Foundation
 import Testing
 
+@testable import CarnetGraphQL
+
 /// Many principals on one server: each token's root fields mean its own book, other books stay invisible, grants
 /// and their revocation, disabled principals. Over the real router, through `buildApplication`.
 @Suite("Principals and address books over HTTP")
@@ -29,6 +31,36 @@ struct PrincipalIsolationTests {
     }
 
     static func data(_ reply: TestClient.Reply) -> [String: Any] { reply.json["data"] as? [String: Any] ?? [:] }
+
+    /// A persisted query's hash named another principal's query text: answered (on one's own book) once that
+    /// principal had sent it, refused before, so the answer told whether someone had sent exactly that text (an
+    /// outside fuzzer's find).
+    @Test("Persisted queries are each principal's own")
+    func persistedQueriesPerPrincipal() async throws {
+        try await withRouter { server, client in
+            let catalog = server.app.backend.catalog
+            let aliceToken = try await server.token(for: try await catalog.createPrincipal(name: "alice"))
+            let bobToken = try await server.token(for: try await catalog.createPrincipal(name: "bob"))
+            let query = #"{ contacts(filter: {email: "secret@example.com"}) { totalCount } }"#
+            let hash = GraphQLServiceCore.sha256(query)
+            func send(_ text: String?, token: String) async throws -> String? {
+                var object: [String: Any] = [
+                    "extensions": ["persistedQuery": ["version": 1, "sha256Hash": hash]]
+                ]
+                if let text { object["query"] = text }
+                let body = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+                let reply = try await client.send(
+                    body: body, headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")])
+                let errors = reply.json["errors"] as? [[String: Any]]
+                return (errors?.first?["extensions"] as? [String: Any])?["code"] as? String
+            }
+            #expect(try await send(query, token: aliceToken) == nil)
+            #expect(try await send(nil, token: aliceToken) == nil)
+            #expect(try await send(nil, token: bobToken) == "PERSISTED_QUERY_NOT_FOUND")
+            #expect(try await send(query, token: bobToken) == nil)
+            #expect(try await send(nil, token: bobToken) == nil)
+        }
+    }
 
     @Test("Each principal's token works on its own book; another principal's records and history do not resolve")
     func isolation() async throws {

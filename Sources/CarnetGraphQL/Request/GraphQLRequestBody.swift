@@ -5,6 +5,10 @@ public struct GraphQLRequestBody: Sendable, Hashable {
     public var operationName: String?
     public var variables: [String: JSONValue]
     public var extensions: [String: JSONValue]
+    /// Whose persisted queries (`extensions.persistedQuery`) the request may use: the server sets its principal, so
+    /// that one principal cannot learn, by its hash, the exact text of a query another has sent (a search for an
+    /// email address, say). Not part of the request's JSON.
+    public var persistedQueryScope = ""
 
     public init(
         query: String?, operationName: String? = nil, variables: [String: JSONValue] = [:],

@@ -33,7 +33,7 @@ struct GraphQLHTTPHandler: Sendable {
                 headers: [.accept: "application/graphql-response+json, application/json"]
             ).response()
         }
-        let body: GraphQLRequestBody
+        var body: GraphQLRequestBody
         do {
             body = try await parameters(request, context)
         } catch let refusal as HTTPErrorResponse {
@@ -47,6 +47,7 @@ struct GraphQLHTTPHandler: Sendable {
                 message: error.errors.first?.message ?? "Bad request"
             ).response()
         }
+        body.persistedQueryScope = identity.principalID
         let operation: GraphQLService.Operation
         do {
             operation = try service.operation(for: body)

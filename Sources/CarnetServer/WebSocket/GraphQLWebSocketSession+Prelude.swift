@@ -23,7 +23,9 @@ extension GraphQLWebSocketSession {
         let service = dependencies.service
         let operation: GraphQLService.Operation
         do {
-            operation = try service.operation(for: GraphQLRequestBody(json: .object(payload)))
+            var body = try GraphQLRequestBody(json: .object(payload))
+            body.persistedQueryScope = identity.principalID
+            operation = try service.operation(for: body)
         } catch {
             return .invalid(error.errorsJSON, started: started)
         }
