@@ -42,8 +42,6 @@ public struct VCardCard: Sendable {
     /// Key paths the store would still refuse (the reader could not trace them to a line to keep aside); the
     /// importer skips such a card.
     var unresolvedProblems: [String] = []
-    /// Whether ``VCardImporter/prepared(_:)`` made this card's contact what it stores already.
-    var isPrepared = false
 
     /// A RELATED reference: the label its TYPE gives and the UID it names.
     public struct RelatedUID: Sendable, Hashable {

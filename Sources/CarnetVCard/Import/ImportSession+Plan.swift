@@ -2,25 +2,25 @@ import CarnetStore
 
 extension ImportSession {
     /// The operations that save a batch of contact cards: adds, minimal updates, relations resolved by UID.
-    /// Reads the store; writes nothing.
+    /// Reads the store; writes nothing. The cards are as ``VCardImporter/prepared(_:)`` leaves them (their readers
+    /// prepare them: a lenient import's on its reading thread).
     ///
     /// - Parameter checkingIdentifiers: Give an added card a new identifier when its own is retired or in use.
     ///   A first try of a lenient batch skips the check (the store refuses such an add, and the batch is planned
     ///   again with it); a strict import always checks.
     mutating func plan(_ cards: [VCardCard], checkingIdentifiers: Bool = true) async throws -> [PlannedCard] {
-        let prepared = cards.map(VCardImporter.prepared)
-        let identities = prepared.map { $0.uid ?? $0.contact.identifier }
-        let existing = try await matches(prepared, identities)
-        let unmatched = zip(prepared, identities).compactMap { card, identity in
+        let identities = cards.map { $0.uid ?? $0.contact.identifier }
+        let existing = try await matches(cards, identities)
+        let unmatched = zip(cards, identities).compactMap { card, identity in
             existing[identity] == nil && plannedContacts[identity] == nil ? card.contact.identifier : nil
         }
         let unavailable = checkingIdentifiers ? try await store.unavailableIdentifiers(unmatched) : []
-        let names = try await storeNames(prepared.flatMap { $0.relatedUIDs.map(\.uid) })
+        let names = try await storeNames(cards.flatMap { $0.relatedUIDs.map(\.uid) })
         var lastPosition: [String: Int] = [:]
         for (position, identity) in identities.enumerated() { lastPosition[identity] = position }
         var result: [PlannedCard] = []
-        result.reserveCapacity(prepared.count)
-        for (position, (card, identity)) in zip(prepared, identities).enumerated() {
+        result.reserveCapacity(cards.count)
+        for (position, (card, identity)) in zip(cards, identities).enumerated() {
             var card = card
             var planned = PlannedCard(card: card, identity: identity, contactIdentifier: card.contact.identifier)
             for reference in card.relatedUIDs {

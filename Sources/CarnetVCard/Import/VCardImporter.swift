@@ -103,7 +103,7 @@ public struct VCardImporter: Sendable {
         for card in cards { session.learn(card) }
         var operations: [SaveOperation] = []
         var created = 0
-        let contacts = cards.filter { $0.kind == .contact }
+        let contacts = cards.filter { $0.kind == .contact }.map(Self.prepared)
         for start in stride(from: 0, to: contacts.count, by: batchSize) {
             let planned = try await session.plan(Array(contacts[start..<min(start + batchSize, contacts.count)]))
             for card in planned {
@@ -178,9 +178,7 @@ public struct VCardImporter: Sendable {
     /// properties (where a re-import finds it), with the card's other unmapped properties. A card without a UID
     /// gets an identifier derived from its content, so importing the same file again still finds it.
     static func prepared(_ card: VCardCard) -> VCardCard {
-        guard !card.isPrepared else { return card }
         var card = card
-        card.isPrepared = true
         var kept = card.unmappedProperties.filter { !$0.uppercased().hasPrefix("UID:") }
         if let uid = card.uid, uid != card.contact.identifier { kept.insert("UID:\(uid)", at: 0) }
         card.contact.vCardProperties = kept.map { LabeledValue(value: $0) }
