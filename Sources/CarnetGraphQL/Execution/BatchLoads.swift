@@ -9,6 +9,9 @@ struct BatchLoads {
     /// members are each other's linked contacts, so the same contact stands on every level of a nested selection,
     /// and each level fetched its own keys.
     var linkedByPlan: [Int: [String: [Contact]]] = [:]
+    /// The members of each individual contact's linked set (none when it is linked to no other), whichever level
+    /// of a nested selection looked it up first.
+    var linkMembersByContact: [String: [String]] = [:]
     var containersByID: [String: Container]?
     var membersByPlan: [Int: [String: [Contact]]] = [:]
     var memberCounts: [String: Int] = [:]

@@ -42,15 +42,17 @@ extension Executor {
     /// unified contact's members.
     private func prepareLinked(_ contacts: some Collection<Contact>, _ plans: [FieldPlan]) async throws {
         let sub = plans.flatMap { $0.selection?.fields(for: "Contact") ?? [] }
-        let individual = contacts.filter { !$0.isUnified }
-        var membersOf: [String: [String]] = [:]
-        for contact in contacts where contact.isUnified {
-            membersOf[contact.identifier] = contact.linkedContactIdentifiers
-        }
-        if !individual.isEmpty {
-            for group in try await store.linkGroups(containing: individual.map(\.identifier)) {
-                for member in group.members { membersOf[member] = group.members }
+        let unknown = contacts.filter { !$0.isUnified && loads.linkMembersByContact[$0.identifier] == nil }
+        if !unknown.isEmpty {
+            for contact in unknown { loads.linkMembersByContact[contact.identifier] = [] }
+            for group in try await store.linkGroups(containing: unknown.map(\.identifier)) {
+                for member in group.members { loads.linkMembersByContact[member] = group.members }
             }
+        }
+        var membersOf: [String: [String]] = [:]
+        for contact in contacts {
+            membersOf[contact.identifier] =
+                contact.isUnified ? contact.linkedContactIdentifiers : loads.linkMembersByContact[contact.identifier]
         }
         let wanted = Set(membersOf.values.flatMap { $0 })
         let loaded =
@@ -63,7 +65,6 @@ extension Executor {
                     (membersOf[contact.identifier] ?? []).compactMap { byID[$0] }
             }
         }
-        guard !loaded.isEmpty else { return }
         try await prepareContacts(loaded, sub)
     }
 
