@@ -56,6 +56,7 @@ final class GraphQLServiceCore: Sendable {
                     )
                 ])
         }
+        let key = request.persistedQueryScope + "\u{0}" + hash
         if let query = request.query {
             guard Self.sha256(query) == hash else {
                 throw GraphQLRequestError(
@@ -66,10 +67,10 @@ final class GraphQLServiceCore: Sendable {
                             code: .persistedQueryHashMismatch)
                     ])
             }
-            persistedQueries.insert(query, for: request.persistedQueryScope + "\u{0}" + hash, cost: query.utf8.count)
+            persistedQueries.insert(query, for: key, cost: query.utf8.count)
             return query
         }
-        guard let query = persistedQueries[request.persistedQueryScope + "\u{0}" + hash] else {
+        guard let query = persistedQueries[key] else {
             throw GraphQLRequestError(
                 .persistedQueryNotFound,
                 [

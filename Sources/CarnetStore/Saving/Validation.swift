@@ -101,8 +101,8 @@ package enum Validation {
         required(group.name, limit: StoreLimits.singleLineBytes) ? [] : ["name"]
     }
 
-    /// Within the limit and free of control characters (tab, CR and LF allowed where multiline): ``allows(_:multiline:)``
-    /// for each character, read as UTF-8 bytes.
+    /// Within the limit and free of control characters (tab, CR and LF allowed where multiline):
+    /// ``allows(_:multiline:)`` for each character, read as UTF-8 bytes.
     package static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
         guard value.utf8.count <= limit else { return false }
         var previous: (UInt8, UInt8) = (0, 0)

@@ -8,9 +8,10 @@ import GRDB
 /// A rowid is the sort key's first seven characters packed into 35 bits (5 bits a character, up to the first that
 /// shares its code with others: ``bucket(_:)``) followed by the contact's rowid in 28 bits: unique by construction,
 /// and the contact is the rowid's low bits, so the tables store the index and nothing else. Rows sharing a bucket
-/// (the same packed characters) are put in exact (sort key, identifier) order after reading; a large bucket through the contacts' sort-key index
-/// (``OrderedNameSearch``). The layout addresses contact rowids up to 2²⁸ − 1 (268 million; a new contact takes the
-/// rowid above the highest, so deleted contacts count) since v6; it was eight characters and 23 bits (8.4 million).
+/// (the same packed characters) are put in exact (sort key, identifier) order after reading; a large bucket
+/// through the contacts' sort-key index (``OrderedNameSearch``). The layout addresses contact rowids up to
+/// 2²⁸ − 1 (268 million; a new contact takes the rowid above the highest, so deleted contacts count) since v6; it
+/// was eight characters and 23 bits (8.4 million).
 ///
 /// Seven characters rather than six: a family name of five letters keeps the given name's initial in its bucket
 /// ("smith", the separator and "a": 2,372 contacts in the benchmark's million), where six would make every Smith

@@ -54,7 +54,7 @@ enum TextCleaning {
     /// for those. The store holds no other in any value, and a line break (a lone CR inside a CRLF file's line)
     /// is one no export can write back within the line.
     static func withoutControlCharacters(_ text: String) -> String? {
-        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return nil }
+        if Validation.text(text, limit: .max) { return nil }
         func isRefused(_ scalar: Unicode.Scalar) -> Bool {
             scalar != "\t" && !Validation.allows(scalar, multiline: false)
         }
