@@ -7,33 +7,6 @@ import Testing
 @testable import CarnetStore
 @testable import CarnetStoreSQLite
 
-/// The name index's rowid layout of v6–v11: seven sort-key characters, 5 bits each, packed on past characters
-/// that share a code, so that the bytes after one could order two buckets against their keys. Kept here to write
-/// the rows a store of v11 holds.
-enum SevenCharacterLayoutV11 {
-    static func rowid(sortKey: String, contactRowid: Int64) -> Int64 {
-        var packed: Int64 = 0
-        var utf8 = sortKey.utf8.makeIterator()
-        for _ in 0..<7 {
-            let code: Int64
-            switch utf8.next() {
-            case nil: code = 0
-            case let byte?:
-                switch byte {
-                case 0x00...0x1F: code = 1
-                case 0x20...0x2F: code = 2
-                case 0x30...0x60: code = 3
-                case 0x61...0x7A: code = 4 + Int64(byte - 0x61)
-                case 0x7B...0x7F: code = 30
-                default: code = 31
-                }
-            }
-            packed = (packed << 5) | code
-        }
-        return packed << NameIndex.counterBits | contactRowid
-    }
-}
-
 /// A key that sorts before another never falls in a later bucket of the name index, or an ordered name search
 /// skips contacts between pages (found by an outside fuzzer: "Ann F1", "Zed F1" and "Ann F2", all of Acme, paged
 /// one at a time by family name, gave the first two only).
@@ -83,18 +56,9 @@ struct BucketOrderTests {
     func migrate(kind: StoreKind) async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let earlier = try EarlierStore(kind, at: "v11", directory: directory, request: Self.request()) { db in
-            for row in try Row.fetchAll(db, sql: "SELECT rowid, sortGiven, sortFamily FROM contact") {
-                let rowid: Int64 = row[0]
-                try db.execute(
-                    sql: "UPDATE contact SET ftsGiven = ?, ftsFamily = ? WHERE rowid = ?",
-                    arguments: [
-                        SevenCharacterLayoutV11.rowid(sortKey: row[1], contactRowid: rowid),
-                        SevenCharacterLayoutV11.rowid(sortKey: row[2], contactRowid: rowid), rowid,
-                    ])
-            }
-            try FoldedKeys.rebuildNameIndex(db)
-        }
+        let earlier = try EarlierStore(
+            kind, at: "v11", directory: directory, request: Self.request(),
+            rewrite: EarlierNameIndexLayout.sevenCharacters.rewrite)
         let changed = try await earlier.writer.read { db throws in
             try Row.fetchAll(db, sql: "SELECT rowid, sortFamily, ftsFamily FROM contact").filter {
                 ($0[2] as Int64) != NameIndex.bucket($0[1]) | ($0[0] as Int64)

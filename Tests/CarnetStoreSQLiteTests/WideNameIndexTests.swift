@@ -6,35 +6,6 @@ import Testing
 @testable import CarnetStore
 @testable import CarnetStoreSQLite
 
-/// The name index's rowid layout of v1–v5: the sort key's first eight characters, 5 bits each, then the contact's
-/// rowid in 23 bits. Kept here to write the rows a store of v5 holds.
-enum EightCharacterLayout {
-    static let counterBits: Int64 = 23
-
-    static func rowid(sortKey: String, contactRowid: Int64) -> Int64 {
-        precondition(contactRowid < 1 << counterBits)
-        var packed: Int64 = 0
-        var utf8 = sortKey.utf8.makeIterator()
-        for _ in 0..<8 {
-            let code: Int64
-            switch utf8.next() {
-            case nil: code = 0
-            case let byte?:
-                switch byte {
-                case 0x00...0x1F: code = 1
-                case 0x20...0x2F: code = 2
-                case 0x30...0x60: code = 3
-                case 0x61...0x7A: code = 4 + Int64(byte - 0x61)
-                case 0x7B...0x7F: code = 30
-                default: code = 31
-                }
-            }
-            packed = (packed << 5) | code
-        }
-        return packed << counterBits | contactRowid
-    }
-}
-
 /// Migration v6 and the layout it moves to: seven sort-key characters and 28 bits of contact rowid.
 @Suite("Migration v6: name-index rowids for 2²⁸ contacts")
 struct WideNameIndexTests {
@@ -53,24 +24,15 @@ struct WideNameIndexTests {
     static let queries =
         PrefixIndexMigrationTests.queries + ["schm", "schmidt", "schmidtk", "hern", "hernandez", "mia mül", "a"]
 
-    /// A store at v5 holding `request`'s records with v5's index rowids (`EightCharacterLayout`), in the rows v5's
+    /// A store at v5 holding `request`'s records with v5's index rowids (`EarlierNameIndexLayout.eightCharacters`), in the rows v5's
     /// rebuild writes; returns it opened as a `SQLiteStore`, which migrates it to v6, and the cursors a v5 store
     /// gave for the 7th and 300th contact of each name order.
     static func migratedV5Store(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws
         -> (store: SQLiteStore, cursors: [(order: ContactSortOrder, cursor: String)])
     {
-        let earlier = try EarlierStore(kind, at: "v5", directory: directory, request: request) { db in
-            for row in try Row.fetchAll(db, sql: "SELECT rowid, sortGiven, sortFamily FROM contact") {
-                let rowid: Int64 = row[0]
-                try db.execute(
-                    sql: "UPDATE contact SET ftsGiven = ?, ftsFamily = ? WHERE rowid = ?",
-                    arguments: [
-                        EightCharacterLayout.rowid(sortKey: row[1], contactRowid: rowid),
-                        EightCharacterLayout.rowid(sortKey: row[2], contactRowid: rowid), rowid,
-                    ])
-            }
-            try FoldedKeys.rebuildNameIndex(db)
-        }
+        let earlier = try EarlierStore(
+            kind, at: "v5", directory: directory, request: request,
+            rewrite: EarlierNameIndexLayout.eightCharacters.rewrite)
         var cursors: [(order: ContactSortOrder, cursor: String)] = []
         try earlier.writer.read { db throws in
             #expect(
@@ -87,7 +49,9 @@ struct WideNameIndexTests {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE length(CAST(sortFamily AS BLOB)) >= 8")!
                     > 700)
             for row in try Row.fetchAll(db, sql: "SELECT rowid, sortFamily, ftsFamily FROM contact") {
-                #expect(row[2] as Int64 == EightCharacterLayout.rowid(sortKey: row[1], contactRowid: row[0]))
+                #expect(
+                    row[2] as Int64
+                        == EarlierNameIndexLayout.eightCharacters.rowid(sortKey: row[1], contactRowid: row[0]))
                 let sortKey: String = row[1]
                 // Shorter keys differ too when a character that shares its code comes first (v12's buckets).
                 if sortKey.utf8.count >= 8 {
