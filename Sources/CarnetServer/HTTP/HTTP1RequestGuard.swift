@@ -11,8 +11,9 @@ import NIOHTTP1
 /// - Every head: an HTTP/1.1 request without exactly one Host is refused (400), and a request that asks the
 ///   connection to close (a `close` token in any case or place, HTTP/1.0 without `keep-alive`) closes it after its
 ///   answer, which says `Connection: close`; requests pipelined after it are not read.
-/// - A head the decoder refuses (a request line or headers over its limits, malformed bytes) is refused too: with
-///   the WebSocket upgrade in the pipeline nothing else answered a first request's. A body it refuses is the
+/// - A head the decoder refuses (a request line or headers over its limits, malformed bytes) is refused too, first
+///   or pipelined behind a request still being served: with the WebSocket upgrade in the pipeline nothing else
+///   answered a first request's, and Hummingbird answered a later one with an empty 400. A body it refuses is the
 ///   request handler's to answer.
 ///
 /// A refusal is answered in turn, after the answers to the requests before it (HTTP/1.1 answers in order), and
@@ -25,8 +26,12 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let deadline: Scheduled<Void>
     private var firstHead = true
+    /// A head went on to the WebSocket upgrade handler after this one.
+    private var passedHead = false
     /// Requests passed on whose answer has not ended.
     private var unanswered = 0
+    /// The request passed on last has not ended: a decoder error is its body's.
+    private var readingBody = false
     /// A request asked to close: nothing after it is read.
     private var closing = false
     /// A request came after the one that closes: it and all after it are dropped.
@@ -38,7 +43,11 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refusal == nil, !discarding else { return }
-        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        let part = unwrapInboundIn(data)
+        guard case .head(var head) = part else {
+            if case .end = part { readingBody = false }
+            return context.fireChannelRead(data)
+        }
         guard !closing else {
             discarding = true
             return
@@ -49,6 +58,7 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if let refusal = WebSocketHandshake.refusal(for: head) ?? HTTP1HeadRules.refusal(for: head) {
                 return refuse(context: context, refusal)
             }
+            passedHead = true
             if head.method == .GET, WebSocketHandshake.asksForWebSocket(head.headers) {
                 context.fireChannelRead(data)
                 return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
@@ -61,7 +71,17 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // As Hummingbird's keep-alive check reads it: a closing request's Connection is exactly `close`.
         if closing { head.headers.replaceOrAdd(name: "connection", value: "close") }
         unanswered += 1
+        readingBody = true
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // A connection that ends before a head reached the upgrade handler (a reset, a refused or cut first head,
+        // the first request's deadline) fails that handler's result with an error Hummingbird logs at `.error`;
+        // told that the input closed, it fails with `inputClosed`, which Hummingbird logs at `.trace`. Such an end
+        // is the client's, not a failure of the server's.
+        if !passedHead { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
+        context.fireChannelInactive()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -71,8 +91,7 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
             context.write(data, promise: promise)
-            // Never below zero: Hummingbird answers a head the decoder refused after the request before it, a
-            // request this handler never passed on.
+            // Never below zero, whatever else answers.
             unanswered = max(0, unanswered - 1)
             if unanswered == 0, let refusal {
                 // On the next tick, once the answer before it is flushed (its writer flushes after this write).
@@ -88,9 +107,9 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let failure = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         deadline.cancel()
-        if unanswered > 0 {
-            // Most likely the body of the request being served (a malformed chunk): its handler hears of it through
-            // the body it reads, and answers it. Nothing after it is read.
+        if readingBody {
+            // The body of the request being served (a malformed chunk): its handler hears of it through the body it
+            // reads, and answers it. Nothing after it is read.
             discarding = true
             return context.fireErrorCaught(error)
         }

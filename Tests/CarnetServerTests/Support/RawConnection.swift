@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 
 /// A connection to the test server that sends exactly the bytes it is given and reads until the server closes:
 /// for clients that stall or misbehave, which real HTTP clients will not do. Its channel must be read with
@@ -8,12 +9,16 @@ import NIOSSL
 /// the task that reads closes it.
 struct RawConnection {
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// Succeeds when the TLS handshake has completed (at once without TLS); fails if the connection ends first.
+    let handshake: EventLoopFuture<Void>
 
     /// Connects over TCP, with TLS (verified against the development CA, offering `alpn`) unless `caPath` is nil.
     static func open(port: Int, caPath: String?, alpn: [String] = ["http/1.1"]) async throws -> RawConnection {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let (channel, handshake) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AbruptCloser(), position: .first)
+                    let handshake = channel.eventLoop.makePromise(of: Void.self)
                     if let caPath {
                         var tls = TLSConfiguration.makeClientConfiguration()
                         tls.trustRoots = .file(caPath)
@@ -21,11 +26,17 @@ struct RawConnection {
                         let handler = try NIOSSLClientHandler(
                             context: NIOSSLContext(configuration: tls), serverHostname: "localhost")
                         try channel.pipeline.syncOperations.addHandler(handler)
+                        try channel.pipeline.syncOperations.addHandler(HandshakeWatcher(promise: handshake))
+                    } else {
+                        handshake.succeed()
                     }
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    return (
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel),
+                        handshake.futureResult
+                    )
                 }
             }
-        return RawConnection(channel: channel)
+        return RawConnection(channel: channel, handshake: handshake)
     }
 
     /// Sends `text`, then reads everything until the server closes the connection (or resets it, or TLS fails):
@@ -62,6 +73,70 @@ struct RawConnection {
             return received
         }
     }
+
+    /// Sends `text` once TLS is up and closes at once, reading nothing: a client that leaves before the server
+    /// answers.
+    func sendAndClose(_ text: String) async throws {
+        try await handshake.get()
+        try await channel.executeThenClose { _, outbound in
+            if !text.isEmpty { try await outbound.write(ByteBuffer(string: text)) }
+        }
+    }
+
+    /// Sends `text` once TLS is up and resets the connection: no TLS close_notify, no FIN, as a client that crashed.
+    func sendAndReset(_ text: String) async throws {
+        try await handshake.get()
+        try await channel.executeThenClose { _, outbound in
+            if !text.isEmpty { try await outbound.write(ByteBuffer(string: text)) }
+            try await channel.channel.triggerUserOutboundEvent(AbruptCloser.Reset())
+        }
+    }
 }
 
-enum RawConnectionError: Error { case stillOpen }
+/// Sits next to the socket, under TLS: told to reset, it closes the socket with SO_LINGER 0, so that TLS never sends
+/// its close_notify and the peer sees a reset.
+private final class AbruptCloser: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+    struct Reset {}
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is Reset else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        // Closed from here, the close goes to the socket without passing TLS.
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        guard let socket = context.channel as? any SocketOptionProvider else {
+            return context.close(promise: promise)
+        }
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in bound.value.close(promise: promise) }
+    }
+}
+
+/// Completes its promise when the TLS handshake does, or fails it when the connection ends before.
+private final class HandshakeWatcher: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let promise: EventLoopPromise<Void>
+    private var done = false
+
+    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted = event as? TLSUserEvent, !done {
+            done = true
+            promise.succeed()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !done {
+            done = true
+            promise.fail(RawConnectionError.closedBeforeHandshake)
+        }
+        context.fireChannelInactive()
+    }
+}
+
+enum RawConnectionError: Error {
+    case stillOpen
+    case closedBeforeHandshake
+}

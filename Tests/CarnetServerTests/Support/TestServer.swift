@@ -25,10 +25,10 @@ final class TestServer: Sendable {
 
     static func start(
         _ configure: (inout ServerConfiguration) -> Void = { _ in },
-        routes: (Router<CarnetRequestContext>) -> Void = { _ in }
+        routes: (Router<CarnetRequestContext>) -> Void = { _ in }, logs: LogRecorder? = nil
     ) async throws -> TestServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let (app, directory, logger) = try await build(configure, routes: routes) { port in
+        let (app, directory, logger) = try await build(configure, routes: routes, logs: logs) { port in
             continuation.yield(port)
             continuation.finish()
         }
@@ -47,7 +47,7 @@ final class TestServer: Sendable {
 
     private static func build(
         _ configure: (inout ServerConfiguration) -> Void, routes: (Router<CarnetRequestContext>) -> Void,
-        onServerRunning: @escaping @Sendable (Int) async -> Void
+        logs: LogRecorder? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void
     ) async throws -> (CarnetApplication, URL, Logger) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "carnet-server-\(UUID().uuidString)")
@@ -59,7 +59,7 @@ final class TestServer: Sendable {
         // without doing anything wrong; the budget has tests of its own.
         configuration.graphQLLimits.maxExecutionTime = .seconds(3_600)
         configure(&configuration)
-        var logger = Logger(label: "carnet-test")
+        var logger = logs?.logger(label: "carnet-test") ?? Logger(label: "carnet-test")
         logger.logLevel = .warning
         let app = try await buildApplication(
             configuration: configuration, logger: logger, onServerRunning: onServerRunning, additionalRoutes: routes)
@@ -108,9 +108,10 @@ enum TestServerError: Error {
 /// Runs `body` with a started server and stops it afterwards, also when `body` throws.
 func withServer<T>(
     _ configure: (inout ServerConfiguration) -> Void = { _ in },
-    routes: (Router<CarnetRequestContext>) -> Void = { _ in }, _ body: (TestServer) async throws -> T
+    routes: (Router<CarnetRequestContext>) -> Void = { _ in }, logs: LogRecorder? = nil,
+    _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(configure, routes: routes)
+    let server = try await TestServer.start(configure, routes: routes, logs: logs)
     do {
         let result = try await body(server)
         try await server.stop()
