@@ -75,6 +75,19 @@ struct PythonClientTests {
         }
     }
 
+    @Test("An HTTP/2 request answered before its body ended (413, 401) is reset with NO_ERROR: its client stops")
+    func http2EarlyResponse() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "h2_early_response.py",
+                [
+                    "--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--limit",
+                    "\(server.app.configuration.maxBodyBytes)",
+                ])
+        }
+    }
+
     @Test("A changeHistory subscriber that stops reading during 700 large commits still gets every event")
     func slowSubscriber() async throws {
         try await withServer { server in

@@ -107,7 +107,8 @@ struct ServerChannels {
         let sslContext = try NIOSSLContext(configuration: tls)
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
-            streamConfiguration: .init(additionalChannelHandlers: deadlines(), idleTimeout: idle))
+            streamConfiguration: .init(
+                additionalChannelHandlers: deadlines() + [HTTP2EarlyResponseResetInstaller()], idleTimeout: idle))
         let gate = ConnectionGate(limit: connectionLimit(configuration))
         let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)
         let builder = HTTPServerBuilder { responder in
