@@ -94,6 +94,13 @@ struct HTTP1HeadTests {
                     Self.get() + Self.get("1.1", "Host: localhost\r\nConnection: \(options)\r\n") + Self.get(),
                     limit: .seconds(30))
                 #expect(Self.statuses(reply) == ["200", "200"], "\(options): \(reply.prefix(600))")
+                // A head cut by the close is not answered either (its decoder error was once refused with a 400).
+                let cut = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                    .sendAndReadUntilClosed(
+                        Self.get("1.1", "Host: localhost\r\nConnection: \(options)\r\n")
+                            + "GET /healthz HTTP/1.1\r\nHo",
+                        limit: .seconds(30))
+                #expect(Self.statuses(cut) == ["200"], "\(options): \(cut.prefix(600))")
                 let lastHead = reply.components(separatedBy: "HTTP/1.1 ").last ?? ""
                 #expect(lastHead.lowercased().contains("connection: close"), "\(options): \(reply.prefix(600))")
             }

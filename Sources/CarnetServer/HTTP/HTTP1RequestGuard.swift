@@ -113,6 +113,8 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             discarding = true
             return context.fireErrorCaught(error)
         }
+        // Bytes after the connection's last request (a head cut by the close, say) are never read or answered.
+        if closing || discarding { return }
         // The decoder counts the request line with the headers: an overlong query string is a header overflow too.
         // A malformed URL is a bad request, not a long one.
         refuse(
