@@ -12,7 +12,7 @@ struct ConnectionLogTests {
     @Test("Connections that end before, at or after a refused first head log nothing at .error")
     func earlyEndsLogNoError() async throws {
         let logs = LogRecorder()
-        try await withServer({ $0.firstRequestTimeout = .seconds(2) }, logs: logs) { server in
+        try await withServer(logs: logs) { server in
             let token = try await server.token()
             let heads = [
                 "GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\n\r\n", "GET /graphql HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
