@@ -49,7 +49,9 @@ struct RawConnection {
         return try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask {
                 try await channel.executeThenClose { inbound, outbound in
-                    if !text.isEmpty { try await outbound.write(ByteBuffer(string: text)) }
+                    // A server that answers before all of `text` is written (a head over its limit) and closes fails
+                    // the rest of the write: its answer is still read.
+                    if !text.isEmpty { try? await outbound.write(ByteBuffer(string: text)) }
                     var received = ""
                     do {
                         for try await buffer in inbound {
