@@ -119,6 +119,49 @@ struct MergeTests {
         #expect(try await store.currentHistoryToken() == afterGroup)
     }
 
+    /// An outside tester's read-modify-write: two clients read note "0" at one revision and both saved "1"; both
+    /// succeeded (the second wrote nothing), so one of two increments was lost without an error.
+    @Test(
+        "Two edits of one key from one base conflict even when they set the same value", arguments: StoreKind.available
+    )
+    func sameNewValueConflicts(kind: StoreKind) async throws {
+        let (store, base, revision, _) = try await setUp(kind)
+        var first = base
+        first.note = "1"
+        first.phoneNumbers[0] = base.phoneNumbers[0].settingValue("111-1")
+        try await store.execute(SaveRequest(operations: [.updateContact(first, baseRevision: revision)]))
+        let tokenBefore = try await store.currentHistoryToken()
+        var note = base
+        note.note = "1"
+        let noteError = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.updateContact(note, baseRevision: revision)]))
+        }
+        #expect(noteError?.code == .conflict)
+        #expect(noteError?.keyPaths == ["note"])
+        var phone = base
+        phone.phoneNumbers[0] = base.phoneNumbers[0].settingValue("111-1")
+        let phoneError = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.updateContact(phone, baseRevision: revision)]))
+        }
+        #expect(phoneError?.code == .conflict)
+        #expect(phoneError?.keyPaths == ["phoneNumbers.\(base.phoneNumbers[0].identifier!)"])
+        #expect(try await store.currentHistoryToken() == tokenBefore)
+        // From the current revision the same saves are no change, and no conflict.
+        let current = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        var again = current
+        again.note = "1"
+        again.phoneNumbers[0] = current.phoneNumbers[0].settingValue("111-1")
+        try await store.execute(SaveRequest(operations: [.updateContact(again, baseRevision: current.revision)]))
+        // A value sent back as it was at the base still merges with the other's change of it.
+        var echo = base
+        echo.phoneNumbers = base.phoneNumbers
+        echo.jobTitle = "Manager"
+        try await store.execute(SaveRequest(operations: [.updateContact(echo, baseRevision: revision)]))
+        let after = try await store.contact(withIdentifier: base.identifier, keysToFetch: .all)
+        #expect(after.phoneNumbers.map(\.value) == ["111-1", "222"])
+        #expect(after.note == "1" && after.jobTitle == "Manager")
+    }
+
     @Test("Concurrent edits to two different phone numbers both survive", arguments: StoreKind.available)
     func differentValuesMerge(kind: StoreKind) async throws {
         let (store, base, revision, _) = try await setUp(kind)

@@ -9,7 +9,7 @@ struct SingleValueMergeTests {
     @Test("Without a base revision the update wins: nothing conflicts")
     func lastWriterWins() {
         let conflicts = SingleValueMerge.conflicts(
-            changing: [.givenName, .note], baseRevision: nil, createdRevision: 1,
+            setting: [.givenName, .note], baseRevision: nil, createdRevision: 1,
             keyRevisions: [.givenName: 9, .note: 9])
         #expect(conflicts.isEmpty)
     }
@@ -17,7 +17,7 @@ struct SingleValueMergeTests {
     @Test("With a base, a key changed after it conflicts; keys changed at or before it, or never, do not")
     func conflictsAfterBase() {
         let conflicts = SingleValueMerge.conflicts(
-            changing: [.givenName, .familyName, .note, .jobTitle], baseRevision: 5, createdRevision: 2,
+            setting: [.givenName, .familyName, .note, .jobTitle], baseRevision: 5, createdRevision: 2,
             keyRevisions: [.givenName: 6, .familyName: 5, .note: 4])
         #expect(conflicts == [.givenName])
     }
@@ -25,17 +25,17 @@ struct SingleValueMergeTests {
     @Test("A key never changed since the contact was added conflicts only if the contact is newer than the base")
     func creationCounts() {
         let older = SingleValueMerge.conflicts(
-            changing: [.note], baseRevision: 5, createdRevision: 3, keyRevisions: [:])
+            setting: [.note], baseRevision: 5, createdRevision: 3, keyRevisions: [:])
         #expect(older.isEmpty)
         let newer = SingleValueMerge.conflicts(
-            changing: [.note], baseRevision: 5, createdRevision: 7, keyRevisions: [:])
+            setting: [.note], baseRevision: 5, createdRevision: 7, keyRevisions: [:])
         #expect(newer == [.note])
     }
 
     @Test("Keys changed since the base that the update leaves alone merge: only the update's keys are judged")
     func untouchedKeysMerge() {
         let conflicts = SingleValueMerge.conflicts(
-            changing: [.familyName], baseRevision: 5, createdRevision: 1, keyRevisions: [.givenName: 8, .note: 9])
+            setting: [.familyName], baseRevision: 5, createdRevision: 1, keyRevisions: [.givenName: 8, .note: 9])
         #expect(conflicts.isEmpty)
     }
 }

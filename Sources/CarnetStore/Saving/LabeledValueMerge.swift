@@ -31,7 +31,8 @@ package struct StoredLabeledValue: Sendable {
 ///
 /// With a base revision the unit of conflict is the value's identifier:
 /// - a value the update changes conflicts if it changed since the base, or was deleted since; a value sent back
-///   as it was at the base (the client did not touch it) keeps its current content;
+///   as it was at the base (the client did not touch it) keeps its current content; a value the update sets to
+///   what another save changed it to since the base conflicts too (both edited it: one edit would be lost);
 /// - a value the update leaves out is removed, unless it changed since the base (conflict) or was added since
 ///   (the client never saw it, so it stays, after the given values).
 package struct LabeledValueMerge {
@@ -79,13 +80,14 @@ package struct LabeledValueMerge {
             }
             if let current = byIdentifier.removeValue(forKey: id) {
                 let changed = current.label != item.label || current.value != item.value
-                if changed, let base = baseRevision, current.revision > base {
+                if let base = baseRevision, current.revision > base {
                     let atBase = try contentAtBase(id, base)
-                    if atBase?.label == item.label && atBase?.value == item.value {
+                    if let atBase, atBase.label == item.label, atBase.value == item.value {
                         slots.append(.existing(current, current.encoded, contentChanged: false))
                         continue
                     }
-                    conflicts.append("\(key.rawValue).\(id)")
+                    // Changed here, or changed since the base (its content then was another) to this very value.
+                    if changed || atBase != nil { conflicts.append("\(key.rawValue).\(id)") }
                 }
                 slots.append(.existing(current, item, contentChanged: changed))
             } else if let retired = try retiredRevision(id) {

@@ -1,23 +1,25 @@
 /// How an update's single-value keys apply to the stored contact: the single-value half of the merge rules
 /// (``LabeledValueMerge`` is the multi-value half). Pure, so the rules are tested apart from SQL.
 ///
-/// - A key takes part only when the update sets it to another value than the stored one: setting a key to the
-///   value it already has is no change, and never a conflict.
+/// - A key is written only when the update sets it to another value than the stored one: setting a key to the
+///   value it already has writes nothing.
 /// - Without a base revision the update wins (last writer wins).
-/// - With a base revision, a changed key conflicts when another save changed it after the base: its last change
-///   (or the contact's creation, when it has not changed since) is later than the base. Keys changed since the base
-///   that the update leaves alone merge: the update writes only its own keys.
+/// - With a base revision, a key the update sets conflicts when another save changed it after the base: its last
+///   change (or the contact's creation, when it has not changed since) is later than the base. That holds even when
+///   the other save left the value the update sets: two clients that read the same note and both saved it plus one
+///   both succeeded, and one increment was lost. Keys changed since the base that the update leaves alone merge:
+///   the update writes only its own keys.
 package enum SingleValueMerge {
-    /// The keys of `changing` that conflict, in its order.
+    /// The keys of `setting` that conflict, in its order.
     ///
     /// - Parameters:
-    ///   - changing: the keys whose value the update changes.
+    ///   - setting: the single-value keys the update sets, whether or not to their stored values.
     ///   - keyRevisions: the revision of each key's last change, for keys changed after the contact was added.
     package static func conflicts(
-        changing: [ContactKey], baseRevision: Int64?, createdRevision: Int64, keyRevisions: [ContactKey: Int64]
+        setting: [ContactKey], baseRevision: Int64?, createdRevision: Int64, keyRevisions: [ContactKey: Int64]
     ) -> [ContactKey] {
         guard let baseRevision else { return [] }
-        return changing.filter { (keyRevisions[$0] ?? createdRevision) > baseRevision }
+        return setting.filter { (keyRevisions[$0] ?? createdRevision) > baseRevision }
     }
 }
 

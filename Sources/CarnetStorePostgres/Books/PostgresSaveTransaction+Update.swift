@@ -13,13 +13,12 @@ extension PostgresSaveTransaction {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
         }
         let keys = update.modifiedKeys
+        let settingKeys = keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
         var singleValueKeys: [ContactKey] = []
-        for key in keys where !key.isMultiValue && key != .imageDataAvailable {
-            if try await stored.differs(key, from: update, self) { singleValueKeys.append(key) }
-        }
+        for key in settingKeys where try await stored.differs(key, from: update, self) { singleValueKeys.append(key) }
         var changedKeys = singleValueKeys + alsoChanged
         var conflicts = SingleValueMerge.conflicts(
-            changing: singleValueKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
+            setting: settingKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
             keyRevisions: try await stored.keyRevisions(self, since: baseRevision)
         ).map(\.rawValue)
 

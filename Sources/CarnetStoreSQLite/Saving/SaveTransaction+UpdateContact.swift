@@ -12,11 +12,11 @@ extension SaveTransaction {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
         }
         let keys = update.modifiedKeys
-        let singleValueKeys = try keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
-            .filter { try stored.differs($0, from: update, db: db) }
+        let settingKeys = keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
+        let singleValueKeys = try settingKeys.filter { try stored.differs($0, from: update, db: db) }
         var changedKeys = singleValueKeys + alsoChanged
         var conflicts = SingleValueMerge.conflicts(
-            changing: singleValueKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
+            setting: settingKeys, baseRevision: baseRevision, createdRevision: stored.createdRevision,
             keyRevisions: try stored.keyRevisions(db, since: baseRevision)
         ).map(\.rawValue)
 
