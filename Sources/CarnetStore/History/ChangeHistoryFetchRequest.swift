@@ -73,11 +73,12 @@ public enum DropEverythingReason: String, Sendable, Hashable, CaseIterable {
     case noToken
     /// The token is not one this software wrote (damaged or made up).
     case malformedToken
-    /// The token is another store's (the data was replaced, or the client talks to another server).
+    /// The token is another store's (the data was replaced or restored from a backup, which has an identifier of its
+    /// own, or the client talks to another server).
     case otherStore
     /// The history the token points into was compacted (older than the retention period).
     case expiredToken
-    /// The token is ahead of the store's history: the store was restored from an earlier backup.
+    /// The token is ahead of the store's history: the store's files were put back from an earlier copy of its own.
     case tokenAhead
 }
 

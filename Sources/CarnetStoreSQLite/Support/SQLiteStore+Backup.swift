@@ -5,6 +5,12 @@ import GRDB
 extension SQLiteStore {
     /// Writes a consistent copy of the database to `path` (which must not exist) while the store stays in use:
     /// the copy is one read snapshot, so saves committed during the backup are either wholly in it or not at all.
+    ///
+    /// The copy gets a store identifier of its own. Restored, it continues the history from the backup's point
+    /// while the store it was taken from had gone further: with the same identifier, a replica's token from past
+    /// that point was taken for a position of the restored history once new saves reached it, and the replica kept
+    /// the records the restore lost and missed the saves before its position. With its own identifier every
+    /// earlier token starts a full sync (`OTHER_STORE`).
     public func backup(to path: String) async throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.validationFailed, "The backup destination already exists", keyPaths: ["path"])
@@ -12,6 +18,12 @@ extension SQLiteStore {
         // VACUUM INTO cannot run inside a transaction; it takes its own read snapshot, so it does not block writers.
         try await mappingDatabaseErrors {
             try await writer.unsafeRead { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+            let copy = try DatabaseQueue(path: path)
+            try await copy.write { db in
+                try db.execute(
+                    sql: "UPDATE storeInfo SET value = ? WHERE key = 'storeId'", arguments: [UUID().uuidString])
+            }
+            try copy.close()
         }
     }
 
