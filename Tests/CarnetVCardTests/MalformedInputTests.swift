@@ -24,6 +24,27 @@ struct MalformedInputTests {
         #expect(issues.first?.message.contains("line 4") == true)
     }
 
+    /// RFC 6350 3.2 lets any line be folded, BEGIN and END too: an outside tester's folded END:VCARD skipped its
+    /// card ("no END:VCARD before the end of the file"), and a folded BEGIN was text outside any card.
+    @Test("Folded BEGIN:VCARD and END:VCARD lines bound their cards")
+    func foldedBoundaries() throws {
+        for (begin, end) in [
+            ("BEGIN:VCARD", "END:V\r\n CARD"), ("BEG\r\n IN:VCARD", "END:VCARD"),
+            ("b\r\n\tegin:vcard", "E\r\n N\r\n D:VCARD "),
+        ] {
+            let text =
+                "\(begin)\r\nVERSION:3.0\r\nN:One;Ann;;;\r\nFN:Ann One\r\n\(end)\r\n"
+                + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Two;Bo;;;\r\nFN:Bo Two\r\nEND:VCARD\r\n"
+            let (cards, issues) = try VCardReader().read(text)
+            #expect(cards.map(\.contact.givenName) == ["Ann", "Bo"], "\(begin) / \(end): \(issues)")
+            #expect(issues.isEmpty, "\(begin) / \(end)")
+        }
+        // A line that only starts like the keyword stays what it is.
+        let (cards, issues) = try VCardReader().read(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Ann;;;;\r\nEND:V\r\n XCARD\r\nEND:VCARD\r\n")
+        #expect(cards.count == 1 && cards.first?.contact.familyName == "Ann", "\(issues)")
+    }
+
     @Test func endWithoutBeginAndStrayText() throws {
         let text = "garbage\nmore garbage\n" + good + "END:VCARD\n" + good
         let (cards, issues) = try VCardReader().read(text)

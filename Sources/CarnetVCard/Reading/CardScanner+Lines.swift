@@ -9,7 +9,9 @@ extension CardScanner {
         while true {
             let mark = (position, lineNumber)
             guard let range = readLine() else { break }
-            if matches(range, Self.begin) || matches(range, Self.end) {
+            if matches(range, Self.begin) || matches(range, Self.end) || matchesFolded(range, Self.begin)
+                || matchesFolded(range, Self.end)
+            {
                 (position, lineNumber) = mark
                 break
             }
@@ -31,6 +33,30 @@ extension CardScanner {
         lineNumber += 1
         if separator == Byte.lf, end > start, bytes[end - 1] == Byte.cr { return start..<(end - 1) }
         return start..<end
+    }
+
+    /// Whether `range` starts a BEGIN:VCARD or END:VCARD (`upper`) that is folded over the lines after it, as
+    /// RFC 6350 3.2 lets any line be (`END:V` then ` CARD`); if so, the continuation lines are consumed. Only a
+    /// line that is a strict prefix of the keyword looks ahead, at most a few lines: it stays linear.
+    mutating func matchesFolded(_ range: Range<Int>, _ upper: [UInt8]) -> Bool {
+        guard !range.isEmpty, range.count < upper.count, !Byte.isWhitespace(bytes[range.lowerBound]),
+            zip(range, upper).allSatisfy({ Byte.uppercased(bytes[$0]) == $1 })
+        else { return false }
+        let start = (position, lineNumber)
+        var collected = range.map { Byte.uppercased(bytes[$0]) }
+        for _ in 0..<upper.count {
+            let mark = (position, lineNumber)
+            guard let next = readLine(), let first = next.first, Byte.isWhitespace(bytes[first]) else {
+                (position, lineNumber) = mark
+                break
+            }
+            collected += next.dropFirst().map { Byte.uppercased(bytes[$0]) }
+            while let last = collected.last, Byte.isWhitespace(last) { collected.removeLast() }
+            if collected.count >= upper.count { break }
+        }
+        if collected == upper { return true }
+        (position, lineNumber) = start
+        return false
     }
 
     func isBlank(_ range: Range<Int>) -> Bool {

@@ -48,8 +48,8 @@ struct CardScanner {
     private mutating func nextItem() -> Result<Int, VCardIssue>? {
         while let range = readLine() {
             if isBlank(range) { continue }
-            if matches(range, Self.begin) { return scanCard() }
-            if matches(range, Self.end) {
+            if matches(range, Self.begin) || matchesFolded(range, Self.begin) { return scanCard() }
+            if matches(range, Self.end) || matchesFolded(range, Self.end) {
                 return .failure(VCardIssue(line: lineNumber, message: "END:VCARD without BEGIN:VCARD"))
             }
             return .failure(skipText())
@@ -125,11 +125,11 @@ struct CardScanner {
             headIsQuotedPrintable = nil
             colonSearch = 0
             if isBlank(range) { continue }
-            if matches(range, Self.end) {
+            if matches(range, Self.end) || matchesFolded(range, Self.end) {
                 if let problem { return .failure(problem) }
                 return .success(beginLine)
             }
-            if matches(range, Self.begin) {
+            if matches(range, Self.begin) || matchesFolded(range, Self.begin) {
                 (position, lineNumber) = mark
                 let message = "card has no END:VCARD before the next BEGIN:VCARD at line \(mark.1 + 1)"
                 return .failure(VCardIssue(line: beginLine, message: message))
