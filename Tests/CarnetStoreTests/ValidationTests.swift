@@ -16,6 +16,11 @@ struct ValidationTests {
             LabeledValue(label: nil, value: "ok@example.com"), LabeledValue(label: nil, value: "  "),
         ]
         contact.phoneNumbers = [LabeledValue(label: nil, value: "")]
+        // An address of blank fields is no value either (it was stored, a label alone no vCard could carry).
+        contact.postalAddresses = [
+            LabeledValue(label: "home", value: PostalAddress(city: "Lyon")),
+            LabeledValue(label: "custom", value: PostalAddress(street: " ", city: "")),
+        ]
         contact.imageData = Data(count: StoreLimits.imageDataBytes + 1)
         contact.familyName = "Bad\u{0}Name"
         var request = SaveRequest()
@@ -28,7 +33,7 @@ struct ValidationTests {
         #expect(
             Set(error?.keyPaths ?? []) == [
                 "givenName", "familyName", "birthday.day", "dates[0].value.month", "emailAddresses[1].value",
-                "phoneNumbers[0].value", "imageData",
+                "phoneNumbers[0].value", "postalAddresses[1].value", "imageData",
             ])
         #expect(try await store.contactCount() == 0)
     }

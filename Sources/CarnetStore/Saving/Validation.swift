@@ -72,7 +72,13 @@ package enum Validation {
             return v.dates[index].value.invalidComponents().map { ".\($0)" }
         case .postalAddresses:
             let fields = v.postalAddresses[index].value.fields
-            return fieldProblems(fields, names: PostalAddress.fieldNames, multilineFirst: true)
+            var bad = fieldProblems(fields, names: PostalAddress.fieldNames, multilineFirst: true)
+            // An address of blank fields is no value, as an empty phone is none: accepted, it was a label alone,
+            // which a vCard cannot carry (its export's empty ADR is dropped on import).
+            if !fields.contains(where: { $0.unicodeScalars.contains { !$0.properties.isWhitespace } }) {
+                bad.append("")
+            }
+            return bad
         case .socialProfiles:
             let profile = v.socialProfiles[index].value
             var bad = fieldProblems(profile.fields, names: SocialProfile.fieldNames)
