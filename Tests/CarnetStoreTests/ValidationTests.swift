@@ -21,6 +21,12 @@ struct ValidationTests {
             LabeledValue(label: "home", value: PostalAddress(city: "Lyon")),
             LabeledValue(label: "custom", value: PostalAddress(street: " ", city: "")),
         ]
+        // Kept vCard lines: one line each, none that frames a card (its export left them out, so a re-import of
+        // the export changed the contact).
+        contact.vCardProperties = [
+            "X-OK:1", "X-A:1\r\nX-B:2", "END:VCARD", "begin;x=1:VCARD", "X-C:3\n", "item1.X-D:\t4",
+        ]
+        .map { LabeledValue(label: nil, value: $0) }
         contact.imageData = Data(count: StoreLimits.imageDataBytes + 1)
         contact.familyName = "Bad\u{0}Name"
         var request = SaveRequest()
@@ -33,7 +39,8 @@ struct ValidationTests {
         #expect(
             Set(error?.keyPaths ?? []) == [
                 "givenName", "familyName", "birthday.day", "dates[0].value.month", "emailAddresses[1].value",
-                "phoneNumbers[0].value", "postalAddresses[1].value", "imageData",
+                "phoneNumbers[0].value", "postalAddresses[1].value", "imageData", "vCardProperties[1].value",
+                "vCardProperties[2].value", "vCardProperties[3].value", "vCardProperties[4].value",
             ])
         #expect(try await store.contactCount() == 0)
     }

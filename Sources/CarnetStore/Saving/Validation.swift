@@ -87,13 +87,24 @@ package enum Validation {
             return bad
         case .vCardProperties:
             let line = v.vCardProperties[index].value
-            return text(line, limit: StoreLimits.vCardPropertyBytes, multiline: true) && line.contains(":") ? [] : [""]
+            return isVCardLine(line) ? [] : [""]
         case .instantMessageAddresses:
             let address = v.instantMessageAddresses[index].value
             var bad = fieldProblems(address.fields, names: InstantMessageAddress.fieldNames)
             if address.username.trimmingCharacters(in: .whitespaces).isEmpty { bad.append(".username") }
             return bad
         }
+    }
+
+    /// One unfolded vCard content line, as the importer keeps them: a name, a colon, no line break (tabs allowed),
+    /// and none of the lines that frame a card (BEGIN, END, VERSION), which its export would leave out: stored, the
+    /// contact differed from its own export, and a re-import of it changed the contact.
+    private static func isVCardLine(_ line: String) -> Bool {
+        guard text(line, limit: StoreLimits.vCardPropertyBytes, multiline: true), line.contains(":"),
+            !line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        else { return false }
+        // The names the export leaves out, read as it reads them.
+        return !["BEGIN", "END", "VERSION"].contains(line.prefix { $0 != ":" && $0 != ";" }.uppercased())
     }
 
     private static func fieldProblems(_ fields: [String], names: [String], multilineFirst: Bool = false) -> [String] {
