@@ -1,3 +1,4 @@
+import CarnetStoreTestSupport
 import Testing
 
 @testable import CarnetGraphQL
@@ -23,6 +24,31 @@ struct ChangeHistoryTests {
         ] {
             configuration.historyRetention = retention
             #expect(configuration.historyRetentionSeconds == seconds)
+        }
+    }
+
+    /// An outside tester: a membership changes its group's revision (and member count), but its event carried no
+    /// group, so a replica following the loop kept the group's first revision for good.
+    @Test("Membership events carry their group as it is now", arguments: StoreKind.available)
+    func membershipCarriesGroup(kind: StoreKind) async throws {
+        let fixture = GraphQLFixture(store: try await StoreFixture(kind).store)
+        let added = try await fixture.data(
+            #"mutation { save(request: {operations: [{addContact: {id: "c-m-1", givenName: "A"}}, "#
+                + #"{addGroup: {id: "g-m-1", name: "G"}}]}) { historyToken } }"#)
+        let token = try #require(added["save"]?["historyToken"]?.stringValue)
+        for operation in ["addMember", "removeMember"] {
+            _ = try await fixture.data(
+                #"mutation { save(request: {operations: [{\#(operation): {contactId: "c-m-1", groupId: "g-m-1"}}]}) "#
+                    + "{ revision } }")
+            let page = try await fixture.data(
+                "query($since: String) { changeHistory(since: $since, includeGroupChanges: true) { events { "
+                    + "__typename ... on AddMemberToGroupEvent { group { revision memberCount } } "
+                    + "... on RemoveMemberFromGroupEvent { group { revision memberCount } } } } }",
+                ["since": .string(token)])
+            let current = try await fixture.data(#"{ group(id: "g-m-1") { revision memberCount } }"#)
+            let events = try #require(page["changeHistory"]?["events"]?.arrayValue)
+            #expect(events.count == 1, "\(operation): \(page)")
+            #expect(events.first?["group"] == current["group"], "\(operation): \(page) against \(current)")
         }
     }
 

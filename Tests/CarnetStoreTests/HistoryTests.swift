@@ -10,7 +10,10 @@ struct HistoryTests {
         events.map { event in
             var text = "\(event.kind)"
             if let contact = event.contact, contact.isKeyAvailable(.givenName) { text += " \(contact.givenName)" }
-            if let group = event.group { text += " \(group.name)" }
+            // A membership's group (as it is now) is its group event's business here.
+            if let group = event.group, event.kind == .addGroup || event.kind == .updateGroup {
+                text += " \(group.name)"
+            }
             if !event.changedKeys.isEmpty { text += " [\(event.changedKeys.map(\.rawValue).joined(separator: ","))]" }
             return text
         }

@@ -73,10 +73,11 @@ package enum UnifiedHistory {
                     individual.append(
                         ChangeHistoryEvent(kind: event.kind, contact: member, group: groupID, author: event.author))
                 }
-                events.append(
-                    ChangeHistoryEvent(
-                        kind: isMember ? .addMemberToGroup : .removeMemberFromGroup, contact: group.identifier,
-                        group: groupID, author: event.author))
+                var membership = ChangeHistoryEvent(
+                    kind: isMember ? .addMemberToGroup : .removeMemberFromGroup, contact: group.identifier,
+                    group: groupID, author: event.author)
+                membership.group = event.group
+                events.append(membership)
             default:
                 events.append(event)
             }

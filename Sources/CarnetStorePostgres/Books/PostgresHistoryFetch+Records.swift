@@ -33,9 +33,11 @@ extension PostgresHistoryFetch {
                 event.group = group
             case .addMemberToGroup, .removeMemberFromGroup:
                 guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                    contactsByID[contact] != nil || request.keepsUnknownMemberships, groupsByID[group] != nil
+                    contactsByID[contact] != nil || request.keepsUnknownMemberships, let record = groupsByID[group]
                 else { return nil }
                 event.kind = members.contains("\(group)\n\(contact)") ? .addMemberToGroup : .removeMemberFromGroup
+                // The group as it is now, with the revision and member count this membership changed.
+                event.group = record
             case .dropEverything, .deleteContact, .deleteGroup:
                 break
             }

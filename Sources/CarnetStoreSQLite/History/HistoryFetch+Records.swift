@@ -69,10 +69,13 @@ extension HistoryFetch {
         case .addMemberToGroup, .removeMemberFromGroup:
             // A deleted contact or group takes its memberships with it (its delete event says so).
             guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                contactIndex[contact] != nil || request.keepsUnknownMemberships, groups[group] != nil
+                contactIndex[contact] != nil || request.keepsUnknownMemberships, let record = groups[group]
             else { return false }
             let isMember = members.contains(MemberPair(group: group, contact: contact))
             event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup
+            // The group as it is now: a membership changes its revision and member count, which a replica that
+            // kept the group from its own event would otherwise hold stale for good.
+            event.group = record
         case .dropEverything, .deleteContact, .deleteGroup:
             break
         }
