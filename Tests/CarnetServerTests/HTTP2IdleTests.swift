@@ -1,4 +1,6 @@
 import CarnetServer
+import NIOCore
+import NIOPosix
 import Testing
 
 @Suite("HTTP/2 idle connections")
@@ -39,6 +41,45 @@ struct HTTP2IdleTests {
             defer { group.cancelAll() }
             return try await group.next() ?? false
         }
+        #expect(stopped, "the server was still shutting down after 40 s")
+        _ = try? await reader.value
+    }
+
+    /// A shutdown that began while a connection's TLS handshake was under way reached none of its HTTP handlers: the
+    /// connection lived on until the first-request deadline, or, once it chose HTTP/2, until the idle limit.
+    @Test(
+        "Shutdown during a TLS handshake ends the connection within the grace period, whether or not the handshake then completes",
+        arguments: ["h2", "http/1.1"], [false, true])
+    func shutdownDuringHandshake(protocol: String, completesHandshake: Bool) async throws {
+        let server = try await TestServer.start {
+            $0.shutdownGracePeriod = .seconds(1)
+            $0.firstRequestTimeout = .seconds(100)
+            $0.idleTimeout = .seconds(100)
+        }
+        let hold = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Void.self)
+        let connection = try await RawConnection.open(
+            port: server.port, caPath: server.caPath, alpn: [`protocol`], holdUntil: hold.futureResult)
+        // HTTP/2's preface then silence; on HTTP/1.1, no request at all.
+        let text = completesHandshake && `protocol` == "h2" ? "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" : ""
+        let reader = Task { try await connection.sendAndReadUntilClosed(text, limit: .seconds(120)) }
+        // The server has the connection (no ClientHello yet) when its shutdown begins.
+        try await Task.sleep(for: .milliseconds(300))
+        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await server.stop()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(300))
+                if completesHandshake { hold.succeed() }
+                // Well past the grace period, well short of the deadlines that ended the connection before.
+                try await Task.sleep(for: .seconds(40))
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        hold.succeed()  // a second completion does nothing
         #expect(stopped, "the server was still shutting down after 40 s")
         _ = try? await reader.value
     }

@@ -49,7 +49,11 @@ struct CarnetChannel: ServerChildChannel {
         // first head would hold the connection for ever.
         let deadline = channel.eventLoop.scheduleTask(in: firstRequestTimeout) { channel.close(promise: nil) }
         channel.closeFuture.whenComplete { _ in deadline.cancel() }
+        // In front of TLS from the start: a shutdown that begins during the handshake must not wait for the
+        // first-request deadline, nor be lost on a connection whose protocol is chosen after it.
+        let quiesce = QuiesceDeadline(limit: quiesceLimit)
         return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(quiesce)
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
             let alpn = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result in
                 switch result {
@@ -68,14 +72,15 @@ struct CarnetChannel: ServerChildChannel {
                                 ]),
                             position: .before(handler))
                         try operations.addHandler(HTTP2ManagerFilter(), position: .after(handler))
+                        quiesce.repeatIfQuiesced(channel)
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
                         let operations = channel.pipeline.syncOperations
-                        try operations.addHandler(QuiesceDeadline(limit: quiesceLimit), position: .first)
                         let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                         try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
+                        quiesce.repeatIfQuiesced(channel)
                         return .http1_1(value)
                     }
                 case .negotiated:

@@ -20,9 +20,10 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
 
     private let queue = NSCondition()
     private var jobs: [UnownedJob] = []
+    /// The operation has returned: the thread ends once no job is queued.
     private var stopping = false
-    /// The thread has ended: a job enqueued now goes to the global executor.
-    private var finished = false
+    /// A thread is draining the queue.
+    private var draining = false
     private var finishing: CheckedContinuation<Void, Never>?
 
     private init() {}
@@ -38,12 +39,8 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
         defer { running.subtract(1, ordering: .relaxed) }
         guard count <= maximumThreads || ignoresThreadLimit else { return try await operation() }
         let executor = BackgroundExecutor()
-        let thread = Thread {
-            // Set from the thread itself: Foundation on Linux names only the current thread. At most 15 bytes.
-            Thread.current.name = "carnet.bg"
-            executor.drain()
-        }
-        thread.start()
+        executor.draining = true
+        executor.startThread()
         let result: Result<T, any Error>
         do {
             result = .success(try await withTaskExecutorPreference(executor) { try await operation() })
@@ -65,18 +62,27 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         queue.lock()
-        if finished {
-            queue.unlock()
-            // A job for a task that outlived the thread (Swift 6.3 gives unstructured tasks no preference, so none
-            // should come): it runs on the global executor rather than never.
-            globalConcurrentExecutor.enqueue(job)
-            return
-        }
         jobs.append(UnownedJob(job))
+        // A job of a task that outlived the operation (one that inherited its preference) comes after the thread
+        // ended. It must run on this executor: run anywhere else, the runtime hands it back here, for ever.
+        let restart = !draining
+        draining = true
         queue.signal()
         queue.unlock()
+        if restart { startThread() }
     }
 
+    private func startThread() {
+        let thread = Thread {
+            // Set from the thread itself (Foundation's `Thread.name` did not always reach the kernel's name, which
+            // is what `top -H` and `perf` show). At most 15 bytes.
+            Self.nameCurrentThread("carnet.bg")
+            self.drain()
+        }
+        thread.start()
+    }
+
+    /// Runs jobs until the operation has returned and none is queued.
     private func drain() {
         lowerPriority()
         let id = Self.currentThreadID
@@ -86,8 +92,9 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
             queue.lock()
             while jobs.isEmpty && !stopping { queue.wait() }
             if jobs.isEmpty {
-                finished = true
+                draining = false
                 let waiter = finishing
+                finishing = nil
                 queue.unlock()
                 waiter?.resume()
                 return
@@ -108,6 +115,18 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
             queue.signal()
             queue.unlock()
         }
+    }
+
+    /// Names the calling thread (Linux): what `top -H` and `perf` show. Glibc's `pthread_setname_np` is not
+    /// visible to Swift, and the kernel takes the name from this file too.
+    private static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+            let file = open("/proc/thread-self/comm", O_WRONLY)
+            guard file >= 0 else { return }
+            defer { close(file) }
+            var bytes = Array(name.utf8.prefix(15))
+            _ = write(file, &bytes, bytes.count)
+        #endif
     }
 
     private func lowerPriority() {

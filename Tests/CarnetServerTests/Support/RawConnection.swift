@@ -13,11 +13,17 @@ struct RawConnection {
     let handshake: EventLoopFuture<Void>
 
     /// Connects over TCP, with TLS (verified against the development CA, offering `alpn`) unless `caPath` is nil.
-    static func open(port: Int, caPath: String?, alpn: [String] = ["http/1.1"]) async throws -> RawConnection {
+    /// - Parameter holdUntil: when given, nothing is sent (not even TLS's first message) until it completes.
+    static func open(
+        port: Int, caPath: String?, alpn: [String] = ["http/1.1"], holdUntil: EventLoopFuture<Void>? = nil
+    ) async throws -> RawConnection {
         let (channel, handshake) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(AbruptCloser(), position: .first)
+                    if let holdUntil {
+                        try channel.pipeline.syncOperations.addHandler(OutboundHold(until: holdUntil))
+                    }
                     let handshake = channel.eventLoop.makePromise(of: Void.self)
                     if let caPath {
                         var tls = TLSConfiguration.makeClientConfiguration()
