@@ -75,9 +75,7 @@ package enum Validation {
             var bad = fieldProblems(fields, names: PostalAddress.fieldNames, multilineFirst: true)
             // An address of blank fields is no value, as an empty phone is none: accepted, it was a label alone,
             // which a vCard cannot carry (its export's empty ADR is dropped on import).
-            if !fields.contains(where: { $0.unicodeScalars.contains { !$0.properties.isWhitespace } }) {
-                bad.append("")
-            }
+            if !fields.contains(where: isNotBlank) { bad.append("") }
             return bad
         case .socialProfiles:
             let profile = v.socialProfiles[index].value
@@ -103,8 +101,7 @@ package enum Validation {
         guard text(line, limit: StoreLimits.vCardPropertyBytes, multiline: true), line.contains(":"),
             !line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
         else { return false }
-        // The names the export leaves out, read as it reads them.
-        return !["BEGIN", "END", "VERSION"].contains(line.prefix { $0 != ":" && $0 != ";" }.uppercased())
+        return !KeptVCardLine.framesCard(line)
     }
 
     private static func fieldProblems(_ fields: [String], names: [String], multilineFirst: Bool = false) -> [String] {
@@ -153,7 +150,12 @@ package enum Validation {
 
     /// Like ``text(_:limit:multiline:)``, and not blank.
     package static func required(_ value: String, limit: Int) -> Bool {
-        text(value, limit: limit) && value.unicodeScalars.contains { !$0.properties.isWhitespace }
+        text(value, limit: limit) && isNotBlank(value)
+    }
+
+    /// Whether `value` holds more than white space.
+    private static func isNotBlank(_ value: String) -> Bool {
+        value.unicodeScalars.contains { !$0.properties.isWhitespace }
     }
 }
 
