@@ -21,11 +21,15 @@ struct HTTP2IdleTests {
 
     @Test("Shutdown ends an HTTP/2 connection whose client never answers, within the grace period and a margin")
     func shutdownWithSilentClient() async throws {
-        let server = try await TestServer.start { $0.shutdownGracePeriod = .seconds(1) }
+        // Idle limits far past the bound below, which a whole suite on two loaded cores needs.
+        let server = try await TestServer.start {
+            $0.shutdownGracePeriod = .seconds(1)
+            $0.idleTimeout = .seconds(600)
+        }
         let connection = try await RawConnection.open(port: server.port, caPath: server.caPath, alpn: ["h2"])
         // The preface, then silence: the graceful close's PING is never acknowledged.
         let reader = Task {
-            try await connection.sendAndReadUntilClosed("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", limit: .seconds(120))
+            try await connection.sendAndReadUntilClosed("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", limit: .seconds(300))
         }
         try await Task.sleep(for: .milliseconds(200))
         let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -34,14 +38,14 @@ struct HTTP2IdleTests {
                 return true
             }
             group.addTask {
-                // Well past the 6 s it needs, well short of the 75 s after which the idle limit would close it.
-                try await Task.sleep(for: .seconds(40))
+                // Well past the 6 s it needs (a loaded suite once took over 40), well short of the idle limit.
+                try await Task.sleep(for: .seconds(150))
                 return false
             }
             defer { group.cancelAll() }
             return try await group.next() ?? false
         }
-        #expect(stopped, "the server was still shutting down after 40 s")
+        #expect(stopped, "the server was still shutting down after 150 s")
         _ = try? await reader.value
     }
 
@@ -53,15 +57,15 @@ struct HTTP2IdleTests {
     func shutdownDuringHandshake(protocol: String, completesHandshake: Bool) async throws {
         let server = try await TestServer.start {
             $0.shutdownGracePeriod = .seconds(1)
-            $0.firstRequestTimeout = .seconds(100)
-            $0.idleTimeout = .seconds(100)
+            $0.firstRequestTimeout = .seconds(600)
+            $0.idleTimeout = .seconds(600)
         }
         let hold = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Void.self)
         let connection = try await RawConnection.open(
             port: server.port, caPath: server.caPath, alpn: [`protocol`], holdUntil: hold.futureResult)
         // HTTP/2's preface then silence; on HTTP/1.1, no request at all.
         let text = completesHandshake && `protocol` == "h2" ? "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" : ""
-        let reader = Task { try await connection.sendAndReadUntilClosed(text, limit: .seconds(120)) }
+        let reader = Task { try await connection.sendAndReadUntilClosed(text, limit: .seconds(300)) }
         // The server has the connection (no ClientHello yet) when its shutdown begins.
         try await Task.sleep(for: .milliseconds(300))
         let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -72,15 +76,16 @@ struct HTTP2IdleTests {
             group.addTask {
                 try await Task.sleep(for: .milliseconds(300))
                 if completesHandshake { hold.succeed() }
-                // Well past the grace period, well short of the deadlines that ended the connection before.
-                try await Task.sleep(for: .seconds(40))
+                // Well past the grace period (and a loaded suite's delays), well short of the deadlines that ended
+                // the connection before.
+                try await Task.sleep(for: .seconds(150))
                 return false
             }
             defer { group.cancelAll() }
             return try await group.next() ?? false
         }
         hold.succeed()  // a second completion does nothing
-        #expect(stopped, "the server was still shutting down after 40 s")
+        #expect(stopped, "the server was still shutting down after 150 s")
         _ = try? await reader.value
     }
 }

@@ -305,6 +305,12 @@ struct LinkingTests {
         #expect(member?.code == .linkInvalid)
         let unlinkUnified = await refusal(store, save { $0.unlink(contactWithIdentifier: unified) })
         #expect(unlinkUnified?.code == .linkInvalid)
+        // A merge joins stored contacts: a unified contact's identifier, on either side, is named as such (an outside
+        // tester found it answered as a contact that does not exist).
+        let mergeInto = await refusal(store, save { $0.merge(contactsWithIdentifiers: [c.identifier], into: unified) })
+        #expect(mergeInto?.code == .linkInvalid && mergeInto?.affectedRecordIdentifiers == [unified])
+        let mergeFrom = await refusal(store, save { $0.merge(contactsWithIdentifiers: [unified], into: c.identifier) })
+        #expect(mergeFrom?.code == .linkInvalid && mergeFrom?.affectedRecordIdentifiers == [unified])
         // A failing operation later in the request undoes an earlier link.
         let partial = await refusal(
             store,

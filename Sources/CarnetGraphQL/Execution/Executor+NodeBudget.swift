@@ -24,4 +24,34 @@ extension Executor {
             message: "The response reached its limit of \(limit) records; ask for smaller pages or fewer nested lists.",
             code: .tooManyNodes)
     }
+
+    /// Checks the response written so far against ``GraphQLLimits/maxResponseBytes``.
+    /// - Throws: a ``FieldError`` with `MAX_RESPONSE_BYTES_EXCEEDED`, which nulls the field about to be written.
+    func admitBytes() throws(FieldError) {
+        let limit = service.limits.maxResponseBytes
+        if writer.count > limit { throw Self.responseTooLarge(limit) }
+    }
+
+    static func responseTooLarge(_ limit: Int) -> FieldError {
+        FieldError(
+            message:
+                "The response reached its limit of \(limit) bytes; ask for smaller pages or fewer large fields (images, vCards).",
+            code: .responseTooLarge)
+    }
+
+    /// Counts a whole-book read against ``GraphQLLimits/maxBookScans`` as it is made. The planner refuses a query
+    /// that names more, but one field under a list of books (`addressBooks { duplicateCandidates }`) is as many
+    /// reads as the list has books, which only the run knows (an outside tester's find: one request read every
+    /// book the token could open).
+    /// - Throws: a ``FieldError`` with `MAX_BOOK_SCANS_EXCEEDED`, which nulls the field.
+    func admitBookScan() throws(FieldError) {
+        let limit = service.limits.maxBookScans
+        guard bookScansMade < limit else {
+            throw FieldError(
+                message:
+                    "This request already read a whole address book \(limit) time(s), its limit; ask for duplicateCandidates of one book per request.",
+                code: .tooManyBookScans)
+        }
+        bookScansMade += 1
+    }
 }

@@ -27,6 +27,8 @@ final class Executor {
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
+    /// Whole-book reads made so far (``admitBookScan()``).
+    @exclusivity(unchecked) var bookScansMade = 0
     /// Whether this query reads each book in one state (``runQuery(_:)``), other books' too.
     var consistentReads = false
 
@@ -178,6 +180,7 @@ final class Executor {
         do {
             if let error = argumentError(plan) { throw error }
             try budget.check(context.isAbandoned)
+            try admitBytes()
             if try await body() { return true }
         } catch {
             record(error, at: plan)
@@ -198,6 +201,7 @@ final class Executor {
         let mark = writer.mark
         do {
             if let error = argumentError(plan) { throw error }
+            try admitBytes()
             if try body() { return true }
         } catch {
             record(error, at: plan)
@@ -222,6 +226,11 @@ final class Executor {
         let itemsNonNull = itemType.isNonNull
         writer.beginArray()
         for index in 0..<count {
+            // Each item may be large (a contact's image, its vCard): the response's size is checked item by item.
+            if writer.count > service.limits.maxResponseBytes {
+                record(Self.responseTooLarge(service.limits.maxResponseBytes), at: plan)
+                return false
+            }
             writer.comma()
             path.append(.index(index))
             let mark = writer.mark

@@ -158,6 +158,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let tooManyRootFields = ErrorCode(rawValue: "MAX_ROOT_FIELDS_EXCEEDED")
     public static let tooManyNodes = ErrorCode(rawValue: "MAX_NODES_EXCEEDED")
     public static let tooManyBookScans = ErrorCode(rawValue: "MAX_BOOK_SCANS_EXCEEDED")
+    /// The response reached ``GraphQLLimits/maxResponseBytes``: ask for smaller pages or fewer large fields.
+    public static let responseTooLarge = ErrorCode(rawValue: "MAX_RESPONSE_BYTES_EXCEEDED")
     public static let tooManyIntrospections = ErrorCode(rawValue: "MAX_INTROSPECTIONS_EXCEEDED")
     public static let operationNotAllowed = ErrorCode(rawValue: "OPERATION_NOT_ALLOWED")
     public static let forbidden = ErrorCode(rawValue: "FORBIDDEN")

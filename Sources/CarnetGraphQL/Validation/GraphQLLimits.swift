@@ -42,6 +42,12 @@ public struct GraphQLLimits: Sendable, Hashable {
     /// Records a query may return, GitHub-style: each list's page size multiplied through the lists above it.
     /// Code `MAX_NODES_EXCEEDED`. Default 100,000.
     public var maxNodes = 100_000
+    /// Bytes of one response's JSON, checked before each list item and each field with a selection as the response
+    /// is written: the node limit counts records, not their size, and 5 aliases of a page of contacts with large
+    /// images and their vCards made one 311-byte query hold 868 MB (an outside tester's find). The field or list
+    /// that reaches it is null, with code `MAX_RESPONSE_BYTES_EXCEEDED`, and what it had written is dropped.
+    /// Default 64 MiB.
+    public var maxResponseBytes = 64 << 20
     /// Fields that read the whole address book on every call (`duplicateCandidates`), counted where fragments and
     /// aliases expand, so that one request cannot repeat a linear scan. Code `MAX_BOOK_SCANS_EXCEEDED`. Default 1.
     public var maxBookScans = 1

@@ -8,6 +8,7 @@ extension Executor {
         guard (1...StoreLimits.pageSize).contains(first) else {
             throw FieldError.badUserInput("Page sizes go from 1 to \(StoreLimits.pageSize); got \(first).")
         }
+        try admitBookScan()
         let page = try await store.duplicateCandidates(
             DuplicateCandidateRequest(first: first, after: args(plan).string("after")))
         let all = plan.selection?.allFields ?? []

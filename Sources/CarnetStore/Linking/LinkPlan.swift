@@ -126,6 +126,13 @@ package struct LinkPlan: Sendable, Equatable {
 }
 
 extension StoreError {
+    /// A merge named a unified contact: merging joins stored contacts of one container, so it names members.
+    package static func unifiedMerge(_ identifier: String) -> StoreError {
+        StoreError(
+            .linkInvalid, "A merge joins contacts, not unified contacts: name the members to merge",
+            affected: [identifier])
+    }
+
     /// A group membership named a unified contact: memberships are its members' (each in its own container's
     /// groups), and the unified contact's groups are theirs together.
     package static func unifiedMembership(_ identifier: String) -> StoreError {

@@ -7,12 +7,12 @@ extension PostgresSaveTransaction {
     /// check comes before the first write; the rows read are locked (`FOR UPDATE`) until the commit.
     mutating func mergeContacts(into survivor: String, absorbing absorbed: [String]) async throws {
         guard let kept = try await PostgresStoredContact.load(self, identifier: survivor) else {
-            throw StoreError(.recordDoesNotExist, "No such contact", affected: [survivor])
+            throw try await missing(survivor)
         }
         var others: [PostgresStoredContact] = []
         for identifier in absorbed {
             guard let other = try await PostgresStoredContact.load(self, identifier: identifier) else {
-                throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
+                throw try await missing(identifier)
             }
             others.append(other)
         }
@@ -45,6 +45,13 @@ extension PostgresSaveTransaction {
         for identifier in absorbed {
             try await deleteContact(identifier)
         }
+    }
+
+    /// Why a merge's contact is not stored: a unified contact's identifier, or none at all.
+    private func missing(_ identifier: String) async throws -> StoreError {
+        try await unifiedGroup(identifier) != nil
+            ? StoreError.unifiedMerge(identifier)
+            : StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
     }
 
     private func participant(_ stored: PostgresStoredContact) async throws -> MergeParticipant {

@@ -6,14 +6,10 @@ extension SaveTransaction {
     /// `survivor` absorbs `absorbed` (``ContactMerge``): its values and memberships grow, they are deleted. Every
     /// check comes before the first write, so a refused merge leaves the transaction as it was.
     mutating func mergeContacts(into survivor: String, absorbing absorbed: [String]) throws {
-        guard let kept = try StoredContact.load(db, identifier: survivor) else {
-            throw StoreError(.recordDoesNotExist, "No such contact", affected: [survivor])
-        }
+        guard let kept = try StoredContact.load(db, identifier: survivor) else { throw try missing(survivor) }
         var others: [StoredContact] = []
         for identifier in absorbed {
-            guard let other = try StoredContact.load(db, identifier: identifier) else {
-                throw StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
-            }
+            guard let other = try StoredContact.load(db, identifier: identifier) else { throw try missing(identifier) }
             others.append(other)
         }
         try ContactMerge.requireOneContainer(
@@ -35,6 +31,13 @@ extension SaveTransaction {
         for identifier in absorbed {
             try deleteContact(identifier)
         }
+    }
+
+    /// Why a merge's contact is not stored: a unified contact's identifier, or none at all.
+    private func missing(_ identifier: String) throws -> StoreError {
+        try unifiedGroup(identifier) != nil
+            ? StoreError.unifiedMerge(identifier)
+            : StoreError(.recordDoesNotExist, "No such contact", affected: [identifier])
     }
 
     private func participant(_ stored: StoredContact) throws -> MergeParticipant {
