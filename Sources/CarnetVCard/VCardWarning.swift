@@ -1,5 +1,6 @@
 /// A value of a card that the store could not hold as a key, kept as a vCard property instead: the card
-/// imported, nothing of it was lost, and the value comes back out on export as it came in.
+/// imported, nothing of it was lost, and the value comes back out on export as it came in. Also what the import
+/// could not keep as written: control characters taken out of a value, lines a card cannot carry.
 public struct VCardWarning: Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line of the property that was kept.
     public var line: Int

@@ -77,4 +77,23 @@ struct AtomicBatchTests {
         #expect(try await store.hasContactsKeepingVCardUIDs())
         #expect(try await store.contactIdentifiers(keepingVCardUIDs: ["not an identifier"]).count == 1)
     }
+
+    /// A UID over the indexed length was not indexed: every import of its card added a contact.
+    @Test(
+        "A long kept UID finds its contact; another that shares its first bytes does not",
+        arguments: StoreKind.available)
+    func longKeptUIDs(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let stem = String(repeating: "u", count: StoreLimits.indexedUIDBytes)
+        var ids: [String] = []
+        for uid in [stem + "-first", stem + "-second", "short uid"] {
+            var contact = Contact()
+            contact.vCardProperties = [LabeledValue(value: "UID:\(uid)")]
+            try await store.execute(SaveRequest(operations: [.addContact(contact, containerIdentifier: nil)]))
+            ids.append(contact.identifier)
+        }
+        let found = try await store.contactIdentifiers(
+            keepingVCardUIDs: [stem + "-first", stem + "-second", stem + "-third", stem, "short uid"])
+        #expect(found == [stem + "-first": ids[0], stem + "-second": ids[1], "short uid": ids[2]])
+    }
 }

@@ -35,6 +35,48 @@ struct OwnExportFixpointTests {
         #expect(apple.again.unchanged == 1)
     }
 
+    /// White space around a value was trimmed on import, so a contact saved with it (which its export writes) changed
+    /// when its own export was imported (an outside tester's find).
+    @Test("White space around a value is kept as written; a value of white space alone is none")
+    func surroundingWhiteSpace() async throws {
+        let card =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nN: padded ;S;;;\r\nNOTE:ends with space \r\nTITLE:   \r\nEND:VCARD\r\n"
+        for version in [VCardWriter.Version.v3, .v4] {
+            let (contact, _, again) = try await importTwice(card, version)
+            #expect(contact.familyName == " padded " && contact.givenName == "S", "\(version)")
+            #expect(contact.note == "ends with space ", "\(version)")
+            #expect(contact.jobTitle.isEmpty, "\(version)")
+            #expect(again.updated == 0 && again.unchanged == 1, "\(version)")
+        }
+    }
+
+    /// Control characters were taken out of mapped values with no word (an outside tester's find).
+    @Test("Control characters taken out of a mapped value are reported in a warning for its line")
+    func controlCharactersInValues() async throws {
+        let fixture = try ImportFixture()
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:x\u{0}y;g\u{7F}h;;;\r\nNOTE:n\u{2}o\r\nTITLE:Boss\r\nEND:VCARD\r\n"
+        let summary = try await fixture.importText(card)
+        #expect(summary.added == 1)
+        #expect(Set(summary.warnings.map(\.line)) == [3, 4], "\(summary.warnings)")
+        #expect(summary.warnings.allSatisfy { $0.message.contains("control characters") })
+        let contact = try #require(try await fixture.contacts().first)
+        #expect(contact.note == "no" && contact.jobTitle == "Boss")
+    }
+
+    @Test("A card with a UID over the indexed length updates its contact on every import, and so does its export")
+    func longUID() async throws {
+        let uid = String(repeating: "x", count: 1_100)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nN:Doe;Jo;;;\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        #expect(try await fixture.importText(card).added == 1)
+        let again = try await fixture.importText(card, strict: true)
+        #expect(again.added == 0 && again.unchanged == 1)
+        let exported = try await fixture.export(.v4)
+        #expect(exported.contains(String(uid.prefix(60))))
+        #expect(try await fixture.importText(exported).added == 0)
+        #expect(try await fixture.contacts().count == 1)
+    }
+
     @Test("A social profile's service with a comma is one service, read back whole")
     func serviceWithComma() async throws {
         let card = """

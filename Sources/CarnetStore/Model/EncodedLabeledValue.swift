@@ -43,8 +43,7 @@ package struct EncodedLabeledValue: Hashable, Sendable {
         case .emailAddresses: TextFolding.emailKey(value)
         case .phoneNumbers: TextFolding.phoneKey(value)
         // A kept vCard UID is looked up on re-import: a card whose UID is no Carnet identifier still finds its contact.
-        case .vCardProperties:
-            value.hasPrefix("UID:") && value.utf8.count <= StoreLimits.indexedUIDBytes + 4 ? value : nil
+        case .vCardProperties: KeptVCardLine.uidSearchKey(value)
         default: nil
         }
     }

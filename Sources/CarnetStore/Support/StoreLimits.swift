@@ -53,7 +53,7 @@ public enum StoreLimits {
     /// B-tree limit of about 2.7 kB. Contacts whose folded names agree in their first 1,536 bytes sort by
     /// identifier, on every backend.
     public static let sortKeyBytes = 1_536
-    /// The longest kept vCard UID a re-import finds its contact by (an indexed key, like the sort key); a card
-    /// with a longer UID keeps it, but importing it again adds a new contact.
+    /// The bytes of a kept vCard UID that its index key holds (like the sort key): a longer UID is indexed by its
+    /// first bytes (``KeptVCardLine/uidSearchKey(_:)``), and a re-import still compares it whole.
     public static let indexedUIDBytes = singleLineBytes
 }

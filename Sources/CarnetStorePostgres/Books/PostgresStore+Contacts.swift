@@ -81,17 +81,19 @@ extension PostgresStore: ContactStore {
 
     public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [String: String] {
         guard !uids.isEmpty else { return [:] }
-        let keys = uids.map { "UID:\($0.storable)" }
+        let lines = Set(uids.map { "UID:\($0.storable)" })
+        let keys = Array(Set(lines.compactMap(KeptVCardLine.uidSearchKey)))
         return try await read { connection in
             let rows = try await connection.rows(
                 """
-                SELECT search_key, contact_id FROM labeled_value
+                SELECT value, contact_id FROM labeled_value
                 WHERE book_id = \(bookID) AND kind = \(Int16(MultiValueKind.vCardProperties.rawValue))
                     AND search_key = ANY(\(keys))
                 """, logger: logger
             ).decode((String, String).self).array()
             var result: [String: String] = [:]
-            for (key, contact) in rows { result[String(key.dropFirst(4))] = contact }
+            // A long UID's key is its first bytes: the whole line decides.
+            for (line, contact) in rows where lines.contains(line) { result[String(line.dropFirst(4))] = contact }
             return result
         }
     }

@@ -9,14 +9,19 @@ extension SQLiteStore {
         return try await read { db in
             var result: [String: String] = [:]
             for chunk in uids.chunked(500) {
-                let keys = chunk.map { "UID:\($0)" }
+                let lines = Set(chunk.map { "UID:\($0)" })
+                let keys = Array(Set(lines.compactMap(KeptVCardLine.uidSearchKey)))
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT v.searchKey, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
+                        SELECT v.value, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
                         WHERE v.kind = ? AND v.searchKey IN (\(databaseQuestionMarks(count: keys.count)))
                         """, arguments: [MultiValueKind.vCardProperties.rawValue] + StatementArguments(keys))
-                for row in rows { result[String((row[0] as String).dropFirst(4))] = row[1] }
+                // A long UID's key is its first bytes: the whole line decides.
+                for row in rows {
+                    let line: String = row[0]
+                    if lines.contains(line) { result[String(line.dropFirst(4))] = row[1] }
+                }
             }
             return result
         }

@@ -1,11 +1,11 @@
 import CarnetStore
 
-/// Makes decoded text fit the store's validation: single-line fields refuse control characters, and every
-/// value is trimmed.
+/// Makes decoded text fit the store's validation: single-line fields refuse control characters. A value is kept as
+/// written, but one of white space alone is empty, and one whose control characters had to go is trimmed.
 enum TextCleaning {
     /// Trimmed, with line breaks and other control characters turned into spaces (an escaped `\n` in an ORG, say).
     static func singleLine(_ text: String) -> String {
-        guard !Validation.text(text, limit: .max) else { return trimmed(text) }
+        guard !Validation.text(text, limit: .max) else { return asWritten(text) }
         var result = String.UnicodeScalarView()
         var previous: Unicode.Scalar = " "
         for scalar in text.unicodeScalars {
@@ -21,7 +21,7 @@ enum TextCleaning {
     /// Trimmed, with line ends made LF and control characters other than tab and LF removed (note, street).
     static func multiLine(_ text: String) -> String {
         guard !Validation.text(text, limit: .max, multiline: true) || text.utf8.contains(0x0D) else {
-            return trimmed(text)
+            return asWritten(text)
         }
         var result = String.UnicodeScalarView()
         var previous: Unicode.Scalar = " "
@@ -36,6 +36,12 @@ enum TextCleaning {
             }
         }
         return trimmed(String(result))
+    }
+
+    /// The text as the card wrote it, white space around it included (a contact saved with it exports it, and
+    /// its re-import must not change the contact), or empty when it is nothing but white space.
+    static func asWritten(_ text: String) -> String {
+        text.unicodeScalars.contains { !$0.properties.isWhitespace } ? text : ""
     }
 
     /// Without leading and trailing white space (Unicode's, so a no-break space goes too).

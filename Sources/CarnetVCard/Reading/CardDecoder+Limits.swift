@@ -84,6 +84,12 @@ extension CardDecoder {
                     line: lines[index].number, cardLine: beginLine, key: lines[index].name,
                     message: "control characters removed, the rest kept as a vCard property"))
         }
+        for index in cleanedValueLines {
+            warnings.append(
+                VCardWarning(
+                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
+                    message: "control characters removed from the value, which the store holds in no value"))
+        }
         if let first = droppedKeptLines.first {
             // Their own warnings said they were kept.
             let dropped = Set(droppedKeptLines.map { lines[$0].number })

@@ -43,6 +43,9 @@ struct CardDecoder {
     var overlongCategories: Int?
     /// Kept lines whose control characters (which the store holds in no value) were taken out.
     var cleanedKeptLines: [Int] = []
+    /// Mapped lines whose value had control characters (other than tab), which the mapped value lost: said, not
+    /// silently altered.
+    var cleanedValueLines: [Int] = []
     /// Date lines (BDAY, ANNIVERSARY, X-ABDATE…) whose value is no date the store can hold (`2023-02-30`, an
     /// unknown CALSCALE): kept as written, and said.
     var unreadableDates: [Int] = []
@@ -100,7 +103,11 @@ struct CardDecoder {
                 cardBoundaryLines.append(index)
                 continue
             }
-            if try !map(lines[index]) { unmapped.append(index) }
+            if try !map(lines[index]) {
+                unmapped.append(index)
+            } else if lines[index].value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                cleanedValueLines.append(index)
+            }
         }
         // MEMBER means something only on a group card; elsewhere it is kept as written.
         if !isGroup { unmapped += memberLines }
