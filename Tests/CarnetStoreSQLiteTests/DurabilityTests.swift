@@ -92,7 +92,7 @@ struct DurabilityTests {
 struct StoreClosingTests {
     /// The limit catches the hang this guards against (it never ends); a loaded machine running the whole suite
     /// beside other work took 114 s to schedule it through once, so it is minutes, not one.
-    @Test("Stores closing while their reads are in flight never hold the cooperative pool", .timeLimit(.minutes(3)))
+    @Test("Stores closing while their reads are in flight never hold the cooperative pool", .timeLimit(.minutes(10)))
     func closeUnderReads() async throws {
         // One store per core, each with an asynchronous read holding its connection. GRDB's close waits for that
         // read to give the connection back, which it does only once it resumes on the cooperative pool: closes
