@@ -64,7 +64,8 @@ struct GeneratedRequestTests {
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await client.client.execute(request, timeout: .seconds(30))
+        // A hang bound: in a whole suite's first minutes a request once waited past 30 s (CI).
+        let response = try await client.client.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 16 << 20)
         return TestClient.Reply(
             status: response.status.code, headers: response.headers, body: String(buffer: bytes),

@@ -68,8 +68,9 @@ struct TestClient: Sendable {
 
     func send(
         _ method: HTTPMethod = .POST, path: String = "/graphql", query: String? = nil, headers: [(String, String)] = [],
-        body: String? = nil, timeout: TimeAmount = .seconds(30)
+        body: String? = nil, timeout: TimeAmount = .seconds(120)
     ) async throws -> Reply {
+        // The timeout is a hang bound: in a whole suite's first minutes a request once waited past 30 s (CI).
         let target = path + (query.map { "?" + $0 } ?? "")
         guard case .live(let client, let baseURL) = transport else {
             return try await sendToRouter(method, target, headers, body)
