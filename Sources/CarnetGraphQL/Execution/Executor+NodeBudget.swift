@@ -28,9 +28,11 @@ extension Executor {
     /// Checks the response written so far against ``GraphQLLimits/maxResponseBytes``.
     /// - Throws: a ``FieldError`` with `MAX_RESPONSE_BYTES_EXCEEDED`, which nulls the field about to be written.
     func admitBytes() throws(FieldError) {
-        let limit = service.limits.maxResponseBytes
-        if writer.count > limit { throw Self.responseTooLarge(limit) }
+        if responseIsFull { throw Self.responseTooLarge(service.limits.maxResponseBytes) }
     }
+
+    /// Whether the response written so far is past ``GraphQLLimits/maxResponseBytes``.
+    var responseIsFull: Bool { writer.count > service.limits.maxResponseBytes }
 
     static func responseTooLarge(_ limit: Int) -> FieldError {
         FieldError(

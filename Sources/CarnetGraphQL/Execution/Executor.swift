@@ -227,7 +227,7 @@ final class Executor {
         writer.beginArray()
         for index in 0..<count {
             // Each item may be large (a contact's image, its vCard): the response's size is checked item by item.
-            if writer.count > service.limits.maxResponseBytes {
+            if responseIsFull {
                 record(Self.responseTooLarge(service.limits.maxResponseBytes), at: plan)
                 return false
             }

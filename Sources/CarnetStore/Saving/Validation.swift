@@ -154,7 +154,7 @@ package enum Validation {
     }
 
     /// Whether `value` holds more than white space.
-    private static func isNotBlank(_ value: String) -> Bool {
+    package static func isNotBlank(_ value: String) -> Bool {
         value.unicodeScalars.contains { !$0.properties.isWhitespace }
     }
 }

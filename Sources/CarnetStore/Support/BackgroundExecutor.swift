@@ -63,8 +63,9 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         queue.lock()
         jobs.append(UnownedJob(job))
-        // A job of a task that outlived the operation (one that inherited its preference) comes after the thread
-        // ended. It must run on this executor: run anywhere else, the runtime hands it back here, for ever.
+        // A job of a task that outlived the operation and kept its preference would come after the thread ended
+        // (in Swift 6.3 none does: unstructured tasks do not inherit it). It runs on this executor, on a new
+        // thread: run elsewhere, the runtime could hand it back here.
         let restart = !draining
         draining = true
         queue.signal()

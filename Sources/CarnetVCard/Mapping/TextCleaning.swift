@@ -41,7 +41,7 @@ enum TextCleaning {
     /// The text as the card wrote it, white space around it included (a contact saved with it exports it, and
     /// its re-import must not change the contact), or empty when it is nothing but white space.
     static func asWritten(_ text: String) -> String {
-        text.unicodeScalars.contains { !$0.properties.isWhitespace } ? text : ""
+        Validation.isNotBlank(text) ? text : ""
     }
 
     /// Without leading and trailing white space (Unicode's, so a no-break space goes too).

@@ -105,7 +105,7 @@ struct CardDecoder {
             }
             if try !map(lines[index]) {
                 unmapped.append(index)
-            } else if lines[index].value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            } else if lines[index].value.contains(where: { $0 != 0x09 && !Validation.allows($0, multiline: false) }) {
                 cleanedValueLines.append(index)
             }
         }
