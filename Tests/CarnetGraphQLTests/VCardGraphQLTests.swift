@@ -107,6 +107,24 @@ struct VCardGraphQLTests {
         #expect(data["contact"]?["vCardProperties"]?.json == #"["X-CUSTOM-THING:kept"]"#)
     }
 
+    /// An outside tester's find: an author no save could have made a lenient import skip every card, one by one,
+    /// with the same reason, instead of saying once what was wrong.
+    @Test("A lenient import with an invalid author or an unknown container fails as a whole and writes nothing")
+    func lenientImportBadArguments() async throws {
+        let fixture = try GraphQLFixture()
+        let before = try await fixture.store.currentHistoryToken()
+        let badAuthor = try await fixture.run(
+            Self.mutation, ["data": .string(Self.cards), "author": .string(String(repeating: "a", count: 5000))])
+        #expect(badAuthor["errors"]?[0]?["extensions"]?["code"] == "VALIDATION_FAILED")
+        #expect(badAuthor["errors"]?[0]?["extensions"]?["keyPaths"]?.json == #"["transactionAuthor"]"#)
+        let elsewhere = try await fixture.run(
+            #"mutation($data: String!) { importVCards(data: $data, containerId: "no-such-container") { added } }"#,
+            ["data": .string(Self.cards)])
+        #expect(elsewhere["errors"]?[0]?["extensions"]?["code"] == "RECORD_DOES_NOT_EXIST")
+        #expect(try await fixture.store.contactCount() == 0)
+        #expect(try await fixture.store.currentHistoryToken() == before)
+    }
+
     @Test("Strict import refuses the whole text with VCARD_MALFORMED or VALIDATION_FAILED and writes nothing")
     func strictImport() async throws {
         let fixture = try GraphQLFixture()

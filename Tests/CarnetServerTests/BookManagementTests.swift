@@ -86,6 +86,9 @@ struct BookManagementTests {
             #expect(created["scopes"] as? [String] == ["READ"])
             #expect(try await client.graphql("{ viewer { name } }", token: newToken).status == 200)
             // The read-only, book-limited token cannot widen itself or manage books.
+            // A token that could do nothing is a mistake, said as such rather than made.
+            let powerless = try await client.graphql(create, variables: ["s": []], token: whole.token)
+            #expect(powerless.errorCodes == ["VALIDATION_FAILED"])
             let wider = try await client.graphql(create, variables: ["s": ["READ", "WRITE"]], token: newToken)
             #expect(wider.status == 403 || wider.errorCodes == ["FORBIDDEN"])
             let limitedWriter = try await server.token(for: alice, books: [aliceBook])

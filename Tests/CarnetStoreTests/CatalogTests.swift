@@ -132,6 +132,11 @@ struct CatalogTests {
             foreign.id = "a2"
             foreign.bookIDs = [bobsBook]
             #expect(await Self.code { try await catalog.insertAccessToken(foreign) } == .recordDoesNotExist)
+            var powerless = scoped
+            powerless.id = "a3"
+            powerless.scopes = []
+            #expect(await Self.code { try await catalog.insertAccessToken(powerless) } == .validationFailed)
+            #expect(try await catalog.accessToken(id: "a3") == nil)
             #expect(try await catalog.revokeAccessToken(id: "a1", principalID: bob.id) == false)
             #expect(try await catalog.revokeAccessToken(id: "a1", principalID: alice.id))
             #expect(try await catalog.accessTokens(principalID: alice.id).first?.revoked != nil)

@@ -63,6 +63,31 @@ struct OwnExportFixpointTests {
         #expect(contact.note == "no" && contact.jobTitle == "Boss")
     }
 
+    /// An outside tester's find: a tab in a one-line value became a space without a word.
+    @Test("A tab in a one-line value becomes a space with a warning; NOTE and ADR's street keep theirs silently")
+    func tabsInValues() async throws {
+        let fixture = try ImportFixture()
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            N:Doe;Jo;;;\r
+            ORG:Acme\tInc\r
+            NOTE:a\tb\r
+            ADR;TYPE=HOME:;;1\tMain St;Town;;;\r
+            ADR;TYPE=WORK:;;2 High St;New\tTown;;;\r
+            END:VCARD\r
+
+            """
+        let summary = try await fixture.importText(card)
+        #expect(summary.added == 1)
+        #expect(Set(summary.warnings.map(\.line)) == [4, 7], "\(summary.warnings)")
+        #expect(summary.warnings.allSatisfy { $0.message.contains("tab") })
+        let contact = try #require(try await fixture.contacts().first)
+        #expect(contact.organizationName == "Acme Inc" && contact.note == "a\tb")
+        #expect(contact.postalAddresses.map(\.value.street) == ["1\tMain St", "2 High St"])
+        #expect(contact.postalAddresses.map(\.value.city) == ["Town", "New Town"])
+    }
+
     @Test("A card with a UID over the indexed length updates its contact on every import, and so does its export")
     func longUID() async throws {
         let uid = String(repeating: "x", count: 1_100)

@@ -52,6 +52,10 @@ extension AccessTokenRecord {
                 .validationFailed, "A token's name is at most 200 characters without control characters.",
                 keyPaths: ["name"])
         }
+        // A token without a scope could do nothing at all: asking for one is a mistake worth saying.
+        guard !scopes.isEmpty else {
+            throw StoreError(.validationFailed, "A token needs at least one scope.", keyPaths: ["scopes"])
+        }
         guard authors.allSatisfy({ Validation.text($0, limit: StoreLimits.labelBytes) }) else {
             throw StoreError(.validationFailed, "Invalid transaction author", keyPaths: ["authors"])
         }

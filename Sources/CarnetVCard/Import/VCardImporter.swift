@@ -77,6 +77,11 @@ public struct VCardImporter: Sendable {
     }
 
     private func importEverything(_ data: Data, progress: @Sendable (Int) -> Void) async throws -> Summary {
+        // Checked once here: in a lenient import every card's save would fail on them, and each would be skipped.
+        try SaveRequest(transactionAuthor: transactionAuthor).validateShape()
+        if let containerIdentifier, try await store.containers(withIdentifiers: [containerIdentifier]).isEmpty {
+            throw StoreError(.recordDoesNotExist, "No such container", affected: [containerIdentifier])
+        }
         var session = try await ImportSession(importer: self)
         if strict {
             try await importStrictly(data, &session, progress)

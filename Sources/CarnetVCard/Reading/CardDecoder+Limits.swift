@@ -88,7 +88,9 @@ extension CardDecoder {
             warnings.append(
                 VCardWarning(
                     line: lines[index].number, cardLine: beginLine, key: lines[index].name,
-                    message: "control characters removed from the value, which the store holds in no value"))
+                    message:
+                        "control characters removed from the value (a tab in a one-line value became a space), which the store holds in no value"
+                ))
         }
         if let first = droppedKeptLines.first {
             // Their own warnings said they were kept.

@@ -43,8 +43,8 @@ struct CardDecoder {
     var overlongCategories: Int?
     /// Kept lines whose control characters (which the store holds in no value) were taken out.
     var cleanedKeptLines: [Int] = []
-    /// Mapped lines whose value had control characters (other than tab), which the mapped value lost: said, not
-    /// silently altered.
+    /// Mapped lines whose value lost control characters (a tab outside a multi-line value became a space): said,
+    /// not silently altered.
     var cleanedValueLines: [Int] = []
     /// Date lines (BDAY, ANNIVERSARY, X-ABDATE…) whose value is no date the store can hold (`2023-02-30`, an
     /// unknown CALSCALE): kept as written, and said.
@@ -105,7 +105,7 @@ struct CardDecoder {
             }
             if try !map(lines[index]) {
                 unmapped.append(index)
-            } else if lines[index].value.contains(where: { $0 != 0x09 && !Validation.allows($0, multiline: false) }) {
+            } else if valueLostCharacters(lines[index]) {
                 cleanedValueLines.append(index)
             }
         }
@@ -143,6 +143,18 @@ struct CardDecoder {
     }
 
     /// Maps one line; `false` keeps it unmapped.
+    /// Whether mapping `line` changed characters of its value. Control characters go from every value; a tab stays
+    /// only in multi-line ones (NOTE, and ADR's street components), and became a space anywhere else.
+    private func valueLostCharacters(_ line: ContentLine) -> Bool {
+        if line.value.contains(where: { $0 != 0x09 && !Validation.allows($0, multiline: false) }) { return true }
+        guard line.value.contains(0x09) else { return false }
+        switch line.name {
+        case "NOTE": return false
+        case "ADR": return (try? values.components(line))?.dropFirst(3).contains { $0.contains("\t") } ?? false
+        default: return true
+        }
+    }
+
     private mutating func map(_ line: ContentLine) throws(VCardIssue) -> Bool {
         guard let property = line.property else { return false }
         switch property {
