@@ -54,6 +54,11 @@ extension JSONValue {
     subscript(key: String) -> JSONValue? { objectValue?[key] }
     subscript(index: Int) -> JSONValue? { arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
 
+    /// The `extensions.code` of each error of a response, in order.
+    var errorCodes: [String] {
+        (self["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
+    }
+
     /// Compact JSON with sorted keys, for readable expectations.
     var json: String {
         var writer = JSONWriter()

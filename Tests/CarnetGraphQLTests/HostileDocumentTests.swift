@@ -9,6 +9,10 @@ import Testing
 /// to take 2 s); what proves the shape is refused early is the parser count staying put.
 @Suite("Hostile documents")
 struct HostileDocumentTests {
+    /// A hang bound, not a speed goal: each document is refused in milliseconds alone, but the whole suite shares
+    /// two loaded cores; the super-linear paths these guard against took minutes.
+    static let hangBound = Duration.seconds(60)
+
     struct Outcome {
         var codes: [String]
         var response: JSONValue
@@ -58,7 +62,7 @@ struct HostileDocumentTests {
         #expect(outcome.codes == ["MAX_NESTING_EXCEEDED"])
         #expect(outcome.response["data"] == nil)
         #expect(!outcome.parsed, "refused before GraphQLSwift's parser")
-        #expect(outcome.elapsed < .seconds(10))
+        #expect(outcome.elapsed < Self.hangBound)
         #expect(outcome.response["errors"]?[0]?["locations"]?[0]?["line"] == 1)
         // The service goes on serving.
         #expect(try await fixture.data("{ __typename }")["__typename"] == "Query")
@@ -90,7 +94,7 @@ struct HostileDocumentTests {
             #expect(
                 !outcome.codes.isEmpty && outcome.codes.allSatisfy { $0 == "GRAPHQL_VALIDATION_FAILED" },
                 "\(outcome.response)")
-            #expect(outcome.elapsed < .seconds(10))
+            #expect(outcome.elapsed < Self.hangBound)
         }
     }
 
@@ -114,7 +118,7 @@ struct HostileDocumentTests {
         let outcome = try await run(fixture, query)
         #expect(outcome.codes == codes, "\(outcome.response)")
         // Before the fix (debug build): 400 fragments took 2.8 s, every validation rule being linear now 0.1 s.
-        #expect(outcome.elapsed < .seconds(10))
+        #expect(outcome.elapsed < Self.hangBound)
     }
 
     @Test("Fragments that spread each other many times over are refused with MAX_FRAGMENT_SPREADS_EXCEEDED")
@@ -128,7 +132,7 @@ struct HostileDocumentTests {
         query += " fragment F12 on Contact { id }"
         let outcome = try await run(fixture, query)
         #expect(outcome.codes.contains("MAX_FRAGMENT_SPREADS_EXCEEDED"), "\(outcome.response)")
-        #expect(outcome.elapsed < .seconds(10))
+        #expect(outcome.elapsed < Self.hangBound)
     }
 
     @Test("Deeply nested JSON in variables or a body is refused with MAX_NESTING_EXCEEDED without recursing")
@@ -149,7 +153,7 @@ struct HostileDocumentTests {
         let outcome = try await run(
             fixture, "query($v: [ID!]) { contacts(filter: {ids: $v}) { totalCount } }", ["v": value])
         #expect(outcome.codes == ["BAD_USER_INPUT"])
-        #expect(outcome.elapsed < .seconds(10))
+        #expect(outcome.elapsed < Self.hangBound)
     }
 
     @Test("Thousands of same-named fields with selections stop the field-merging check at its limit, with its code")
@@ -158,7 +162,7 @@ struct HostileDocumentTests {
         let query = "{ contacts(first: 1) { nodes { " + String(repeating: "groups { id } ", count: 3_000) + "} } }"
         let outcome = try await run(fixture, query)
         #expect(outcome.codes == ["MAX_FIELD_MERGE_CHECKS_EXCEEDED"], "\(outcome.response)")
-        #expect(outcome.elapsed < .seconds(10))
+        #expect(outcome.elapsed < Self.hangBound)
         // A few are compared, and merge.
         let few = "{ contacts(first: 1) { nodes { " + String(repeating: "groups { id } ", count: 20) + "} } }"
         #expect(try await run(fixture, few).codes.isEmpty)

@@ -8,10 +8,6 @@ import Testing
 /// limit. Each must get a coded error (or a plain answer), and the process must live.
 @Suite("Hostile documents past the scanner")
 struct HostileExpansionTests {
-    func codes(_ response: JSONValue) -> [String] {
-        (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
-    }
-
     @Test("A block string with a lone escaped quote does not put the escape rewriter out of step with the lexer")
     func blockStringEscape() async throws {
         let fixture = try GraphQLFixture()
@@ -20,12 +16,12 @@ struct HostileExpansionTests {
         let brackets = String(repeating: #"\u{5B}"#, count: 2_900) + String(repeating: #"\u{5D}"#, count: 2_900)
         let query = "{a(b:\"\"\"\\\"x\"\"\"\n# \"\"\"\"\\\nc:" + brackets + ")}"
         let response = try await fixture.run(query)
-        #expect(!codes(response).isEmpty)
-        #expect(!codes(response).contains("INTERNAL_SERVER_ERROR"))
+        #expect(!response.errorCodes.isEmpty)
+        #expect(!response.errorCodes.contains("INTERNAL_SERVER_ERROR"))
         // A backslash before a line break does not carry a string onto the next line either (GraphQLSwift's lexer
         // already stops there; this keeps the scanner and the rewriter in step with it).
         let carried = try await fixture.run("{ a(b: \"x\\\n" + String(repeating: "[", count: 3_000) + "\") }")
-        #expect(!codes(carried).isEmpty)
+        #expect(!carried.errorCodes.isEmpty)
         #expect(try await fixture.data("{ __typename }")["__typename"] == .string("Query"))
     }
 
@@ -33,7 +29,7 @@ struct HostileExpansionTests {
     func comments() async throws {
         let fixture = try GraphQLFixture()
         let response = try await fixture.run(String(repeating: "#\n", count: 49_990) + "{ __typename }")
-        #expect(codes(response) == ["TOO_MANY_TOKENS"])
+        #expect(response.errorCodes == ["TOO_MANY_TOKENS"])
         let few = try await fixture.run("# a comment\n{ __typename } # another\n")
         #expect(few["data"]?["__typename"] == .string("Query"))
     }
@@ -51,7 +47,7 @@ struct HostileExpansionTests {
         }
         let query = "{ contacts { nodes { ...F0 } } }\n" + fragments
         let response = try await fixture.run(query)
-        #expect(codes(response) == ["MAX_NESTING_EXCEEDED"])
+        #expect(response.errorCodes == ["MAX_NESTING_EXCEEDED"])
         // A spread chain nested only by inline fragments, no fields: as deep when expanded.
         var inline = ""
         for index in 0..<150 {
@@ -60,11 +56,11 @@ struct HostileExpansionTests {
                 "fragment G\(index) on Query { "
                 + HostileDocumentTests.nested("... on Query { ", next, " }", 10) + " }\n"
         }
-        #expect(codes(try await fixture.run("{ ...G0 }\n" + inline)) == ["MAX_NESTING_EXCEEDED"])
+        #expect((try await fixture.run("{ ...G0 }\n" + inline)).errorCodes == ["MAX_NESTING_EXCEEDED"])
         // Fragments within the limit pass (`IntrospectionTests` send the standard introspection query, fragments and
         // all, through the same check).
         let shallow = try await fixture.run(
             "{ ...A }\nfragment A on Query { contacts { nodes { ...B } } }\nfragment B on Contact { groups { id } }")
-        #expect(codes(shallow).isEmpty)
+        #expect(shallow.errorCodes.isEmpty)
     }
 }

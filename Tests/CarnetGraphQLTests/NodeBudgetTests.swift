@@ -19,10 +19,6 @@ struct NodeBudgetTests {
         return fixture
     }
 
-    static func codes(_ response: JSONValue) -> [String] {
-        (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
-    }
-
     @Test("Groups, their members and the members' groups stop at the limit, with MAX_NODES_EXCEEDED")
     func nestedUnpagedLists() async throws {
         var limits = GraphQLLimits()
@@ -31,7 +27,7 @@ struct NodeBudgetTests {
         // Estimated 10 + 10 × 5 + 50 × 10 = 560 records; it would return 30 + 150 + 150 × 30 = 4,680.
         let query = "{ groups { id members(first: 5) { id groups { id } } } }"
         let response = try await fixture.run(query)
-        #expect(Self.codes(response) == ["MAX_NODES_EXCEEDED"], "\(response.json.prefix(500))")
+        #expect(response.errorCodes == ["MAX_NODES_EXCEEDED"], "\(response.json.prefix(500))")
         let path = response["errors"]?[0]?["path"]?.arrayValue ?? []
         #expect(path.last?.stringValue == "groups" && path.count == 5, "the member's groups failed: \(path)")
         // Every list here is non-null, so the failure nulls the whole answer rather than returning part of it.
@@ -51,12 +47,12 @@ struct NodeBudgetTests {
         let fixture = try await Self.everyoneEverywhere(contacts: 5, groups: 30, limits: limits)
         // Estimated 10 + 10 × 5 = 60; 30 groups of 5 members would be 180.
         let response = try await fixture.run("{ groups { id members(first: 5) { id } } }")
-        #expect(Self.codes(response) == ["MAX_NODES_EXCEEDED"], "\(response.json.prefix(500))")
+        #expect(response.errorCodes == ["MAX_NODES_EXCEEDED"], "\(response.json.prefix(500))")
         // Three members each fit: 30 + 30 × 3 = 120 would not, 30 + 30 × 2 = 90 does.
         let fits = try await fixture.data("{ groups { id members(first: 2) { id } } }")
         #expect(fits["groups"]?[0]?["members"]?.arrayValue?.count == 2)
         let over = try await fixture.run("{ groups { id members(first: 3) { id } } }")
-        #expect(Self.codes(over) == ["MAX_NODES_EXCEEDED"])
+        #expect(over.errorCodes == ["MAX_NODES_EXCEEDED"])
     }
 
     /// 100 empty groups with `members(first: 1000)` were refused at the default limit (an outside fuzzer's find):
@@ -72,7 +68,7 @@ struct NodeBudgetTests {
         #expect(fits["groups"]?[29]?["members"]?.arrayValue?.count == 2)
         #expect(fits["groups"]?[29]?["memberCount"]?.intValue == 2)
         let over = try await Self.everyoneEverywhere(contacts: 3, groups: 30, limits: limits)
-        #expect(Self.codes(try await over.run("{ groups { id members(first: 5) { id } } }")) == ["MAX_NODES_EXCEEDED"])
+        #expect((try await over.run("{ groups { id members(first: 5) { id } } }")).errorCodes == ["MAX_NODES_EXCEEDED"])
     }
 
     @Test("A page counts once, whether its contacts come as nodes, edges or both")

@@ -18,15 +18,11 @@ struct ResponseSizeTests {
         return fixture
     }
 
-    static func codes(_ response: JSONValue) -> [String] {
-        (response["errors"]?.arrayValue ?? []).compactMap { $0["extensions"]?["code"]?.stringValue }
-    }
-
     @Test("A page past the limit is null with MAX_RESPONSE_BYTES_EXCEEDED; one within it is answered whole")
     func pagePastTheLimit() async throws {
         let fixture = try await Self.fixture(limit: 20_000)
         let over = try await fixture.run("{ contacts(first: 30) { nodes { id note } } }")
-        #expect(Self.codes(over) == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(over.json.prefix(300))")
+        #expect(over.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(over.json.prefix(300))")
         // `contacts` is non-null: its null reaches `data`.
         #expect(over["data"] == .null)
         #expect(over.json.utf8.count < 20_000, "what the page had written was dropped")
@@ -40,7 +36,7 @@ struct ResponseSizeTests {
         let fixture = try await Self.fixture(limit: 20_000)
         let aliases = (0..<10).map { "a\($0): contacts(first: 15) { nodes { note } }" }.joined(separator: " ")
         let response = try await fixture.run("{ \(aliases) }")
-        #expect(Self.codes(response) == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(response.json.prefix(300))")
+        #expect(response.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(response.json.prefix(300))")
         #expect(response["data"] == .null)
         #expect(response.json.utf8.count < 2_000, "\(response.json.utf8.count)")
     }
@@ -57,7 +53,7 @@ struct ResponseSizeTests {
         #expect(response["data"]?["a"]?["nodes"]?[0]?["note"]?.stringValue == Self.note)
         #expect(response["data"]?["b"] == .null)
         #expect(response["data"]?["c"]?.stringValue == "Query")
-        #expect(Self.codes(response) == ["MAX_RESPONSE_BYTES_EXCEEDED"])
+        #expect(response.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"])
         #expect(response["errors"]?[0]?["path"]?[0]?.stringValue == "b")
     }
 }

@@ -78,6 +78,16 @@ struct PythonClientTests {
         }
     }
 
+    @Test("A client that never reads holds at most the server's budget of answers; past it, 503 SERVER_BUSY")
+    func unreadResponses() async throws {
+        try await withServer({ $0.maxHeldResponseBytes = 3_000_000 }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "unread_responses.py",
+                ["--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--budget", "3000000"])
+        }
+    }
+
     @Test("An HTTP/2 request answered before its body ended (413, 401) is reset with NO_ERROR: its client stops")
     func http2EarlyResponse() async throws {
         try await withServer { server in

@@ -89,14 +89,15 @@ struct WebSocketTests {
                     sink.finish()
                 }
             }
-            // Only a failure waits this long: a round that makes no progress for a minute (a round takes
-            // milliseconds, seconds on a loaded machine) never hears its save.
+            // Only a failure waits this long: a round that makes no progress for three minutes (a round takes
+            // milliseconds, seconds on a loaded machine, and the whole suite once stood still for over a minute)
+            // never hears its save.
             let progress = Mutex(0)
             let bound = Task {
                 var seen = -1
                 while progress.withLock({ $0 }) != seen {
                     seen = progress.withLock { $0 }
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(180))
                 }
                 sink.finish()
             }

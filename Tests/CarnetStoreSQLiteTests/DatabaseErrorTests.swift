@@ -1,4 +1,5 @@
 import CarnetStoreTestSupport
+import CarnetTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -20,7 +21,7 @@ struct DatabaseErrorTests {
         let (locked, release, released) = (
             DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
         )
-        DispatchQueue.global().async {
+        OffPool.run {
             try? other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
                 locked.signal()
@@ -99,12 +100,7 @@ struct DatabaseErrorTests {
 
     /// Waits for a semaphore without holding a thread of the cooperative pool.
     static func wait(for semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                semaphore.wait()
-                continuation.resume()
-            }
-        }
+        await OffPool.wait(for: semaphore)
     }
 
     @Test("I/O and damage codes are STORAGE_FAILURE; store errors and others pass through")

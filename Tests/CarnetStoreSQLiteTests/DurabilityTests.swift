@@ -116,15 +116,12 @@ struct StoreClosingTests {
                 })
         }
         // Wait, off the cooperative pool, until every read holds its connection.
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                for start in started { start.wait() }
-                continuation.resume()
-            }
-        }
+        for start in started { await OffPool.wait(for: start) }
         let closes = fixtures.map { fixture in Task { try await fixture.sqliteStore.close() } }
-        // Let the closes reach GRDB's wait, then let the reads finish: they must still be able to resume.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { for gate in gates { gate.signal() } }
+        // Let the closes reach GRDB's wait, then let the reads finish: they must still be able to resume. The reads
+        // hold global-queue threads meanwhile (GRDB runs them there), so the delay is counted on a thread of its
+        // own: a dispatch timer would wait for one of the threads the reads hold.
+        OffPool.signal(gates, after: .milliseconds(300))
         for close in closes { try await close.value }
         for read in reads { await read.value }
     }

@@ -28,12 +28,12 @@ struct WideNameIndexTests {
     /// rebuild writes; returns it opened as a `SQLiteStore`, which migrates it to v6, and the cursors a v5 store
     /// gave for the 7th and 300th contact of each name order.
     static func migratedV5Store(_ kind: StoreKind, _ request: SaveRequest, directory: URL) throws
-        -> (store: SQLiteStore, cursors: [(order: ContactSortOrder, cursor: String)])
+        -> (store: SQLiteStore, cursors: [(order: ContactSortOrder, cursor: ContactCursor)])
     {
         let earlier = try EarlierStore(
             kind, at: "v5", directory: directory, request: request,
             rewrite: EarlierNameIndexLayout.eightCharacters.rewrite)
-        var cursors: [(order: ContactSortOrder, cursor: String)] = []
+        var cursors: [(order: ContactSortOrder, cursor: ContactCursor)] = []
         try earlier.writer.read { db throws in
             #expect(
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == [
@@ -64,8 +64,7 @@ struct WideNameIndexTests {
                         db,
                         sql: "SELECT rowid, id, \(column) FROM contact ORDER BY \(column), id LIMIT 1 OFFSET \(offset)")!
                     cursors.append(
-                        (order, ContactCursor(order: order, rowid: row[0], identifier: row[1], sortKey: row[2]).encoded)
-                    )
+                        (order, ContactCursor(order: order, rowid: row[0], identifier: row[1], sortKey: row[2])))
                 }
             }
         }
@@ -120,14 +119,17 @@ struct WideNameIndexTests {
         #expect(migrated == (try await fresh.sqliteStore.writer.read(DerivedRows.read)))
 
         try await expectSameNameSearches(store, as: fresh.sqliteStore, queries: Self.queries)
-        // A cursor a v5 store gave holds no index rowid: it reads on as a new store's cursor does, in both stores.
-        for (order, cursor) in cursors {
+        // A cursor a v5 store gave holds no index rowid: it reads on as a new store's cursor does, in both stores
+        // (each given the position as its own cursor: a cursor is bound to its book).
+        for (order, position) in cursors {
             for query in ["a", "schm", "mull", "m"] {
-                let found = try await walkNameSearch(store, query, order: order, size: 9, after: cursor)
+                let found = try await walkNameSearch(
+                    store, query, order: order, size: 9, after: position.encoded(storeID: store.storeID))
+                let other = try fresh.sqliteStore
                 #expect(
                     found.ids
-                        == (try await walkNameSearch(fresh.sqliteStore, query, order: order, size: 9, after: cursor))
-                        .ids)
+                        == (try await walkNameSearch(
+                            other, query, order: order, size: 9, after: position.encoded(storeID: other.storeID))).ids)
                 let all = try await walkNameSearch(fresh.sqliteStore, query, order: order, size: 1000)
                 #expect(all.ids.reversed().starts(with: found.ids.reversed()), "\(query) \(order)")
             }

@@ -38,7 +38,10 @@ struct Base64URLTests {
         #expect(HistoryToken(encoded: token.encoded) == token)
         #expect(Base64URL.decodeText(token.encoded)?.hasPrefix("2|store-1|42|1|7|-1|") == true)
         let cursor = ContactCursor(order: .familyName, rowid: 9, identifier: "c-1", sortKey: "smith\u{1}anna|é")
-        #expect(try ContactCursor(encoded: cursor.encoded, order: .familyName) == cursor)
+        let text = cursor.encoded(storeID: "store-1")
+        #expect(try ContactCursor(encoded: text, order: .familyName) == cursor)
+        #expect(throws: Never.self) { try ContactCursor.check(.first(5, after: text), storeID: "store-1") }
+        #expect(throws: StoreError.self) { try ContactCursor.check(.last(5, before: text), storeID: "store-2") }
         // Not UTF-8 inside: refused as before.
         #expect(HistoryToken(encoded: Base64URL.encode([0xFF, 0xFE])) == nil)
     }

@@ -191,7 +191,7 @@ struct DuplicateCandidateTests {
     @Test("A bad cursor or page size is PREDICATE_INVALID", arguments: StoreKind.available)
     func badRequests(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store
-        let contactCursor = ContactCursor(order: .none, rowid: 1, identifier: "a", sortKey: "").encoded
+        let contactCursor = ContactCursor(order: .none, rowid: 1, identifier: "a", sortKey: "").encoded(storeID: "s")
         for after in ["", "not a cursor", contactCursor, "ZDF8MTAxfGF8Yg"] {
             await #expect(throws: StoreError.self, "cursor \(after)") {
                 do {

@@ -103,3 +103,51 @@ struct PaginationTests {
         }
     }
 }
+
+@Suite("Cursors across books")
+struct CrossBookCursorTests {
+    static func code(_ body: () async throws -> some Any) async -> StoreError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as StoreError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
+    /// An outside tester's find: another book's cursor was taken for a position here, and the page was silently
+    /// some other page.
+    @Test(
+        "A contacts or duplicate-candidates cursor from another book's page is refused", arguments: StoreKind.available)
+    func refused(kind: StoreKind) async throws {
+        let here = try await StoreFixture(kind).store
+        let there = try await StoreFixture(kind).store
+        for store in [here, there] {
+            try await store.add([
+                Make.person("Anna", "Smith"), Make.person("Anna", "Smith"), Make.person("Bob", "Jones"),
+                Make.person("Bob", "Jones"),
+            ])
+        }
+        for unify in [false, true] {
+            for order in [ContactSortOrder.none, .familyName] {
+                var request = ContactFetchRequest(keysToFetch: [.givenName], sortOrder: order, page: .first(2))
+                request.unifyResults = unify
+                // The second of four: a contact comes before it and two after, in its own book.
+                let cursor = try #require(try await there.contacts(request).cursors.last)
+                for page in [PageRequest.first(1, after: cursor), .last(1, before: cursor)] {
+                    request.page = page
+                    let code = await Self.code { try await here.contacts(request) }
+                    #expect(code == .predicateInvalid, "\(page) unify \(unify)")
+                    #expect(try await there.contacts(request).contacts.count == 1, "\(page) unify \(unify)")
+                }
+            }
+        }
+        let candidates = try await there.duplicateCandidates(DuplicateCandidateRequest(first: 1))
+        #expect(candidates.hasNextPage)
+        let after = DuplicateCandidateRequest(first: 1, after: candidates.cursor(at: 0))
+        #expect(await Self.code { try await here.duplicateCandidates(after) } == .predicateInvalid)
+        #expect(try await there.duplicateCandidates(after).candidates.count == 1)
+    }
+}

@@ -196,6 +196,9 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable {
     public static let requestHeaderFieldsTooLarge = ErrorCode(rawValue: "REQUEST_HEADER_FIELDS_TOO_LARGE")
     /// 501: a request body in a transfer coding other than `chunked` (RFC 9112 6.1).
     public static let notImplemented = ErrorCode(rawValue: "NOT_IMPLEMENTED")
+    /// 503 with Retry-After: the server holds as many built responses that clients have not read yet as it may
+    /// (`ServerConfiguration.maxHeldResponseBytes`).
+    public static let serverBusy = ErrorCode(rawValue: "SERVER_BUSY")
     /// 503 from `/readyz`: the store is not available.
     public static let notReady = ErrorCode(rawValue: "NOT_READY")
 }

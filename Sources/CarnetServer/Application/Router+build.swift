@@ -19,7 +19,8 @@ func buildRouter(
     // `/graphql` first: the router tries top-level paths in the order they were added, and this is the busy one.
     let handler = GraphQLHTTPHandler(
         service: service, books: books, tokens: tokens, metrics: metrics,
-        maxBodyBytes: configuration.maxBodyBytes)
+        maxBodyBytes: configuration.maxBodyBytes,
+        responseBudget: ResponseMemoryBudget(limit: configuration.maxHeldResponseBytes))
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }

@@ -15,6 +15,8 @@ struct GraphQLHTTPHandler: Sendable {
     let tokens: AccessTokens
     let metrics: ServerMetrics
     let maxBodyBytes: Int
+    /// What built responses may hold until their clients take them.
+    let responseBudget: ResponseMemoryBudget
 
     func handle(_ request: Request, context: CarnetRequestContext) async throws -> Response {
         let start = ContinuousClock.now
@@ -165,10 +167,39 @@ struct GraphQLHTTPHandler: Sendable {
                     "graphql.operation": .string(response.operationName ?? ""),
                 ])
         }
+        let bytes = response.body
+        guard let reservation = responseBudget.reserve(bytes.count) else {
+            context.logger.warning("A response was dropped: built responses not yet read are over their budget")
+            return HTTPErrorResponse(
+                status: .serviceUnavailable, code: .serverBusy,
+                message: "The server holds as many unread responses as it may. Try again shortly.",
+                headers: [.retryAfter: "1"]
+            ).response()
+        }
+        // An HTTP/2 stream's channel (its parent a connection, whose parent is the listener) takes every write at
+        // once and NIOHTTP2 keeps what the client's window does not let out yet: the answer is held until the stream
+        // closes. Over HTTP/1.1 a write waits for the socket, so the answer is held until the last one returns.
+        let stream = context.channel.parent?.parent != nil ? context.channel : nil
         return Response(
             status: status, headers: [.contentType: mediaType.contentType],
-            body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+            body: ResponseBody(contentLength: bytes.count) { writer in
+                // In pieces, each copied as the connection takes it: the whole answer is not held twice.
+                var offset = 0
+                while offset < bytes.count {
+                    let end = min(offset + Self.writeChunkBytes, bytes.count)
+                    try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+                    offset = end
+                }
+                try await writer.finish(nil)
+                if let stream {
+                    stream.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
+                } else {
+                    withExtendedLifetime(reservation) {}
+                }
+            })
     }
+
+    static let writeChunkBytes = 64 * 1024
 
     static func status(_ response: GraphQLResponse, _ mediaType: ResponseMediaType) -> HTTPResponse.Status {
         switch response.failure {

@@ -129,6 +129,9 @@ public struct DuplicateCandidatePage: Sendable {
         self.totalCount = totalCount
     }
 
+    /// The store the page comes from, which its cursors are bound to.
+    package var storeID = ""
+
     /// The cursor of the candidate at `index`: pass it as `after` to continue after it.
-    public func cursor(at index: Int) -> String { DuplicateCursor(candidates[index]).encoded }
+    public func cursor(at index: Int) -> String { DuplicateCursor(candidates[index]).encoded(storeID: storeID) }
 }

@@ -171,8 +171,8 @@ package struct DuplicateFinder {
     /// The page `request` asks for, in the page order: score descending, then the two identifiers.
     ///
     /// Only the page's candidates are built; the others are compared as (score, numbers) without being copied.
-    package func page(_ request: DuplicateCandidateRequest) throws -> DuplicateCandidatePage {
-        let cursor = try request.after.map(DuplicateCursor.init(encoded:))
+    package func page(_ request: DuplicateCandidateRequest, storeID: String) throws -> DuplicateCandidatePage {
+        let cursor = try request.after.map { try DuplicateCursor(encoded: $0, storeID: storeID) }
         let identifiers = self.identifiers
         func first(_ pair: UInt64) -> String { identifiers[Int(pair >> 32)] }
         func second(_ pair: UInt64) -> String { identifiers[Int(pair & 0xFFFF_FFFF)] }
@@ -201,9 +201,11 @@ package struct DuplicateFinder {
                 firstIdentifier: first(entry.pair), secondIdentifier: second(entry.pair),
                 reasons: (self.evidence[entry.pair]?.reasons ?? []).sorted())
         }
-        return DuplicateCandidatePage(
+        var page = DuplicateCandidatePage(
             candidates: candidates, hasNextPage: ranked.count > candidates.count,
             hasPreviousPage: request.after != nil, totalCount: evidence.count)
+        page.storeID = storeID
+        return page
     }
 
     /// The `count` first elements of `elements` in `order`, sorted: a sort when they are few, else one pass that
@@ -231,11 +233,11 @@ package struct DuplicateFinder {
     }
 
     /// Checks the page size and cursor before a backend reads anything.
-    package static func validate(_ request: DuplicateCandidateRequest) throws {
+    package static func validate(_ request: DuplicateCandidateRequest, storeID: String) throws {
         guard (1...StoreLimits.pageSize).contains(request.first) else {
             throw StoreError(.predicateInvalid, "Page sizes go from 1 to \(StoreLimits.pageSize)")
         }
-        if let after = request.after { _ = try DuplicateCursor(encoded: after) }
+        if let after = request.after { _ = try DuplicateCursor(encoded: after, storeID: storeID) }
     }
 
     /// A name as the name reasons compare it: folded as search and sorting fold, without surrounding spaces.

@@ -6,8 +6,10 @@ package struct ContactCursor: Hashable {
     package var identifier: String
     package var sortKey: String
 
-    package var encoded: String {
-        let text = "1|\(order.rawValue)|\(rowid)|\(identifier)|\(sortKey)"
+    /// The cursor as a client sees it, bound to the store (the address book) whose page it comes from: passed to
+    /// another book's fetch, it is refused rather than taken for a position there.
+    package func encoded(storeID: String) -> String {
+        let text = "2|\(storeID)|\(order.rawValue)|\(rowid)|\(identifier)|\(sortKey)"
         return Base64URL.encode(text.utf8)
     }
 
@@ -18,20 +20,38 @@ package struct ContactCursor: Hashable {
         self.sortKey = sortKey
     }
 
-    /// Decodes a cursor for `order`; throws ``StoreError/Code/predicateInvalid`` for anything else.
+    /// Decodes a cursor for `order` (its store checked by ``check(_:storeID:)``); throws
+    /// ``StoreError/Code/predicateInvalid`` for anything else.
     package init(encoded: String, order: ContactSortOrder) throws {
         guard encoded.utf8.count <= 8192, let text = Base64URL.decodeText(encoded) else { throw Self.invalid }
-        let parts = text.split(separator: "|", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+        let parts = text.split(separator: "|", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
         // No cursor this store wrote holds U+0000 (PostgreSQL could not even compare with it).
-        guard parts.count == 5, parts[0] == "1", let rowid = Int64(parts[2]), !text.utf8.contains(0) else {
+        guard parts.count == 6, parts[0] == "2", let rowid = Int64(parts[3]), !text.utf8.contains(0) else {
             throw Self.invalid
         }
-        guard parts[1] == order.rawValue else {
+        guard parts[2] == order.rawValue else {
             throw StoreError(.predicateInvalid, "The cursor belongs to another sort order")
         }
-        self.init(order: order, rowid: rowid, identifier: parts[3], sortKey: parts[4])
+        self.init(order: order, rowid: rowid, identifier: parts[4], sortKey: parts[5])
     }
 
+    /// Refuses a page request whose cursor comes from another store's page: another address book's contacts hold
+    /// other positions, and a page from there would be silently wrong.
+    package static func check(_ page: PageRequest, storeID: String) throws {
+        let cursor: String? =
+            switch page {
+            case .first(_, let after): after
+            case .last(_, let before): before
+            }
+        guard let cursor else { return }
+        guard cursor.utf8.count <= 8192, let text = Base64URL.decodeText(cursor) else { throw Self.invalid }
+        let parts = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "2" else { throw Self.invalid }
+        guard parts[1] == storeID else { throw Self.otherStore }
+    }
+
+    package static let otherStore = StoreError(
+        .predicateInvalid, "The cursor belongs to another address book's page")
     package static let invalid = StoreError(.predicateInvalid, "Malformed cursor")
 }
 

@@ -136,10 +136,12 @@ public struct ContactPage: Sendable {
     public var contacts: [Contact]
     /// Where each contact stands in the order; cursors are made from these only when asked for.
     package var positions: [ContactCursor]
+    /// The store the page comes from, which its cursors are bound to (set by the backend's fetch).
+    package var storeID = ""
     /// The cursor of each contact, in the same order; pass one back to continue after (or before) it.
-    public var cursors: [String] { positions.map(\.encoded) }
+    public var cursors: [String] { positions.map { $0.encoded(storeID: storeID) } }
     /// The cursor of the contact at `index`.
-    public func cursor(at index: Int) -> String { positions[index].encoded }
+    public func cursor(at index: Int) -> String { positions[index].encoded(storeID: storeID) }
     public var hasNextPage: Bool
     public var hasPreviousPage: Bool
     /// Set when the request asked for it.

@@ -4,13 +4,20 @@ import PostgresNIO
 
 extension PostgresStore: ContactStore {
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
+        try ContactCursor.check(request.page, storeID: storeID)
         var request = request
         request.predicate = request.predicate.storable
-        if request.unifyResults { return try await UnifiedFetch.contacts(request, in: self) }
-        return try await read { [request] connection in
-            let order = try await Self.resolve(request.sortOrder, connection, store: self)
-            return try await PostgresContactFetch(request: request, order: order, store: self).run(connection)
+        var page: ContactPage
+        if request.unifyResults {
+            page = try await UnifiedFetch.contacts(request, in: self)
+        } else {
+            page = try await read { [request] connection in
+                let order = try await Self.resolve(request.sortOrder, connection, store: self)
+                return try await PostgresContactFetch(request: request, order: order, store: self).run(connection)
+            }
         }
+        page.storeID = storeID
+        return page
     }
 
     public func contactCount(matching predicate: ContactPredicate) async throws -> Int {

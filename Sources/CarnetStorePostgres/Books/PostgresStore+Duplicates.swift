@@ -8,7 +8,7 @@ extension PostgresStore {
     /// only keys two to ``StoreLimits/duplicateKeySharers`` contacts share; the names from one pass over the book's
     /// contacts, folded and grouped by ``DuplicateFinder``. Both reads in one snapshot of the book.
     public func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage {
-        try DuplicateFinder.validate(request)
+        try DuplicateFinder.validate(request, storeID: storeID)
         // One snapshot: the shared values and the names agree.
         return try await database.readInOneState { connection in
             var finder = DuplicateFinder()
@@ -18,7 +18,7 @@ extension PostgresStore {
                 "SELECT contact_id, unified_id FROM contact_link WHERE book_id = \(bookID)", logger: logger
             ).decode((String, String).self).array()
             finder.excludeLinked(Dictionary(links, uniquingKeysWith: { first, _ in first }))
-            return try finder.page(request)
+            return try finder.page(request, storeID: storeID)
         }
     }
 

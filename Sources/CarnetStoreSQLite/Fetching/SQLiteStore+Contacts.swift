@@ -4,14 +4,22 @@ import GRDB
 extension SQLiteStore {
     /// Fetches a page of contacts with the requested keys only.
     public func contacts(_ request: ContactFetchRequest) async throws -> ContactPage {
+        try ContactCursor.check(request.page, storeID: storeID)
+        var page: ContactPage
         if request.unifyResults {
-            if let page = try await unifiedPage(request) { return page }
-            return try await UnifiedFetch.contacts(request, in: self)
+            if let unified = try await unifiedPage(request) {
+                page = unified
+            } else {
+                page = try await UnifiedFetch.contacts(request, in: self)
+            }
+        } else {
+            page = try await read { db in
+                let order = try Self.resolve(request.sortOrder, db)
+                return try ContactFetch(request: request, order: order).run(db)
+            }
         }
-        return try await read { db in
-            let order = try Self.resolve(request.sortOrder, db)
-            return try ContactFetch(request: request, order: order).run(db)
-        }
+        page.storeID = storeID
+        return page
     }
 
     /// The unified pages one read transaction serves whole (`UnifiedFetch` reads the others through the store):

@@ -9,7 +9,7 @@ extension SQLiteStore {
     /// pass over the contacts, folded and grouped by ``DuplicateFinder`` (the store keeps no folded name per field
     /// to group by). Both reads are linear; an unbounded read, so it takes GRDB's asynchronous path.
     public func duplicateCandidates(_ request: DuplicateCandidateRequest) async throws -> DuplicateCandidatePage {
-        try DuplicateFinder.validate(request)
+        try DuplicateFinder.validate(request, storeID: storeID)
         return try await databaseRead { db in
             var finder = DuplicateFinder()
             for key in try Self.sharedValueKeys(db) { finder.add(key) }
@@ -20,7 +20,7 @@ extension SQLiteStore {
                     "SELECT member.id, l.unifiedId FROM contactLink l JOIN contact member ON member.rowid = l.contactRowid"
             )
             finder.excludeLinked(Dictionary(links.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first }))
-            return try finder.page(request)
+            return try finder.page(request, storeID: storeID)
         }
     }
 

@@ -58,6 +58,9 @@ final class TestServer: Sendable {
         // The tests share two loaded cores, where an operation can wait longer than the 10 s execution budget
         // without doing anything wrong; the budget has tests of its own.
         configuration.graphQLLimits.maxExecutionTime = .seconds(3_600)
+        // Likewise a body the test process itself sends can take longer than 10 s to arrive there (a 400 KB body
+        // over HTTP/2 got 408); the body timeout has tests of its own (LimitsTests).
+        configuration.bodyTimeout = .seconds(120)
         configure(&configuration)
         var logger = logs?.logger(label: "carnet-test") ?? Logger(label: "carnet-test")
         logger.logLevel = .warning
