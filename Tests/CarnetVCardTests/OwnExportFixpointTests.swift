@@ -102,6 +102,63 @@ struct OwnExportFixpointTests {
         #expect(try await fixture.contacts().count == 1)
     }
 
+    /// An outside tester's find: a URL holding a backslash before `,` `;` or `:` lost it when its own export was
+    /// imported (the reader takes those pairs for escapes, and the writer wrote URIs raw).
+    @Test("URLs and social profile URLs with a backslash before , ; : or \\ read back from their export as they were")
+    func urlBackslashPairs() async throws {
+        let urls = [
+            #"https://x.test/a\,b"#, #"https://x.test/a\;b"#, #"https://x.test/a\:b"#, #"file:\\srv\share"#, #"x\"#,
+        ]
+        for version in [VCardWriter.Version.v3, .v4] {
+            let fixture = try ImportFixture()
+            var contact = Contact()
+            contact.givenName = "Jo"
+            contact.urlAddresses = urls.map { LabeledValue(label: "home", value: $0) }
+            contact.socialProfiles = [
+                LabeledValue(label: nil, value: SocialProfile(urlString: #"https://social.test/u\,1"#, service: "Acme"))
+            ]
+            var request = SaveRequest()
+            request.add(contact)
+            try await fixture.store.execute(request)
+            let again = try await fixture.importText(try await fixture.export(version))
+            #expect(again.unchanged == 1 && again.updated == 0, "\(version)")
+            let read = try #require(try await fixture.contacts().first)
+            #expect(read.urlAddresses.map(\.value) == urls, "\(version)")
+            #expect(read.socialProfiles.map(\.value.urlString) == [#"https://social.test/u\,1"#], "\(version)")
+            #expect(read.vCardProperties.isEmpty, "\(version): \(read.vCardProperties)")
+        }
+    }
+
+    /// An outside tester's find: an empty TITLE (or ORG, N, FN) before one with a value left the key empty and kept
+    /// the second line aside; its export wrote only that line, which the next import mapped: a change.
+    @Test(
+        "An empty TITLE, ORG, N or FN before one with a value takes no place: the value maps, and its export reads back"
+    )
+    func emptyFirstSingleValue() async throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            FN:\r
+            FN:Jo Doe\r
+            N:;;;;\r
+            N:Doe;Jo;;;\r
+            TITLE:\r
+            TITLE:Engineer\r
+            ORG:;\r
+            ORG:Acme;Dept\r
+            END:VCARD\r
+
+            """
+        for version in [VCardWriter.Version.v3, .v4] {
+            let (contact, first, again) = try await importTwice(card, version)
+            #expect(first.added == 1)
+            #expect(contact.jobTitle == "Engineer" && contact.organizationName == "Acme", "\(version)")
+            #expect(contact.departmentName == "Dept" && contact.familyName == "Doe", "\(version)")
+            #expect(contact.vCardProperties.isEmpty, "\(version): \(contact.vCardProperties)")
+            #expect(again.unchanged == 1 && again.updated == 0, "\(version)")
+        }
+    }
+
     @Test("A social profile's service with a comma is one service, read back whole")
     func serviceWithComma() async throws {
         let card = """

@@ -10,8 +10,12 @@ extension CardDecoder {
 
     /// N: family; given; additional; prefix; suffix.
     mutating func mapName(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        guard first(line) else { return false }
+        guard !hasSeen(line) else { return false }
         let parts = try values.components(line)
+        // An empty value is no value: it takes no line's place, so a later line with one is the one mapped (and
+        // the export, which writes only that one, reads back the same).
+        guard parts.contains(where: { !TextCleaning.singleLine($0).isEmpty }) else { return true }
+        _ = first(line)
         let keys: [ContactKey] = [.familyName, .givenName, .middleName, .namePrefix, .nameSuffix]
         for (key, part) in zip(keys, FullerForm.nameFields(parts)) {
             self[key] = part
@@ -22,8 +26,11 @@ extension CardDecoder {
     }
 
     mutating func mapFormattedName(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        guard first(line) else { return false }
-        formattedName = TextCleaning.singleLine(try values.text(line))
+        guard !hasSeen(line) else { return false }
+        let text = TextCleaning.singleLine(try values.text(line))
+        guard !text.isEmpty else { return true }
+        _ = first(line)
+        formattedName = text
         formattedNameLine = current
         return true
     }
@@ -40,8 +47,10 @@ extension CardDecoder {
 
     /// ORG: organization; department; more units, which join the department.
     mutating func mapOrganization(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        guard first(line) else { return false }
+        guard !hasSeen(line) else { return false }
         let parts = try values.components(line).map(TextCleaning.singleLine)
+        guard parts.contains(where: { !$0.isEmpty }) else { return true }
+        _ = first(line)
         self[.organizationName] = parts.first ?? ""
         self[.departmentName] = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
         source(.organizationName)
@@ -51,8 +60,11 @@ extension CardDecoder {
 
     /// A single-line string key; a repeat of the property is kept unmapped.
     mutating func mapString(_ line: ContentLine, _ key: ContactKey) throws(VCardIssue) -> Bool {
-        guard first(line) else { return false }
-        self[key] = TextCleaning.singleLine(try values.text(line))
+        guard !hasSeen(line) else { return false }
+        let text = TextCleaning.singleLine(try values.text(line))
+        guard !text.isEmpty else { return true }
+        _ = first(line)
+        self[key] = text
         source(key)
         return true
     }

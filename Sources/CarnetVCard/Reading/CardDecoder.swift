@@ -220,6 +220,11 @@ struct CardDecoder {
     }
 
     /// Whether a single-value property is seen for the first time (and marks it seen).
+    /// Whether a line of `line`'s property came before (without counting this one).
+    func hasSeen(_ line: ContentLine) -> Bool {
+        seen & (1 << UInt64(line.property?.rawValue ?? 63)) != 0
+    }
+
     mutating func first(_ line: ContentLine) -> Bool {
         let bit: UInt64 = 1 << UInt64(line.property?.rawValue ?? 63)
         defer { seen |= bit }

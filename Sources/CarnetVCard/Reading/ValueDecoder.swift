@@ -135,7 +135,8 @@ struct ValueDecoder {
 
     /// The bytes with the version's escapes resolved: `\n`, `\,`, `\;`, `\:` and `\\` in 3.0 and 4.0; only `\;`
     /// in 2.1, whose values otherwise hold backslashes literally. An unknown escape is kept as written. In a URI
-    /// (``uri(_:)``) only `\,`, `\;` and `\:`.
+    /// (``uri(_:)``) only `\,`, `\;`, `\:` and `\\` (which ``Escaping/uri(_:)`` writes for a backslash that
+    /// would otherwise read as one of them).
     private func unescape(_ bytes: Bytes, uri: Bool = false) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
@@ -150,7 +151,7 @@ struct ValueDecoder {
             let next = bytes[index + 1]
             if next == Byte.semicolon {
                 result.append(next)
-            } else if version == .v21 || (uri && next != Byte.comma && next != Byte.colon) {
+            } else if version == .v21 || (uri && next != Byte.comma && next != Byte.colon && next != Byte.backslash) {
                 result.append(contentsOf: [byte, next])
             } else {
                 switch next {

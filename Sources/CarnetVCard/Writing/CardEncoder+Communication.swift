@@ -48,11 +48,12 @@ extension CardEncoder {
         return takeFullerForm(kind, base: [value])?.writtenParameters ?? []
     }
 
-    /// URLs are URIs, not text: written without backslash escapes, which many readers would keep.
+    /// URLs are URIs, not text: written without text escapes (``Escaping/uri(_:)``), which many readers would keep.
     mutating func encodeURLs() {
         for (index, url) in value(.urlAddresses, \.urlAddresses, []).enumerated() {
             labeled(
-                "URL", label: url.label, kind: .url, value: url.value, parameters: keptParameters(.url, url.value),
+                "URL", label: url.label, kind: .url, value: Escaping.uri(url.value),
+                parameters: keptParameters(.url, url.value),
                 preferred: index == 0)
         }
     }

@@ -29,7 +29,8 @@ extension CardEncoder {
             }
             if !p.username.isEmpty { parameters.append(("x-user", Escaping.parameter(p.username))) }
             if !p.userIdentifier.isEmpty { parameters.append(("x-userid", Escaping.parameter(p.userIdentifier))) }
-            let value = p.urlString.isEmpty ? "x-apple:" + Escaping.uriComponent(p.username) : p.urlString
+            let value =
+                p.urlString.isEmpty ? "x-apple:" + Escaping.uriComponent(p.username) : Escaping.uri(p.urlString)
             labeled("X-SOCIALPROFILE", label: profile.label, kind: .socialProfile, value: value, parameters: parameters)
         }
     }

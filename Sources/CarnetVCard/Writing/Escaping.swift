@@ -48,6 +48,28 @@ enum Escaping {
         return result
     }
 
+    /// A URI, written as it is (URIs take no text escapes, which many readers would keep) but for a backslash
+    /// before `,`, `;`, `:` or another backslash: readers take those pairs for escapes (Apple writes `http\://`),
+    /// so such a backslash is written `\\` and the value reads back as it was.
+    static func uri(_ value: String) -> String {
+        guard value.utf8.contains(Byte.backslash) else { return value }
+        var result: [UInt8] = []
+        result.reserveCapacity(value.utf8.count + 4)
+        var bytes = value.utf8.makeIterator()
+        var current = bytes.next()
+        while let byte = current {
+            let next = bytes.next()
+            result.append(byte)
+            if byte == Byte.backslash,
+                let next, next == Byte.comma || next == Byte.semicolon || next == Byte.colon || next == Byte.backslash
+            {
+                result.append(Byte.backslash)
+            }
+            current = next
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
     /// A URI's user part (an IMPP username, Apple's `x-apple:` social username): percent-encodes only what would
     /// confuse a vCard reader or a URI parser (space, `%`, `,`, `;`, `\`, `"`, `<`, `>`, control characters).
     static func uriComponent(_ value: String) -> String {
