@@ -44,6 +44,17 @@ struct ServeOptions: ParsableArguments {
     @Flag(inversion: .prefixedEnableDisable, help: "Schema introspection. Env: CARNET_INTROSPECTION=0 disables.")
     var introspection = environment("CARNET_INTROSPECTION") != "0"
 
+    @Option(
+        help: "Seconds a new WebSocket has to send connection_init (4408 after). Env: CARNET_WEBSOCKET_INIT_TIMEOUT.")
+    var websocketInitTimeout: Double = environment("CARNET_WEBSOCKET_INIT_TIMEOUT").flatMap(Double.init) ?? 3
+
+    @Option(
+        help: """
+            Bytes of built answers not yet read by their clients the server holds; past them a request gets 503 \
+            SERVER_BUSY. Env: CARNET_MAX_HELD_RESPONSE_BYTES.
+            """)
+    var maxHeldResponseBytes: Int = environment("CARNET_MAX_HELD_RESPONSE_BYTES").flatMap(Int.init) ?? 256 << 20
+
     @Option(help: "trace, debug, info, notice, warning, error or critical. Env: CARNET_LOG_LEVEL.")
     var logLevel: String = environment("CARNET_LOG_LEVEL") ?? "info"
 
@@ -96,6 +107,12 @@ struct ServeOptions: ParsableArguments {
         guard historyRetentionDays.isFinite, (1.0 / 24...3650).contains(historyRetentionDays) else {
             throw ValidationError("--history-retention-days must be from 0.0417 (an hour) to 3650.")
         }
+        guard websocketInitTimeout.isFinite, (0.1...3600).contains(websocketInitTimeout) else {
+            throw ValidationError("--websocket-init-timeout must be from 0.1 to 3600 seconds.")
+        }
+        guard maxHeldResponseBytes >= 1 << 20 else {
+            throw ValidationError("--max-held-response-bytes must be at least 1048576 (1 MiB).")
+        }
     }
 
     func configuration(data: String, databaseURL: String? = nil) -> ServerConfiguration {
@@ -114,6 +131,8 @@ struct ServeOptions: ParsableArguments {
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.maxOperationsPerSocket = maxSocketOperations
+        configuration.webSocketInitTimeout = .milliseconds(Int64((websocketInitTimeout * 1000).rounded()))
+        configuration.maxHeldResponseBytes = maxHeldResponseBytes
         configuration.graphQLLimits.introspectionEnabled = introspection
         configuration.storeConfiguration.historyRetention = historyRetentionDays * 24 * 3600
         configuration.storeConfiguration.booksPerPrincipal = booksPerPrincipal

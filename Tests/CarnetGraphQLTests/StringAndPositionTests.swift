@@ -64,6 +64,27 @@ struct StringAndPositionTests {
         #expect(Self.location(found.first) == [1, column])
     }
 
+    /// An outside tester's find: the character was named by its first UTF-8 byte (`é` as `Ã`), and a NUL was put
+    /// in the message raw.
+    @Test(
+        "A character the lexer stops at is named as graphql-js names it, after rewritten escapes too",
+        arguments: [
+            ("{ é }", "Syntax Error: Unexpected character: U+00E9.", 3),
+            ("{ 🙂 }", "Syntax Error: Unexpected character: U+1F642.", 3),
+            ("{ a } \u{A0}", "Syntax Error: Unexpected character: U+00A0.", 7),
+            ("{ ? }", #"Syntax Error: Unexpected character: "?"."#, 3),
+            ("{ a(b: \"\\u00e9\") } é", "Syntax Error: Unexpected character: U+00E9.", 20),
+            ("{ \u{0} }", "Syntax Error: Invalid character: U+0000.", 3),
+        ])
+    func unexpectedCharacters(document: String, message: String, column: Int) async throws {
+        let fixture = try GraphQLFixture()
+        let found = try await errors(fixture, document)
+        #expect(found.count == 1)
+        #expect(found.first?["extensions"]?["code"] == "GRAPHQL_PARSE_FAILED")
+        #expect(found.first?["message"]?.stringValue == message)
+        #expect(Self.location(found.first) == [1, column])
+    }
+
     @Test(
         "Parse and validation errors are located in code points, after non-ASCII text and rewritten escapes",
         arguments: [

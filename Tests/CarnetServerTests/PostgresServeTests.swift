@@ -21,13 +21,17 @@ struct PostgresServeTests {
             defer { try? FileManager.default.removeItem(at: base) }
             let (dataA, dataB) = (base.appendingPathComponent("a").path, base.appendingPathComponent("b").path)
             let database = location.testURL
-            let first = try ChildProcess(carnet, ["serve", "--data", dataA, "--database", database, "--port", "0"])
+            let first = try ChildProcess(
+                carnet,
+                ["serve", "--data", dataA, "--database", database, "--port", "0", "--websocket-init-timeout", "120"])
             let urlA = try #require(
                 try await first.line(containing: "is listening on").split(separator: " ").last.map(String.init))
             // The first start of the database prints the admin token; the second process finds one and prints none.
             let token = try #require(
                 first.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("carnet_") }.map(String.init))
-            let second = try ChildProcess(carnet, ["serve", "--data", dataB, "--database", database, "--port", "0"])
+            let second = try ChildProcess(
+                carnet,
+                ["serve", "--data", dataB, "--database", database, "--port", "0", "--websocket-init-timeout", "120"])
             let urlB = try #require(
                 try await second.line(containing: "is listening on").split(separator: " ").last.map(String.init))
             #expect(!second.stdout.contains("carnet_"))

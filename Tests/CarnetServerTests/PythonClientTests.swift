@@ -137,7 +137,7 @@ struct PythonClientTests {
 
     @Test("graphql-transport-ws: handshake, close codes 4400/4401/4403/4408/4409/4429, ping, complete, scopes")
     func webSocketProtocol() async throws {
-        try await withServer { server in
+        try await withServer({ $0.webSocketInitTimeout = .seconds(3) }) { server in
             let token = try await server.token()
             let reader = try await server.token([.read])
             try await PythonClients.run(

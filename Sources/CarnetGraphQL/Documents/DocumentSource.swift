@@ -28,7 +28,11 @@ struct DocumentSource: Sendable {
             let code = error.extensions["code"]?.string.map(ErrorCode.init(rawValue:)) ?? defaultCode
             let locations = Array(all.prefix(error.positions.count))
             all = all.dropFirst(error.positions.count)
-            return ResponseError(message: Self.message(error.message), code: code, locations: locations)
+            var message = Self.message(error.message)
+            if let offset = error.positions.first, let renamed = renamingCharacter(message, atParsedOffset: offset) {
+                message = renamed
+            }
+            return ResponseError(message: message, code: code, locations: locations)
         }
     }
 

@@ -50,7 +50,8 @@ public func buildApplication(
         dependencies: .init(
             service: service, tokens: tokens, books: backend.books, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, maxOperations: configuration.maxOperationsPerSocket,
-            maxRunningRequests: configuration.maxRunningRequestsPerSocket, initTimeout: .seconds(3),
+            maxRunningRequests: configuration.maxRunningRequestsPerSocket,
+            initTimeout: configuration.webSocketInitTimeout,
             limiter: limiter),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)

@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitPerSecond: Double = 200
     /// How many requests a token may make at once above the average rate.
     public var rateLimitBurst: Int = 400
+    /// How long a new WebSocket may take to send `connection_init` before it is closed with 4408 (graphql-ws's
+    /// 3 s).
+    public var webSocketInitTimeout: Duration = .seconds(3)
     /// Operations (subscriptions included) one WebSocket may run at once; one more gets an error message
     /// (`MAX_OPERATIONS_EXCEEDED`) and the socket stays open.
     public var maxOperationsPerSocket: Int = 100

@@ -61,6 +61,8 @@ final class TestServer: Sendable {
         // Likewise a body the test process itself sends can take longer than 10 s to arrive there (a 400 KB body
         // over HTTP/2 got 408); the body timeout has tests of its own (LimitsTests).
         configuration.bodyTimeout = .seconds(120)
+        // And a socket's connection_init, sent by the test process right after the upgrade (4408 has its test).
+        configuration.webSocketInitTimeout = .seconds(120)
         configure(&configuration)
         var logger = logs?.logger(label: "carnet-test") ?? Logger(label: "carnet-test")
         logger.logLevel = .warning
