@@ -180,6 +180,13 @@ struct GraphQLHTTPHandler: Sendable {
         // once and NIOHTTP2 keeps what the client's window does not let out yet: the answer is held until the stream
         // closes. Over HTTP/1.1 a write waits for the socket, so the answer is held until the last one returns.
         let stream = context.channel.parent?.parent != nil ? context.channel : nil
+        if bytes.count <= Self.writeChunkBytes {
+            // Most answers fit one piece: written as one buffer, as before the budget (no body closure to run).
+            stream?.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
+            return Response(
+                status: status, headers: [.contentType: mediaType.contentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
         return Response(
             status: status, headers: [.contentType: mediaType.contentType],
             body: ResponseBody(contentLength: bytes.count) { writer in
