@@ -75,6 +75,9 @@ struct StringAndPositionTests {
             ("{ ? }", #"Syntax Error: Unexpected character: "?"."#, 3),
             ("{ a(b: \"\\u00e9\") } é", "Syntax Error: Unexpected character: U+00E9.", 20),
             ("{ \u{0} }", "Syntax Error: Invalid character: U+0000.", 3),
+            ("{ a(x: 1.é) }", "Syntax Error: Invalid number, expected digit but got: U+00E9.", 10),
+            ("{ a(x: 1.x) }", #"Syntax Error: Invalid number, expected digit but got: "x"."#, 10),
+            ("{ a(x: 1e\u{1}) }", "Syntax Error: Invalid number, expected digit but got: U+0001.", 10),
         ])
     func unexpectedCharacters(document: String, message: String, column: Int) async throws {
         let fixture = try GraphQLFixture()

@@ -88,6 +88,16 @@ struct PythonClientTests {
         }
     }
 
+    @Test("A WebSocket client that never reads holds at most the budget of answers; past it, SERVER_BUSY errors")
+    func webSocketUnreadResponses() async throws {
+        try await withServer({ $0.maxHeldResponseBytes = 7_000_000 }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "ws_unread_responses.py",
+                ["--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--budget", "7000000"])
+        }
+    }
+
     @Test("An HTTP/2 request answered before its body ended (413, 401) is reset with NO_ERROR: its client stops")
     func http2EarlyResponse() async throws {
         try await withServer { server in

@@ -42,17 +42,18 @@ public func buildApplication(
     }
     let sessions = WebSocketSessions()
     let limiter = RateLimiter(rate: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst)
+    // One budget for the answers clients have not read yet, over HTTP and WebSocket alike.
+    let responseBudget = ResponseMemoryBudget(limit: configuration.maxHeldResponseBytes)
     let router = buildRouter(
         configuration: configuration, service: service, books: backend.books, tokens: tokens, limiter: limiter,
-        metrics: metrics)
+        metrics: metrics, responseBudget: responseBudget)
     additionalRoutes(router)
     let endpoint = GraphQLWebSocketEndpoint(
         dependencies: .init(
             service: service, tokens: tokens, books: backend.books, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, maxOperations: configuration.maxOperationsPerSocket,
             maxRunningRequests: configuration.maxRunningRequestsPerSocket,
-            initTimeout: configuration.webSocketInitTimeout,
-            limiter: limiter),
+            initTimeout: configuration.webSocketInitTimeout, limiter: limiter, responseBudget: responseBudget),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
     let (builder, certificates) = try channel.builder()

@@ -7,7 +7,7 @@ import NIOCore
 /// The routes: `/graphql` (authenticated), `/healthz`, `/readyz`, `/metrics`.
 func buildRouter(
     configuration: ServerConfiguration, service: GraphQLService, books: any AddressBookStores, tokens: AccessTokens,
-    limiter: RateLimiter, metrics: ServerMetrics
+    limiter: RateLimiter, metrics: ServerMetrics, responseBudget: ResponseMemoryBudget
 ) -> Router<CarnetRequestContext> {
     let router = Router(context: CarnetRequestContext.self)
     router.addMiddleware {
@@ -20,7 +20,7 @@ func buildRouter(
     let handler = GraphQLHTTPHandler(
         service: service, books: books, tokens: tokens, metrics: metrics,
         maxBodyBytes: configuration.maxBodyBytes,
-        responseBudget: ResponseMemoryBudget(limit: configuration.maxHeldResponseBytes))
+        responseBudget: responseBudget)
     let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }

@@ -98,7 +98,16 @@ extension GraphQLWebSocketSession {
             if let errors = response.requestErrors {
                 return await send(ServerMessage.error(id, errors), ifActive: id, generation)
             }
-            await send(ServerMessage.next(id, response.body), ifActive: id, generation)
+            let message = ServerMessage.next(id, response.body)
+            // A client that never reads holds its socket's answers in NIO's buffer; many sockets, many answers:
+            // within the server's budget, as over HTTP.
+            guard let reservation = dependencies.responseBudget.reserve(message.utf8.count) else {
+                let busy = refusal(
+                    "The server holds as many unread responses as it may. Try again shortly.", .serverBusy,
+                    extensions: ["retryAfter": .int(1)])
+                return await send(ServerMessage.error(id, busy), ifActive: id, generation)
+            }
+            await send(message, ifActive: id, generation, holding: reservation)
         case .stream(let stream):
             markSubscription(id, generation)
             let book = service.subscriptionBookID(operation, context: context)
@@ -163,18 +172,23 @@ extension GraphQLWebSocketSession {
         try? await outbound.close(code, reason: CloseReason.fitted(reason))
     }
 
-    func send(_ text: String) async {
+    /// Writes `text`; an answer's `reservation` is held until the next write returns (``lastAnswer``).
+    func send(_ text: String, holding reservation: ResponseMemoryBudget.Reservation? = nil) async {
         do {
             try await outbound.write(.text(text))
+            lastAnswer.withLock { $0 = reservation }
         } catch {
             logger.debug("WebSocket write failed", metadata: ["error.type": "\(type(of: error))"])
         }
     }
 
     /// Sends unless the client completed the operation meanwhile (its results are then dropped).
-    func send(_ text: String, ifActive id: String, _ generation: Int) async {
+    func send(
+        _ text: String, ifActive id: String, _ generation: Int,
+        holding reservation: ResponseMemoryBudget.Reservation? = nil
+    ) async {
         guard isActive(id, generation) else { return }
-        await send(text)
+        await send(text, holding: reservation)
     }
 }
 

@@ -23,6 +23,8 @@ final class GraphQLWebSocketSession: Sendable {
         let initTimeout: Duration
         /// The same per-token limit as HTTP requests: each operation a socket starts counts as one request.
         let limiter: RateLimiter
+        /// The same budget as HTTP answers: a query's answer counts until the socket has taken it.
+        let responseBudget: ResponseMemoryBudget
     }
 
     private struct Operation {
@@ -46,6 +48,9 @@ final class GraphQLWebSocketSession: Sendable {
     /// The caller authenticated by the upgrade request's `Authorization` header, if any.
     let upgradeIdentity: AccessIdentity?
     private let state = Mutex(State())
+    /// The last answer written, held in the budget until another write returns: a write returns once NIO has
+    /// taken it, not once it is sent, and one that returns means the socket took what came before.
+    let lastAnswer = Mutex<ResponseMemoryBudget.Reservation?>(nil)
     /// Where a socket's queries and mutations wait their turn (``Dependencies/maxRunningRequests``).
     let requestGate: OperationGate
 
