@@ -88,13 +88,16 @@ struct CardEncoder {
     }
 
     /// The fuller forms of values (ADR, TEL, EMAIL, URL) no value of the contact matches any more: they describe
-    /// a value since changed, and are left out (written back, one would come back as a second value on the next
+    /// a value since changed (not a blank one, which never had a value), and are left out (written back, one would come back as a second value on the next
     /// import). One the store could not have held as a value, or of a key the contact was not read with, is
     /// written as kept. An N that matches no name is written as kept: a second N is kept again on import (4.0's
     /// ALTID alternatives are such N lines), so it cannot come back as a value.
     private func staleFullerForms() -> Set<Int> {
         var stale: Set<Int> = []
         for (index, form) in fullerForms where !usedFullerForms.contains(index) {
+            // A blank value's form (`ADR;LABEL=x:;;;;;;`) was kept because no value came of it: none ever matches
+            // it, and it is written as kept, or its own export's import would lose it.
+            if form.base.allSatisfy(\.isEmpty) { continue }
             let (key, count): (ContactKey, Int)
             switch form.kind {
             case .name: continue
