@@ -106,17 +106,6 @@ struct PaginationTests {
 
 @Suite("Cursors across books")
 struct CrossBookCursorTests {
-    static func code(_ body: () async throws -> some Any) async -> StoreError.Code? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as StoreError {
-            return error.code
-        } catch {
-            return nil
-        }
-    }
-
     /// An outside tester's find: another book's cursor was taken for a position here, and the page was silently
     /// some other page.
     @Test(
@@ -138,7 +127,7 @@ struct CrossBookCursorTests {
                 let cursor = try #require(try await there.contacts(request).cursors.last)
                 for page in [PageRequest.first(1, after: cursor), .last(1, before: cursor)] {
                     request.page = page
-                    let code = await Self.code { try await here.contacts(request) }
+                    let code = await CatalogTests.code { try await here.contacts(request) }
                     #expect(code == .predicateInvalid, "\(page) unify \(unify)")
                     #expect(try await there.contacts(request).contacts.count == 1, "\(page) unify \(unify)")
                 }
@@ -147,7 +136,7 @@ struct CrossBookCursorTests {
         let candidates = try await there.duplicateCandidates(DuplicateCandidateRequest(first: 1))
         #expect(candidates.hasNextPage)
         let after = DuplicateCandidateRequest(first: 1, after: candidates.cursor(at: 0))
-        #expect(await Self.code { try await here.duplicateCandidates(after) } == .predicateInvalid)
+        #expect(await CatalogTests.code { try await here.duplicateCandidates(after) } == .predicateInvalid)
         #expect(try await there.duplicateCandidates(after).candidates.count == 1)
     }
 }

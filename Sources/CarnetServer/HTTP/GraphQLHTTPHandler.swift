@@ -179,10 +179,11 @@ struct GraphQLHTTPHandler: Sendable {
         // An HTTP/2 stream's channel (its parent a connection, whose parent is the listener) takes every write at
         // once and NIOHTTP2 keeps what the client's window does not let out yet: the answer is held until the stream
         // closes. Over HTTP/1.1 a write waits for the socket, so the answer is held until the last one returns.
-        let stream = context.channel.parent?.parent != nil ? context.channel : nil
+        if context.channel.parent?.parent != nil {
+            context.channel.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
+        }
         if bytes.count <= Self.writeChunkBytes {
             // Most answers fit one piece: written as one buffer, as before the budget (no body closure to run).
-            stream?.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
             return Response(
                 status: status, headers: [.contentType: mediaType.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -198,11 +199,7 @@ struct GraphQLHTTPHandler: Sendable {
                     offset = end
                 }
                 try await writer.finish(nil)
-                if let stream {
-                    stream.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
-                } else {
-                    withExtendedLifetime(reservation) {}
-                }
+                withExtendedLifetime(reservation) {}
             })
     }
 

@@ -15,9 +15,6 @@ final class ResponseMemoryBudget: Sendable {
         self.limit = limit
     }
 
-    /// The bytes held now.
-    var heldBytes: Int { held.withLock { $0 } }
-
     /// Holds `bytes` until the reservation is gone (its last reference dropped, written or not); `nil` past the
     /// budget.
     func reserve(_ bytes: Int) -> Reservation? {
