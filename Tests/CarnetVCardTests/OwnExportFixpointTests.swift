@@ -192,6 +192,35 @@ struct OwnExportFixpointTests {
         }
     }
 
+    /// A service saved as "twitter" was written `type=twitter`, Apple's spelling of "Twitter", and read back as
+    /// "Twitter"; X-SERVICE-TYPE was also read into the framework's spelling (an outside tester's find).
+    @Test(
+        "A service spelled unlike the framework's constant reads back as it was saved; Apple's type=twitter is Twitter")
+    func serviceCase() async throws {
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            N:Doe;Jo;;;\r
+            X-SOCIALPROFILE;X-SERVICE-TYPE=twitter;x-user=a:https://twitter.com/a\r
+            X-SOCIALPROFILE;X-SERVICE-TYPE=TWITTER;x-user=b:https://twitter.com/b\r
+            X-SOCIALPROFILE;type=linkedin;x-user=c:https://linkedin.com/c\r
+            X-SOCIALPROFILE;X-SERVICE-TYPE=Flickr;x-user=d:https://flickr.com/d\r
+            IMPP;X-SERVICE-TYPE=jabber:xmpp:e@example.com\r
+            IMPP;X-SERVICE-TYPE=SKYPE:skype:f\r
+            IMPP:xmpp:g@example.com\r
+            END:VCARD\r
+
+            """
+        for version in [VCardWriter.Version.v3, .v4] {
+            let (contact, _, again) = try await importTwice(card, version)
+            let social = contact.socialProfiles.map(\.value.service)
+            #expect(social == ["twitter", "TWITTER", "LinkedIn", "Flickr"], "\(version)")
+            let messaging = contact.instantMessageAddresses.map(\.value.service)
+            #expect(messaging == ["jabber", "SKYPE", "Jabber"], "\(version)")
+            #expect(again.unchanged == 1 && again.updated == 0, "\(version)")
+        }
+    }
+
     @Test("A control character in a property name is taken out before the name is read; a lone CR leaves kept lines")
     func controlCharacters() async throws {
         let named = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jo;;;\r\nE\u{1}MAIL:jo@example.com\r\nEND:VCARD\r\n"

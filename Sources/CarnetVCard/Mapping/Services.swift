@@ -1,11 +1,5 @@
 /// Instant messaging and social network service names, in the Contacts framework's spelling.
 enum Services {
-    /// `CNInstantMessageService*` values by lowercase name.
-    private static let instantMessage: [String: String] = [
-        "aim": "AIM", "facebook": "Facebook", "gadugadu": "GaduGadu", "googletalk": "GoogleTalk", "icq": "ICQ",
-        "jabber": "Jabber", "msn": "MSN", "qq": "QQ", "skype": "Skype", "yahoo": "Yahoo",
-    ]
-
     /// `CNSocialProfileService*` values by lowercase name.
     private static let social: [String: String] = [
         "facebook": "Facebook", "flickr": "Flickr", "gamecenter": "GameCenter", "linkedin": "LinkedIn",
@@ -25,8 +19,6 @@ enum Services {
         "aim": "AIM", "xmpp": "Jabber", "msnim": "MSN", "msn": "MSN", "ymsgr": "Yahoo", "skype": "Skype",
         "icq": "ICQ", "gg": "GaduGadu", "gadu": "GaduGadu", "qq": "QQ", "gtalk": "GoogleTalk",
     ]
-
-    static func instantMessageService(_ name: String) -> String { instantMessage[name.lowercased()] ?? name }
 
     static func socialService(_ name: String) -> String { social[name.lowercased()] ?? name }
 

@@ -26,8 +26,9 @@ extension CardDecoder {
     }
 
     /// Apple's `X-SOCIALPROFILE;type=twitter;x-user=jdoe:https://twitter.com/jdoe`. The TYPE is the service,
-    /// unless X-SERVICE-TYPE names it (export's form for a service with a comma, which a TYPE list would split);
-    /// a profile with no URL has Apple's `x-apple:username` value.
+    /// in the Contacts framework's spelling, unless X-SERVICE-TYPE names it verbatim (export's form for a service
+    /// with a comma, which a TYPE list would split, or one spelled unlike the framework's constant); a profile
+    /// with no URL has Apple's `x-apple:username` value.
     mutating func mapSocialProfile(_ line: ContentLine) throws(VCardIssue) -> Bool {
         let value = TextCleaning.singleLine(try values.uri(line))
         var profile = SocialProfile(
@@ -37,7 +38,7 @@ extension CardDecoder {
             .map { TextCleaning.singleLine(String($0)) }.first { !$0.isEmpty && $0.lowercased() != "pref" }
         profile.service = service.map(Services.socialService) ?? ""
         if let named = line.parameter("X-SERVICE-TYPE").map(TextCleaning.singleLine), !named.isEmpty {
-            profile.service = Services.socialService(named)
+            profile.service = named
         }
         if Self.hasScheme(value, "x-apple:") {
             if profile.username.isEmpty {
@@ -55,8 +56,9 @@ extension CardDecoder {
         return true
     }
 
-    /// `IMPP;X-SERVICE-TYPE=Jabber;type=HOME:xmpp:jdoe@example.com`; without X-SERVICE-TYPE the scheme names
-    /// the service.
+    /// `IMPP;X-SERVICE-TYPE=Jabber;type=HOME:xmpp:jdoe@example.com`; X-SERVICE-TYPE is read verbatim (Apple
+    /// writes the framework's spelling there, and export writes the service as saved); without it the scheme
+    /// names the service.
     mutating func mapInstantMessage(_ line: ContentLine) throws(VCardIssue) -> Bool {
         let value = TextCleaning.singleLine(try values.text(line))
         var username = value
@@ -67,7 +69,7 @@ extension CardDecoder {
             username = TextCleaning.singleLine(Self.percentDecoded(rest))
         }
         if let named = line.parameter("X-SERVICE-TYPE").map(TextCleaning.singleLine), !named.isEmpty {
-            service = Services.instantMessageService(named)
+            service = named
         }
         let label = label(for: line, kind: .instantMessage)
         if !username.isEmpty {

@@ -16,15 +16,18 @@ extension CardEncoder {
     }
 
     /// `X-SOCIALPROFILE;type=twitter;x-user=jdoe:https://twitter.com/jdoe`; without a URL, Apple's
-    /// `x-apple:username`. A service with a comma goes in X-SERVICE-TYPE: TYPE's value is a list, which readers
-    /// split at commas, quoted or not (RFC 6350 writes `TYPE="voice,home"`).
+    /// `x-apple:username`. Readers split TYPE's value at commas, quoted or not (RFC 6350 writes
+    /// `TYPE="voice,home"`), and Apple's lowercase `type=twitter` reads as "Twitter"; so a service with a comma,
+    /// or one that differs from a known service only in case ("twitter"), goes in X-SERVICE-TYPE, read verbatim.
     mutating func encodeSocialProfiles() {
         for profile in value(.socialProfiles, \.socialProfiles, []) {
             let p = profile.value
             var parameters: [(String, String)] = []
             if !p.service.isEmpty {
-                let service = Services.isKnownSocialService(p.service) ? p.service.lowercased() : p.service
-                let name = service.contains(",") ? "X-SERVICE-TYPE" : version == .v30 ? "type" : "TYPE"
+                let known = Services.isKnownSocialService(p.service)
+                let service = known ? p.service.lowercased() : p.service
+                let verbatim = service.contains(",") || (!known && Services.socialService(service) != service)
+                let name = verbatim ? "X-SERVICE-TYPE" : version == .v30 ? "type" : "TYPE"
                 parameters.append((name, Escaping.parameter(service)))
             }
             if !p.username.isEmpty { parameters.append(("x-user", Escaping.parameter(p.username))) }
