@@ -106,7 +106,10 @@ public final class GraphQLService: Sendable {
         } else {
             body = operation.kind == .query ? await executor.runQuery(fields) : await executor.run(fields)
         }
-        return GraphQLResponse(body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+        var response = GraphQLResponse(
+            body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
+        response.wasCutShort = executor.growthRefused
+        return response
     }
 
     func refuse(_ operation: Operation, _ context: GraphQLRequestContext) -> GraphQLResponse? {
@@ -144,6 +147,10 @@ public struct GraphQLResponse: Sendable {
     public var requestErrors: [UInt8]?
     /// When nothing executed: the code of the first error (`FORBIDDEN`, `GRAPHQL_PARSE_FAILED`, ...).
     public var requestErrorCode: String?
+    /// Whether the caller's budget refused this query's answer the memory to grow
+    /// (``GraphQLRequestContext/admitResponseBytes``): the answer is partial, its fields past the cut null with
+    /// `SERVER_BUSY`. Transports refuse it whole, as a busy server: the client retries the query, not a part of it.
+    public var wasCutShort = false
     /// For a subscription payload that follows commits: when the process learned of the earliest of them
     /// (``StoreChange/noticedAt``), so the transport can measure commit-to-subscriber latency.
     public var changeNoticedAt: ContinuousClock.Instant?

@@ -50,8 +50,8 @@ struct ServeOptions: ParsableArguments {
 
     @Option(
         help: """
-            Bytes of built answers not yet read by their clients the server holds; past them a request gets 503 \
-            SERVER_BUSY. Env: CARNET_MAX_HELD_RESPONSE_BYTES.
+            Bytes of answers being built or not yet read by their clients the server holds; past them a request \
+            gets 503 SERVER_BUSY. Env: CARNET_MAX_HELD_RESPONSE_BYTES.
             """)
     var maxHeldResponseBytes: Int = environment("CARNET_MAX_HELD_RESPONSE_BYTES").flatMap(Int.init) ?? 256 << 20
 

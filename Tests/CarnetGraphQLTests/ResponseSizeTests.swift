@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import CarnetGraphQL
@@ -55,5 +56,72 @@ struct ResponseSizeTests {
         #expect(response["data"]?["c"]?.stringValue == "Query")
         #expect(response.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"])
         #expect(response["errors"]?[0]?["path"]?[0]?.stringValue == "b")
+    }
+}
+
+/// A query's answer asks the transport's budget for memory as it grows, so that many large queries at once cannot
+/// spend the process's memory before any is held (only built answers counted, and each up to the 64 MiB limit).
+@Suite("Response growth asked of the caller's budget")
+struct ResponseGrowthTests {
+    /// What a budget of `limit` bytes granted, in order.
+    final class Grants: Sendable {
+        let limit: Int
+        let asked = Mutex<[Int]>([])
+        init(limit: Int) { self.limit = limit }
+
+        func context() -> GraphQLRequestContext {
+            var context = GraphQLRequestContext()
+            context.admitResponseBytes = { [self] bytes in
+                asked.withLock { $0.append(bytes) }
+                return bytes <= limit
+            }
+            return context
+        }
+    }
+
+    @Test("Within the budget the answer is whole, asked a few times in growing steps; past it, cut with SERVER_BUSY")
+    func growth() async throws {
+        let fixture = try await ResponseSizeTests.fixture(limit: 64 << 20)
+        let query = "{ contacts(first: 30) { nodes { id note } } }"
+        let plenty = Grants(limit: 1 << 20)
+        let response = await fixture.service.execute(GraphQLRequestBody(query: query), context: plenty.context())
+        let whole = try JSONParser.parse(response.body)
+        #expect(!response.wasCutShort && whole["errors"] == nil)
+        #expect(whole["data"]?["contacts"]?["nodes"]?.arrayValue?.count == 30)
+        let asked = plenty.asked.withLock { $0 }
+        #expect(!asked.isEmpty && asked.count <= 4, "\(asked)")
+        #expect(asked == asked.sorted() && asked.last! >= response.body.count, "\(asked), \(response.body.count)")
+
+        // 30 notes of 1,000 bytes: about 31 KB, past a budget of 20 KB.
+        let scarce = Grants(limit: 20_000)
+        let cut = await fixture.service.execute(GraphQLRequestBody(query: query), context: scarce.context())
+        let partial = try JSONParser.parse(cut.body)
+        #expect(cut.wasCutShort)
+        #expect(partial.errorCodes == ["SERVER_BUSY"], "\(partial.json.prefix(300))")
+        #expect(partial["errors"]?[0]?["extensions"]?["retryAfter"] == 1)
+        #expect(cut.body.count < 20_000)
+
+        // Small answers never ask.
+        let small = Grants(limit: 0)
+        let id = await fixture.service.execute(
+            GraphQLRequestBody(query: "{ contacts(first: 1) { nodes { id } } }"), context: small.context())
+        #expect(!id.wasCutShort && !id.hasErrors)
+        #expect(small.asked.withLock { $0 }.isEmpty)
+    }
+
+    @Test("A mutation's answer is not asked: it follows the save's commit")
+    func mutationsAreNotAsked() async throws {
+        let fixture = try await ResponseSizeTests.fixture(limit: 64 << 20)
+        let none = Grants(limit: 0)
+        let operations = (0..<30).map { "{addContact: {givenName: \"M\($0)\", note: \"\(ResponseSizeTests.note)\"}}" }
+        let response = await fixture.service.execute(
+            GraphQLRequestBody(
+                query:
+                    "mutation { save(request: {operations: [\(operations.joined(separator: ", "))]}) { contacts { note } } }"
+            ),
+            context: none.context())
+        #expect(!response.wasCutShort && !response.hasErrors)
+        #expect(response.body.count > 30_000)
+        #expect(none.asked.withLock { $0 }.isEmpty)
     }
 }

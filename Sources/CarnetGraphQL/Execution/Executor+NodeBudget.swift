@@ -25,14 +25,43 @@ extension Executor {
             code: .tooManyNodes)
     }
 
-    /// Checks the response written so far against ``GraphQLLimits/maxResponseBytes``.
-    /// - Throws: a ``FieldError`` with `MAX_RESPONSE_BYTES_EXCEEDED`, which nulls the field about to be written.
+    /// Checks the response written so far against ``GraphQLLimits/maxResponseBytes`` and, for a query, against
+    /// what the server lets it hold (``GraphQLRequestContext/admitResponseBytes``).
+    /// - Throws: a ``FieldError`` with `MAX_RESPONSE_BYTES_EXCEEDED` or `SERVER_BUSY`, which nulls the field about
+    ///   to be written.
     func admitBytes() throws(FieldError) {
-        if responseIsFull { throw Self.responseTooLarge(service.limits.maxResponseBytes) }
+        if let refusal = responseRefusal { throw refusal }
     }
 
-    /// Whether the response written so far is past ``GraphQLLimits/maxResponseBytes``.
-    var responseIsFull: Bool { writer.count > service.limits.maxResponseBytes }
+    /// Why the response written so far may not grow, if it may not. One comparison while the response is within
+    /// what it was granted; a query asks the server for more in steps of an eighth, so a large answer asks a few
+    /// dozen times, not at every field.
+    var responseRefusal: FieldError? {
+        let count = writer.count
+        guard count > grantedBytes else { return nil }
+        let limit = service.limits.maxResponseBytes
+        if count > limit { return Self.responseTooLarge(limit) }
+        guard !growthRefused, let admit = context.admitResponseBytes, operation.operation == .query else {
+            if growthRefused { return Self.serverBusy }
+            grantedBytes = limit
+            return nil
+        }
+        let wanted = min(limit, count + max(count / 8, Self.freeResponseBytes))
+        guard admit(wanted) else {
+            // Refused once, refused to the end: a later, smaller field does not slip into an answer already cut.
+            growthRefused = true
+            return Self.serverBusy
+        }
+        grantedBytes = wanted
+        return nil
+    }
+
+    /// What a query's response may grow to before it first asks the server: most answers never do.
+    static let freeResponseBytes = 16 * 1024
+
+    static let serverBusy = FieldError(
+        message: "The server holds as many answers as it may; this one was cut short. Try again shortly.",
+        code: .serverBusy, extensions: ["retryAfter": .int(1)])
 
     static func responseTooLarge(_ limit: Int) -> FieldError {
         FieldError(

@@ -27,6 +27,10 @@ final class Executor {
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
+    /// Bytes the response may reach before it asks again (``responseRefusal``).
+    @exclusivity(unchecked) var grantedBytes = Executor.freeResponseBytes
+    /// Whether the server refused this query's response more memory (`SERVER_BUSY`).
+    @exclusivity(unchecked) var growthRefused = false
     /// Whole-book reads made so far (``admitBookScan()``).
     @exclusivity(unchecked) var bookScansMade = 0
     /// Whether this query reads each book in one state (``runQuery(_:)``), other books' too.
@@ -50,6 +54,7 @@ final class Executor {
         self.variables = variables
         self.context = context
         self.budget = ExecutionBudget(limit: service.limits.maxExecutionTime)
+        self.grantedBytes = min(Executor.freeResponseBytes, service.limits.maxResponseBytes)
     }
 
     var rootTypeName: String { service.index.rootType(operation.operation) ?? "Query" }
@@ -227,8 +232,8 @@ final class Executor {
         writer.beginArray()
         for index in 0..<count {
             // Each item may be large (a contact's image, its vCard): the response's size is checked item by item.
-            if responseIsFull {
-                record(Self.responseTooLarge(service.limits.maxResponseBytes), at: plan)
+            if let refusal = responseRefusal {
+                record(refusal, at: plan)
                 return false
             }
             writer.comma()

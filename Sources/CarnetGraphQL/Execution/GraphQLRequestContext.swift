@@ -14,6 +14,12 @@ public struct GraphQLRequestContext: Sendable {
     /// Whether the client has gone away (its connection or stream closed): the executor checks this with its
     /// time budget and stops, as it does when its task is cancelled. Must be cheap and safe from any thread.
     public var isAbandoned: @Sendable () -> Bool = { false }
+    /// Asked, with the size it would grow to, before a query's response grows past what it was granted so far;
+    /// `false` cuts the response short with `SERVER_BUSY`. The caller's budget for the memory of answers being
+    /// built and held, so that many large queries at once cannot spend the process's memory. `nil`: bounded by
+    /// ``GraphQLLimits/maxResponseBytes`` alone. Mutations and subscriptions are not asked: a save's answer
+    /// follows its commit, and a subscription's payload carries the token its client resumes from.
+    public var admitResponseBytes: (@Sendable (Int) -> Bool)?
     /// The address book the request's root fields read and write: the caller's default book on a server of many
     /// books. `nil` means the service's own store (a single-store service, tests, tools).
     public var store: (any ContactStore)?

@@ -48,9 +48,10 @@ public struct ServerConfiguration: Sendable {
     /// where NIO announces 16 KiB first and ends the connection past it. So a GET's long query string is the same
     /// request over both.
     public var maxRequestHeadBytes: Int = 80 * 1024
-    /// The bytes of built GraphQL responses over HTTP that the server holds until their clients read them, across
-    /// every connection; past it a request whose answer would be held too gets 503 `SERVER_BUSY` with Retry-After
-    /// (one answer alone always passes). Bounds what clients that ask and never read can make the server hold.
+    /// The bytes of GraphQL responses, over HTTP and WebSocket, that the server holds while it builds them and
+    /// until their clients read them, across every connection; past it a query is cut short and a request whose
+    /// answer would be held too gets 503 `SERVER_BUSY` with Retry-After (one answer alone always passes). Bounds
+    /// what clients that ask for large answers at once, or ask and never read, can make the server hold.
     public var maxHeldResponseBytes: Int = 256 << 20
     /// How long a revoked token may still be honoured from the cache.
     public var tokenCacheLifetime: Duration = .seconds(2)

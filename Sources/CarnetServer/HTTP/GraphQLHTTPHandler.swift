@@ -58,7 +58,7 @@ struct GraphQLHTTPHandler: Sendable {
             if request.method == .get, let kind = service.operationKind(for: body), kind != .query {
                 return Self.needsPost(kind)
             }
-            return finish(GraphQLResponse(error), mediaType, start, context)
+            return finish(GraphQLResponse(error), mediaType, start, context, responseBudget.reservation())
         }
         if request.method == .get, operation.kind != .query { return Self.needsPost(operation.kind) }
         // The caller's book stays open while the operation runs.
@@ -90,11 +90,14 @@ struct GraphQLHTTPHandler: Sendable {
         // in-process router) has no client to lose.
         let channel = context.channel
         if hasConnection { graphQLContext.isAbandoned = { !channel.isActive } }
+        // A query's answer counts in the budget from its first bytes, not only once built and waiting to be read.
+        let reservation = responseBudget.reservation()
+        graphQLContext.admitResponseBytes = { reservation.resize(to: $0) }
         let response = await service.execute(operation, context: graphQLContext)
         await books.release(identity.book.id)
         // No one reads this answer; the request log and metrics say the client left (499, as nginx records it).
         if hasConnection, !channel.isActive { return Response(status: .clientClosedRequest) }
-        return finish(response, mediaType, start, context)
+        return finish(response, mediaType, start, context, reservation)
     }
 
     /// Whether a Content-Encoding names no coding: `identity`, in any case, or empty.
@@ -153,7 +156,7 @@ struct GraphQLHTTPHandler: Sendable {
 
     private func finish(
         _ response: GraphQLResponse, _ mediaType: ResponseMediaType, _ start: ContinuousClock.Instant,
-        _ context: CarnetRequestContext
+        _ context: CarnetRequestContext, _ reservation: ResponseMemoryBudget.Reservation
     ) -> Response {
         let status = Self.status(response, mediaType)
         metrics.recordOperation(
@@ -168,11 +171,14 @@ struct GraphQLHTTPHandler: Sendable {
                 ])
         }
         let bytes = response.body
-        guard let reservation = responseBudget.reserve(bytes.count) else {
-            context.logger.warning("A response was dropped: built responses not yet read are over their budget")
+        // A query's reservation already holds about its answer (shrunk to it here); others ask now.
+        guard !response.wasCutShort, reservation.resize(to: bytes.count) else {
+            context.logger.warning(
+                "A response was dropped: responses being built or not yet read are over their budget")
             return HTTPErrorResponse(
                 status: .serviceUnavailable, code: .serverBusy,
-                message: "The server holds as many unread responses as it may. Try again shortly.",
+                message:
+                    "The server holds as many responses, being built or not yet read, as it may. Try again shortly.",
                 headers: [.retryAfter: "1"]
             ).response()
         }

@@ -41,7 +41,9 @@ extension GraphQLWebSocketSession {
         case .subscribed(let operation, let outcome, let context, let started):
             // The prelude acquired the book.
             defer { Task { await dependencies.books.release(identity.book.id) } }
-            await deliver(id, generation, operation, outcome, context, identity, since: started)
+            await deliver(
+                id, generation, operation, outcome, context, identity, since: started,
+                dependencies.responseBudget.reservation())
         case .parsed(let operation, let started):
             // Its turn first: a client that reads no answers then holds a few of them, not one per operation.
             guard await requestGate.enter() else { return }
@@ -54,10 +56,13 @@ extension GraphQLWebSocketSession {
                 return await sendUnavailable(id, generation, identity, deleted: Self.isDeletedBook(error))
             }
             defer { Task { await dependencies.books.release(identity.book.id) } }
-            let context = identity.graphQLContext(
+            var context = identity.graphQLContext(
                 store: store, tokens: dependencies.tokens, books: dependencies.books)
+            // A query's answer counts in the budget from its first bytes, as over HTTP.
+            let reservation = dependencies.responseBudget.reservation()
+            context.admitResponseBytes = { reservation.resize(to: $0) }
             let outcome = await dependencies.service.run(operation, context: context)
-            await deliver(id, generation, operation, outcome, context, identity, since: started)
+            await deliver(id, generation, operation, outcome, context, identity, since: started, reservation)
         }
     }
 
@@ -87,7 +92,8 @@ extension GraphQLWebSocketSession {
     /// Sends an operation's outcome: its response, or its subscription's payloads until the stream ends.
     private func deliver(
         _ id: String, _ generation: Int, _ operation: GraphQLService.Operation, _ outcome: GraphQLService.Outcome,
-        _ context: GraphQLRequestContext, _ identity: AccessIdentity, since start: ContinuousClock.Instant
+        _ context: GraphQLRequestContext, _ identity: AccessIdentity, since start: ContinuousClock.Instant,
+        _ reservation: ResponseMemoryBudget.Reservation
     ) async {
         let service = dependencies.service
         switch outcome {
@@ -101,9 +107,10 @@ extension GraphQLWebSocketSession {
             let message = ServerMessage.next(id, response.body)
             // A client that never reads holds its socket's answers in NIO's buffer; many sockets, many answers:
             // within the server's budget, as over HTTP.
-            guard let reservation = dependencies.responseBudget.reserve(message.utf8.count) else {
+            guard !response.wasCutShort, reservation.resize(to: message.utf8.count) else {
                 let busy = refusal(
-                    "The server holds as many unread responses as it may. Try again shortly.", .serverBusy,
+                    "The server holds as many responses, being built or not yet read, as it may. Try again shortly.",
+                    .serverBusy,
                     extensions: ["retryAfter": .int(1)])
                 return await send(ServerMessage.error(id, busy), ifActive: id, generation)
             }
