@@ -153,6 +153,23 @@ struct SaveRequestAtomicityTests {
         }
         #expect(badAdd?.code == .recordIdentifierInvalid)
         #expect(badAdd?.keyPaths == ["emailAddresses[0].identifier"])
+        // A well-formed one on a new contact names a value it does not hold: another contact's, say (an outside
+        // tester's find: it was dropped silently for a fresh one). Refused, as an update refuses it; nothing written.
+        let stored = try #require(
+            try await store.contacts(withIdentifiers: [contact.identifier], keysToFetch: [.phoneNumbers]).first)
+        var copy = Make.person("Carl", "Berg", phones: ["3"])
+        copy.phoneNumbers.append(stored.phoneNumbers[0])
+        copy.emailAddresses = [LabeledValue(identifier: Contact.makeIdentifier(), label: nil, value: "c@example.com")]
+        let before = try await store.contactCount()
+        var request = SaveRequest()
+        request.add(Make.person("Dana", "Holt"))
+        request.add(copy)
+        let given = await #expect(throws: StoreError.self) { try await store.execute(request) }
+        #expect(given?.code == .recordIdentifierInvalid)
+        #expect(given?.operationIndex == 1)
+        #expect(given?.affectedRecordIdentifiers == [copy.identifier])
+        #expect(given?.keyPaths == ["phoneNumbers[1].identifier", "emailAddresses[0].identifier"])
+        #expect(try await store.contactCount() == before)
     }
 
     @Test("Groups: add, rename, remove members, delete", arguments: StoreKind.available)

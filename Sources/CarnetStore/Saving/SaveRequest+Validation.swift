@@ -12,10 +12,12 @@ extension SaveRequest {
         for (index, operation) in operations.enumerated() {
             var bad: [String] = []
             var identifiers: [String] = []
+            var valueIdentifiers: [String] = []
             switch operation {
             case .addContact(let contact, let container):
                 bad = Validation.contact(contact, keys: .all)
                 identifiers = [contact.identifier] + (container.map { [$0] } ?? [])
+                valueIdentifiers = Validation.givenValueIdentifiers(contact)
             case .updateContact(let contact, _):
                 bad = Validation.contact(contact, keys: contact.modifiedKeys)
                 identifiers = [contact.identifier]
@@ -53,6 +55,13 @@ extension SaveRequest {
                 throw StoreError(
                     .recordIdentifierInvalid, "Malformed labeled value identifier", affected: [identifiers[0]],
                     operationIndex: index, keyPaths: badIdentifiers.sorted())
+            }
+            // As an update refuses identifiers that are not its contact's values: a new contact has none yet, and
+            // taking one silently for a fresh value hid a client's mistake (another contact's value, say).
+            if !valueIdentifiers.isEmpty {
+                throw StoreError(
+                    .recordIdentifierInvalid, "A new contact's values have no identifiers yet; leave them out",
+                    affected: [identifiers[0]], operationIndex: index, keyPaths: valueIdentifiers)
             }
             if !bad.isEmpty {
                 throw StoreError(

@@ -36,6 +36,16 @@ package enum Validation {
         return bad
     }
 
+    /// The key paths of the values that carry an identifier (`phoneNumbers[0].identifier`). A new contact's
+    /// values have none yet: an identifier there names a value the contact does not hold.
+    package static func givenValueIdentifiers(_ contact: Contact) -> [String] {
+        MultiValueKind.allCases.flatMap { kind in
+            contact.labelsAndIdentifiers(kind).enumerated().compactMap { index, item in
+                item.identifier == nil ? nil : "\(kind.key.rawValue)[\(index)].identifier"
+            }
+        }
+    }
+
     /// How many values of a kind a contact may hold.
     package static func valueLimit(_ kind: MultiValueKind) -> Int {
         kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
