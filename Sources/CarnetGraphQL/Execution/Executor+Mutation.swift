@@ -37,6 +37,7 @@ extension Executor {
         }
         let save = try SaveInput(input, author: author)
         let result = try await store.execute(save.request)
+        (budget.pastCommit, committedSave) = (true, result)
 
         var contactIDs: [String] = []
         var unifiedIDs: [String] = []

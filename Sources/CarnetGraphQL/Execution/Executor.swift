@@ -29,6 +29,8 @@ final class Executor {
     @exclusivity(unchecked) var nodesWritten = 0
     /// Bytes the response may reach before it asks again (``responseRefusal``).
     @exclusivity(unchecked) var grantedBytes = Executor.freeResponseBytes
+    /// The save the current root mutation field committed, if it did: errors recorded after it say so.
+    var committedSave: SaveResult?
     /// Whether the server refused this query's response more memory (`SERVER_BUSY`).
     @exclusivity(unchecked) var growthRefused = false
     /// Whole-book reads made so far (``admitBookScan()``).
@@ -170,6 +172,8 @@ final class Executor {
             writer.string(rootTypeName)
             return true
         }
+        // A root mutation field starts before any save of its own: the last one's commit says nothing about it.
+        (budget.pastCommit, committedSave) = (false, nil)
         return await resolvedField(plan) {
             switch operation.operation {
             case .mutation: try await mutationField(plan)
@@ -298,10 +302,18 @@ final class Executor {
             service.reportUnexpected(error)
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
         }
+        var extensions = fieldError.extensions
+        if let committedSave {
+            // What failed after the save committed (reading back what it saved, a response limit) says so: the
+            // client must not take the null for a save that wrote nothing, and retry it.
+            extensions["saveCommitted"] = .bool(true)
+            extensions["revision"] = committedSave.revision.map { .string(String($0)) } ?? .null
+            extensions["historyToken"] = .string(committedSave.historyToken)
+        }
         errors.append(
             ResponseError(
                 message: fieldError.message, code: fieldError.code, locations: positions(plan),
-                path: path, extensions: fieldError.extensions))
+                path: path, extensions: extensions))
     }
 }
 

@@ -128,6 +128,35 @@ package enum NameIndex {
         try bind.execute()
     }
 
+    /// The tokens unicode61 makes of a word: its runs of letters, digits and private-use characters. A word holds
+    /// others where a letter carries a mark ("कि", "สุ") or a joiner; quoted whole in a query, it was a phrase,
+    /// which a `detail = none` table refuses (an outside tester's find: such a search failed with an internal
+    /// error). Each token is a prefix of its own, as the index holds it; the callers check the words themselves.
+    static func tokens(_ word: String) -> [String] {
+        guard !word.unicodeScalars.allSatisfy(isTokenScalar) else { return [word] }
+        var tokens: [String] = []
+        var token = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            if isTokenScalar(scalar) {
+                token.append(scalar)
+            } else if !token.isEmpty {
+                tokens.append(String(token))
+                token = String.UnicodeScalarView()
+            }
+        }
+        if !token.isEmpty { tokens.append(String(token)) }
+        return tokens
+    }
+
+    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .letterNumber, .otherNumber, .privateUse:
+            true
+        default: false
+        }
+    }
+
     /// The FTS5 query for name words: each a prefix, all required; `nil` when a word prefixes no indexed term.
     ///
     /// Words of up to ``longestIndexedPrefix`` characters use the prefix indexes (`prefix = '1 2 3 4'`, v5), which
@@ -135,8 +164,8 @@ package enum NameIndex {
     /// otherwise merge all of their postings before returning the first match.
     static func match(_ db: Database, _ order: Order, _ words: [String]) throws -> String? {
         var parts: [String] = []
-        for word in words {
-            guard word.count > longestIndexedPrefix else {
+        for word in words.flatMap(tokens) {
+            guard word.unicodeScalars.count > longestIndexedPrefix else {
                 parts.append("\"\(word)\"*")
                 continue
             }

@@ -1,0 +1,55 @@
+import Testing
+
+@testable import CarnetGraphQL
+
+/// A save that committed is never reported as one that wrote nothing: on PostgreSQL a save of thousands of
+/// contacts outlasted the execution budget, committed, and answered `data: null` with MAX_EXECUTION_TIME_EXCEEDED
+/// (an outside tester's find), so a client retried it and added every contact twice.
+@Suite("Errors after a save's commit")
+struct CommittedSaveErrorTests {
+    static func saveDocument(_ count: Int, note: String = "n") -> String {
+        let operations = (0..<count).map { "{addContact: {givenName: \"P\($0)\", note: \"\(note)\"}}" }
+        return "mutation { save(request: {operations: [\(operations.joined(separator: ", "))]}) "
+            + "{ revision contacts { id note } } }"
+    }
+
+    @Test("A save past the execution budget by the time it commits still answers what it saved")
+    func pastTheDeadline() async throws {
+        var limits = GraphQLLimits()
+        // Far less than 400 inserts take: the deadline has passed when the save's contacts are read back.
+        limits.maxExecutionTime = .microseconds(50)
+        let fixture = try GraphQLFixture(limits: limits)
+        let response = try await fixture.run(Self.saveDocument(400))
+        #expect(response["errors"] == nil, "\(response.json.prefix(300))")
+        #expect(response["data"]?["save"]?["contacts"]?.arrayValue?.count == 400)
+        #expect(try await fixture.store.contactCount() == 400)
+
+        // The budget still holds for what runs after: a second save in the same operation starts past it.
+        let two = try await fixture.run(
+            "mutation { a: save(request: {operations: [{addContact: {givenName: \"A\"}}]}) { revision } "
+                + "b: save(request: {operations: [{addContact: {givenName: \"B\"}}]}) { revision } }")
+        #expect(two.errorCodes == ["MAX_EXECUTION_TIME_EXCEEDED"], "\(two.json)")
+        #expect(two["errors"]?[0]?["path"]?[0]?.stringValue == "b")
+        #expect(two["errors"]?[0]?["extensions"]?["saveCommitted"] == nil, "b wrote nothing")
+        #expect(try await fixture.store.contactCount() == 401)
+    }
+
+    @Test("An error after the commit says the save committed, with its revision and history token")
+    func responseLimitAfterCommit() async throws {
+        var limits = GraphQLLimits()
+        limits.maxResponseBytes = 2_000
+        let fixture = try GraphQLFixture(limits: limits)
+        let note = String(repeating: "n", count: 500)
+        let response = try await fixture.run(Self.saveDocument(10, note: note))
+        #expect(response["data"] == .null, "save is non-null")
+        #expect(response.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(response.json.prefix(400))")
+        let extensions = response["errors"]?[0]?["extensions"]
+        #expect(extensions?["saveCommitted"] == true)
+        let revision = try #require(extensions?["revision"]?.stringValue)
+        let token = try #require(extensions?["historyToken"]?.stringValue)
+        #expect(try await fixture.store.contactCount() == 10)
+        #expect(try await fixture.store.currentHistoryToken() == token)
+        let stored = try await fixture.data("{ contacts(first: 1) { nodes { revision } } }")
+        #expect(stored["contacts"]?["nodes"]?[0]?["revision"]?.stringValue == revision)
+    }
+}
