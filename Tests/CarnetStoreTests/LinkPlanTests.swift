@@ -73,4 +73,16 @@ struct LinkPlanTests {
         let prefer = try LinkPlan.prefer("b", in: group("U", ["a", "b"]), forName: true)
         #expect(Set(prefer.membershipRecords(groupsOf: groupsOf).map { "\($0.record)/\($0.group)" }) == ["U/g", "U/h"])
     }
+
+    /// The backends read a contact's groups in no stated order: the history a link logs was ordered by group on
+    /// SQLite and by membership on PostgreSQL (an outside differential tester's find).
+    @Test("A link change's membership records come in one order, whatever order the groups were read in")
+    func membershipRecordOrder() {
+        let plan = LinkPlan.removing("c", from: group("U", ["a", "b", "c"]))
+        let read = ["a": ["g3", "g1"], "b": ["g2", "g0"], "c": ["k", "g1"]]
+        let reversed = read.mapValues { Array($0.reversed()) }
+        let records = plan.membershipRecords(groupsOf: read).map { "\($0.record)/\($0.group)" }
+        #expect(records == plan.membershipRecords(groupsOf: reversed).map { "\($0.record)/\($0.group)" })
+        #expect(records == ["c/g1", "c/k", "U/g1", "U/g3", "U/g0", "U/g2", "U/k"])
+    }
 }

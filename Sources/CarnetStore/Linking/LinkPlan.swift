@@ -115,11 +115,15 @@ package struct LinkPlan: Sendable, Equatable {
     package func membershipRecords(groupsOf: [String: [String]]) -> [(record: String, group: String)] {
         var groups: [String] = []
         var seen = Set<String>()
+        // Each contact's groups by identifier: the backends read them in no stated order (SQLite by group, PostgreSQL
+        // as the memberships were made), and the same link must log the same history on both.
         for contact in Set(touched + unlinked).sorted() {
-            for group in groupsOf[contact] ?? [] where seen.insert(group).inserted { groups.append(group) }
+            for group in (groupsOf[contact] ?? []).sorted() where seen.insert(group).inserted { groups.append(group) }
         }
         var records: [(record: String, group: String)] = []
-        for contact in unlinked { for group in groupsOf[contact] ?? [] { records.append((contact, group)) } }
+        for contact in unlinked {
+            for group in (groupsOf[contact] ?? []).sorted() { records.append((contact, group)) }
+        }
         for unified in written { for group in groups { records.append((unified.identifier, group)) } }
         return records
     }
