@@ -41,6 +41,14 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Operations one WebSocket may run at once. Env: CARNET_MAX_SOCKET_OPERATIONS.")
     var maxSocketOperations: Int = environment("CARNET_MAX_SOCKET_OPERATIONS").flatMap(Int.init) ?? 100
 
+    @Option(
+        help: """
+            Subscriptions one principal may hold open at once, across its sockets. \
+            Env: CARNET_MAX_PRINCIPAL_SUBSCRIPTIONS.
+            """)
+    var maxPrincipalSubscriptions: Int =
+        environment("CARNET_MAX_PRINCIPAL_SUBSCRIPTIONS").flatMap(Int.init) ?? 500
+
     @Flag(inversion: .prefixedEnableDisable, help: "Schema introspection. Env: CARNET_INTROSPECTION=0 disables.")
     var introspection = environment("CARNET_INTROSPECTION") != "0"
 
@@ -100,6 +108,9 @@ struct ServeOptions: ParsableArguments {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         guard maxSocketOperations >= 1 else { throw ValidationError("--max-socket-operations must be at least 1.") }
+        guard maxPrincipalSubscriptions >= 1 else {
+            throw ValidationError("--max-principal-subscriptions must be at least 1.")
+        }
         // At least an hour (a sync client needs time to come back), at most ten years (fits a GraphQL Int).
         guard booksPerPrincipal >= 1, contactsPerBook >= 1, (openBooks ?? 1) >= 1 else {
             throw ValidationError("--books-per-principal, --contacts-per-book and --open-books must be at least 1.")
@@ -131,6 +142,7 @@ struct ServeOptions: ParsableArguments {
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.maxOperationsPerSocket = maxSocketOperations
+        configuration.maxSubscriptionsPerPrincipal = maxPrincipalSubscriptions
         configuration.webSocketInitTimeout = .milliseconds(Int64((websocketInitTimeout * 1000).rounded()))
         configuration.maxHeldResponseBytes = maxHeldResponseBytes
         configuration.graphQLLimits.introspectionEnabled = introspection

@@ -107,7 +107,8 @@ struct FoldingTests {
     /// A word whose letters carry marks or a joiner is several tokens to SQLite's tokenizer: quoted whole, it was a
     /// phrase, which the name index (`detail = none`) refused, so the search failed with an internal error (an
     /// outside tester's find, also on an empty book).
-    @Test("Names with combining marks or a joiner are found by their words and prefixes", arguments: StoreKind.available)
+    @Test(
+        "Names with combining marks or a joiner are found by their words and prefixes", arguments: StoreKind.available)
     func marksAndJoiners(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store
         let names = ["किताब", "राहुल", "สุขใจ", "مُحَمَّد", "a\u{200D}b"]

@@ -53,7 +53,8 @@ public func buildApplication(
             service: service, tokens: tokens, books: backend.books, metrics: metrics,
             maxMessageBytes: configuration.maxBodyBytes, maxOperations: configuration.maxOperationsPerSocket,
             maxRunningRequests: configuration.maxRunningRequestsPerSocket,
-            initTimeout: configuration.webSocketInitTimeout, limiter: limiter, responseBudget: responseBudget),
+            initTimeout: configuration.webSocketInitTimeout, limiter: limiter, responseBudget: responseBudget,
+            subscriptionQuota: SubscriptionQuota(limit: configuration.maxSubscriptionsPerPrincipal)),
         sessions: sessions)
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
     let (builder, certificates) = try channel.builder()

@@ -36,6 +36,10 @@ public struct ServerConfiguration: Sendable {
     /// Operations (subscriptions included) one WebSocket may run at once; one more gets an error message
     /// (`MAX_OPERATIONS_EXCEEDED`) and the socket stays open.
     public var maxOperationsPerSocket: Int = 100
+    /// Subscriptions one principal may hold open at once, across all its sockets and tokens; one more gets an
+    /// error message (`MAX_OPERATIONS_EXCEEDED`, `maxSubscriptionsPerPrincipal` in its extensions). Every
+    /// subscription costs a payload per commit of its book, so this bounds what one principal adds to each save.
+    public var maxSubscriptionsPerPrincipal: Int = 500
     /// Of those, the queries and mutations that run at once; the others wait for their turn, having built no
     /// answer yet (a client that reads none of them holds this many answers, not one per operation).
     public var maxRunningRequestsPerSocket: Int = 4

@@ -38,9 +38,15 @@ extension GraphQLWebSocketSession {
             await send(ServerMessage.error(id, errors), ifActive: id, generation)
         case .unavailable(let deleted):
             await sendUnavailable(id, generation, identity, deleted: deleted)
-        case .subscribed(let operation, let outcome, let context, let started):
-            // The prelude acquired the book.
+        case .tooManySubscriptions:
+            let max = dependencies.subscriptionQuota.limit
+            let message = "This principal has \(max) subscriptions open already; complete one first."
+            let errors = refusal(message, .tooManyOperations, extensions: ["maxSubscriptionsPerPrincipal": .int(max)])
+            await send(ServerMessage.error(id, errors), ifActive: id, generation)
+        case .subscribed(let operation, let outcome, let context, let started, let lease):
+            // The prelude acquired the book, and the subscription's place in its principal's quota.
             defer { Task { await dependencies.books.release(identity.book.id) } }
+            defer { withExtendedLifetime(lease) {} }
             await deliver(
                 id, generation, operation, outcome, context, identity, since: started,
                 dependencies.responseBudget.reservation())

@@ -10,7 +10,10 @@ extension GraphQLWebSocketSession {
         case parsed(GraphQLService.Operation, started: ContinuousClock.Instant)
         /// A subscription that already listens for commits (or its refusal), with the book it holds open.
         case subscribed(
-            GraphQLService.Operation, GraphQLService.Outcome, GraphQLRequestContext, started: ContinuousClock.Instant)
+            GraphQLService.Operation, GraphQLService.Outcome, GraphQLRequestContext, started: ContinuousClock.Instant,
+            SubscriptionQuota.Lease)
+        /// A subscription past its principal's limit (``ServerConfiguration/maxSubscriptionsPerPrincipal``).
+        case tooManySubscriptions
         /// The caller's address book could not be opened; `deleted` when it no longer exists.
         case unavailable(deleted: Bool)
     }
@@ -30,6 +33,9 @@ extension GraphQLWebSocketSession {
             return .invalid(error.errorsJSON, started: started)
         }
         guard operation.kind == .subscription else { return .parsed(operation, started: started) }
+        guard let lease = dependencies.subscriptionQuota.acquire(identity.principalID) else {
+            return .tooManySubscriptions
+        }
         let store: any ContactStore
         do {
             store = try await dependencies.books.acquire(identity.book)
@@ -37,7 +43,8 @@ extension GraphQLWebSocketSession {
             return .unavailable(deleted: Self.isDeletedBook(error))
         }
         let context = identity.graphQLContext(store: store, tokens: dependencies.tokens, books: dependencies.books)
-        return .subscribed(operation, await service.run(operation, context: context), context, started: started)
+        return .subscribed(
+            operation, await service.run(operation, context: context), context, started: started, lease)
     }
 
     /// Whether opening the caller's book failed because the book was deleted (since its identity was cached).

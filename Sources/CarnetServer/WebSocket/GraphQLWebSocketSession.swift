@@ -25,6 +25,8 @@ final class GraphQLWebSocketSession: Sendable {
         let limiter: RateLimiter
         /// The same budget as HTTP answers: a query's answer counts until the socket has taken it.
         let responseBudget: ResponseMemoryBudget
+        /// Subscriptions open at once per principal, across its sockets (one for the whole server).
+        let subscriptionQuota: SubscriptionQuota
     }
 
     private struct Operation {
