@@ -104,7 +104,15 @@ public final class GraphQLService: Sendable {
         if let failure = executor.rootFailure {
             body = executor.failedRoot(failure)
         } else {
-            body = operation.kind == .query ? await executor.runQuery(fields) : await executor.run(fields)
+            if operation.kind == .query {
+                // What a query's pages read of large values is bounded as its response is (twice over: a unified
+                // contact reads its members' values, which it shows once).
+                let (twice, overflow) = limits.maxResponseBytes.multipliedReportingOverflow(by: 2)
+                let allowance = ReadAllowance(limit: overflow ? .max : twice)
+                body = await ReadAllowance.$current.withValue(allowance) { await executor.runQuery(fields) }
+            } else {
+                body = await executor.run(fields)
+            }
         }
         var response = GraphQLResponse(
             body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)

@@ -1,3 +1,6 @@
+import CarnetStore
+import CarnetStoreTestSupport
+import Foundation
 import Synchronization
 import Testing
 
@@ -123,5 +126,55 @@ struct ResponseGrowthTests {
         #expect(!response.wasCutShort && !response.hasErrors)
         #expect(response.body.count > 30_000)
         #expect(none.asked.withLock { $0 }.isEmpty)
+    }
+}
+
+/// A page is read whole before it is written: 200 contacts of 1.7 MB each read 340 MB for a response that stopped
+/// at 64 MiB (an outside tester's find). What a query reads of large values is bounded with its response.
+@Suite("Reads bounded with the response")
+struct ReadAllowanceTests {
+    @Test(
+        "A page whose values pass twice the response limit stops reading with MAX_RESPONSE_BYTES_EXCEEDED",
+        arguments: StoreKind.sqlite)
+    func largeValues(kind: StoreKind) async throws {
+        var limits = GraphQLLimits()
+        limits.maxResponseBytes = 100_000
+        let fixture = GraphQLFixture(store: try await StoreFixture(kind).store, limits: limits)
+        let image = Data(repeating: 7, count: 30_000).base64EncodedString()
+        let property = "X-LONG:" + String(repeating: "p", count: 30_000)
+        for index in 0..<10 {
+            _ = try await fixture.data(
+                "mutation($r: SaveRequestInput!) { save(request: $r) { revision } }",
+                [
+                    "r": [
+                        "operations": [
+                            [
+                                "addContact": [
+                                    "givenName": .string("P\(index)"), "imageData": .string(image),
+                                    "vCardProperties": [.string(property)],
+                                ]
+                            ]
+                        ]
+                    ]
+                ])
+        }
+        let allowance = ReadAllowance(limit: 200_000)
+        // 10 contacts of 60 KB: past 200 KB at the fourth, and the read stops there.
+        let error = await ReadAllowance.$current.withValue(allowance) {
+            await #expect(throws: StoreError.self) {
+                _ = try await fixture.store.contacts(
+                    ContactFetchRequest(keysToFetch: [.imageData, .vCardProperties], page: .first(10, after: nil)))
+            }
+        }
+        #expect(error?.code == .responseTooLarge)
+        let response = try await fixture.run("{ contacts(first: 10) { nodes { imageData vCardProperties } } }")
+        #expect(response.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(response.json.prefix(300))")
+        // Within the limit the same page is read and written.
+        let small = try await fixture.data("{ contacts(first: 1) { nodes { imageData vCardProperties } } }")
+        #expect(small["contacts"]?["nodes"]?[0]?["imageData"]?.stringValue == image)
+        // A plain page with no allowance (the store's own callers) reads everything.
+        let all = try await fixture.store.contacts(
+            ContactFetchRequest(keysToFetch: [.imageData, .vCardProperties], page: .first(10, after: nil)))
+        #expect(all.contacts.count == 10 && all.contacts.allSatisfy { $0.imageData?.count == 30_000 })
     }
 }

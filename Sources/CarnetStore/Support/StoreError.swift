@@ -33,6 +33,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// linked, a unified contact past its member limit, an update through a unified contact that no member can
         /// hold. ``StoreError/affectedRecordIdentifiers`` names the contacts.
         case linkInvalid = "LINK_INVALID"
+        /// A read would load more bytes of values than its caller allows (``ReadAllowance``): the response could
+        /// not hold them. Ask for smaller pages or fewer large fields.
+        case responseTooLarge = "MAX_RESPONSE_BYTES_EXCEEDED"
 
         /// The closest `CNErrorCode` value; conflicts have no Apple counterpart and use 1001.
         public var numericValue: Int {
@@ -46,6 +49,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case .conflict: 1001
             case .quotaExceeded: 1002
             case .linkInvalid: 1003
+            case .responseTooLarge: 1004
             case .forbidden: 100
             case .unavailable: 1
             case .storageFull, .storageFailure: 2

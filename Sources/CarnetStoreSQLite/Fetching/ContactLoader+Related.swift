@@ -68,6 +68,8 @@ private struct RelatedRead {
 
     func run(_ db: Database, _ rowids: RelatedRowids, into contacts: inout [Contact]) throws {
         let condition = rowids.condition
+        // Read once: a task-local lookup per value would cost more than the check.
+        let allowance = ReadAllowance.current
         if !kinds.isEmpty {
             let statement = try db.cachedStatement(
                 sql: """
@@ -87,8 +89,10 @@ private struct RelatedRead {
                     lastRowid = rowid
                 }
                 guard let kind = MultiValueKind(rawValue: columns.int(1)) else { continue }
+                let value = columns.string(4)
+                try allowance?.charge(value.utf8.count)
                 contacts[index].appendEncoded(
-                    kind, identifier: columns.string(2), label: columns.optionalString(3), value: columns.string(4))
+                    kind, identifier: columns.string(2), label: columns.optionalString(3), value: value)
             }
         }
         guard wantsImage || wantsThumbnail else { return }
@@ -101,8 +105,12 @@ private struct RelatedRead {
         let rows = SQLiteSteppedRows(statement.sqliteStatement)
         while let columns = try rows.next() {
             guard let index = indexByRowid[columns.int64(0)] else { continue }
-            if wantsImage { contacts[index].values.imageData = columns.optionalData(1) }
-            if wantsThumbnail { contacts[index].values.thumbnailImageData = columns.optionalData(2) }
+            let (image, thumbnail) = (
+                wantsImage ? columns.optionalData(1) : nil, wantsThumbnail ? columns.optionalData(2) : nil
+            )
+            try allowance?.charge((image?.count ?? 0) + (thumbnail?.count ?? 0))
+            if wantsImage { contacts[index].values.imageData = image }
+            if wantsThumbnail { contacts[index].values.thumbnailImageData = thumbnail }
         }
     }
 }

@@ -51,9 +51,11 @@ final class ReadSnapshot: @unchecked Sendable {
     /// Runs `body` in the snapshot on the connection's queue while the caller suspends: for the unbounded reads,
     /// which would otherwise hold a thread of the cooperative pool.
     func suspendingRead<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        try await connection.queue.unsafeRead { [self] db in
+        // On the connection's queue the task's values are not bound: the read allowance is carried over.
+        let allowance = ReadAllowance.current
+        return try await connection.queue.unsafeRead { [self] db in
             try begin(db)
-            return try body(db)
+            return try ReadAllowance.$current.withValue(allowance) { try body(db) }
         }
     }
 

@@ -65,9 +65,13 @@ extension SQLiteStore {
     private static func suspendingRead<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) async throws
         -> T
     {
-        try await withoutActuallyEscaping(body) { body in
+        // On a reader queue the task's values are not bound: the read allowance is carried over.
+        let allowance = ReadAllowance.current
+        return try await withoutActuallyEscaping(body) { body in
             let box = UncheckedSendable(body)
-            return try await writer.read { db in UncheckedSendable(try box.value(db)) }.value
+            return try await writer.read { db in
+                UncheckedSendable(try ReadAllowance.$current.withValue(allowance) { try box.value(db) })
+            }.value
         }
     }
 }
