@@ -96,11 +96,19 @@ struct PaginationTests {
             ContactFetchRequest(keysToFetch: [], page: .first(2, after: "garbage!")),
             ContactFetchRequest(keysToFetch: [], sortOrder: .familyName, page: .first(2, after: page.cursors[0])),
             ContactFetchRequest(predicate: .matchingName(String(repeating: "a ", count: 600)), keysToFetch: []),
+            // Short enough, but 13 words, each a read of the name index.
+            ContactFetchRequest(predicate: .matchingName(String(repeating: "a ", count: 13)), keysToFetch: []),
             ContactFetchRequest(predicate: .withIdentifiers((0...1000).map { "id\($0)" }), keysToFetch: []),
         ] {
             let error = await #expect(throws: StoreError.self) { try await store.contacts(request) }
             #expect(error?.code == .predicateInvalid)
         }
+        let count = await #expect(throws: StoreError.self) {
+            try await store.contactCount(matching: .matchingName(String(repeating: "r ", count: 13)))
+        }
+        #expect(count?.code == .predicateInvalid)
+        let twelve = ContactFetchRequest(predicate: .matchingName(String(repeating: "r ", count: 12)), keysToFetch: [])
+        #expect(try await store.contacts(twelve).contacts.count == 5)
     }
 }
 

@@ -15,6 +15,10 @@ public final class AccessTokens: Sendable {
     let cacheLifetime: Duration
     /// Per token id: its record and the identity it grants (built once, not per request), or `nil` when unknown.
     private let cache = Mutex<[String: (entry: Entry?, fetched: ContinuousClock.Instant)]>([:])
+    /// Lookups of the catalog under way, by token id: checks of one token at once share one. Every subscription
+    /// checks its token each second; with the catalog slow, each check missed the cache and made its own lookup,
+    /// which made it slower still (an outside tester's 10,000 idle subscriptions on 200 tokens held both cores).
+    private let lookups = Mutex<[String: Task<Entry?, any Error>]>([:])
 
     /// A class, so that reading it from the cache retains one reference rather than copying the record.
     private final class Entry: Sendable {
@@ -86,13 +90,22 @@ public final class AccessTokens: Sendable {
         if let cached = cache.withLock({ $0[id] }), now - cached.fetched < (maxAge ?? cacheLifetime) {
             return cached.entry
         }
-        let entry = try await identity(id: id)
-        cache.withLock { entries in
-            // Unknown ids are cached too (bounded), so guessing does not turn into database reads.
-            if entries.count > 10_000 { entries.removeAll(keepingCapacity: true) }
-            entries[id] = (entry, now)
+        let lookup = lookups.withLock { running in
+            if let shared = running[id] { return shared }
+            let started = Task { [self] in
+                defer { _ = self.lookups.withLock { $0.removeValue(forKey: id) } }
+                let entry = try await identity(id: id)
+                cache.withLock { entries in
+                    // Unknown ids are cached too (bounded), so guessing does not turn into database reads.
+                    if entries.count > 10_000 { entries.removeAll(keepingCapacity: true) }
+                    entries[id] = (entry, now)
+                }
+                return entry
+            }
+            running[id] = started
+            return started
         }
-        return entry
+        return try await lookup.value
     }
 
     /// The token's record and the identity it grants now: `nil` for an unknown token, a disabled principal, or a

@@ -55,6 +55,9 @@ public struct ContactPredicate: Sendable, Hashable {
         where (text?.utf8.count ?? 0) > StoreLimits.singleLineBytes {
             throw StoreError(.predicateInvalid, "\(name) is longer than \(StoreLimits.singleLineBytes) bytes")
         }
+        if let name = matchingName, TextFolding.words(name).count > StoreLimits.nameSearchWords {
+            throw StoreError(.predicateInvalid, "matchingName has more than \(StoreLimits.nameSearchWords) words")
+        }
         if (identifiers?.count ?? 0) > StoreLimits.pageSize {
             throw StoreError(.predicateInvalid, "At most \(StoreLimits.pageSize) identifiers")
         }

@@ -42,6 +42,9 @@ public enum StoreLimits {
     public static let unifiedSearchLinkedMatches = 10_000
     /// The largest page a fetch may ask for.
     public static let pageSize = 1_000
+    /// The most words a name search may hold: each is a prefix read of the name index (512 of "a" in 20 aliases
+    /// held a core for seconds apiece), and names people type have a few.
+    public static let nameSearchWords = 12
     /// The most contacts a key may be shared by and still count as evidence of a duplicate
     /// (``ContactStore/duplicateCandidates(_:)``): a switchboard number or an `info@` address shared by more is
     /// left out, so the pairs stay at most 190 per key on any data.
