@@ -142,9 +142,12 @@ struct FetchTests {
         #expect(try await search(store, .matchingName("an sm ac co anna smith corp")) == ["Anna Smith"])
         #expect(try await search(store, .matchingName("an sm ac anna smith smithe")) == ["Anna Smithers"])
         #expect(try await search(store, .matchingName("an sm ac co anna smith corpx")) == [])
-        // Hundreds of words: an answer, not a stall.
+        // Hundreds of words: a refusal, not a stall; twelve, an answer.
         let many = (0..<200).map { "w\($0)" }.joined(separator: " ")
-        #expect(try await search(store, .matchingName(many)) == [])
+        let refused = await #expect(throws: StoreError.self) { try await search(store, .matchingName(many)) }
+        #expect(refused?.code == .predicateInvalid)
+        let twelve = (0..<12).map { "w\($0)" }.joined(separator: " ")
+        #expect(try await search(store, .matchingName(twelve)) == [])
     }
 
     @Test(

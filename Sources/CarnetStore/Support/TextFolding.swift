@@ -111,6 +111,18 @@ package enum TextFolding {
         fold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
+    /// The words of a name query that each say something: once each, and none that prefixes another word of the
+    /// query (a name with a word that starts with "ann" has one that starts with "a"). Each word is a read of the
+    /// name index, and "a a a … a" was hundreds of reads for one.
+    package static func queryWords(_ text: String) -> [String] {
+        let all = words(text)
+        var kept: [String] = []
+        for word in all where !kept.contains(word) && !all.contains(where: { $0 != word && $0.hasPrefix(word) }) {
+            kept.append(word)
+        }
+        return kept
+    }
+
     /// The search key of an email address: trimmed and lowercased.
     package static func emailKey(_ email: String) -> String? {
         var utf8 = Substring(email).utf8

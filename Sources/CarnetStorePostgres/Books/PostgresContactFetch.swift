@@ -28,7 +28,7 @@ struct PostgresContactFetch {
         let bookParameter = try sql.bind(book)
         var conditions = ["\(c).book_id = \(bookParameter)"]
         if let name = predicate.matchingName {
-            let words = TextFolding.words(name)
+            let words = TextFolding.queryWords(name)
             guard !words.isEmpty else { return nil }
             // The longest (most selective) words each get an index range the planner can drive from; any further
             // words are checked in one join, whatever their number. A condition per word made the planner's work

@@ -42,7 +42,7 @@ struct PostgresNameSearch {
         } else {
             return nil
         }
-        self.init(words: Set(TextFolding.words(name)).sorted(), prefixCounts: [:], source: source)
+        self.init(words: Set(TextFolding.queryWords(name)).sorted(), prefixCounts: [:], source: source)
     }
 
     private init?(words: [String], prefixCounts: [String: Int64], source: Source) {

@@ -30,7 +30,7 @@ struct ContactQuery {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let name = predicate.matchingName {
-            let words = TextFolding.words(name)
+            let words = TextFolding.queryWords(name)
             guard !words.isEmpty else { return nil }
             guard let match = try NameIndex.match(db, .family, words) else { return nil }
             drivers.append(

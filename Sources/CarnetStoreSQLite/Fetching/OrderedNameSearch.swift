@@ -49,7 +49,7 @@ struct OrderedNameSearch {
             predicate.matchingEmailAddress == nil, predicate.matchingPhoneNumber == nil, predicate.identifiers == nil,
             predicate.groupIdentifier == nil
         else { return nil }
-        let words = TextFolding.words(name)
+        let words = TextFolding.queryWords(name)
         guard !words.isEmpty else { return nil }
         self.request = request
         self.order = order
