@@ -41,8 +41,8 @@ extension Executor {
         guard count > grantedBytes else { return nil }
         let limit = service.limits.maxResponseBytes
         if count > limit { return Self.responseTooLarge(limit) }
-        guard !growthRefused, let admit = context.admitResponseBytes, operation.operation == .query else {
-            if growthRefused { return Self.serverBusy }
+        if growthRefused { return Self.serverBusy }
+        guard let admit = context.admitResponseBytes, operation.operation == .query else {
             grantedBytes = limit
             return nil
         }

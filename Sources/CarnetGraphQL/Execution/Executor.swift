@@ -28,7 +28,7 @@ final class Executor {
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
     /// Bytes the response may reach before it asks again (``responseRefusal``).
-    @exclusivity(unchecked) var grantedBytes = Executor.freeResponseBytes
+    @exclusivity(unchecked) var grantedBytes: Int
     /// The save the current root mutation field committed, if it did: errors recorded after it say so.
     var committedSave: SaveResult?
     /// Whether the server refused this query's response more memory (`SERVER_BUSY`).
