@@ -49,11 +49,12 @@ enum RawSave {
                 person.birthday.map { "gregorian||\($0.year.map(String.init) ?? "")|\($0.month)|\($0.day)|0" },
                 sortGiven, sortFamily, ftsGiven, ftsFamily, seq, seq, now, now,
             ])
-            let names = TextFolding.fold(
-                [
-                    person.givenName, person.middleName, person.familyName, person.nickname,
-                    person.organizationName,
-                ].filter { !$0.isEmpty }.joined(separator: " "))
+            let names = NameIndex.indexedText(
+                TextFolding.fold(
+                    [
+                        person.givenName, person.middleName, person.familyName, person.nickname,
+                        person.organizationName,
+                    ].filter { !$0.isEmpty }.joined(separator: " ")))
             for (table, ftsRowid) in [("contactNameGiven", ftsGiven), ("contactNameFamily", ftsFamily)]
             where options.nameTables.contains(table) {
                 try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")

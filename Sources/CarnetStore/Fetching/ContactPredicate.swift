@@ -3,6 +3,7 @@
 public struct ContactPredicate: Sendable, Hashable {
     /// Every word must prefix-match a word of some name field (given, middle, family, previous family,
     /// nickname, organization, phonetic names), ignoring case and diacritics: `"ann sm"` finds "Anna Smith".
+    /// Words are those of ``TextFolding/words(_:)`` on every backend.
     public var matchingName: String?
     /// A case-insensitive exact match on one of the contact's email addresses.
     public var matchingEmailAddress: String?

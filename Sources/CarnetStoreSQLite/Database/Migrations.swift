@@ -17,6 +17,7 @@ enum Migrations {
         migrator.registerMigration("v10", foreignKeyChecks: .immediate, migrate: Migration010.migrate)
         migrator.registerMigration("v11", foreignKeyChecks: .immediate, migrate: Migration011.migrate)
         migrator.registerMigration("v12", foreignKeyChecks: .immediate, migrate: Migration012.migrate)
+        migrator.registerMigration("v13", foreignKeyChecks: .immediate, migrate: Migration013.migrate)
         return migrator
     }
 }

@@ -113,7 +113,7 @@ package enum NameIndex {
         let statement = try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")
         var bind = SQLiteBinder(statement)
         bind.int64(rowid)
-        bind.text(names)
+        bind.text(indexedText(names))
         try bind.execute()
     }
 
@@ -124,37 +124,18 @@ package enum NameIndex {
             sql: "INSERT INTO \(table) (\(table), rowid, names) VALUES ('delete', ?, ?)")
         var bind = SQLiteBinder(statement)
         bind.int64(rowid)
-        bind.text(names)
+        bind.text(indexedText(names))
         try bind.execute()
     }
 
-    /// The tokens unicode61 makes of a word: its runs of letters, digits and private-use characters. A word holds
-    /// others where a letter carries a mark ("कि", "สุ") or a joiner; quoted whole in a query, it was a phrase,
-    /// which a `detail = none` table refuses (an outside tester's find: such a search failed with an internal
-    /// error). Each token is a prefix of its own, as the index holds it; the callers check the words themselves.
-    static func tokens(_ word: String) -> [String] {
-        guard !word.unicodeScalars.allSatisfy(isTokenScalar) else { return [word] }
-        var tokens: [String] = []
-        var token = String.UnicodeScalarView()
-        for scalar in word.unicodeScalars {
-            if isTokenScalar(scalar) {
-                token.append(scalar)
-            } else if !token.isEmpty {
-                tokens.append(String(token))
-                token = String.UnicodeScalarView()
-            }
-        }
-        if !token.isEmpty { tokens.append(String(token)) }
-        return tokens
-    }
-
-    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
-            .letterNumber, .otherNumber, .privateUse:
-            true
-        default: false
-        }
+    /// The text the tables index for `names`: its words (``TextFolding/words(_:)``, as the PostgreSQL backend
+    /// indexes them and both backends split a query) separated by spaces. The tables tokenize with `ascii`, which
+    /// splits at ASCII punctuation and spaces only and keeps every other character in its token, so each word is one
+    /// term. Under `unicode61` (v1–v12) SQLite split words itself: at a letter's mark ("कि"), a joiner or a circled
+    /// letter, and not at a private-use character, so the two backends found different contacts (an outside
+    /// differential tester's find).
+    package static func indexedText(_ names: String) -> String {
+        TextFolding.words(names).joined(separator: " ")
     }
 
     /// The FTS5 query for name words: each a prefix, all required; `nil` when a word prefixes no indexed term.
@@ -164,9 +145,9 @@ package enum NameIndex {
     /// otherwise merge all of their postings before returning the first match.
     static func match(_ db: Database, _ order: Order, _ words: [String]) throws -> String? {
         var parts: [String] = []
-        for word in words.flatMap(tokens) {
+        for word in words {
             guard word.unicodeScalars.count > longestIndexedPrefix else {
-                parts.append("\"\(word)\"*")
+                parts.append("\(quoted(word))*")
                 continue
             }
             let terms = try String.fetchAll(
@@ -178,8 +159,14 @@ package enum NameIndex {
             if terms.isEmpty { return nil }
             parts.append(
                 terms.count > maxExpandedTerms
-                    ? "\"\(word)\"*" : "(" + terms.map { "\"\($0)\"" }.joined(separator: " OR ") + ")")
+                    ? "\(quoted(word))*" : "(" + terms.map(quoted).joined(separator: " OR ") + ")")
         }
         return parts.joined(separator: " AND ")
+    }
+
+    /// A term as an FTS5 string. Words hold no ASCII punctuation (``TextFolding/words(_:)``), quotes included;
+    /// escaped all the same, so that no word can change the query's syntax.
+    private static func quoted(_ term: String) -> String {
+        "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
