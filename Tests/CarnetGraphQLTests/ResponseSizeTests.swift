@@ -135,7 +135,7 @@ struct ResponseGrowthTests {
 struct ReadAllowanceTests {
     @Test(
         "A page whose values pass twice the response limit stops reading with MAX_RESPONSE_BYTES_EXCEEDED",
-        arguments: StoreKind.sqlite)
+        arguments: StoreKind.available)
     func largeValues(kind: StoreKind) async throws {
         var limits = GraphQLLimits()
         limits.maxResponseBytes = 100_000
@@ -167,6 +167,17 @@ struct ReadAllowanceTests {
             }
         }
         #expect(error?.code == .responseTooLarge)
+        // By identifier too (PostgreSQL reads those with their values in one statement), and values alone.
+        let ids = try await fixture.store.contacts(ContactFetchRequest(keysToFetch: [], page: .first(10, after: nil)))
+            .contacts.map(\.identifier)
+        for keys: ContactKeySet in [[.vCardProperties], [.imageData]] {
+            let error = await ReadAllowance.$current.withValue(ReadAllowance(limit: 200_000)) {
+                await #expect(throws: StoreError.self, "\(keys)") {
+                    _ = try await fixture.store.contacts(withIdentifiers: ids, keysToFetch: keys)
+                }
+            }
+            #expect(error?.code == .responseTooLarge, "\(keys)")
+        }
         let response = try await fixture.run("{ contacts(first: 10) { nodes { imageData vCardProperties } } }")
         #expect(response.errorCodes == ["MAX_RESPONSE_BYTES_EXCEEDED"], "\(response.json.prefix(300))")
         // Within the limit the same page is read and written.

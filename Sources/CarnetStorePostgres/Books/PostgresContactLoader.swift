@@ -89,8 +89,12 @@ struct PostgresContactLoader {
                 contact.values.nonGregorianBirthday = try cell.decode(String?.self).flatMap(
                     ContactDate.init(storageString:))
             case .imageDataAvailable: contact.values.imageDataAvailable = try cell.decode(Bool.self)
-            case .imageData: contact.values.imageData = try cell.decode(Data?.self)
-            case .thumbnailImageData: contact.values.thumbnailImageData = try cell.decode(Data?.self)
+            case .imageData:
+                contact.values.imageData = try cell.decode(Data?.self)
+                try ReadAllowance.current?.charge(contact.values.imageData?.count ?? 0)
+            case .thumbnailImageData:
+                contact.values.thumbnailImageData = try cell.decode(Data?.self)
+                try ReadAllowance.current?.charge(contact.values.thumbnailImageData?.count ?? 0)
             default:
                 if let slot = entry.key.stringSlot { contact.values.strings[slot] = try cell.decode(String.self) }
             }
@@ -113,10 +117,13 @@ struct PostgresContactLoader {
                 try Self.kindCondition("", kinds, &sql))
             ORDER BY contact_id, kind, position
             """
+        // Streamed rather than collected: a read past the allowance stops before the rest arrives.
+        let allowance = ReadAllowance.current
         let rows = try await connection.rows(sql.query(text), logger: logger)
-            .decode((String, Int16, String, String?, String).self).array()
-        for (contactID, kind, id, label, value) in rows {
+            .decode((String, Int16, String, String?, String).self)
+        for try await (contactID, kind, id, label, value) in rows {
             guard let index = indexByID[contactID], let kind = MultiValueKind(rawValue: Int(kind)) else { continue }
+            try allowance?.charge(value.utf8.count)
             contacts[index].appendEncoded(kind, identifier: id, label: label, value: value)
         }
     }
@@ -168,6 +175,7 @@ struct PostgresContactLoader {
             """
         var byID: [String: Contact] = [:]
         let valueColumn = Self.metadataCount + columns.count
+        let allowance = ReadAllowance.current
         for try await row in try await connection.rows(sql.query(text), logger: logger) {
             let cells = Array(row)
             let identifier = try cells[0].decode(String.self)
@@ -175,10 +183,11 @@ struct PostgresContactLoader {
             guard let rawKind = try cells[valueColumn].decode(Int16?.self),
                 let kind = MultiValueKind(rawValue: Int(rawKind))
             else { continue }
+            let value = try cells[valueColumn + 3].decode(String.self)
+            try allowance?.charge(value.utf8.count)
             byID[identifier]?.appendEncoded(
                 kind, identifier: try cells[valueColumn + 1].decode(String.self),
-                label: try cells[valueColumn + 2].decode(String?.self),
-                value: try cells[valueColumn + 3].decode(String.self))
+                label: try cells[valueColumn + 2].decode(String?.self), value: value)
         }
         return byID
     }
