@@ -53,38 +53,34 @@ extension PostgresSaveTransaction {
         try await record(.addContact, contact.identifier, other: container)
     }
 
-    /// Indexes the contact's folded name words and their prefixes for name search, and counts the prefixes, in one
-    /// statement.
-    func insertNameIndex(_ contact: String, _ entry: NameIndexEntry) async throws {
+    /// Indexes the contact's folded name words and their prefixes for name search, in one statement. The prefixes'
+    /// counts change once, at the end of the save (``applyPrefixCounts()``).
+    mutating func insertNameIndex(_ contact: String, _ entry: NameIndexEntry) async throws {
         guard !entry.words.isEmpty else { return }
         try await run(
             """
             WITH words AS (
                 INSERT INTO contact_name_word (book_id, word, contact_id)
                 SELECT \(bookID), word, \(contact) FROM unnest(\(entry.words)::text[]) AS word
-            ), prefixes AS (
-                INSERT INTO contact_name_prefix (book_id, prefix, contact_id, sort_given, sort_family, words)
-                SELECT \(bookID), prefix, \(contact), \(entry.sortGiven), \(entry.sortFamily), \(entry.wordList)
-                FROM unnest(\(entry.prefixes)::text[]) AS prefix
             )
-            INSERT INTO contact_name_prefix_count (book_id, prefix, contacts)
-            SELECT \(bookID), prefix, 1 FROM unnest(\(entry.prefixes)::text[]) AS prefix
-            ON CONFLICT (book_id, prefix) DO UPDATE SET contacts = contact_name_prefix_count.contacts + 1
+            INSERT INTO contact_name_prefix (book_id, prefix, contact_id, sort_given, sort_family, words)
+            SELECT \(bookID), prefix, \(contact), \(entry.sortGiven), \(entry.sortFamily), \(entry.wordList)
+            FROM unnest(\(entry.prefixes)::text[]) AS prefix
             """)
+        for prefix in entry.prefixes { prefixCountChanges[prefix, default: 0] += 1 }
     }
 
-    /// Removes the contact from the name indexes and its prefixes from the counts, in one statement.
-    func removeNameIndex(_ contact: String) async throws {
-        try await run(
+    /// Removes the contact from the name indexes, in one statement; its prefixes' counts change at the end.
+    mutating func removeNameIndex(_ contact: String) async throws {
+        let removed = try await run(
             """
             WITH words AS (
                 DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = \(contact)
-            ), removed AS (
-                DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = \(contact) RETURNING prefix
             )
-            UPDATE contact_name_prefix_count n SET contacts = n.contacts - 1 FROM removed r
-            WHERE n.book_id = \(bookID) AND n.prefix = r.prefix
-            """)
+            DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = \(contact) RETURNING prefix
+            """
+        ).decode(String.self)
+        for try await prefix in removed { prefixCountChanges[prefix, default: 0] -= 1 }
     }
 
     /// Inserts new labeled values under fresh identifiers, in one statement.
