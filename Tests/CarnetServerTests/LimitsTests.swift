@@ -30,7 +30,7 @@ struct LimitsTests {
                     let (body, continuation) = AsyncStream<ByteBuffer>.makeStream()
                     continuation.yield(whole)
                     request.body = .stream(body, length: .known(Int64(whole.readableBytes + 1)))
-                    let response = try await client.client.execute(request, timeout: .seconds(30))
+                    let response = try await client.client.execute(request, timeout: .seconds(120))
                     #expect(response.status.code == 408, "\(path)")
                     #expect(response.version == (http2 ? .http2 : .http1_1))
                     continuation.finish()
@@ -68,7 +68,7 @@ struct LimitsTests {
                             continuation.finish()
                         }
                     }, length: .known(Int64(text.utf8.count)))
-                let response = try await client.client.execute(request, timeout: .seconds(30))
+                let response = try await client.client.execute(request, timeout: .seconds(120))
                 #expect(response.status.code == 200)
                 let body = try await response.body.collect(upTo: 1 << 20)
                 #expect(String(buffer: body) == #"{"data":{"contacts":{"totalCount":0}}}"#)

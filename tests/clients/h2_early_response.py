@@ -87,7 +87,7 @@ def main() -> int:
     context.set_alpn_protocols(["h2"])
     big = 64 * args.limit
     failures = 0
-    with context.wrap_socket(socket.create_connection(("127.0.0.1", args.port), timeout=30),
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", args.port), timeout=120),
                              server_hostname="localhost") as connection:
         h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
         h2c.initiate_connection()

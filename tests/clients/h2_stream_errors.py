@@ -81,7 +81,7 @@ def main() -> int:
         "pseudo-header after a regular one": request(args.token)[1:] + [(":method", "POST")],
     }
     failures = 0
-    with context.wrap_socket(socket.create_connection(("127.0.0.1", args.port), timeout=30),
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", args.port), timeout=120),
                              server_hostname="localhost") as connection:
         config = h2.config.H2Configuration(client_side=True, validate_outbound_headers=False,
                                            normalize_outbound_headers=False, validate_inbound_headers=False)
@@ -129,7 +129,7 @@ def main() -> int:
 def ping_flood(context, port: int) -> int:
     """Ten PINGs at once on an idle connection are past the server's ping policy: it closes the connection, and the
     GOAWAY that says why (ENHANCE_YOUR_CALM) reaches the client first."""
-    with context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=30),
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=120),
                              server_hostname="localhost") as connection:
         h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
         h2c.initiate_connection()

@@ -33,6 +33,15 @@ final class GraphQLWebSocketSession: Sendable {
         var generation: Int
         var task: Task<Void, Never>?
         var isSubscription = false
+        /// A subscription's place in its principal's quota, given back as soon as the operation is removed: its
+        /// task ends a little later, and a client that completed it may subscribe again on another socket at once.
+        var lease: SubscriptionQuota.Lease?
+
+        /// Stops it: cancels its task and gives back its place.
+        func stop() {
+            task?.cancel()
+            lease?.release()
+        }
     }
 
     private struct State {
@@ -127,8 +136,7 @@ final class GraphQLWebSocketSession: Sendable {
         case .subscribe(let id, let payload):
             return await subscribe(id, payload)
         case .complete(let id):
-            let task = state.withLock { $0.operations.removeValue(forKey: id)?.task }
-            task?.cancel()
+            state.withLock { $0.operations.removeValue(forKey: id) }?.stop()
         }
         return true
     }
@@ -173,11 +181,19 @@ final class GraphQLWebSocketSession: Sendable {
             let task = Task { await self.execute(id, generation, prelude, identity) }
             // Known as a subscription from the start: a shutdown that came before its task began delivering took
             // it for a query, waited for it to finish, and so waited out the whole grace period.
-            let isSubscription = if case .subscribed = prelude { true } else { false }
-            state.withLock { state in
-                guard state.operations[id]?.generation == generation else { return }
+            let lease: SubscriptionQuota.Lease? =
+                if case .subscribed(_, _, _, _, let lease) = prelude { lease } else { nil }
+            let stale = state.withLock { state in
+                guard state.operations[id]?.generation == generation else { return true }
                 state.operations[id]?.task = task
-                state.operations[id]?.isSubscription = isSubscription
+                state.operations[id]?.isSubscription = lease != nil
+                state.operations[id]?.lease = lease
+                return false
+            }
+            // Removed meanwhile (the socket closed while the prelude ran): nothing would stop it later.
+            if stale {
+                task.cancel()
+                lease?.release()
             }
         }
         return true
@@ -196,12 +212,14 @@ extension GraphQLWebSocketSession {
         }
     }
 
-    /// Removes an operation (later messages for it are dropped) and returns its task to cancel.
+    /// Removes an operation (later messages for it are dropped), gives back its place in the quota, and returns
+    /// its task to cancel.
     func stopOperation(_ id: String, _ generation: Int) -> Task<Void, Never>? {
-        state.withLock { state in
-            guard state.operations[id]?.generation == generation else { return nil }
-            return state.operations.removeValue(forKey: id)?.task
+        let operation = state.withLock { state in
+            state.operations[id]?.generation == generation ? state.operations.removeValue(forKey: id) : nil
         }
+        operation?.lease?.release()
+        return operation?.task
     }
 
     func markSubscription(_ id: String, _ generation: Int) {
@@ -229,10 +247,10 @@ extension GraphQLWebSocketSession {
     }
 
     func cancelAll() {
-        let tasks = state.withLock { state in
+        let operations = state.withLock { state in
             defer { state.operations.removeAll() }
-            return state.operations.values.compactMap(\.task)
+            return Array(state.operations.values)
         }
-        for task in tasks { task.cancel() }
+        for operation in operations { operation.stop() }
     }
 }

@@ -32,16 +32,22 @@ final class SubscriptionQuota: Sendable {
         }
     }
 
-    /// One subscription's place, given back when the last reference goes.
+    /// One subscription's place, given back by ``release()`` or when the last reference goes, once.
     final class Lease: Sendable {
         private let quota: SubscriptionQuota
         private let principal: String
+        private let released = Atomic(false)
 
         fileprivate init(quota: SubscriptionQuota, principal: String) {
             self.quota = quota
             self.principal = principal
         }
 
-        deinit { quota.release(principal) }
+        func release() {
+            guard !released.exchange(true, ordering: .relaxed) else { return }
+            quota.release(principal)
+        }
+
+        deinit { release() }
     }
 }

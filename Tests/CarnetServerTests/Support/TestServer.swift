@@ -63,6 +63,10 @@ final class TestServer: Sendable {
         configuration.bodyTimeout = .seconds(120)
         // And a socket's connection_init, sent by the test process right after the upgrade (4408 has its test).
         configuration.webSocketInitTimeout = .seconds(120)
+        // And a raw connection's first request head, written by a task of the test process once connected: in a
+        // whole suite on two cores it once came after the 10 s limit, and the server closed before answering
+        // (the first-request deadline has tests of its own, ConnectionLimitTests).
+        configuration.firstRequestTimeout = .seconds(120)
         configure(&configuration)
         var logger = logs?.logger(label: "carnet-test") ?? Logger(label: "carnet-test")
         logger.logLevel = .warning
