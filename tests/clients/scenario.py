@@ -264,16 +264,17 @@ class Scenario:
             url=self.args.url,
             headers={"Authorization": f"Bearer {token}"},
             ssl=self.context,
-            timeout=60,  # hang bounds: a test suite on two loaded cores answers slowly
+            # Hang bounds: a test suite on two loaded cores answers slowly (the introspection once took over 60 s).
+            timeout=180,
         )
         client = Client(
             transport=transport,
             fetch_schema_from_transport=introspect,
             introspection_args={"input_object_one_of": True},
-            execute_timeout=60,
+            execute_timeout=180,
         )
         self.clients.append(client)
-        return await asyncio.wait_for(client.connect_async(), 120)
+        return await asyncio.wait_for(client.connect_async(), 300)
 
     async def save(self, session: Any, operations: list[dict[str, Any]], author: str | None) -> dict[str, Any]:
         request: dict[str, Any] = {"operations": operations}
