@@ -171,15 +171,13 @@ struct WideNameIndexTests {
                     db, sql: "SELECT rowid, ftsGiven, ftsFamily, sortGiven, sortFamily FROM contact WHERE id = ?",
                     arguments: [contact.identifier]))
             let names = ContactIndexing.names(contact)
-            try NameIndex.delete(db, .given, rowid: row[1], names: names)
-            try NameIndex.delete(db, .family, rowid: row[2], names: names)
+            try NameIndex.delete(db, given: row[1], family: row[2], names: names)
             let ftsGiven = try NameIndex.rowid(sortKey: row[3], contactRowid: rowid)
             let ftsFamily = try NameIndex.rowid(sortKey: row[4], contactRowid: rowid)
             try db.execute(
                 sql: "UPDATE contact SET rowid = ?, ftsGiven = ?, ftsFamily = ? WHERE rowid = ?",
                 arguments: [rowid, ftsGiven, ftsFamily, row[0] as Int64])
-            try NameIndex.insert(db, .given, rowid: ftsGiven, names: names)
-            try NameIndex.insert(db, .family, rowid: ftsFamily, names: names)
+            try NameIndex.insert(db, given: ftsGiven, family: ftsFamily, names: names)
         }
     }
 

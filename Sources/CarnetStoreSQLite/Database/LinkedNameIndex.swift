@@ -28,8 +28,7 @@ enum LinkedNameIndex {
                 arguments: [unifiedId])
         else { return }
         let names: String = row[2]
-        try NameIndex.delete(db, .given, linked: true, rowid: row[0], names: names)
-        try NameIndex.delete(db, .family, linked: true, rowid: row[1], names: names)
+        try NameIndex.delete(db, linked: true, given: row[0], family: row[1], names: names)
         try db.cachedStatement(sql: "DELETE FROM contactLinkName WHERE unifiedId = ?").execute(arguments: [unifiedId])
     }
 
@@ -47,8 +46,7 @@ enum LinkedNameIndex {
         guard !named.isEmpty else { return }
         let names = named.joined(separator: " ")
         let (ftsGiven, ftsFamily): (Int64, Int64) = (standing[2], standing[3])
-        try NameIndex.insert(db, .given, linked: true, rowid: ftsGiven, names: names)
-        try NameIndex.insert(db, .family, linked: true, rowid: ftsFamily, names: names)
+        try NameIndex.insert(db, linked: true, given: ftsGiven, family: ftsFamily, names: names)
         try db.cachedStatement(
             sql: "INSERT INTO contactLinkName (unifiedId, ftsGiven, ftsFamily, names, members) VALUES (?, ?, ?, ?, ?)"
         ).execute(arguments: [unifiedId, ftsGiven, ftsFamily, names, named.count])

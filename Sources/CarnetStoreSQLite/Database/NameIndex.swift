@@ -108,23 +108,36 @@ package enum NameIndex {
         return bucket(sortKey) | contactRowid
     }
 
-    static func insert(_ db: Database, _ order: Order, linked: Bool = false, rowid: Int64, names: String) throws {
-        let table = linked ? order.linkedTable : order.table
-        let statement = try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")
-        var bind = SQLiteBinder(statement)
-        bind.int64(rowid)
-        bind.text(indexedText(names))
-        try bind.execute()
+    /// Indexes `names` in both orders, under each order's rowid. The text is made once for both tables.
+    static func insert(_ db: Database, linked: Bool = false, given: Int64, family: Int64, names: String) throws {
+        let text = indexedText(names)
+        try write(db, .given, linked: linked, rowid: given, text: text, delete: false)
+        try write(db, .family, linked: linked, rowid: family, text: text, delete: false)
     }
 
-    /// Removes a row; a contentless table needs the text that was indexed.
-    static func delete(_ db: Database, _ order: Order, linked: Bool = false, rowid: Int64, names: String) throws {
+    /// Removes a contact's rows in both orders; a contentless table needs the text that was indexed.
+    static func delete(_ db: Database, linked: Bool = false, given: Int64, family: Int64, names: String) throws {
+        let text = indexedText(names)
+        try write(db, .given, linked: linked, rowid: given, text: text, delete: true)
+        try write(db, .family, linked: linked, rowid: family, text: text, delete: true)
+    }
+
+    /// Indexes `names` in one order: for a rebuild, which fills each table in its own rowid order.
+    static func insert(_ db: Database, _ order: Order, rowid: Int64, names: String) throws {
+        try write(db, order, linked: false, rowid: rowid, text: indexedText(names), delete: false)
+    }
+
+    private static func write(
+        _ db: Database, _ order: Order, linked: Bool, rowid: Int64, text: String, delete: Bool
+    ) throws {
         let table = linked ? order.linkedTable : order.table
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO \(table) (\(table), rowid, names) VALUES ('delete', ?, ?)")
+            sql: delete
+                ? "INSERT INTO \(table) (\(table), rowid, names) VALUES ('delete', ?, ?)"
+                : "INSERT INTO \(table) (rowid, names) VALUES (?, ?)")
         var bind = SQLiteBinder(statement)
         bind.int64(rowid)
-        bind.text(indexedText(names))
+        bind.text(text)
         try bind.execute()
     }
 

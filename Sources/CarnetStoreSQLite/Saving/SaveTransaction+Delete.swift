@@ -9,8 +9,7 @@ extension SaveTransaction {
         try unlinkBeforeDelete(identifier)
         let rowid = stored.rowid
         let names = ContactIndexing.names(stored.contact)
-        try NameIndex.delete(db, .given, rowid: stored.ftsGiven, names: names)
-        try NameIndex.delete(db, .family, rowid: stored.ftsFamily, names: names)
+        try NameIndex.delete(db, given: stored.ftsGiven, family: stored.ftsFamily, names: names)
         // Memberships, labeled values, images and key revisions go with the row (ON DELETE CASCADE).
         try db.cachedStatement(sql: "DELETE FROM contact WHERE rowid = ?").execute(arguments: [rowid])
         contactDelta -= 1

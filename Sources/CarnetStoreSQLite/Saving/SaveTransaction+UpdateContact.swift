@@ -59,12 +59,10 @@ extension SaveTransaction {
             let sortFamily = ContactIndexing.sortKey(merged, .familyName)
             let names = ContactIndexing.names(merged)
             let oldNames = ContactIndexing.names(stored.contact)
-            try NameIndex.delete(db, .given, rowid: stored.ftsGiven, names: oldNames)
-            try NameIndex.delete(db, .family, rowid: stored.ftsFamily, names: oldNames)
+            try NameIndex.delete(db, given: stored.ftsGiven, family: stored.ftsFamily, names: oldNames)
             let ftsGiven = try NameIndex.rowid(sortKey: sortGiven, contactRowid: stored.rowid)
             let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: stored.rowid)
-            try NameIndex.insert(db, .given, rowid: ftsGiven, names: names)
-            try NameIndex.insert(db, .family, rowid: ftsFamily, names: names)
+            try NameIndex.insert(db, given: ftsGiven, family: ftsFamily, names: names)
             columns += ["sortGiven", "sortFamily", "ftsGiven", "ftsFamily"]
             // A linked contact's names are its unified contact's too: in its words or in where it stands.
             if let unified = try String.fetchOne(
