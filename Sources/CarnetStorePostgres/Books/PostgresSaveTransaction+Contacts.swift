@@ -83,16 +83,23 @@ extension PostgresSaveTransaction {
         for try await prefix in removed { prefixCountChanges[prefix, default: 0] -= 1 }
     }
 
-    /// Inserts new labeled values under fresh identifiers, in one statement.
+    /// Inserts one contact's new labeled values under fresh identifiers, in one statement.
     func insertValues(_ values: [(kind: MultiValueKind, position: Int, item: EncodedLabeledValue)], contact: String)
         async throws
     {
+        try await insertValues(values.map { (contact, $0.kind, $0.position, $0.item) })
+    }
+
+    /// Inserts new labeled values of any contacts under fresh identifiers, in one statement.
+    func insertValues(
+        _ values: [(contact: String, kind: MultiValueKind, position: Int, item: EncodedLabeledValue)]
+    ) async throws {
         guard !values.isEmpty else { return }
         try await connection.insertBatch(
             into: "labeled_value", book: bookID,
             [
                 .values("id", "text", values.map { _ in Contact.makeIdentifier() }),
-                .values("contact_id", "text", values.map { _ in contact }),
+                .values("contact_id", "text", values.map(\.contact)),
                 .values("kind", "int2", values.map { Int16($0.kind.rawValue) }),
                 .values("position", "int4", values.map { Int32($0.position) }),
                 .optional("label", values.map(\.item.label)),

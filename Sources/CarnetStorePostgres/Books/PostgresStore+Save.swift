@@ -20,8 +20,25 @@ extension PostgresStore {
                 connection, bookID: bookID, author: author, logger: logger)
             var identifiers: [String] = []
             var index = 0
+            // Runs of adds go in batches, a few statements each, in operation order.
+            var adds: [PendingAdd] = []
             for request in requests {
                 for operation in request.operations {
+                    if case .addContact(let contact, let container) = operation {
+                        let add = PendingAdd(contact: contact, containerIdentifier: container, operationIndex: index)
+                        if add.batchable {
+                            adds.append(add)
+                            identifiers.append(contact.identifier)
+                            if adds.count == PostgresSaveTransaction.addBatchSize {
+                                try await transaction.addContacts(adds)
+                                adds.removeAll(keepingCapacity: true)
+                            }
+                            index += 1
+                            continue
+                        }
+                    }
+                    try await transaction.addContacts(adds)
+                    adds.removeAll(keepingCapacity: true)
                     do {
                         try operation.checkBaseRevision(before: transaction.seq)
                         identifiers.append(try await transaction.apply(operation))
@@ -31,6 +48,7 @@ extension PostgresStore {
                     index += 1
                 }
             }
+            try await transaction.addContacts(adds)
             if transaction.contactDelta > 0, try await transaction.contactCount() > contactLimit {
                 throw StoreError(
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")

@@ -1,0 +1,207 @@
+import CarnetStoreTestSupport
+import CarnetTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// Saves with long runs of adds (an import): a backend may write a run in batches, and must give what adds one by
+/// one give: the records, their order, values, containers, history, name index and errors.
+@Suite("Saves with many adds")
+struct AddRunTests {
+    static let baseSeed: UInt64 =
+        ProcessInfo.processInfo.environment["CARNET_ADD_SEED"].flatMap(UInt64.init)
+        ?? UInt64(Date().timeIntervalSince1970)
+    static let names = ["Anna", "Bulk7", "Élodie", "Smith", "Ng", "O'Brien", "Zoë", "Kim Min"]
+
+    /// One operation generated, with what it should leave.
+    private struct Planned {
+        var operation: SaveOperation
+        var contact: Contact?
+        var container: String?
+    }
+
+    @Test(
+        "A generated import of adds, groups and members saves as its operations one by one",
+        arguments: StoreKind.available)
+    func generatedImport(kind: StoreKind) async throws {
+        let seed = Self.baseSeed &+ UInt64(StoreKind.allCases.firstIndex(of: kind)!)
+        var random = SeededRandom(seed: seed)
+        let store = try await StoreFixture(kind).store
+        let work = try await store.addContainer(Container(name: "Work", type: .exchange)).identifier
+        let defaultContainer = try await store.defaultContainer().identifier
+        let token = try await store.currentHistoryToken()
+
+        var planned: [Planned] = []
+        var groups: [String] = []
+        var inDefault: [String] = []
+        var memberships: Set<String> = []
+        // A first run of adds longer than a batch, then adds mixed with groups and members.
+        for index in 0..<1_150 {
+            if index >= 620, random.chance(3) {
+                let group = Group(name: "Group \(index)")
+                groups.append(group.identifier)
+                planned.append(Planned(operation: .addGroup(group, containerIdentifier: nil)))
+            } else if random.chance(4), let group = random.pick(groups), let member = random.pick(inDefault),
+                memberships.insert("\(member) \(group)").inserted
+            {
+                planned.append(Planned(operation: .addMember(contactIdentifier: member, groupIdentifier: group)))
+            } else {
+                let explicit = random.chance(20) ? Contact.makeIdentifier() : nil
+                var contact = Contact(identifier: explicit)
+                contact.givenName = random.pick(Self.names)!
+                contact.familyName = "\(random.pick(Self.names)!) \(index)"
+                contact.emailAddresses = (0..<random.int(0...2)).map {
+                    LabeledValue(label: ContactLabel.home, value: "p\(index)-\($0)@example.com")
+                }
+                contact.phoneNumbers = (0..<random.int(0...2)).map {
+                    LabeledValue(label: nil, value: "+1 555 \(index)\($0)")
+                }
+                if random.chance(3) { contact.imageData = Data([0x89, 0x50, 0x4E, 0x47, UInt8(index % 256)]) }
+                let container = random.chance(10) ? work : nil
+                if container == nil { inDefault.append(contact.identifier) }
+                planned.append(
+                    Planned(
+                        operation: .addContact(contact, containerIdentifier: container), contact: contact,
+                        container: container ?? defaultContainer))
+            }
+        }
+        let result = try await store.execute(
+            SaveRequest(transactionAuthor: "import", operations: planned.map(\.operation)))
+        let added = planned.compactMap(\.contact)
+        #expect(result.recordIdentifiers.count == planned.count, "seed \(seed)")
+        #expect(try await store.contactCount() == added.count, "seed \(seed)")
+
+        // Creation order, names, values and images, as given.
+        var stored: [Contact] = []
+        var after: String?
+        repeat {
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    keysToFetch: [.givenName, .familyName, .emailAddresses, .phoneNumbers, .imageDataAvailable],
+                    page: .first(StoreLimits.pageSize, after: after)))
+            stored += page.contacts
+            after = page.hasNextPage ? page.cursors.last : nil
+        } while after != nil
+        #expect(stored.map(\.identifier) == added.map(\.identifier), "seed \(seed): creation order")
+        for (given, saved) in zip(added, stored) {
+            #expect(
+                saved.givenName == given.givenName && saved.familyName == given.familyName
+                    && saved.emailAddresses.map(\.value) == given.emailAddresses.map(\.value)
+                    && saved.emailAddresses.map(\.label) == given.emailAddresses.map(\.label)
+                    && saved.phoneNumbers.map(\.value) == given.phoneNumbers.map(\.value)
+                    && saved.imageDataAvailable == (given.imageData != nil),
+                "seed \(seed): \(given.identifier)")
+        }
+        let valueIdentifiers = stored.flatMap {
+            $0.emailAddresses.map(\.identifier) + $0.phoneNumbers.map(\.identifier)
+        }
+        #expect(Set(valueIdentifiers).count == valueIdentifiers.count, "seed \(seed): value identifiers")
+        let inWork = try await store.contacts(
+            ContactFetchRequest(
+                predicate: ContactPredicate(containerIdentifier: work), keysToFetch: [],
+                page: .first(StoreLimits.pageSize), includeTotalCount: true))
+        #expect(inWork.totalCount == added.indices.filter { planned.compactMap(\.container)[$0] == work }.count)
+
+        // History: one event per operation, in operation order, with the author and the contact's container.
+        var events: [ChangeHistoryEvent] = []
+        var request = ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true)
+        while true {
+            let page = try await store.changeHistory(request)
+            events += page.events
+            request.startingToken = page.token
+            if !page.hasMore { break }
+        }
+        let expected = planned.map { plan -> String in
+            switch plan.operation {
+            case .addContact(let contact, _): return "addContact \(contact.identifier) \(plan.container ?? "-")"
+            case .addGroup(let group, _): return "addGroup \(group.identifier)"
+            case .addMember(let contact, let group): return "addMemberToGroup \(contact) \(group)"
+            default: return "?"
+            }
+        }
+        let actual = events.map { event -> String in
+            switch event.kind {
+            case .addContact: return "addContact \(event.contactIdentifier ?? "-") \(event.containerIdentifier ?? "-")"
+            case .addGroup: return "addGroup \(event.groupIdentifier ?? "-")"
+            default: return "\(event.kind) \(event.contactIdentifier ?? "-") \(event.groupIdentifier ?? "-")"
+            }
+        }
+        let differs =
+            zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(actual.count, expected.count)
+        #expect(
+            actual == expected,
+            "seed \(seed): history differs at \(differs) of \(expected.count): \(actual.dropFirst(differs).first ?? "end") against \(expected.dropFirst(differs).first ?? "end")"
+        )
+        #expect(Set(events.map(\.author)) == ["import"], "seed \(seed)")
+
+        // The name index: every name word finds exactly the contacts that have it.
+        for name in ["Bulk7", "Zoë", "O'Brien", "Kim"] {
+            let words = TextFolding.queryWords(name)
+            let want = added.filter { contact in
+                let own = TextFolding.words(ContactIndexing.names(contact))
+                return words.allSatisfy { word in own.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
+            }
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: .matchingName(name), keysToFetch: [], sortOrder: .familyName, page: .first(1),
+                    includeTotalCount: true))
+            #expect(page.totalCount == want.count, "seed \(seed): search \(name)")
+        }
+    }
+
+    @Test("An add that fails inside a long run names its operation and writes nothing", arguments: StoreKind.available)
+    func failingAdd(kind: StoreKind) async throws {
+        let seed = Self.baseSeed &+ 7 &+ UInt64(StoreKind.allCases.firstIndex(of: kind)!)
+        var random = SeededRandom(seed: seed)
+        let store = try await StoreFixture(kind).store
+        let retired = Make.person("Gone", "Away")
+        try await store.add([retired])
+        try await store.execute(SaveRequest(operations: [.deleteContact(identifier: retired.identifier)]))
+        let group = Group(name: "Existing")
+        try await store.execute(SaveRequest(operations: [.addGroup(group, containerIdentifier: nil)]))
+        let token = try await store.currentHistoryToken()
+        let repeated = Contact.makeIdentifier()
+
+        let failures: [(String, (Int) -> SaveOperation, StoreError.Code)] = [
+            (
+                "a retired identifier",
+                { _ in .addContact(Contact(identifier: retired.identifier), containerIdentifier: nil) },
+                .insertedRecordAlreadyExists
+            ),
+            (
+                "a group's identifier",
+                { _ in .addContact(Contact(identifier: group.identifier), containerIdentifier: nil) },
+                .insertedRecordAlreadyExists
+            ),
+            (
+                "an identifier added earlier in the save",
+                { _ in .addContact(Contact(identifier: repeated), containerIdentifier: nil) },
+                .insertedRecordAlreadyExists
+            ),
+            (
+                "an unknown container",
+                { _ in .addContact(Make.person("No", "Place"), containerIdentifier: "no-such-container") },
+                .recordDoesNotExist
+            ),
+        ]
+        for (what, failing, code) in failures {
+            let failAt = random.int(2...1_099)
+            var operations: [SaveOperation] = (0..<1_100).map { index in
+                .addContact(
+                    Make.person("Run", "Member \(index)", emails: ["r\(index)@example.com"]), containerIdentifier: nil)
+            }
+            operations[random.int(0...(failAt - 1))] = .addContact(
+                Contact(identifier: repeated), containerIdentifier: nil)
+            operations[failAt] = failing(failAt)
+            let error = await #expect(throws: StoreError.self) {
+                try await store.execute(SaveRequest(operations: operations))
+            }
+            #expect(error?.code == code, "seed \(seed): \(what)")
+            #expect(error?.operationIndex == failAt, "seed \(seed): \(what)")
+            #expect(try await store.contactCount() == 0, "seed \(seed): \(what)")
+            #expect(try await store.currentHistoryToken() == token, "seed \(seed): \(what)")
+        }
+    }
+}
