@@ -69,16 +69,20 @@ struct PostgresCatalogConcurrencyTests {
         }
     }
 
-    @Test("Concurrent principals with one name: exactly one is created, the others get INSERTED_RECORD_ALREADY_EXISTS")
+    @Test("Concurrent principals with one name: one is created, the others get INSERTED_RECORD_ALREADY_EXISTS")
     func uniqueNames() async throws {
         try await withInstances(3) { catalogs, _ in
             let outcomes = await Self.outcomes(of: 9) { index in
                 _ = try await catalogs[index % 3].createPrincipal(name: "alice")
             }
-            #expect(outcomes.filter { $0 == nil }.count == 1)
-            #expect(outcomes.compactMap { $0 }.allSatisfy { $0 == .insertedRecordAlreadyExists })
+            let refusals = outcomes.compactMap { $0 }
+            // A creation that waited for the first one's row longer than the lock timeout (two loaded cores) is
+            // UNAVAILABLE and writes nothing; every other refusal names the taken name. Never two principals.
+            #expect(refusals.allSatisfy { $0 == .insertedRecordAlreadyExists || $0 == .unavailable }, "\(refusals)")
+            #expect(outcomes.filter { $0 == nil }.count <= 1)
+            if !refusals.contains(.unavailable) { #expect(outcomes.filter { $0 == nil }.count == 1) }
             let names = try await catalogs[1].principals().map(\.name)
-            #expect(names == ["alice"])
+            #expect(names == (outcomes.contains { $0 == nil } ? ["alice"] : []))
         }
     }
 
