@@ -8,14 +8,16 @@ struct PendingAdd {
     let containerIdentifier: String?
     let operationIndex: Int
 
-    /// Whether the batch can write it: images go one contact at a time, as a save of many images could make one
+    /// Whether a batch can write it: images go one contact at a time, as a save of many images could make one
     /// statement of hundreds of megabytes.
-    var batchable: Bool { contact.values.imageData == nil && contact.values.thumbnailImageData == nil }
+    static func isBatchable(_ contact: Contact) -> Bool {
+        contact.values.imageData == nil && contact.values.thumbnailImageData == nil
+    }
 }
 
 extension PostgresSaveTransaction {
-    /// How many adds one batch writes at most: each table's rows of the batch go in one statement.
-    static let addBatchSize = 500
+    /// How many adds or deletes one batch writes at most: each table's rows of the batch go in one statement.
+    static let batchSize = 500
 
     /// Adds contacts as ``addContact(_:containerIdentifier:)`` does one by one, with the same checks, errors and
     /// history, in a fixed number of statements: a save of 10,000 adds made 60,000 round trips, and took minutes

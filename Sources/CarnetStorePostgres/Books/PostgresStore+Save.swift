@@ -20,35 +20,44 @@ extension PostgresStore {
                 connection, bookID: bookID, author: author, logger: logger)
             var identifiers: [String] = []
             var index = 0
-            // Runs of adds go in batches, a few statements each, in operation order.
+            // Runs of adds, and runs of deletes, go in batches of a few statements each, in operation order.
             var adds: [PendingAdd] = []
+            var deletes: [PendingDelete] = []
+            func flush() async throws {
+                try await transaction.addContacts(adds)
+                adds.removeAll(keepingCapacity: true)
+                try await transaction.deleteContacts(deletes)
+                deletes.removeAll(keepingCapacity: true)
+            }
             for request in requests {
                 for operation in request.operations {
-                    if case .addContact(let contact, let container) = operation {
-                        let add = PendingAdd(contact: contact, containerIdentifier: container, operationIndex: index)
-                        if add.batchable {
-                            adds.append(add)
-                            identifiers.append(contact.identifier)
-                            if adds.count == PostgresSaveTransaction.addBatchSize {
-                                try await transaction.addContacts(adds)
-                                adds.removeAll(keepingCapacity: true)
-                            }
-                            index += 1
-                            continue
-                        }
+                    defer { index += 1 }
+                    switch operation {
+                    case .addContact(let contact, let container)
+                    where PendingAdd.isBatchable(contact):
+                        if !deletes.isEmpty { try await flush() }
+                        adds.append(PendingAdd(contact: contact, containerIdentifier: container, operationIndex: index))
+                        identifiers.append(contact.identifier)
+                        if adds.count == PostgresSaveTransaction.batchSize { try await flush() }
+                        continue
+                    case .deleteContact(let identifier):
+                        if !adds.isEmpty { try await flush() }
+                        deletes.append(PendingDelete(identifier: identifier, operationIndex: index))
+                        identifiers.append(identifier)
+                        if deletes.count == PostgresSaveTransaction.batchSize { try await flush() }
+                        continue
+                    default:
+                        try await flush()
                     }
-                    try await transaction.addContacts(adds)
-                    adds.removeAll(keepingCapacity: true)
                     do {
                         try operation.checkBaseRevision(before: transaction.seq)
                         identifiers.append(try await transaction.apply(operation))
                     } catch let error as StoreError {
                         throw error.at(operation: index)
                     }
-                    index += 1
                 }
             }
-            try await transaction.addContacts(adds)
+            try await flush()
             if transaction.contactDelta > 0, try await transaction.contactCount() > contactLimit {
                 throw StoreError(
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")

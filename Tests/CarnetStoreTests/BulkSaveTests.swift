@@ -5,10 +5,10 @@ import Testing
 
 @testable import CarnetStore
 
-/// Saves with long runs of adds (an import): a backend may write a run in batches, and must give what adds one by
+/// Saves with long runs of adds (an import) or deletes (a clean-up): a backend may write a run in batches, and must give what operations one by
 /// one give: the records, their order, values, containers, history, name index and errors.
-@Suite("Saves with many adds")
-struct AddRunTests {
+@Suite("Saves with many adds and deletes")
+struct BulkSaveTests {
     static let baseSeed: UInt64 =
         ProcessInfo.processInfo.environment["CARNET_ADD_SEED"].flatMap(UInt64.init)
         ?? UInt64(Date().timeIntervalSince1970)
@@ -203,5 +203,138 @@ struct AddRunTests {
             #expect(try await store.contactCount() == 0, "seed \(seed): \(what)")
             #expect(try await store.currentHistoryToken() == token, "seed \(seed): \(what)")
         }
+    }
+
+    @Test("A generated clean-up deletes, updates and adds as its operations one by one", arguments: StoreKind.available)
+    func generatedCleanUp(kind: StoreKind) async throws {
+        let seed = Self.baseSeed &+ 13 &+ UInt64(StoreKind.allCases.firstIndex(of: kind)!)
+        var random = SeededRandom(seed: seed)
+        let store = try await StoreFixture(kind).store
+        var contacts = (0..<1_300).map { index in
+            Make.person(random.pick(Self.names)!, "Family \(index)", emails: ["c\(index)@example.com"])
+        }
+        try await store.add(contacts)
+        let group = Group(name: "Kept and gone")
+        var setup = SaveRequest(operations: [.addGroup(group, containerIdentifier: nil)])
+        for contact in contacts where random.chance(20) {
+            setup.addMember(contact.identifier, toGroup: group.identifier)
+        }
+        try await store.execute(setup)
+        let token = try await store.currentHistoryToken()
+
+        // A first run of deletes longer than a batch, then deletes mixed with updates and adds.
+        var operations: [SaveOperation] = []
+        var expected: [String] = []
+        var deleted: Set<String> = []
+        for (index, contact) in contacts.enumerated() {
+            if index < 700 || random.chance(60) {
+                operations.append(.deleteContact(identifier: contact.identifier))
+                expected.append("deleteContact \(contact.identifier)")
+                deleted.insert(contact.identifier)
+            } else if random.chance(20) {
+                var update = Contact(updating: contact.identifier)
+                update.givenName = "Renamed"
+                operations.append(.updateContact(update, baseRevision: nil))
+                expected.append("updateContact \(contact.identifier)")
+                contacts[index].givenName = "Renamed"
+            } else if random.chance(10) {
+                let added = Make.person("Zoë", "Newcomer \(index)")
+                operations.append(.addContact(added, containerIdentifier: nil))
+                expected.append("addContact \(added.identifier)")
+                contacts.append(added)
+            }
+        }
+        try await store.execute(SaveRequest(transactionAuthor: "clean-up", operations: operations))
+        let kept = contacts.filter { !deleted.contains($0.identifier) }
+        #expect(try await store.contactCount() == kept.count, "seed \(seed)")
+
+        var stored: [Contact] = []
+        var after: String?
+        repeat {
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    keysToFetch: [.givenName, .emailAddresses], page: .first(StoreLimits.pageSize, after: after)))
+            stored += page.contacts
+            after = page.hasNextPage ? page.cursors.last : nil
+        } while after != nil
+        #expect(stored.map(\.identifier) == kept.map(\.identifier), "seed \(seed): survivors in creation order")
+        #expect(stored.map(\.givenName) == kept.map(\.givenName), "seed \(seed)")
+
+        var events: [ChangeHistoryEvent] = []
+        var request = ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true)
+        while true {
+            let page = try await store.changeHistory(request)
+            events += page.events
+            request.startingToken = page.token
+            if !page.hasMore { break }
+        }
+        let actual = events.map { "\($0.kind) \($0.contactIdentifier ?? "-")" }
+        let differs =
+            zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(actual.count, expected.count)
+        #expect(
+            actual == expected,
+            "seed \(seed): history differs at \(differs) of \(expected.count): \(actual.dropFirst(differs).first ?? "end")"
+        )
+
+        let members = try await store.members(ofGroups: [group.identifier], keysToFetch: [])
+        #expect(members[group.identifier, default: []].allSatisfy { !deleted.contains($0.identifier) }, "seed \(seed)")
+        for name in ["Renamed", "Zoë", "Bulk7", "Family"] {
+            let words = TextFolding.queryWords(name)
+            let want = kept.filter { contact in
+                let own = TextFolding.words(ContactIndexing.names(contact))
+                return words.allSatisfy { word in own.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
+            }
+            let page = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: .matchingName(name), keysToFetch: [], sortOrder: .givenName, page: .first(1),
+                    includeTotalCount: true))
+            #expect(page.totalCount == want.count, "seed \(seed): search \(name)")
+        }
+        // Deleted identifiers are retired.
+        let again = contacts[0].identifier
+        let error = await #expect(throws: StoreError.self) {
+            try await store.execute(
+                SaveRequest(operations: [.addContact(Contact(identifier: again), containerIdentifier: nil)]))
+        }
+        #expect(error?.code == .insertedRecordAlreadyExists, "seed \(seed)")
+    }
+
+    @Test(
+        "Runs of deletes with unknown, repeated, linked and unified identifiers give what deletes one by one give",
+        arguments: StoreKind.available)
+    func unusualDeletes(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let contacts = (0..<40).map { Make.person("Del", "Member \($0)") }
+        try await store.add(contacts)
+        let link = try await store.execute(
+            SaveRequest(operations: [.linkContacts(identifiers: [contacts[5].identifier, contacts[6].identifier])]))
+        let unified = try #require(link.recordIdentifiers.first)
+        let token = try await store.currentHistoryToken()
+        let run = (10..<30).map { SaveOperation.deleteContact(identifier: contacts[$0].identifier) }
+
+        for (what, bad) in [("an unknown identifier", "no-such-contact"), ("a repeated one", contacts[12].identifier)] {
+            var operations = run
+            operations.insert(.deleteContact(identifier: bad), at: 7)
+            let error = await #expect(throws: StoreError.self) {
+                try await store.execute(SaveRequest(operations: operations))
+            }
+            #expect(error?.code == .recordDoesNotExist, "\(what)")
+            #expect(error?.operationIndex == 7, "\(what)")
+            #expect(try await store.currentHistoryToken() == token, "\(what)")
+        }
+
+        // A unified contact's identifier deletes its members; a member of another link is deleted alone.
+        try await store.execute(
+            SaveRequest(operations: [.linkContacts(identifiers: [contacts[7].identifier, contacts[8].identifier])]))
+        var operations = run
+        operations.insert(.deleteContact(identifier: unified), at: 3)
+        operations.insert(.deleteContact(identifier: contacts[7].identifier), at: 9)
+        let result = try await store.execute(SaveRequest(operations: operations))
+        #expect(Set(result.deletedMembers) == [contacts[5].identifier, contacts[6].identifier])
+        let gone = Set([5, 6, 7] + Array(10..<30)).map { contacts[$0].identifier }
+        let left = try await store.contacts(withIdentifiers: contacts.map(\.identifier), keysToFetch: [])
+        #expect(Set(left.map(\.identifier)) == Set(contacts.map(\.identifier)).subtracting(gone))
+        #expect(try await store.contactCount() == contacts.count - gone.count)
     }
 }
