@@ -203,6 +203,54 @@ struct BulkSaveTests {
             #expect(try await store.contactCount() == 0, "seed \(seed): \(what)")
             #expect(try await store.currentHistoryToken() == token, "seed \(seed): \(what)")
         }
+
+        // The same new contact twice, then an add that fails its own check: the second add is the error, as one by
+        // one; and so again once the contact is saved (a client retrying a save that did commit).
+        let twice = Make.person("Twice", "Added")
+        func run(_ adds: Int, with placed: [Int: SaveOperation]) -> [SaveOperation] {
+            (0..<adds).map { index in
+                placed[index] ?? .addContact(Make.person("Run", "Member \(index)"), containerIdentifier: nil)
+            }
+        }
+        let noPlace = SaveOperation.addContact(Make.person("No", "Place"), containerIdentifier: "no-such-container")
+        let second = random.int(400...699)
+        var pictured = Make.person("Pictured", "Twice")
+        pictured.imageData = Data([0x89, 0x50, 0x4E, 0x47])
+        for (what, operations, failAt) in [
+            (
+                "the same contact twice",
+                run(
+                    800,
+                    with: [
+                        random.int(0...399): .addContact(twice, containerIdentifier: nil),
+                        second: .addContact(twice, containerIdentifier: nil), 750: noPlace,
+                    ]), second
+            ),
+            (
+                "a contact saved before",
+                run(600, with: [300: .addContact(twice, containerIdentifier: nil), 500: noPlace]), 300
+            ),
+            (
+                "a contact with an image twice (added one by one)",
+                run(
+                    4,
+                    with: [
+                        0: .addContact(pictured, containerIdentifier: nil),
+                        2: .addContact(pictured, containerIdentifier: nil), 3: noPlace,
+                    ]), 2
+            ),
+        ] {
+            if what == "a contact saved before" { try await store.add([twice]) }
+            let twice = what.contains("image") ? pictured : twice
+            let before = try await store.currentHistoryToken()
+            let error = await #expect(throws: StoreError.self) {
+                try await store.execute(SaveRequest(operations: operations))
+            }
+            #expect(error?.code == .insertedRecordAlreadyExists, "seed \(seed): \(what)")
+            #expect(error?.operationIndex == failAt, "seed \(seed): \(what)")
+            #expect(error?.affectedRecordIdentifiers == [twice.identifier], "seed \(seed): \(what)")
+            #expect(try await store.currentHistoryToken() == before, "seed \(seed): \(what)")
+        }
     }
 
     @Test("A generated clean-up deletes, updates and adds as its operations one by one", arguments: StoreKind.available)

@@ -59,20 +59,19 @@ extension PostgresSaveTransaction {
     /// Checks every add's identifier and container in operation order, in a few queries, and returns each add's
     /// container by operation index. The first add that fails throws the error it would throw alone.
     private mutating func checkedContainers(_ adds: [PendingAdd]) async throws -> [Int: String] {
-        let explicit = adds.filter { !$0.contact.hasFreshIdentifier }.map(\.contact.identifier)
-            .filter(Identifiers.isValid)
-        let fresh = adds.filter(\.contact.hasFreshIdentifier).map(\.contact.identifier)
-        let used = try await usedIdentifiers(explicit)
-        let retired = try await retiredIdentifiers(fresh)
+        // Fresh identifiers are looked up too: the one-by-one path meets a fresh one in use (the same contact added
+        // twice) at its insert, before any later add's check.
+        let used = try await usedIdentifiers(adds.map(\.contact.identifier).filter(Identifiers.isValid))
         var seen: Set<String> = []
         var result: [Int: String] = [:]
         for add in adds {
             let identifier = add.contact.identifier
             do {
                 if add.contact.hasFreshIdentifier {
-                    if retired.contains(identifier) {
+                    if used.contains(identifier) || seen.contains(identifier) {
                         throw StoreError(
-                            .insertedRecordAlreadyExists, "The identifier was used before", affected: [identifier])
+                            .insertedRecordAlreadyExists, "The identifier is or was already in use",
+                            affected: [identifier])
                     }
                 } else {
                     guard Identifiers.isValid(identifier) else {
@@ -109,16 +108,6 @@ extension PostgresSaveTransaction {
         var used: Set<String> = []
         for try await identifier in rows { used.insert(identifier) }
         return used
-    }
-
-    private func retiredIdentifiers(_ identifiers: [String]) async throws -> Set<String> {
-        guard !identifiers.isEmpty else { return [] }
-        let rows = try await run(
-            "SELECT id FROM book_retired_identifier WHERE book_id = \(bookID) AND id = ANY(\(identifiers))"
-        ).decode(String.self)
-        var retired: Set<String> = []
-        for try await identifier in rows { retired.insert(identifier) }
-        return retired
     }
 
     /// ``container(_:)``, read once per save for each container named: no operation of a save adds or removes one.

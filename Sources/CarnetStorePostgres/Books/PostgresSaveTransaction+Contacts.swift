@@ -43,7 +43,14 @@ extension PostgresSaveTransaction {
                     created_revision, revision, created_at, modified_at)
                 VALUES (\(placeholders))
                 """, binds: bindings)
-        try await run(query)
+        do {
+            try await run(query)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            // A fresh identifier skipped the check of identifiers in use: only the same contact added twice, or
+            // again after its save committed, meets one. As the check's error, with the operation's index.
+            throw StoreError(
+                .insertedRecordAlreadyExists, "The identifier is or was already in use", affected: [contact.identifier])
+        }
         try await insertNameIndex(contact.identifier, NameIndexEntry(contact))
         try await insertValues(
             MultiValueKind.allCases.flatMap { kind in

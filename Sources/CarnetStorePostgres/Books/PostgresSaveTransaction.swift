@@ -11,6 +11,8 @@ struct PostgresSaveTransaction {
     let bookID: String
     /// The revision of this commit.
     let seq: Int64
+    /// How many operations make a save large (``begin(_:bookID:author:operations:logger:)``).
+    static let largeSave = 100
     let now: Double
     let author: String?
     private(set) var changed = false
@@ -38,17 +40,22 @@ struct PostgresSaveTransaction {
 
     /// Takes the book's lock (its `book_store` row) for the rest of the transaction: saves to one book commit one
     /// after the other, in the order of their revisions and log positions.
-    static func begin(_ connection: PostgresConnection, bookID: String, author: String?, logger: Logger) async throws
-        -> PostgresSaveTransaction
-    {
-        // Foreign-key checks are planned once per connection and kept. Planned while a book's tables were new (no
-        // statistics), the check of each value or name row against `contact` chose `contact_created` and scanned
-        // every contact of the book: a save of 2,500 adds to a new book took 15 s, 10,000 took 90 s. Planned for
-        // each check, it finds the row by its key. The setting ends with the transaction.
+    ///
+    /// - Parameter operations: how many operations the save holds. From ``largeSave`` on, every foreign-key check
+    ///   of the transaction is planned when it runs. Such checks are planned once per connection and kept until
+    ///   the table's statistics change, which needs a commit: planned while a book's tables were new, the check of
+    ///   each value or name row against `contact` chose `contact_created` and scanned every contact of the book, so
+    ///   a save of 2,500 adds to a new book took 15 s and one of 10,000 took 90 s. Small saves keep the kept plans
+    ///   (the link groups' prepared statement among them), which autovacuum's statistics soon correct.
+    static func begin(
+        _ connection: PostgresConnection, bookID: String, author: String?, operations: Int, logger: Logger
+    ) async throws -> PostgresSaveTransaction {
+        let planning = operations >= largeSave ? "force_custom_plan" : nil
         guard
             let (lastSeq, lastPosition, _) = try await connection.rows(
                 """
-                SELECT last_seq, last_position, set_config('plan_cache_mode', 'force_custom_plan', true)
+                SELECT last_seq, last_position,
+                    set_config('plan_cache_mode', coalesce(\(planning), current_setting('plan_cache_mode')), true)
                 FROM book_store WHERE book_id = \(bookID) FOR UPDATE
                 """, logger: logger
             ).decode((Int64, Int64, String).self).array().first

@@ -79,7 +79,7 @@ extension PostgresStore {
         let (bookID, logger) = (bookID, logger)
         try await database.write { connection in
             let transaction = try await PostgresSaveTransaction.begin(
-                connection, bookID: bookID, author: nil, logger: logger)
+                connection, bookID: bookID, author: nil, operations: 1, logger: logger)
             try await transaction.ensureUnused(container.identifier)
             try await connection.rows(
                 """

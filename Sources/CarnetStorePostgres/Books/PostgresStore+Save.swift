@@ -15,9 +15,10 @@ extension PostgresStore {
         for request in requests { try request.validateShape() }
         let (author, bookID, storeID, logger) = (requests.first?.transactionAuthor, bookID, storeID, logger)
         let contactLimit = configuration.contactsPerBook
+        let operations = requests.reduce(0) { $0 + $1.operations.count }
         let result = try await database.write { connection -> SaveResult in
             var transaction = try await PostgresSaveTransaction.begin(
-                connection, bookID: bookID, author: author, logger: logger)
+                connection, bookID: bookID, author: author, operations: operations, logger: logger)
             var identifiers: [String] = []
             var index = 0
             // Runs of adds, and runs of deletes, go in batches of a few statements each, in operation order.
