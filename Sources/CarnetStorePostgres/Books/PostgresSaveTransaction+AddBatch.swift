@@ -110,15 +110,6 @@ extension PostgresSaveTransaction {
         return used
     }
 
-    /// ``container(_:)``, read once per save for each container named: no operation of a save adds or removes one.
-    private mutating func cachedContainer(_ identifier: String?) async throws -> String {
-        let key = identifier ?? ""
-        if let known = containerCache[key] { return known }
-        let container = try await container(identifier)
-        containerCache[key] = container
-        return container
-    }
-
     private func insertContactRows(_ contacts: [(contact: Contact, container: String, order: Int64)]) async throws {
         let strings = ContactKey.stringKeys.indices.map { slot in
             BatchColumn.values(

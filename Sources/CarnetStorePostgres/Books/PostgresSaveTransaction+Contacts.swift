@@ -14,7 +14,7 @@ extension PostgresSaveTransaction {
         } else {
             try await ensureUnused(contact.identifier)
         }
-        let container = try await container(containerIdentifier)
+        let container = try await cachedContainer(containerIdentifier)
         let values = contact.values
         let order = try await nextOrder()
         var query = PostgresQuery(unsafeSQL: "")

@@ -22,6 +22,8 @@ struct PostgresSaveTransaction {
     var endedUnified: [String] = []
     /// The last history position assigned (the book's, before this save's first event).
     private(set) var position: Int64
+    /// The book's count of contacts before this save, read with its lock (no other writer changes it meanwhile).
+    private let storedContacts: Int64
     /// Contacts added less contacts deleted so far.
     var contactDelta = 0
     /// Unified contacts whose members, preferences or member names this save changed, and contacts whose names it
@@ -52,22 +54,22 @@ struct PostgresSaveTransaction {
     ) async throws -> PostgresSaveTransaction {
         let planning = operations >= largeSave ? "force_custom_plan" : nil
         guard
-            let (lastSeq, lastPosition, _) = try await connection.rows(
+            let (lastSeq, lastPosition, contacts, _) = try await connection.rows(
                 """
-                SELECT last_seq, last_position,
+                SELECT last_seq, last_position, contact_count,
                     set_config('plan_cache_mode', coalesce(\(planning), current_setting('plan_cache_mode')), true)
                 FROM book_store WHERE book_id = \(bookID) FOR UPDATE
                 """, logger: logger
-            ).decode((Int64, Int64, String).self).array().first
+            ).decode((Int64, Int64, Int64, String).self).array().first
         else { throw StoreError.noSuchBook(bookID) }
         return PostgresSaveTransaction(
             connection: connection, logger: logger, bookID: bookID, seq: lastSeq + 1,
-            now: Date().timeIntervalSince1970, author: author, position: lastPosition)
+            now: Date().timeIntervalSince1970, author: author, position: lastPosition, storedContacts: contacts)
     }
 
     private init(
         connection: PostgresConnection, logger: Logger, bookID: String, seq: Int64, now: Double, author: String?,
-        position: Int64
+        position: Int64, storedContacts: Int64
     ) {
         self.connection = connection
         self.logger = logger
@@ -76,6 +78,7 @@ struct PostgresSaveTransaction {
         self.now = now
         self.author = author
         self.position = position
+        self.storedContacts = storedContacts
     }
 
     @discardableResult
@@ -88,15 +91,18 @@ struct PostgresSaveTransaction {
     func finish() async throws {
         guard changed else { return }
         try await applyPrefixCounts()
+        // With a wake-up for every instance's subscribers, sent at commit: the book and its newest position, far
+        // under NOTIFY's 8,000 bytes. Subscribers read the changes from their tokens, so a lost wake-up loses
+        // nothing. One statement: a save's round trips are most of its time.
         try await run(
             """
-            UPDATE book_store SET last_seq = \(seq), last_position = \(position),
-                contact_count = contact_count + \(Int64(contactDelta))
-            WHERE book_id = \(bookID)
+            WITH stored AS (
+                UPDATE book_store SET last_seq = \(seq), last_position = \(position),
+                    contact_count = contact_count + \(Int64(contactDelta))
+                WHERE book_id = \(bookID) RETURNING book_id
+            )
+            SELECT pg_notify(\(PostgresBooks.channel), \(bookID + " " + String(position))) FROM stored
             """)
-        // A wake-up for every instance's subscribers, sent at commit: the book and its newest position, far under
-        // NOTIFY's 8,000 bytes. Subscribers read the changes from their tokens, so a lost wake-up loses nothing.
-        try await run("SELECT pg_notify(\(PostgresBooks.channel), \(bookID + " " + String(position)))")
     }
 
     /// Writes ``prefixCountChanges`` in one statement, each row once. Saves to a book hold its lock, so no other
@@ -120,12 +126,7 @@ struct PostgresSaveTransaction {
     }
 
     /// How many contacts the book holds, this save's adds and deletes included.
-    func contactCount() async throws -> Int {
-        let stored =
-            try await run("SELECT contact_count FROM book_store WHERE book_id = \(bookID)").decode(Int64.self).array()
-            .first ?? 0
-        return Int(stored) + contactDelta
-    }
+    var contactCount: Int { Int(storedContacts) + contactDelta }
 
     /// Runs one operation and returns the identifier of the record it saved.
     mutating func apply(_ operation: SaveOperation) async throws -> String {
@@ -197,9 +198,22 @@ struct PostgresSaveTransaction {
     mutating func record(_ kind: ChangeEventKind, _ recordId: String, other: String? = nil, keys: [ContactKey]? = nil)
         async throws
     {
-        try await recordCommit()
         position += 1
         let changedKeys = keys.map(ChangedKeys.storage)
+        guard changed else {
+            // The commit's row and its first event in one statement.
+            changed = true
+            try await run(
+                """
+                WITH commit AS (
+                    INSERT INTO save_transaction (book_id, seq, author, timestamp)
+                    VALUES (\(bookID), \(seq), \(author), \(now))
+                )
+                INSERT INTO change_event (book_id, position, seq, kind, record_id, other_id, changed_keys)
+                VALUES (\(bookID), \(position), \(seq), \(Int16(kind.rawValue)), \(recordId), \(other), \(changedKeys))
+                """)
+            return
+        }
         try await run(
             """
             INSERT INTO change_event (book_id, position, seq, kind, record_id, other_id, changed_keys)
@@ -279,6 +293,15 @@ struct PostgresSaveTransaction {
         guard let container = found.first else {
             throw StoreError(.recordDoesNotExist, "No such container", affected: identifier.map { [$0] } ?? [])
         }
+        return container
+    }
+
+    /// ``container(_:)``, read once per save for each container named: no operation of a save adds or removes one.
+    mutating func cachedContainer(_ identifier: String?) async throws -> String {
+        let key = identifier ?? ""
+        if let known = containerCache[key] { return known }
+        let container = try await container(identifier)
+        containerCache[key] = container
         return container
     }
 

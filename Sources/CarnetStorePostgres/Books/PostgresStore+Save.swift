@@ -59,7 +59,7 @@ extension PostgresStore {
                 }
             }
             try await flush()
-            if transaction.contactDelta > 0, try await transaction.contactCount() > contactLimit {
+            if transaction.contactDelta > 0, transaction.contactCount > contactLimit {
                 throw StoreError(
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")
             }
