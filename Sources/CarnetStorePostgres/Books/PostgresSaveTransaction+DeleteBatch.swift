@@ -24,26 +24,46 @@ extension PostgresSaveTransaction {
             }
             return
         }
-        try await removeNameIndex(identifiers)
+        let removed = try await run(
+            """
+            WITH words AS (
+                DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = ANY(\(identifiers))
+            )
+            DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = ANY(\(identifiers))
+            RETURNING prefix
+            """
+        ).decode(String.self)
+        for try await prefix in removed { prefixCountChanges[prefix, default: 0] -= 1 }
         // Labeled values, memberships and key revisions go with the rows (ON DELETE CASCADE).
         try await run("DELETE FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))")
         contactDelta -= deletes.count
-        try await retire(identifiers, kind: .contact)
+        try await run(
+            """
+            INSERT INTO book_retired_identifier (book_id, id, kind, owner_id, revision)
+            SELECT \(bookID), id, \(Int16(RetiredKind.contact.rawValue)), NULL, \(seq)
+            FROM unnest(\(identifiers)::text[]) AS id
+            ON CONFLICT (book_id, id) DO UPDATE SET kind = excluded.kind, owner_id = excluded.owner_id,
+                revision = excluded.revision
+            """)
         try await record(.deleteContact, identifiers.map { (record: $0, other: nil) })
     }
 
     /// Whether every identifier names a distinct contact of the book that is in no link group.
     private func batchDeletable(_ identifiers: [String]) async throws -> Bool {
         guard Set(identifiers).count == identifiers.count else { return false }
-        let (found, linked) =
-            try await run(
-                """
-                SELECT (SELECT count(*) FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))),
-                    EXISTS (
-                        SELECT 1 FROM contact_link WHERE book_id = \(bookID)
-                            AND (contact_id = ANY(\(identifiers)) OR unified_id = ANY(\(identifiers))))
-                """
-            ).decode((Int64, Bool).self).array().first ?? (Int64(0), true)
-        return found == Int64(identifiers.count) && !linked
+        let found = try await run(
+            """
+            SELECT count(*) FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
+            """
+        ).decode(Int64.self).array().first
+        guard found == Int64(identifiers.count) else { return false }
+        let linked = try await run(
+            """
+            SELECT 1 FROM contact_link WHERE book_id = \(bookID)
+                AND (contact_id = ANY(\(identifiers)) OR unified_id = ANY(\(identifiers)))
+            LIMIT 1
+            """
+        ).collect()
+        return linked.isEmpty
     }
 }

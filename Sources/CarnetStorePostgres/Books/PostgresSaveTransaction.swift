@@ -200,15 +200,22 @@ struct PostgresSaveTransaction {
     {
         position += 1
         let changedKeys = keys.map(ChangedKeys.storage)
-        // The commit's row goes with its first event, in the same statement.
-        let first = !changed
-        changed = true
+        guard changed else {
+            // The commit's row and its first event in one statement.
+            changed = true
+            try await run(
+                """
+                WITH commit AS (
+                    INSERT INTO save_transaction (book_id, seq, author, timestamp)
+                    VALUES (\(bookID), \(seq), \(author), \(now))
+                )
+                INSERT INTO change_event (book_id, position, seq, kind, record_id, other_id, changed_keys)
+                VALUES (\(bookID), \(position), \(seq), \(Int16(kind.rawValue)), \(recordId), \(other), \(changedKeys))
+                """)
+            return
+        }
         try await run(
             """
-            WITH commit AS (
-                INSERT INTO save_transaction (book_id, seq, author, timestamp)
-                SELECT \(bookID), \(seq), \(author), \(now) WHERE \(first)
-            )
             INSERT INTO change_event (book_id, position, seq, kind, record_id, other_id, changed_keys)
             VALUES (\(bookID), \(position), \(seq), \(Int16(kind.rawValue)), \(recordId), \(other), \(changedKeys))
             """)
@@ -298,12 +305,11 @@ struct PostgresSaveTransaction {
         return container
     }
 
-    /// Retires identifiers, in one statement: no record or value of the book can take them again.
-    func retire(_ identifiers: [String], kind: RetiredKind, owner: String? = nil) async throws {
+    func retire(_ identifier: String, kind: RetiredKind, owner: String? = nil) async throws {
         try await run(
             """
             INSERT INTO book_retired_identifier (book_id, id, kind, owner_id, revision)
-            SELECT \(bookID), id, \(Int16(kind.rawValue)), \(owner), \(seq) FROM unnest(\(identifiers)::text[]) AS id
+            VALUES (\(bookID), \(identifier), \(Int16(kind.rawValue)), \(owner), \(seq))
             ON CONFLICT (book_id, id) DO UPDATE SET kind = excluded.kind, owner_id = excluded.owner_id,
                 revision = excluded.revision
             """)
