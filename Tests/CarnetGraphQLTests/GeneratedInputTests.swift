@@ -1,6 +1,7 @@
 import CarnetGraphQL
 import CarnetGraphQLReference
 import CarnetStoreTestSupport
+import CarnetTestSupport
 import Foundation
 import Testing
 
@@ -14,10 +15,7 @@ import Testing
 /// 20,000 alone (about 50 s in a debug build), and 60,000 (seed 20261123, 174 s) passed before the issue closed.
 @Suite("Generated input")
 struct GeneratedInputTests {
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["CARNET_GENERATED_INPUT_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 1...UInt64(UInt32.max))
-    }
+    static var seed: UInt64 { SeededRandom.seed(from: "CARNET_GENERATED_INPUT_SEED") }
     static var count: Int {
         ProcessInfo.processInfo.environment["CARNET_GENERATED_INPUT_COUNT"].flatMap { Int($0) } ?? 2_000
     }

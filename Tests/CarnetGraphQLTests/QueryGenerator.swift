@@ -1,3 +1,4 @@
+import CarnetTestSupport
 import Foundation
 
 @testable import CarnetGraphQL
@@ -5,7 +6,7 @@ import Foundation
 /// Generates query documents from the schema: random selections of fields (with aliases, fragments, inline
 /// fragments and `@include`/`@skip`), arguments taken from the seeded data. Deterministic for a seed.
 struct QueryGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
     let schema = SchemaIndex.shared
     let seeded: SampleData.Seeded
     private var fragments: [String] = []
@@ -13,17 +14,11 @@ struct QueryGenerator {
     private var aliases = 0
 
     init(seed: UInt64, seeded: SampleData.Seeded) {
-        self.state = seed
+        self.random = SeededRandom(seed: seed)
         self.seeded = seeded
     }
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }

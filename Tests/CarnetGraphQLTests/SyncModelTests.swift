@@ -1,4 +1,5 @@
 import CarnetStoreTestSupport
+import CarnetTestSupport
 import Foundation
 import Testing
 
@@ -14,9 +15,7 @@ import Testing
 struct SyncModelTests {
     static let total = ProcessInfo.processInfo.environment["CARNET_SYNC_SCHEDULES"].flatMap(Int.init) ?? 1_000
     static let onlySeed = ProcessInfo.processInfo.environment["CARNET_SYNC_SEED"].flatMap(UInt64.init)
-    static let baseSeed: UInt64 =
-        ProcessInfo.processInfo.environment["CARNET_SYNC_BASE_SEED"].flatMap(UInt64.init)
-        ?? UInt64(Date().timeIntervalSince1970)
+    static let baseSeed = SeededRandom.seed(from: "CARNET_SYNC_BASE_SEED")
 
     /// Schedules on PostgreSQL: each one's saves are network round trips, so fewer by default
     /// (`CARNET_SYNC_SCHEDULES_POSTGRES`).

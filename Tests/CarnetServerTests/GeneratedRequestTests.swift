@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CarnetServer
+import CarnetTestSupport
 import Foundation
 import HummingbirdWSClient
 import NIOCore
@@ -9,22 +10,7 @@ import Testing
 /// WebSocket get no 5xx, no dropped connection and a coded error whenever they fail.
 @Suite("Generated requests")
 struct GeneratedRequestTests {
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["CARNET_GENERATED_INPUT_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 1...UInt64(UInt32.max))
-    }
-
-    /// SplitMix64, so a printed seed reproduces the run.
-    struct Random {
-        var state: UInt64
-        mutating func below(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-        }
-    }
+    static var seed: UInt64 { SeededRandom.seed(from: "CARNET_GENERATED_INPUT_SEED") }
 
     static let documents = [
         "{ contacts(first: 3) { nodes { id givenName groups { name } } pageInfo { endCursor } } }",
@@ -41,7 +27,7 @@ struct GeneratedRequestTests {
         "{ contacts { nodes { id ",
     ]
 
-    static func body(_ random: inout Random) -> [UInt8] {
+    static func body(_ random: inout SeededRandom) -> [UInt8] {
         let document = documents[random.below(documents.count)]
         let variables = [#"{"n":5}"#, #"{"n":"five"}"#, #"{"n":99999999999}"#, "null", "[1]", #"{"n":5,"n":6}"#][
             random.below(6)]
@@ -76,7 +62,7 @@ struct GeneratedRequestTests {
     func overHTTP(http2: Bool) async throws {
         let seed = Self.seed
         print("Generated requests: seed \(seed)")
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         try await withServer { server in
             let token = try await server.token([.read])
             let headers = [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")]
@@ -101,7 +87,7 @@ struct GeneratedRequestTests {
     @Test("Over WebSocket: every generated operation gets its answer, with codes, and the socket stays open")
     func overWebSocket() async throws {
         let seed = Self.seed
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         try await withServer { server in
             let token = try await server.token([.read])
             let (events, sink) = AsyncStream<String>.makeStream()

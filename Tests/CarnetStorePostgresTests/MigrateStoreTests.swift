@@ -15,9 +15,7 @@ import Testing
 struct MigrateStoreTests {
     @Test("Everything a client can see is the same on both, and its tokens continue")
     func copyKeepsEverything() async throws {
-        let seed =
-            ProcessInfo.processInfo.environment["CARNET_MIGRATION_SEED"].flatMap(UInt64.init)
-            ?? UInt64.random(in: 1...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_MIGRATION_SEED")
         print("migrate-store: seed \(seed) (CARNET_MIGRATION_SEED=\(seed) replays it)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-migrate-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

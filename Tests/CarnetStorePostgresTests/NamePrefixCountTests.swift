@@ -30,9 +30,7 @@ struct NamePrefixCountTests {
 
     @Test("Counts follow adds, renames and deletes")
     func countsFollowSaves() async throws {
-        let seed =
-            ProcessInfo.processInfo.environment["CARNET_PREFIX_COUNT_SEED"].flatMap(UInt64.init)
-            ?? UInt64.random(in: 1...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_PREFIX_COUNT_SEED")
         let store = try await PostgresTestDatabase.newBook(configuration: StoreConfiguration())
         var random = SeededRandom(seed: seed)
         let names = ["Anna", "Annabel", "José", "Joseph", "Müller", "Smith", "Zoë", "Ørsted", "Lars", "Chen", ""]

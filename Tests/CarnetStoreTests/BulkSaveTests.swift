@@ -9,9 +9,7 @@ import Testing
 /// one give: the records, their order, values, containers, history, name index and errors.
 @Suite("Saves with many adds and deletes")
 struct BulkSaveTests {
-    static let baseSeed: UInt64 =
-        ProcessInfo.processInfo.environment["CARNET_ADD_SEED"].flatMap(UInt64.init)
-        ?? UInt64(Date().timeIntervalSince1970)
+    static let baseSeed = SeededRandom.seed(from: "CARNET_ADD_SEED")
     static let names = ["Anna", "Bulk7", "Élodie", "Smith", "Ng", "O'Brien", "Zoë", "Kim Min"]
 
     /// One operation generated, with what it should leave.
@@ -73,16 +71,8 @@ struct BulkSaveTests {
         #expect(try await store.contactCount() == added.count, "seed \(seed)")
 
         // Creation order, names, values and images, as given.
-        var stored: [Contact] = []
-        var after: String?
-        repeat {
-            let page = try await store.contacts(
-                ContactFetchRequest(
-                    keysToFetch: [.givenName, .familyName, .emailAddresses, .phoneNumbers, .imageDataAvailable],
-                    page: .first(StoreLimits.pageSize, after: after)))
-            stored += page.contacts
-            after = page.hasNextPage ? page.cursors.last : nil
-        } while after != nil
+        let stored = try await Self.allContacts(
+            store, keys: [.givenName, .familyName, .emailAddresses, .phoneNumbers, .imageDataAvailable])
         #expect(stored.map(\.identifier) == added.map(\.identifier), "seed \(seed): creation order")
         for (given, saved) in zip(added, stored) {
             #expect(
@@ -104,14 +94,7 @@ struct BulkSaveTests {
         #expect(inWork.totalCount == added.indices.filter { planned.compactMap(\.container)[$0] == work }.count)
 
         // History: one event per operation, in operation order, with the author and the contact's container.
-        var events: [ChangeHistoryEvent] = []
-        var request = ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true)
-        while true {
-            let page = try await store.changeHistory(request)
-            events += page.events
-            request.startingToken = page.token
-            if !page.hasMore { break }
-        }
+        let events = try await Self.history(store, since: token)
         let expected = planned.map { plan -> String in
             switch plan.operation {
             case .addContact(let contact, _): return "addContact \(contact.identifier) \(plan.container ?? "-")"
@@ -127,27 +110,18 @@ struct BulkSaveTests {
             default: return "\(event.kind) \(event.contactIdentifier ?? "-") \(event.groupIdentifier ?? "-")"
             }
         }
-        let differs =
-            zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(actual.count, expected.count)
-        #expect(
-            actual == expected,
-            "seed \(seed): history differs at \(differs) of \(expected.count): \(actual.dropFirst(differs).first ?? "end") against \(expected.dropFirst(differs).first ?? "end")"
-        )
+        #expect(actual == expected, "seed \(seed): history \(Self.firstDifference(actual, expected))")
         #expect(Set(events.map(\.author)) == ["import"], "seed \(seed)")
 
         // The name index: every name word finds exactly the contacts that have it.
         for name in ["Bulk7", "Zoë", "O'Brien", "Kim"] {
-            let words = TextFolding.queryWords(name)
-            let want = added.filter { contact in
-                let own = TextFolding.words(ContactIndexing.names(contact))
-                return words.allSatisfy { word in own.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
-            }
             let page = try await store.contacts(
                 ContactFetchRequest(
                     predicate: .matchingName(name), keysToFetch: [], sortOrder: .familyName, page: .first(1),
                     includeTotalCount: true))
-            #expect(page.totalCount == want.count, "seed \(seed): search \(name)")
+            #expect(
+                page.totalCount == added.filter { NameWordSearchTests.matches(name, $0) }.count,
+                "seed \(seed): search \(name)")
         }
     }
 
@@ -296,48 +270,24 @@ struct BulkSaveTests {
         let kept = contacts.filter { !deleted.contains($0.identifier) }
         #expect(try await store.contactCount() == kept.count, "seed \(seed)")
 
-        var stored: [Contact] = []
-        var after: String?
-        repeat {
-            let page = try await store.contacts(
-                ContactFetchRequest(
-                    keysToFetch: [.givenName, .emailAddresses], page: .first(StoreLimits.pageSize, after: after)))
-            stored += page.contacts
-            after = page.hasNextPage ? page.cursors.last : nil
-        } while after != nil
+        let stored = try await Self.allContacts(store, keys: [.givenName, .emailAddresses])
         #expect(stored.map(\.identifier) == kept.map(\.identifier), "seed \(seed): survivors in creation order")
         #expect(stored.map(\.givenName) == kept.map(\.givenName), "seed \(seed)")
 
-        var events: [ChangeHistoryEvent] = []
-        var request = ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true)
-        while true {
-            let page = try await store.changeHistory(request)
-            events += page.events
-            request.startingToken = page.token
-            if !page.hasMore { break }
-        }
+        let events = try await Self.history(store, since: token)
         let actual = events.map { "\($0.kind) \($0.contactIdentifier ?? "-")" }
-        let differs =
-            zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(actual.count, expected.count)
-        #expect(
-            actual == expected,
-            "seed \(seed): history differs at \(differs) of \(expected.count): \(actual.dropFirst(differs).first ?? "end")"
-        )
+        #expect(actual == expected, "seed \(seed): history \(Self.firstDifference(actual, expected))")
 
         let members = try await store.members(ofGroups: [group.identifier], keysToFetch: [])
         #expect(members[group.identifier, default: []].allSatisfy { !deleted.contains($0.identifier) }, "seed \(seed)")
         for name in ["Renamed", "Zoë", "Bulk7", "Family"] {
-            let words = TextFolding.queryWords(name)
-            let want = kept.filter { contact in
-                let own = TextFolding.words(ContactIndexing.names(contact))
-                return words.allSatisfy { word in own.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
-            }
             let page = try await store.contacts(
                 ContactFetchRequest(
                     predicate: .matchingName(name), keysToFetch: [], sortOrder: .givenName, page: .first(1),
                     includeTotalCount: true))
-            #expect(page.totalCount == want.count, "seed \(seed): search \(name)")
+            #expect(
+                page.totalCount == kept.filter { NameWordSearchTests.matches(name, $0) }.count,
+                "seed \(seed): search \(name)")
         }
         // Deleted identifiers are retired.
         let again = contacts[0].identifier
@@ -384,5 +334,39 @@ struct BulkSaveTests {
         let left = try await store.contacts(withIdentifiers: contacts.map(\.identifier), keysToFetch: [])
         #expect(Set(left.map(\.identifier)) == Set(contacts.map(\.identifier)).subtracting(gone))
         #expect(try await store.contactCount() == contacts.count - gone.count)
+    }
+
+    /// Every contact of the store in creation order, a page at a time.
+    static func allContacts(_ store: any ContactStore, keys: ContactKeySet) async throws -> [Contact] {
+        var contacts: [Contact] = []
+        var after: String?
+        repeat {
+            let page = try await store.contacts(
+                ContactFetchRequest(keysToFetch: keys, page: .first(StoreLimits.pageSize, after: after)))
+            contacts += page.contacts
+            after = page.hasNextPage ? page.cursors.last : nil
+        } while after != nil
+        return contacts
+    }
+
+    /// The events since `token`, pulled as a client does while `hasMore`.
+    static func history(_ store: any ContactStore, since token: String) async throws -> [ChangeHistoryEvent] {
+        var events: [ChangeHistoryEvent] = []
+        var request = ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true)
+        while true {
+            let page = try await store.changeHistory(request)
+            events += page.events
+            request.startingToken = page.token
+            if !page.hasMore { return events }
+        }
+    }
+
+    /// Where two event lists part, for a failure's message (the whole lists run to thousands of lines).
+    static func firstDifference(_ actual: [String], _ expected: [String]) -> String {
+        let index =
+            zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(actual.count, expected.count)
+        return "differs at \(index) of \(expected.count): \(actual.dropFirst(index).first ?? "end") against "
+            + (expected.dropFirst(index).first ?? "end")
     }
 }

@@ -20,12 +20,7 @@ struct ContactMergeModelTests {
         ["+1 555 555 0199", "555.555.0199", "1-555-555-0199"],
     ]
 
-    static var seeds: [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["CARNET_MERGE_SEED"], let seed = UInt64(text) {
-            return [seed]
-        }
-        return [1, 2, 3, 4]
-    }
+    static var seeds: [UInt64] { SeededRandom.seeds(from: "CARNET_MERGE_SEED", default: [1, 2, 3, 4]) }
 
     /// A contact as the model holds it: emails and phones as (identifier, value, the model's duplicate key).
     struct Modelled {

@@ -18,12 +18,7 @@ struct DuplicateModelTests {
     static let emails = ["ann@example.com", "Ann@Example.COM", "bob@example.com", "jo@x.org", "kim@y.net"]
     static let phones = ["+1 (555) 555-1234", "5555551234", "020 7946 0958", "+44 20 7946 0958", "555-0000"]
 
-    static var seeds: [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["CARNET_DUPLICATES_SEED"], let seed = UInt64(text) {
-            return [seed]
-        }
-        return [1, 2, 3]
-    }
+    static var seeds: [UInt64] { SeededRandom.seeds(from: "CARNET_DUPLICATES_SEED", default: [1, 2, 3]) }
 
     /// The rules, pair by pair, over every contact: quadratic and obviously so.
     static func model(_ contacts: [Contact]) -> [DuplicateCandidate] {

@@ -11,7 +11,7 @@ import Testing
 struct HistoryTokenIntegrityTests {
     @Test("Every one-character edit of a token is refused")
     func editsAreRefused() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         let alphabet = Array("0123456789|-abcdef")
         for _ in 0..<50 {

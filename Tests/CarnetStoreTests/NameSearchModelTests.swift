@@ -20,12 +20,7 @@ struct NameSearchModelTests {
         "F1", "F2", "Jo-Ann", "Jean-Al", "Jean", "Luc", "李", "王", "Zed",
     ]
 
-    static var seeds: [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["CARNET_NAME_SEARCH_SEED"], let seed = UInt64(text) {
-            return [seed]
-        }
-        return [1, 2, 3]
-    }
+    static var seeds: [UInt64] { SeededRandom.seeds(from: "CARNET_NAME_SEARCH_SEED", default: [1, 2, 3]) }
 
     struct Model {
         var contacts: [String: Contact] = [:]

@@ -12,9 +12,7 @@ import Testing
 /// examples miss.
 @Suite("Name search by words")
 struct NameWordSearchTests {
-    static let baseSeed: UInt64 =
-        ProcessInfo.processInfo.environment["CARNET_NAME_SEED"].flatMap(UInt64.init)
-        ?? UInt64(Date().timeIntervalSince1970)
+    static let baseSeed = SeededRandom.seed(from: "CARNET_NAME_SEED")
 
     /// Pieces names are made of: letters of several scripts, letters' marks (Devanagari vowel signs and virama,
     /// Thai vowels), a joiner, a private-use character, circled letters, digits, punctuation and spaces.

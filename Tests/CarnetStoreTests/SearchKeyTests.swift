@@ -20,7 +20,7 @@ struct SearchKeyTests {
 
     @Test("An email's key is the address trimmed of white space and lowercased, nil when nothing is left")
     func emailKeys() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for _ in 0..<20_000 {
             let email = Self.text(&random)
@@ -35,7 +35,7 @@ struct SearchKeyTests {
 
     @Test("A number's key reads other scripts' digits as the ASCII ones and ignores every other character")
     func phoneKeys() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for _ in 0..<20_000 {
             let phone = Self.text(&random)

@@ -34,14 +34,7 @@ struct UnifiedFetchModelTests {
         .givenName, .familyName, .jobTitle, .emailAddresses, .phoneNumbers, .imageData,
     ]
 
-    static var seeds: [UInt64] {
-        guard let text = ProcessInfo.processInfo.environment["CARNET_UNIFY_SEED"] else { return [1, 2, 3] }
-        let bounds = text.components(separatedBy: "...")
-        if bounds.count == 2, let low = UInt64(bounds[0]), let high = UInt64(bounds[1]), low <= high {
-            return Array(low...high)
-        }
-        return text.split(separator: ",").compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
-    }
+    static var seeds: [UInt64] { SeededRandom.seeds(from: "CARNET_UNIFY_SEED", default: [1, 2, 3]) }
 
     static func emailKey(_ email: String) -> String { email.lowercased() }
     static func phoneKey(_ phone: String) -> String { String(phone.filter(\.isNumber).suffix(10)) }

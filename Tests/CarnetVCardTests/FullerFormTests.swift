@@ -183,7 +183,7 @@ struct FullerFormTests {
     /// the same kept lines, and every extra in the written file. The seed is printed on failure.
     @Test("Generated N, ADR, TEL and EMAIL extras survive 3.0 and 4.0 round trips, reading back to the same kept lines")
     func generated() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         let text = { (random: inout SeededRandom) in GeneratedRoundTripTests.text(&random) }
         for round in 0..<200 {

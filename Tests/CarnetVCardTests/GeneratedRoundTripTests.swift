@@ -64,7 +64,7 @@ struct GeneratedRoundTripTests {
 
     @Test("Generated contacts come back from 3.0 and 4.0 with every value as it was")
     func roundTrips() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for index in 0..<300 {
             let contact = Self.contact(&random, index)
@@ -85,7 +85,7 @@ struct GeneratedRoundTripTests {
     /// kept aside.
     @Test("Mutated files: every card read or reported, and every card read storable")
     func mutatedFiles() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         let inserts = [
             "\r\n", "\r\n ", ":", ";", ",", "\\", "\"", "=", "=\r\n", "\r\nEND:VCARD\r\n", "\r\nBEGIN:VCARD\r\n",

@@ -12,7 +12,7 @@ import Testing
 @Suite("Import batches")
 struct ImportBatchTests {
     @Test func batchSizesImportAlike() async throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for round in 0..<4 {
             let file = Self.file(cards: random.int(20...80), &random, unreadable: random.chance(50))
@@ -54,7 +54,7 @@ struct ImportBatchTests {
     /// that repeats a UID with other values is left out: its second import writes the first card's values and then
     /// the later card's again.)
     @Test func reimportChangesNothing() async throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for round in 0..<4 {
             let file = Self.file(cards: random.int(20...80), &random, repeatingUIDs: false)
@@ -73,7 +73,7 @@ struct ImportBatchTests {
     /// What an import leaves, exported (3.0 and 4.0, each group style) and imported into a new store, comes back
     /// the same: names, emails, relations and groups.
     @Test func exportReadsBack() async throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for round in 0..<2 {
             let file = Self.file(cards: random.int(20...80), &random)
