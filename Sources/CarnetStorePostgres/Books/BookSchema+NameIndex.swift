@@ -1,4 +1,6 @@
 import CarnetStore
+import Logging
+import PostgresNIO
 
 /// A contact's rows in the name indexes: its folded words (`contact_name_word`, which any search can join) and
 /// each word's first scalars with the contact's sort keys (`contact_name_prefix`), so a name search in a name
@@ -113,4 +115,29 @@ extension BookSchema {
             ON contact_name_prefix (book_id, prefix, sort_given, contact_id) INCLUDE (words)
             """,
         ])
+}
+
+extension PostgresConnection {
+    /// Writes many contacts' name-index rows (``NameIndexEntry``), a statement per table: a save's run of adds and
+    /// a book's import. Prefix counts are the caller's.
+    func insertNameIndexRows(book: String, _ entries: [(contact: String, entry: NameIndexEntry)], logger: Logger)
+        async throws
+    {
+        let words = entries.flatMap { item in item.entry.words.map { (word: $0, contact: item.contact) } }
+        guard !words.isEmpty else { return }
+        try await insertBatch(
+            into: "contact_name_word", book: book,
+            [.values("word", "text", words.map(\.word)), .values("contact_id", "text", words.map(\.contact))],
+            logger: logger)
+        let prefixes = entries.flatMap { item in item.entry.prefixes.map { (prefix: $0, item: item) } }
+        try await insertBatch(
+            into: "contact_name_prefix", book: book,
+            [
+                .values("prefix", "text", prefixes.map(\.prefix)),
+                .values("contact_id", "text", prefixes.map(\.item.contact)),
+                .values("sort_given", "text", prefixes.map(\.item.entry.sortGiven)),
+                .values("sort_family", "text", prefixes.map(\.item.entry.sortFamily)),
+                .optional("words", prefixes.map(\.item.entry.wordList)),
+            ], logger: logger)
+    }
 }

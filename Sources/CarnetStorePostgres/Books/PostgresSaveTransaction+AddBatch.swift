@@ -27,11 +27,10 @@ extension PostgresSaveTransaction {
             for add in adds { try await addOne(add) }
             return
         }
-        let containers = try await checkedContainers(adds)
         var contacts: [(contact: Contact, container: String, order: Int64)] = []
         contacts.reserveCapacity(adds.count)
-        for add in adds {
-            contacts.append((add.contact, containers[add.operationIndex] ?? "", try await nextOrder()))
+        for (add, container) in zip(adds, try await checkedContainers(adds)) {
+            contacts.append((add.contact, container, try await nextOrder()))
         }
         try await insertContactRows(contacts)
         let entries = contacts.map { (contact: $0.contact.identifier, entry: NameIndexEntry($0.contact)) }
@@ -57,39 +56,29 @@ extension PostgresSaveTransaction {
     }
 
     /// Checks every add's identifier and container in operation order, in a few queries, and returns each add's
-    /// container by operation index. The first add that fails throws the error it would throw alone.
-    private mutating func checkedContainers(_ adds: [PendingAdd]) async throws -> [Int: String] {
+    /// container. The first add that fails throws the error it would throw alone.
+    private mutating func checkedContainers(_ adds: [PendingAdd]) async throws -> [String] {
         // Fresh identifiers are looked up too: the one-by-one path meets a fresh one in use (the same contact added
         // twice) at its insert, before any later add's check.
         let used = try await usedIdentifiers(adds.map(\.contact.identifier).filter(Identifiers.isValid))
         var seen: Set<String> = []
-        var result: [Int: String] = [:]
+        var containers: [String] = []
         for add in adds {
             let identifier = add.contact.identifier
             do {
-                if add.contact.hasFreshIdentifier {
-                    if used.contains(identifier) || seen.contains(identifier) {
-                        throw StoreError(
-                            .insertedRecordAlreadyExists, "The identifier is or was already in use",
-                            affected: [identifier])
-                    }
-                } else {
-                    guard Identifiers.isValid(identifier) else {
-                        throw StoreError(.recordIdentifierInvalid, "Malformed identifier", affected: [identifier])
-                    }
-                    if used.contains(identifier) || seen.contains(identifier) {
-                        throw StoreError(
-                            .insertedRecordAlreadyExists, "The identifier is or was already in use",
-                            affected: [identifier])
-                    }
+                guard add.contact.hasFreshIdentifier || Identifiers.isValid(identifier) else {
+                    throw StoreError(.recordIdentifierInvalid, "Malformed identifier", affected: [identifier])
                 }
-                seen.insert(identifier)
-                result[add.operationIndex] = try await cachedContainer(add.containerIdentifier)
+                guard !used.contains(identifier), seen.insert(identifier).inserted else {
+                    throw StoreError(
+                        .insertedRecordAlreadyExists, "The identifier is or was already in use", affected: [identifier])
+                }
+                containers.append(try await cachedContainer(add.containerIdentifier))
             } catch let error as StoreError {
                 throw error.at(operation: add.operationIndex)
             }
         }
-        return result
+        return containers
     }
 
     /// The identifiers among `identifiers` that any record or value of the book holds, or that were retired.
@@ -137,22 +126,7 @@ extension PostgresSaveTransaction {
     }
 
     private mutating func insertNameIndexRows(_ entries: [(contact: String, entry: NameIndexEntry)]) async throws {
-        let words = entries.flatMap { item in item.entry.words.map { (word: $0, contact: item.contact) } }
-        guard !words.isEmpty else { return }
-        try await connection.insertBatch(
-            into: "contact_name_word", book: bookID,
-            [.values("word", "text", words.map(\.word)), .values("contact_id", "text", words.map(\.contact))],
-            logger: logger)
-        let prefixes = entries.flatMap { item in item.entry.prefixes.map { (prefix: $0, item: item) } }
-        try await connection.insertBatch(
-            into: "contact_name_prefix", book: bookID,
-            [
-                .values("prefix", "text", prefixes.map(\.prefix)),
-                .values("contact_id", "text", prefixes.map(\.item.contact)),
-                .values("sort_given", "text", prefixes.map(\.item.entry.sortGiven)),
-                .values("sort_family", "text", prefixes.map(\.item.entry.sortFamily)),
-                .optional("words", prefixes.map(\.item.entry.wordList)),
-            ], logger: logger)
-        for prefix in prefixes { prefixCountChanges[prefix.prefix, default: 0] += 1 }
+        try await connection.insertNameIndexRows(book: bookID, entries, logger: logger)
+        for prefix in entries.flatMap(\.entry.prefixes) { prefixCountChanges[prefix, default: 0] += 1 }
     }
 }

@@ -77,14 +77,15 @@ extension PostgresSaveTransaction {
         for prefix in entry.prefixes { prefixCountChanges[prefix, default: 0] += 1 }
     }
 
-    /// Removes the contact from the name indexes, in one statement; its prefixes' counts change at the end.
-    mutating func removeNameIndex(_ contact: String) async throws {
+    /// Removes the contacts from the name indexes, in one statement; their prefixes' counts change at the end.
+    mutating func removeNameIndex(_ contacts: [String]) async throws {
         let removed = try await run(
             """
             WITH words AS (
-                DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = \(contact)
+                DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = ANY(\(contacts))
             )
-            DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = \(contact) RETURNING prefix
+            DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = ANY(\(contacts))
+            RETURNING prefix
             """
         ).decode(String.self)
         for try await prefix in removed { prefixCountChanges[prefix, default: 0] -= 1 }
@@ -120,7 +121,7 @@ extension PostgresSaveTransaction {
 
     mutating func deleteContact(_ identifier: String) async throws {
         try await unlinkBeforeDelete(identifier)
-        try await removeNameIndex(identifier)
+        try await removeNameIndex([identifier])
         let deleted = try await run(
             "DELETE FROM contact WHERE book_id = \(bookID) AND id = \(identifier) RETURNING id"
         ).collect()
@@ -129,7 +130,7 @@ extension PostgresSaveTransaction {
         }
         // Labeled values, memberships and key revisions go with the row (ON DELETE CASCADE).
         contactDelta -= 1
-        try await retire(identifier, kind: .contact)
+        try await retire([identifier], kind: .contact)
         try await record(.deleteContact, identifier)
     }
 }

@@ -24,27 +24,11 @@ extension PostgresSaveTransaction {
             }
             return
         }
-        let removed = try await run(
-            """
-            WITH words AS (
-                DELETE FROM contact_name_word WHERE book_id = \(bookID) AND contact_id = ANY(\(identifiers))
-            )
-            DELETE FROM contact_name_prefix WHERE book_id = \(bookID) AND contact_id = ANY(\(identifiers))
-            RETURNING prefix
-            """
-        ).decode(String.self)
-        for try await prefix in removed { prefixCountChanges[prefix, default: 0] -= 1 }
+        try await removeNameIndex(identifiers)
         // Labeled values, memberships and key revisions go with the rows (ON DELETE CASCADE).
         try await run("DELETE FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))")
         contactDelta -= deletes.count
-        try await run(
-            """
-            INSERT INTO book_retired_identifier (book_id, id, kind, owner_id, revision)
-            SELECT \(bookID), id, \(Int16(RetiredKind.contact.rawValue)), NULL, \(seq)
-            FROM unnest(\(identifiers)::text[]) AS id
-            ON CONFLICT (book_id, id) DO UPDATE SET kind = excluded.kind, owner_id = excluded.owner_id,
-                revision = excluded.revision
-            """)
+        try await retire(identifiers, kind: .contact)
         try await record(.deleteContact, identifiers.map { (record: $0, other: nil) })
     }
 

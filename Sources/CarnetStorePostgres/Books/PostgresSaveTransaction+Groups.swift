@@ -60,7 +60,7 @@ extension PostgresSaveTransaction {
         guard !deleted.isEmpty else {
             throw StoreError(.recordDoesNotExist, "No such group", affected: [identifier])
         }
-        try await retire(identifier, kind: .group)
+        try await retire([identifier], kind: .group)
         try await record(.deleteGroup, identifier)
     }
 

@@ -90,7 +90,7 @@ extension PostgresSaveTransaction {
         }
         endedUnified += plan.retired
         for identifier in plan.retired {
-            try await retire(identifier, kind: .unified)
+            try await retire([identifier], kind: .unified)
             // Unified clients drop it; individual clients ignore a delete of a record they never saw.
             try await record(.deleteContact, identifier)
         }

@@ -87,7 +87,7 @@ extension PostgresSaveTransaction {
             try set("sort_given", ContactIndexing.sortKey(merged, .givenName))
             try set("sort_family", ContactIndexing.sortKey(merged, .familyName))
             // The prefix rows carry the sort keys, so they are written again even when the words are the same.
-            try await removeNameIndex(id)
+            try await removeNameIndex([id])
             try await insertNameIndex(id, NameIndexEntry(merged))
             // A linked contact's names are its unified contact's too: in its words or in where it stands.
             renamedContacts.insert(id)
@@ -105,21 +105,21 @@ extension PostgresSaveTransaction {
         for (kind, merge) in merges {
             try await apply(merge, kind: kind, contact: id)
         }
-        for key in changedKeys {
-            try await run(
-                """
-                INSERT INTO contact_key_revision (book_id, contact_id, key, revision)
-                VALUES (\(bookID), \(id), \(key.rawValue), \(seq))
-                ON CONFLICT (book_id, contact_id, key) DO UPDATE SET revision = excluded.revision
-                """)
-        }
+        // Every changed key in one statement; a key both set and moved by a merge is one row.
+        let keyNames = Array(Set(changedKeys.map(\.rawValue)))
+        try await run(
+            """
+            INSERT INTO contact_key_revision (book_id, contact_id, key, revision)
+            SELECT \(bookID), \(id), key, \(seq) FROM unnest(\(keyNames)::text[]) AS key
+            ON CONFLICT (book_id, contact_id, key) DO UPDATE SET revision = excluded.revision
+            """)
         try await record(.updateContact, id, keys: changedKeys.sorted())
     }
 
     private func apply(_ merge: LabeledValueMerge, kind: MultiValueKind, contact: String) async throws {
         for value in merge.removed {
             try await run("DELETE FROM labeled_value WHERE book_id = \(bookID) AND id = \(value.identifier)")
-            try await retire(value.identifier, kind: .labeledValue, owner: contact)
+            try await retire([value.identifier], kind: .labeledValue, owner: contact)
         }
         var added: [(kind: MultiValueKind, position: Int, item: EncodedLabeledValue)] = []
         for (position, slot) in merge.slots.enumerated() {

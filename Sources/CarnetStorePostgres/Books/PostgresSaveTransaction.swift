@@ -305,11 +305,12 @@ struct PostgresSaveTransaction {
         return container
     }
 
-    func retire(_ identifier: String, kind: RetiredKind, owner: String? = nil) async throws {
+    /// Retires identifiers, in one statement: no record or value of the book can take them again.
+    func retire(_ identifiers: [String], kind: RetiredKind, owner: String? = nil) async throws {
         try await run(
             """
             INSERT INTO book_retired_identifier (book_id, id, kind, owner_id, revision)
-            VALUES (\(bookID), \(identifier), \(Int16(kind.rawValue)), \(owner), \(seq))
+            SELECT \(bookID), id, \(Int16(kind.rawValue)), \(owner), \(seq) FROM unnest(\(identifiers)::text[]) AS id
             ON CONFLICT (book_id, id) DO UPDATE SET kind = excluded.kind, owner_id = excluded.owner_id,
                 revision = excluded.revision
             """)

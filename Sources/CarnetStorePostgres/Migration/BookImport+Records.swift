@@ -40,25 +40,8 @@ extension BookImport {
                 WHERE book_id = \(bookID) AND id = \(contact.identifier)
                 """, logger: logger)
         }
-        let entries = indexed.map { (contact: $0.identifier, entry: NameIndexEntry($0)) }
-        let words = entries.flatMap { item in item.entry.words.map { (word: $0, contact: item.contact) } }
-        if !words.isEmpty {
-            try await insertRows(
-                into: "contact_name_word",
-                [.values("word", "text", words.map(\.word)), .values("contact_id", "text", words.map(\.contact))])
-        }
-        let prefixes = entries.flatMap { item in item.entry.prefixes.map { (prefix: $0, item: item) } }
-        if !prefixes.isEmpty {
-            try await insertRows(
-                into: "contact_name_prefix",
-                [
-                    .values("prefix", "text", prefixes.map(\.prefix)),
-                    .values("contact_id", "text", prefixes.map(\.item.contact)),
-                    .values("sort_given", "text", prefixes.map(\.item.entry.sortGiven)),
-                    .values("sort_family", "text", prefixes.map(\.item.entry.sortFamily)),
-                    .optional("words", prefixes.map(\.item.entry.wordList)),
-                ])
-        }
+        try await connection.insertNameIndexRows(
+            book: bookID, indexed.map { (contact: $0.identifier, entry: NameIndexEntry($0)) }, logger: logger)
         try await insertKeyRevisions(contacts)
         try await insertLabeledValues(contacts)
     }
