@@ -1,4 +1,5 @@
 import CarnetStore
+import CarnetVCard
 import Testing
 
 @testable import CarnetGraphQL
@@ -105,6 +106,40 @@ struct VCardGraphQLTests {
         #expect(v3.contains("X-CUSTOM-THING:kept"))
         #expect(v4.contains("VERSION:4.0") && v4.contains("anna@example.com"))
         #expect(data["contact"]?["vCardProperties"]?.json == #"["X-CUSTOM-THING:kept"]"#)
+    }
+
+    /// An outside tester's find: a save kept lines that its export wrote and a re-import could not read back (an
+    /// open quote, a PHOTO that is no base64), that ended the card (`item1.END`, `END :VCARD`, a leading space that
+    /// folds), or that made it a group's (`KIND:group`): the contact was lost on re-import. Now refused, with the
+    /// operation and the line's key path, and nothing written; lines that read back are kept, combining marks too.
+    @Test("save refuses kept vCard lines its export could not read back, and keeps those that do")
+    func keptLinesThatReadBack() async throws {
+        let fixture = try GraphQLFixture()
+        let save = """
+            mutation($lines: [String!]) { save(request: {operations: [{addContact: {givenName: "Ok"}},
+              {addContact: {givenName: "Kept", vCardProperties: $lines}}]}) { contacts { id vCardProperties } } }
+            """
+        let refused = [
+            #"X-A;P="x:y"#, "PHOTO;ENCODING=b:!!!", "KIND:group", "item1.END:VCARD", "END :VCARD", " END:VCARD",
+            "X-A;P=\"\u{301}:v",
+        ]
+        for line in refused {
+            let answer = try await fixture.run(save, ["lines": .array([.string("X-FINE:1"), .string(line)])])
+            let extensions = answer["errors"]?[0]?["extensions"]
+            #expect(extensions?["code"] == "VALIDATION_FAILED", "\(line.debugDescription): \(answer.json)")
+            #expect(extensions?["operationIndex"] == 1, "\(line.debugDescription)")
+            #expect(extensions?["keyPaths"]?.json == #"["vCardProperties[1].value"]"#, "\(line.debugDescription)")
+        }
+        #expect(try await fixture.store.contactCount() == 0)
+        let kept = ["X-A:\u{301}x", "X-A;P=\"a;\u{301}b\":v", "BDAY:circa 1800", "X-B;TYPE=\u{301}:y"]
+        let answer = try await fixture.data(save, ["lines": .array(kept.map { .string($0) })])
+        let id = try #require(answer["save"]?["contacts"]?[1]?["id"]?.stringValue)
+        #expect(answer["save"]?["contacts"]?[1]?["vCardProperties"] == .array(kept.map { .string($0) }))
+        // The contact's own export reads back with the same kept lines.
+        let card = try await fixture.data("query($id: ID!) { contact(id: $id) { vCard } }", ["id": .string(id)])
+        let read = try #require(try? CarnetVCard.VCardReader().read(card["contact"]?["vCard"]?.stringValue ?? ""))
+        #expect(read.issues.isEmpty && read.cards.count == 1)
+        #expect(read.cards.first?.unmappedProperties.filter { !$0.hasPrefix("UID:") } == kept)
     }
 
     /// An outside tester's find: an author no save could have made a lenient import skip every card, one by one,

@@ -7,13 +7,14 @@ import Testing
 
 /// Generated contacts, written in 3.0 and 4.0 and read back: every value the store holds comes back as it was.
 /// Values are drawn from pieces that exercise the escaping of each version (commas, semicolons, colons,
-/// backslashes, quotes, carets, line breaks in the multi-line keys), non-ASCII text and custom labels. The seed is
-/// printed on failure.
+/// backslashes, quotes, carets, line breaks in the multi-line keys), combining marks (a `;`, `:` or `"` before one
+/// is one Character with it, which escaping by Character missed: an outside tester's find), non-ASCII text and
+/// custom labels. The seed is printed on failure.
 @Suite("Generated vCard round trips")
 struct GeneratedRoundTripTests {
     static let pieces = [
         "a", "Zoë", "O'Brien", ",", ";", "\\", ":", "日本", "😀", "é\u{301}", "\"", "=", "^", "x y", "Ärzte", "-", "\\n",
-        "=0A", "item1.", "BEGIN:VCARD",
+        "=0A", "item1.", "BEGIN:VCARD", "\u{301}", "\u{20DD}",
     ]
 
     /// Trimmed text of one to five pieces (the store keeps text trimmed; an empty value is no value).
@@ -58,6 +59,19 @@ struct GeneratedRoundTripTests {
                     street: text(&random, lines: true), city: text(&random),
                     state: random.chance(50) ? text(&random) : "",
                     postalCode: random.chance(50) ? "80\(random.int(10...99))" : "", country: text(&random)))
+        }
+        contact.instantMessageAddresses = (0..<random.int(0...2)).map { _ in
+            LabeledValue(
+                label: label(&random),
+                value: InstantMessageAddress(
+                    username: text(&random), service: random.pick(["Jabber", "AIM", "Skype", "MSN", "Yahoo", "QQ"])!))
+        }
+        contact.socialProfiles = (0..<random.int(0...2)).map { _ in
+            LabeledValue(
+                label: label(&random),
+                value: SocialProfile(
+                    username: text(&random), userIdentifier: random.chance(50) ? text(&random) : "",
+                    service: random.pick(["Twitter", "Facebook", "LinkedIn", "Flickr"])!))
         }
         return contact
     }

@@ -1,10 +1,19 @@
 /// The rule for a contact's `vCardProperties`: the content lines of a card that no key holds, kept as the importer
 /// read them and written back by the export. One source for the store, which refuses what the export could not
 /// write back, and for the export, which leaves out lines stored before that rule.
+///
+/// Read by bytes and scalars, as the vCard reader reads a line, never by `Character`: a `;`, `:` or `"` before a
+/// combining mark is one `Character` with it, so a check by `Character` took `END :VCARD` or `X-A;P="x:y` for
+/// harmless lines that then ended or broke the card on re-import (an outside tester's find).
 public enum KeptVCardLine {
-    /// The property name of `line`: up to its first `:` or `;`, upper-cased.
+    /// The property name of `line` as the vCard reader takes it: up to its first `:` or `;`, after a group's
+    /// `.`, without white space at its ends or control characters, upper-cased.
     public static func name(of line: some StringProtocol) -> String {
-        line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+        var bytes = line.utf8.prefix { $0 != colon && $0 != semicolon }[...]
+        if let dot = bytes.firstIndex(of: UInt8(ascii: ".")) { bytes = bytes[bytes.index(after: dot)...] }
+        let kept = bytes.filter { $0 >= 0x20 && $0 != 0x7F }
+        let trimmed = kept.drop { $0 == space || $0 == tab }.reversed().drop { $0 == space || $0 == tab }.reversed()
+        return String(decoding: trimmed, as: UTF8.self).uppercased()
     }
 
     /// Whether `line` frames a card (BEGIN, END, VERSION): the export writes its own.
@@ -12,12 +21,43 @@ public enum KeptVCardLine {
         ["BEGIN", "END", "VERSION"].contains(name(of: line))
     }
 
+    /// Whether the vCard reader reads `line` as one property: a name, parameters whose quotes close, then a `:`
+    /// outside quotes; and no leading space or tab, which would fold it onto the line before.
+    public static func isWellFormed(_ line: some StringProtocol) -> Bool {
+        let bytes = Array(line.utf8)
+        guard let first = bytes.first, first != space, first != tab else { return false }
+        guard let end = bytes.firstIndex(where: { $0 == colon || $0 == semicolon }), !name(of: line).isEmpty
+        else { return false }
+        var inQuotes = false
+        for byte in bytes[end...] {
+            if byte == quote {
+                inQuotes.toggle()
+            } else if byte == colon, !inQuotes {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `line` is a `UID:` line in any case: the reader maps a card's first UID, so an import keeps none
+    /// but its own and the export writes none but the one it picks (``uid(in:)``).
+    public static func isUID(_ line: some StringProtocol) -> Bool {
+        let bytes = line.utf8.prefix(4).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+        return bytes.elementsEqual("UID:".utf8)
+    }
+
+    /// The UID of a kept `UID:` line as imports keep it (the name in capitals), nil for other lines; by scalars,
+    /// so a UID that starts with a combining mark keeps it.
+    public static func uid(in line: String) -> String? {
+        line.utf8.starts(with: "UID:".utf8) ? String(line.unicodeScalars.dropFirst(4)) : nil
+    }
+
     /// The key a kept `UID:` line is looked up by on re-import (nil for other lines): the line itself, or for a
     /// UID over ``StoreLimits/indexedUIDBytes`` its first bytes and a `…`, so that an index holds it. A lookup by
     /// key compares the whole line: long UIDs that share their first bytes share a key, not a contact. A longer
     /// UID was once not indexed at all, and every import of its card added a contact (an outside tester's find).
     public static func uidSearchKey(_ line: String) -> String? {
-        guard line.hasPrefix("UID:") else { return nil }
+        guard line.utf8.starts(with: "UID:".utf8) else { return nil }
         let limit = StoreLimits.indexedUIDBytes + 4
         guard line.utf8.count > limit else { return line }
         var key = ""
@@ -29,4 +69,7 @@ public enum KeptVCardLine {
         }
         return key + "…"
     }
+
+    private static let (colon, semicolon, quote) = (UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "\""))
+    private static let (space, tab) = (UInt8(ascii: " "), UInt8(ascii: "\t"))
 }

@@ -80,7 +80,7 @@ package struct ContactMerge: Sendable {
             var count = own.count
             for contact in absorbed {
                 for value in contact.values[kind] ?? [] {
-                    if kind == .vCardProperties, value.value.hasPrefix("UID:") { continue }
+                    if kind == .vCardProperties, KeptVCardLine.isUID(value.value) { continue }
                     guard seen.insert(Self.duplicateKey(kind: kind, value: value)).inserted else { continue }
                     moves.append(Move(kind: kind, identifier: value.identifier, position: position))
                     position += 1

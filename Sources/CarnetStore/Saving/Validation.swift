@@ -104,14 +104,15 @@ package enum Validation {
         }
     }
 
-    /// One unfolded vCard content line, as the importer keeps them: a name, a colon, no line break (tabs allowed),
-    /// and none of the lines that frame a card (BEGIN, END, VERSION), which its export would leave out: stored, the
-    /// contact differed from its own export, and a re-import of it changed the contact.
+    /// One unfolded vCard content line, as the importer keeps them: a name, parameters whose quotes close, a
+    /// colon, no line break (tabs allowed), and none of the lines that frame a card (BEGIN, END, VERSION), which
+    /// its export would leave out: stored, the contact differed from its own export, and a re-import of it changed
+    /// the contact. A line that would not read back (an open quote) lost the whole card on re-import.
     private static func isVCardLine(_ line: String) -> Bool {
-        guard text(line, limit: StoreLimits.vCardPropertyBytes, multiline: true), line.contains(":"),
+        guard text(line, limit: StoreLimits.vCardPropertyBytes, multiline: true),
             !line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
         else { return false }
-        return !KeptVCardLine.framesCard(line)
+        return KeptVCardLine.isWellFormed(line) && !KeptVCardLine.framesCard(line)
     }
 
     private static func fieldProblems(_ fields: [String], names: [String], multilineFirst: Bool = false) -> [String] {

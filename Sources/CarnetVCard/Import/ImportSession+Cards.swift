@@ -46,7 +46,9 @@ extension ImportSession {
 
     /// Notes a planned card as saved (or, when strict, as part of the one commit to come).
     mutating func record(_ card: PlannedCard) {
-        if card.outcome == .added, card.card.contact.vCardProperties.contains(where: { $0.value.hasPrefix("UID:") }) {
+        if card.outcome == .added,
+            card.card.contact.vCardProperties.contains(where: { KeptVCardLine.uid(in: $0.value) != nil })
+        {
             keptUIDsMayExist = true
         }
         // Only a card with a UID can be named by a group card or RELATED.

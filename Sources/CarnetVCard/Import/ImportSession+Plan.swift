@@ -47,7 +47,8 @@ extension ImportSession {
             if let current {
                 planned.contactIdentifier = current.identifier
                 // A UID the contact keeps (it names a deleted contact, or is no identifier) stays kept.
-                if let uidLine = current.vCardProperties.first(where: { $0.value.hasPrefix("UID:") })?.value,
+                if let uidLine = current.vCardProperties.first(where: { KeptVCardLine.uid(in: $0.value) != nil })?
+                    .value,
                     !card.contact.vCardProperties.contains(where: { $0.value == uidLine })
                 {
                     card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)

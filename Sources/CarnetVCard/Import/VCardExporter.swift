@@ -85,18 +85,16 @@ public struct VCardExporter: Sendable {
     /// Carnet identifier, or that named a deleted contact), else its identifier.
     public static func card(_ contact: Contact, groups: [Group], writer: VCardWriter) -> String {
         let kept = contact.isKeyAvailable(.vCardProperties) ? contact.vCardProperties.map(\.value) : []
-        let uidLine = kept.first { $0.hasPrefix("UID:") }
         return writer.write(
-            contact, categories: groups.map(\.name),
-            unmappedProperties: kept.filter { !$0.uppercased().hasPrefix("UID:") },
-            uid: uidLine.map { String($0.dropFirst(4)) })
+            contact, categories: groups.map(\.name), unmappedProperties: kept.filter { !KeptVCardLine.isUID($0) },
+            uid: kept.lazy.compactMap(KeptVCardLine.uid(in:)).first)
     }
 
     /// The UID a contact's card carries.
     static func uid(_ contact: Contact) -> String {
         guard contact.isKeyAvailable(.vCardProperties),
-            let line = contact.vCardProperties.first(where: { $0.value.hasPrefix("UID:") })
+            let uid = contact.vCardProperties.lazy.compactMap({ KeptVCardLine.uid(in: $0.value) }).first
         else { return contact.identifier }
-        return String(line.value.dropFirst(4))
+        return uid
     }
 }

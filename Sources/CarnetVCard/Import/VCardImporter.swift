@@ -184,7 +184,7 @@ public struct VCardImporter: Sendable {
     /// gets an identifier derived from its content, so importing the same file again still finds it.
     static func prepared(_ card: VCardCard) -> VCardCard {
         var card = card
-        var kept = card.unmappedProperties.filter { !$0.uppercased().hasPrefix("UID:") }
+        var kept = card.unmappedProperties.filter { !KeptVCardLine.isUID($0) }
         if let uid = card.uid, uid != card.contact.identifier { kept.insert("UID:\(uid)", at: 0) }
         card.contact.vCardProperties = kept.map { LabeledValue(value: $0) }
         if card.uid == nil { card.contact = card.contact.withIdentifier(ContentIdentifier.make(card.contact)) }

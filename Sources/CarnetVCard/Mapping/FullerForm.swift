@@ -123,9 +123,9 @@ struct FullerForm {
         let value = TextCleaning.singleLine(text)
         switch property {
         case .telephone where CardDecoder.hasScheme(value, "tel:"):
-            return TextCleaning.trimmed(String(value.dropFirst(4)))
+            return TextCleaning.trimmed(String(value.unicodeScalars.dropFirst(4)))
         case .email where CardDecoder.hasScheme(value, "mailto:"):
-            return TextCleaning.trimmed(String(value.dropFirst(7)))
+            return TextCleaning.trimmed(String(value.unicodeScalars.dropFirst(7)))
         default: return value
         }
     }

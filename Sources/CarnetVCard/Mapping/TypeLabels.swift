@@ -21,10 +21,13 @@ enum TypeLabels {
     /// `TEL;TYPE=X-Mobil 2:` in 3.0): the text after `X-`, in its own case.
     static func customLabel(_ parameters: [ContentLine.Parameter]) -> String? {
         for parameter in parameters where parameter.name == "TYPE" {
-            for part in parameter.value.split(separator: ",") {
+            // By scalar, as the reader splits: `,` or `-` before a combining mark is one Character with it.
+            for part in parameter.value.unicodeScalars.split(separator: ",") {
                 let type = TextCleaning.singleLine(String(part))
-                guard type.utf8.count > 2, type.uppercased().hasPrefix("X-") else { continue }
-                let label = TextCleaning.singleLine(String(type.dropFirst(2)))
+                guard type.utf8.count > 2, type.utf8.prefix(2).map(Byte.uppercased).elementsEqual("X-".utf8) else {
+                    continue
+                }
+                let label = TextCleaning.singleLine(String(type.unicodeScalars.dropFirst(2)))
                 if !label.isEmpty { return label }
             }
         }

@@ -34,15 +34,17 @@ extension CardDecoder {
         var profile = SocialProfile(
             username: TextCleaning.singleLine(line.parameter("X-USER") ?? ""),
             userIdentifier: TextCleaning.singleLine(line.parameter("X-USERID") ?? ""))
-        let service = line.parameters.lazy.filter { $0.name == "TYPE" }.flatMap { $0.value.split(separator: ",") }
-            .map { TextCleaning.singleLine(String($0)) }.first { !$0.isEmpty && $0.lowercased() != "pref" }
+        let service = line.parameters.lazy.filter { $0.name == "TYPE" }.flatMap {
+            $0.value.unicodeScalars.split(separator: ",")
+        }
+        .map { TextCleaning.singleLine(String($0)) }.first { !$0.isEmpty && $0.lowercased() != "pref" }
         profile.service = service.map(Services.socialService) ?? ""
         if let named = line.parameter("X-SERVICE-TYPE").map(TextCleaning.singleLine), !named.isEmpty {
             profile.service = named
         }
         if Self.hasScheme(value, "x-apple:") {
             if profile.username.isEmpty {
-                let rest = String(value.dropFirst(8))
+                let rest = String(value.unicodeScalars.dropFirst(8))
                 profile.username = TextCleaning.singleLine(Self.percentDecoded(rest))
             }
         } else {
@@ -63,9 +65,11 @@ extension CardDecoder {
         let value = TextCleaning.singleLine(try values.text(line))
         var username = value
         var service = ""
-        if let colon = value.firstIndex(of: ":"), Self.looksLikeURI(value) {
-            service = Services.service(forScheme: String(value[..<colon]))
-            let rest = String(value[value.index(after: colon)...])
+        // Split by scalar: `:` before a combining mark (`xmpp:\u{301}x`) is one Character, which kept the scheme.
+        let scalars = value.unicodeScalars
+        if let colon = scalars.firstIndex(of: ":"), Self.looksLikeURI(value) {
+            service = Services.service(forScheme: String(scalars[..<colon]))
+            let rest = String(scalars[scalars.index(after: colon)...])
             username = TextCleaning.singleLine(Self.percentDecoded(rest))
         }
         if let named = line.parameter("X-SERVICE-TYPE").map(TextCleaning.singleLine), !named.isEmpty {

@@ -115,27 +115,28 @@ enum ContentLineParser {
         return text
     }
 
+    /// By scalar: `^'` before a combining mark is `^` and one Character, which a Character switch left undecoded.
     private static func decodeCircumflex(_ text: String) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var pending = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if pending {
-                switch character {
+                switch scalar {
                 case "n", "N": result.append("\n")
                 case "'": result.append("\"")
                 case "^": result.append("^")
                 default:
                     result.append("^")
-                    result.append(character)
+                    result.append(scalar)
                 }
                 pending = false
-            } else if character == "^" {
+            } else if scalar == "^" {
                 pending = true
             } else {
-                result.append(character)
+                result.append(scalar)
             }
         }
         if pending { result.append("^") }
-        return result
+        return String(result)
     }
 }

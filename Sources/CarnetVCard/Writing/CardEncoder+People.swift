@@ -26,7 +26,8 @@ extension CardEncoder {
             if !p.service.isEmpty {
                 let known = Services.isKnownSocialService(p.service)
                 let service = known ? p.service.lowercased() : p.service
-                let verbatim = service.contains(",") || (!known && Services.socialService(service) != service)
+                let verbatim =
+                    service.utf8.contains(Byte.comma) || (!known && Services.socialService(service) != service)
                 let name = verbatim ? "X-SERVICE-TYPE" : version == .v30 ? "type" : "TYPE"
                 parameters.append((name, Escaping.parameter(service)))
             }

@@ -74,7 +74,7 @@ struct CardEncoder {
         if line.utf8.contains(where: { $0 == Byte.cr || $0 == Byte.lf }) {
             line.removeAll { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
         }
-        guard !line.isEmpty, !KeptVCardLine.framesCard(line), line.contains(":") else { return }
+        guard !line.isEmpty, KeptVCardLine.isWellFormed(line), !KeptVCardLine.framesCard(line) else { return }
         out.fold(line)
     }
 

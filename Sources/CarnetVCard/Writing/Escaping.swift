@@ -8,18 +8,22 @@ enum Escaping {
                     || $0 == Byte.lf || $0 == Byte.cr
             })
         else { return value }
-        var result = ""
-        result.reserveCapacity(value.utf8.count + 8)
-        for character in value {
-            switch character {
-            case "\\": result += "\\\\"
-            case ",": result += "\\,"
-            case ";": result += "\\;"
-            case "\r\n", "\n", "\r": result += "\\n"
-            default: result.append(character)
+        // By scalar, not Character: `;` before a combining mark is one Character, which a Character switch
+        // missed, so the `;` went out bare and split the value on re-import (an outside tester's find).
+        var result = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in value.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar {
+            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
+            case ",": result.append(contentsOf: #"\,"#.unicodeScalars)
+            case ";": result.append(contentsOf: #"\;"#.unicodeScalars)
+            case "\n" where afterCR: continue
+            case "\n", "\r": result.append(contentsOf: #"\n"#.unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 
     /// A structured value (N, ADR, ORG): escaped components joined by `;`.
@@ -32,15 +36,20 @@ enum Escaping {
     static func parameter(_ value: String) -> String {
         var result = value
         if value.utf8.contains(where: { $0 == Byte.caret || $0 == Byte.lf || $0 == Byte.cr || $0 == Byte.quote }) {
-            result = ""
-            for character in value {
-                switch character {
-                case "^": result += "^^"
-                case "\r\n", "\n", "\r": result += "^n"
-                case "\"": result += "^'"
-                default: result.append(character)
+            // By scalar, as ``text(_:)``: a quote before a combining mark went out bare and left the quote open.
+            var escaped = String.UnicodeScalarView()
+            var afterCR = false
+            for scalar in value.unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                switch scalar {
+                case "^": escaped.append(contentsOf: "^^".unicodeScalars)
+                case "\n" where afterCR: continue
+                case "\n", "\r": escaped.append(contentsOf: "^n".unicodeScalars)
+                case "\"": escaped.append(contentsOf: "^'".unicodeScalars)
+                default: escaped.append(scalar)
                 }
             }
+            result = String(escaped)
         }
         if result.utf8.contains(where: { $0 == Byte.semicolon || $0 == Byte.colon || $0 == Byte.comma }) {
             return "\"" + result + "\""

@@ -1,0 +1,49 @@
+import CarnetStore
+import CarnetTestSupport
+import Testing
+
+@testable import CarnetVCard
+
+/// Kept vCard lines (`vCardProperties`) against the reader: a line the store's shape check
+/// (``KeptVCardLine/isWellFormed(_:)``, ``KeptVCardLine/framesCard(_:)``) and the reader's check
+/// (``VCardReader/keptLineProblem(_:)``) accept reads back from a card exactly as it was; a line they refuse would
+/// not have. Lines are generated from the pieces a content line's structure is made of, combining marks among
+/// them: checks by `Character` took `END :VCARD` or `X-A;P="x:y` for lines that read back (an outside tester's
+/// find). The seed is printed on failure (`CARNET_TEST_SEED` replays it).
+@Suite("Kept vCard lines")
+struct KeptLineTests {
+    static let names = ["X-A", "X-KEPT", "item2.X-B", "", "END", "item1.END", "BEGIN", " X-C", "x-d"]
+    static let pieces = [
+        ";", ":", "\"", "P=", "\u{301}", " ", "\t", "v", ",", "=", ".", "^'", "é", "\\", "TYPE=a,b", "END", "VCARD",
+    ]
+
+    @Test("A kept line the checks accept reads back as it was, and one they refuse would not")
+    func acceptedIffReadsBack() throws {
+        let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
+        var random = SeededRandom(seed: seed)
+        var accepted = 0
+        for _ in 0..<3_000 {
+            var line = random.pick(Self.names)!
+            for _ in 0..<random.int(1...6) { line += random.pick(Self.pieces)! }
+            let shapeAccepts = KeptVCardLine.isWellFormed(line) && !KeptVCardLine.framesCard(line)
+            let accepts = shapeAccepts && VCardReader.keptLineProblem(line) == nil
+            // An X- property is kept as written, never decoded: the store's shape check alone must decide it, as
+            // it does for clients of the store that no GraphQL layer checks.
+            let decided = KeptVCardLine.name(of: line).hasPrefix("X-") ? shapeAccepts : accepts
+            for version in ["3.0", "4.0"] {
+                let card = "BEGIN:VCARD\r\nVERSION:\(version)\r\nN:;Kept;;;\r\nFN:Kept\r\n\(line)\r\nEND:VCARD\r\n"
+                let read = try VCardReader().read(card)
+                let readsBack =
+                    read.issues.isEmpty && read.cards.count == 1 && read.cards[0].kind == .contact
+                    && read.cards[0].unmappedProperties == [line] && read.cards[0].contact.givenName == "Kept"
+                #expect(
+                    accepts == readsBack && decided == readsBack,
+                    "seed \(seed): \(line.debugDescription) in \(version) is \(accepts ? "accepted" : "refused") but \(readsBack ? "reads" : "does not read") back"
+                )
+            }
+            if accepts { accepted += 1 }
+        }
+        // Both outcomes are exercised, not one of them only.
+        #expect(accepted > 300 && accepted < 2_700, "seed \(seed): \(accepted) accepted of 3,000")
+    }
+}
