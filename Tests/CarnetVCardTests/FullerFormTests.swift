@@ -195,9 +195,15 @@ struct FullerFormTests {
             func components(_ count: Int, _ random: inout SeededRandom) -> [String] {
                 (0..<count).map { _ in random.chance(40) ? text(&random) : "" }
             }
+            // By bytes, as the reader looks: `=` before a combining mark is one Character with it, so a search by
+            // Character missed `;PID=\u{301}`.
             func says(_ more: [String], _ parameters: String, _ kept: [String]) -> Bool {
-                more.contains { !TextCleaning.singleLine($0).isEmpty }
-                    || kept.contains { parameters.contains(";\($0)=") }
+                let bytes = Array(parameters.utf8)
+                return more.contains { !TextCleaning.singleLine($0).isEmpty }
+                    || kept.contains { name in
+                        let wanted = Array(";\(name)=".utf8)
+                        return bytes.indices.contains { bytes[$0...].starts(with: wanted) }
+                    }
             }
             let nameExtras = components(random.int(0...2), &random)
             let nameParameters = parameters(["SORT-AS", "ALTID", "LANGUAGE"], &random)
@@ -223,7 +229,7 @@ struct FullerFormTests {
             let file = lines.joined(separator: "\r\n") + "\r\n"
             let first = try readOne(file)
             let context = "seed \(seed) round \(round):\n\(file)"
-            #expect(first.unmappedProperties.count == extras, "\(context)")
+            #expect(first.unmappedProperties.count == extras, "\(context)\nkept: \(first.unmappedProperties)")
             for version in [VCardWriter.Version.v3, .v4] {
                 let written = VCardWriter(version: version).write(first)
                 let second = try readOne(written)

@@ -125,7 +125,8 @@ extension PostgresSaveTransaction {
             ], logger: logger)
     }
 
-    private mutating func insertNameIndexRows(_ entries: [(contact: String, entry: NameIndexEntry)]) async throws {
+    /// Writes many contacts' name-index rows in two statements; their prefixes' counts change at the end.
+    mutating func insertNameIndexRows(_ entries: [(contact: String, entry: NameIndexEntry)]) async throws {
         try await connection.insertNameIndexRows(book: bookID, entries, logger: logger)
         for prefix in entries.flatMap(\.entry.prefixes) { prefixCountChanges[prefix, default: 0] += 1 }
     }

@@ -222,20 +222,23 @@ struct PostgresSaveTransaction {
     }
 
     /// Appends one event of `kind` for each record, in order, in one statement.
-    mutating func record(_ kind: ChangeEventKind, _ records: [(record: String, other: String?)]) async throws {
+    /// - Parameter keys: each update event's changed keys, in the records' order.
+    mutating func record(
+        _ kind: ChangeEventKind, _ records: [(record: String, other: String?)], keys: [[ContactKey]]? = nil
+    ) async throws {
         guard !records.isEmpty else { return }
         try await recordCommit()
         let first = position + 1
         position += Int64(records.count)
-        try await connection.insertBatch(
-            into: "change_event", book: bookID,
-            [
-                .values("position", "int8", Array(first...position)),
-                .values("seq", "int8", records.map { _ in seq }),
-                .values("kind", "int2", records.map { _ in Int16(kind.rawValue) }),
-                .values("record_id", "text", records.map(\.record)),
-                .optional("other_id", records.map(\.other)),
-            ], logger: logger)
+        var columns: [BatchColumn] = [
+            .values("position", "int8", Array(first...position)),
+            .values("seq", "int8", records.map { _ in seq }),
+            .values("kind", "int2", records.map { _ in Int16(kind.rawValue) }),
+            .values("record_id", "text", records.map(\.record)),
+            .optional("other_id", records.map(\.other)),
+        ]
+        if let keys { columns.append(.values("changed_keys", "text", keys.map(ChangedKeys.storage))) }
+        try await connection.insertBatch(into: "change_event", book: bookID, columns, logger: logger)
     }
 
     /// Records the commit itself, before its first event.

@@ -21,14 +21,18 @@ extension PostgresStore {
                 connection, bookID: bookID, author: author, operations: operations, logger: logger)
             var identifiers: [String] = []
             var index = 0
-            // Runs of adds, and runs of deletes, go in batches of a few statements each, in operation order.
+            // Runs of adds, of deletes and of plain updates go in batches of a few statements each, in operation
+            // order: one kind is pending at a time.
             var adds: [PendingAdd] = []
             var deletes: [PendingDelete] = []
+            var updates: [PendingUpdate] = []
             func flush() async throws {
                 try await transaction.addContacts(adds)
                 adds.removeAll(keepingCapacity: true)
                 try await transaction.deleteContacts(deletes)
                 deletes.removeAll(keepingCapacity: true)
+                try await transaction.updateContacts(updates)
+                updates.removeAll(keepingCapacity: true)
             }
             for request in requests {
                 for operation in request.operations {
@@ -36,16 +40,23 @@ extension PostgresStore {
                     switch operation {
                     case .addContact(let contact, let container)
                     where PendingAdd.isBatchable(contact):
-                        if !deletes.isEmpty { try await flush() }
+                        if !deletes.isEmpty || !updates.isEmpty { try await flush() }
                         adds.append(PendingAdd(contact: contact, containerIdentifier: container, operationIndex: index))
                         identifiers.append(contact.identifier)
                         if adds.count == PostgresSaveTransaction.batchSize { try await flush() }
                         continue
                     case .deleteContact(let identifier):
-                        if !adds.isEmpty { try await flush() }
+                        if !adds.isEmpty || !updates.isEmpty { try await flush() }
                         deletes.append(PendingDelete(identifier: identifier, operationIndex: index))
                         identifiers.append(identifier)
                         if deletes.count == PostgresSaveTransaction.batchSize { try await flush() }
+                        continue
+                    case .updateContact(let contact, let base)
+                    where PendingUpdate.isBatchable(contact, baseRevision: base):
+                        if !adds.isEmpty || !deletes.isEmpty { try await flush() }
+                        updates.append(PendingUpdate(contact: contact, operationIndex: index))
+                        identifiers.append(contact.identifier)
+                        if updates.count == PostgresSaveTransaction.batchSize { try await flush() }
                         continue
                     default:
                         try await flush()

@@ -17,24 +17,51 @@ struct PostgresStoredContact {
         let rows = try await transaction.run(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT container_id, created_revision, revision, contact_type, birthday, non_gregorian_birthday,
-                        \(PostgresSaveTransaction.stringColumns)
-                    FROM contact WHERE book_id = $1 AND id = $2 FOR UPDATE
+                    SELECT id, \(columns) FROM contact WHERE book_id = $1 AND id = $2 FOR UPDATE
                     """, binds: binds(transaction.bookID, identifier))
         ).collect()
-        guard let row = rows.first else { return nil }
-        let cells = Array(row)
-        var contact = Contact(fetched: identifier, keys: singleValueKeys)
-        contact.values.contactType = ContactType(rawValue: Int(try cells[3].decode(Int16.self))) ?? .person
-        contact.values.birthday = try cells[4].decode(String?.self).flatMap(ContactDate.init(storageString:))
-        contact.values.nonGregorianBirthday = try cells[5].decode(String?.self).flatMap(
+        return try rows.first.map { try decode(Array($0)) }
+    }
+
+    /// The stored contacts among `identifiers`, locked for the save, by identifier: one statement for a run of
+    /// updates (``PostgresSaveTransaction/updateContacts(_:)``).
+    static func loadMany(_ transaction: PostgresSaveTransaction, identifiers: [String]) async throws
+        -> [String: PostgresStoredContact]
+    {
+        var bindings = PostgresBindings()
+        bindings.append(transaction.bookID)
+        bindings.append(identifiers)
+        var stored: [String: PostgresStoredContact] = [:]
+        for try await row in try await transaction.run(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT id, \(columns) FROM contact WHERE book_id = $1 AND id = ANY($2) FOR UPDATE
+                    """, binds: bindings))
+        {
+            let contact = try decode(Array(row))
+            stored[contact.contact.identifier] = contact
+        }
+        return stored
+    }
+
+    private static let columns = """
+        container_id, created_revision, revision, contact_type, birthday, non_gregorian_birthday,
+        \(PostgresSaveTransaction.stringColumns)
+        """
+
+    /// A row of `id, ` ``columns``.
+    private static func decode(_ cells: [PostgresCell]) throws -> PostgresStoredContact {
+        var contact = Contact(fetched: try cells[0].decode(String.self), keys: singleValueKeys)
+        contact.values.contactType = ContactType(rawValue: Int(try cells[4].decode(Int16.self))) ?? .person
+        contact.values.birthday = try cells[5].decode(String?.self).flatMap(ContactDate.init(storageString:))
+        contact.values.nonGregorianBirthday = try cells[6].decode(String?.self).flatMap(
             ContactDate.init(storageString:))
         for slot in ContactKey.stringKeys.indices {
-            contact.values.strings[slot] = try cells[6 + slot].decode(String.self)
+            contact.values.strings[slot] = try cells[7 + slot].decode(String.self)
         }
         return PostgresStoredContact(
-            containerID: try cells[0].decode(String.self), createdRevision: try cells[1].decode(Int64.self),
-            revision: try cells[2].decode(Int64.self), contact: contact)
+            containerID: try cells[1].decode(String.self), createdRevision: try cells[2].decode(Int64.self),
+            revision: try cells[3].decode(Int64.self), contact: contact)
     }
 
     /// The revisions at which keys changed after the contact was added; only needed when it changed since the base.
