@@ -1,3 +1,4 @@
+import CarnetStore
 import Testing
 
 @testable import CarnetGraphQL

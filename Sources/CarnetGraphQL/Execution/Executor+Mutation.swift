@@ -1,5 +1,4 @@
 import CarnetStore
-import CarnetVCard
 
 extension Executor {
     /// Resolves a root field of `Mutation` (run one at a time, in order).
@@ -37,7 +36,6 @@ extension Executor {
             throw FieldError(message: error.message, code: .forbidden)
         }
         let save = try SaveInput(input, author: author)
-        try save.request.checkKeptVCardLines()
         let result = try await store.execute(save.request)
         (budget.pastCommit, committedSave) = (true, result)
 

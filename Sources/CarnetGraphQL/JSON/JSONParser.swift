@@ -1,3 +1,5 @@
+import CarnetStore
+
 /// A strict JSON parser (RFC 8259) for request bodies and variables: UTF-8 only, bounded nesting, integers kept
 /// apart from floats so `Int` arguments coerce exactly.
 public struct JSONParser {

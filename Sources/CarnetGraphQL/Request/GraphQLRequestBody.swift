@@ -1,3 +1,5 @@
+import CarnetStore
+
 /// A GraphQL-over-HTTP request's parameters: `query`, `operationName`, `variables`, `extensions`.
 public struct GraphQLRequestBody: Sendable, Hashable {
     /// The document; may be absent when `extensions.persistedQuery` names a stored one.

@@ -47,7 +47,9 @@ extension AccessTokenRecord {
         guard Validation.required(id, limit: StoreLimits.identifierBytes) else {
             throw StoreError(.validationFailed, "Invalid token id", keyPaths: ["id"])
         }
-        guard name.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard name.unicodeScalars.count <= 200,
+            !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
             throw StoreError(
                 .validationFailed, "A token's name is at most 200 characters without control characters.",
                 keyPaths: ["name"])

@@ -13,7 +13,8 @@ public enum KeptVCardLine {
         if let dot = bytes.firstIndex(of: UInt8(ascii: ".")) { bytes = bytes[bytes.index(after: dot)...] }
         let kept = bytes.filter { $0 >= 0x20 && $0 != 0x7F }
         let trimmed = kept.drop { $0 == space || $0 == tab }.reversed().drop { $0 == space || $0 == tab }.reversed()
-        return String(decoding: trimmed, as: UTF8.self).uppercased()
+        // ASCII letters only, as the reader: `VERſION` is no VERSION to it.
+        return String(decoding: trimmed.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Whether `line` frames a card (BEGIN, END, VERSION): the export writes its own.
@@ -22,10 +23,27 @@ public enum KeptVCardLine {
     }
 
     /// Whether the vCard reader reads `line` as one property: a name, parameters whose quotes close, then a `:`
-    /// outside quotes; and no leading space or tab, which would fold it onto the line before.
+    /// outside quotes; no leading space or tab, which would fold it onto the line before; no `=` at the end of a
+    /// line whose head says QUOTED-PRINTABLE, which joins the next line to it (a soft line break); and no AGENT
+    /// whose whole value is `BEGIN:VCARD`, which takes the card's lines down to an END:VCARD as its own (an AGENT
+    /// kept with its card inside, `AGENT:BEGIN:VCARD\nVERSION:2.1\n…`, reads back).
     public static func isWellFormed(_ line: some StringProtocol) -> Bool {
         let bytes = Array(line.utf8)
         guard let first = bytes.first, first != space, first != tab else { return false }
+        if let colon = bytes.firstIndex(of: colon) {
+            let upper = bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            let head = upper[..<colon]
+            let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
+            if bytes.last == UInt8(ascii: "="),
+                head.indices.contains(where: { head[$0...].starts(with: quotedPrintable) })
+            {
+                return false
+            }
+            // As the reader's scanner: the value, without white space at its ends, is BEGIN:VCARD.
+            let value = upper[(colon + 1)...].drop { $0 == space || $0 == tab }.reversed()
+                .drop { $0 == space || $0 == tab }.reversed()
+            if name(of: line) == "AGENT", value.elementsEqual("BEGIN:VCARD".utf8) { return false }
+        }
         guard let end = bytes.firstIndex(where: { $0 == colon || $0 == semicolon }), !name(of: line).isEmpty
         else { return false }
         var inQuotes = false

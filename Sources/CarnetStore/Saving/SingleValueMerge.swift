@@ -28,7 +28,8 @@ extension Contact {
     /// another value; `nil` for keys a backend stores apart (images) and compares itself.
     package func singleValueDiffers(_ key: ContactKey, from update: Contact) -> Bool? {
         let (new, stored) = (update.values, values)
-        if let slot = key.stringSlot { return new.strings[slot] != stored.strings[slot] }
+        // By bytes: Swift's `!=` takes NFC and NFD spellings for one, so an update to the other was dropped.
+        if let slot = key.stringSlot { return !new.strings[slot].utf8.elementsEqual(stored.strings[slot].utf8) }
         switch key {
         case .contactType: return new.contactType != stored.contactType
         case .birthday: return new.birthday != stored.birthday

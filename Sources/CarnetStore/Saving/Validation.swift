@@ -139,6 +139,8 @@ package enum Validation {
             if !multiline && previous == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return false }
             previous = (previous.1, byte)
         }
+        // Combining marks start at U+0300 (lead byte 0xCC): text without such bytes has none.
+        if value.utf8.contains(where: { $0 >= 0xCC }), CombiningMarks.exceedsRun(value) { return false }
         return true
     }
 

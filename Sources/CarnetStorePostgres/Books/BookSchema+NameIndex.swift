@@ -19,13 +19,17 @@ struct NameIndexEntry {
 
     init(_ contact: Contact) {
         words = BookSchema.nameWords(contact)
-        var prefixes: Set<String> = []
+        // Once each by bytes, as ``BookSchema/nameWords(_:)``: by Swift's equality, a contact with both spellings
+        // of a prefix kept one row, and searches in a name order returned fewer contacts than their count.
+        var seen: Set<[UInt8]> = []
+        var prefixes: [String] = []
         for word in words {
             for length in 1...min(BookSchema.namePrefixScalars, word.unicodeScalars.count) {
-                prefixes.insert(BookSchema.namePrefix(word, scalars: length))
+                let prefix = BookSchema.namePrefix(word, scalars: length)
+                if seen.insert(Array(prefix.utf8)).inserted { prefixes.append(prefix) }
             }
         }
-        self.prefixes = prefixes.sorted()
+        self.prefixes = prefixes.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         wordList = BookSchema.wordList(words)
         sortGiven = ContactIndexing.sortKey(contact, .givenName)
         sortFamily = ContactIndexing.sortKey(contact, .familyName)

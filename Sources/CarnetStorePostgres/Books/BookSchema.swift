@@ -27,8 +27,12 @@ enum BookSchema {
     }
 
     /// A contact's rows in `contact_name_word`: each folded word of its names once.
+    /// Each word once by its bytes, as PostgreSQL compares them: Swift's equality takes NFC and NFD spellings of a
+    /// word for one, and kept one of them only, which a search spelled the other way then missed (an outside
+    /// tester's find).
     static func nameWords(_ contact: Contact) -> [String] {
-        Array(Set(TextFolding.words(ContactIndexing.names(contact))))
+        var seen: Set<[UInt8]> = []
+        return TextFolding.words(ContactIndexing.names(contact)).filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     static let v1 = PostgresMigrations.Migration(

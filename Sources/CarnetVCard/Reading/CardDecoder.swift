@@ -204,8 +204,13 @@ struct CardDecoder {
 
     /// A kept line without the control characters the store holds in no value (the line is then warned of).
     private mutating func cleaned(_ text: String, line index: Int) -> String {
-        guard let cleaned = TextCleaning.withoutControlCharacters(text) else { return text }
+        guard var cleaned = TextCleaning.withoutControlCharacters(text) else { return text }
         cleanedKeptLines.append(index)
+        // A control character taken off the front (`\u{1} X-A:b`) can leave white space there, which would fold the
+        // written line onto the one before it: the store refuses such a line, and the card was skipped.
+        while let first = cleaned.utf8.first, first == Byte.space || first == 0x09 {
+            cleaned = String(cleaned.unicodeScalars.dropFirst())
+        }
         return cleaned
     }
 

@@ -39,18 +39,20 @@ enum KeptLine {
                 $0 == Byte.backslash || $0 == Byte.cr || $0 == Byte.lf || $0 == Byte.comma
             })
         else { return value }
-        var result = ""
-        let characters = Array(value)
-        for (index, character) in characters.enumerated() {
-            switch character {
-            case "\r\n", "\r", "\n": result += "\\n"
-            case "\\" where index + 1 < characters.count && characters[index + 1] == ";": result += "\\"
-            case "\\": result += "\\\\"
-            case ",": result += "\\,"
-            default: result.append(character)
+        // By scalar, as ``Escaping``: `,` or `\\` before a combining mark is one Character with it.
+        var result = String.UnicodeScalarView()
+        let scalars = Array(value.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "\n" where index > 0 && scalars[index - 1] == "\r": continue
+            case "\r", "\n": result.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\\" where index + 1 < scalars.count && scalars[index + 1] == ";": result.append("\\")
+            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
+            case ",": result.append(contentsOf: #"\,"#.unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 
     private static let mediaTypes: [String: String] = [

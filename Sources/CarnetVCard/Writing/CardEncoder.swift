@@ -75,6 +75,8 @@ struct CardEncoder {
             line.removeAll { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
         }
         guard !line.isEmpty, KeptVCardLine.isWellFormed(line), !KeptVCardLine.framesCard(line) else { return }
+        // A line of a property the reader maps is left out when it would lose the card or change its kind.
+        if Property.byName[KeptVCardLine.name(of: line)] != nil, VCardReader.keptLineProblem(line) != nil { return }
         out.fold(line)
     }
 
