@@ -62,4 +62,26 @@ struct KeptLineTests {
         #expect(kept == ["X-A:b", "X-B:c"])
         #expect(kept.allSatisfy { KeptVCardLine.isWellFormed($0) })
     }
+
+    /// A reviewer's find: a kept line whose head says QUOTED-PRINTABLE, folded just after an `=`, read back as a
+    /// soft line break: the `=` went, and the fold's space stayed in the value.
+    @Test("A quoted-printable kept line is never folded just after an =")
+    func foldAfterEquals() throws {
+        for padding in 40...48 {
+            let line =
+                "X-A;ENCODING=QUOTED-PRINTABLE:" + String(repeating: "a", count: padding) + "==" + "b" + "=c"
+                + String(repeating: "d", count: 80)
+            var contact = Contact(identifier: "fold-\(padding)")
+            contact.givenName = "Fold"
+            for version in [VCardWriter.Version.v3, .v4] {
+                let text = VCardWriter(version: version).write(
+                    contact, categories: [], unmappedProperties: [line], uid: nil)
+                let physical = text.components(separatedBy: "\r\n")
+                #expect(!physical.contains { $0.contains("QUOTED-PRINTABLE") && $0.hasSuffix("=") }, "\(padding)")
+                #expect(physical.allSatisfy { $0.utf8.count <= 75 }, "\(padding)")
+                let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
+                #expect(unfolded.contains("\r\n" + line + "\r\n"), "\(padding) \(version)")
+            }
+        }
+    }
 }

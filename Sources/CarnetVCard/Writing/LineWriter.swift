@@ -32,11 +32,17 @@ struct LineWriter {
     mutating func fold(_ line: String) {
         var line = line
         line.withUTF8 { utf8 in
+            // A reader joins the line after one that ends in `=` when the head says QUOTED-PRINTABLE (a soft line
+            // break, whose next line's space is value): such a line is never cut just after an `=`.
+            let head = utf8.prefix { $0 != Byte.colon }.map(Byte.uppercased)
+            let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
+            let softBreaks = head.indices.contains { head[$0...].starts(with: quotedPrintable) }
             var start = 0
             var limit = Self.maxOctets
             while utf8.count - start > limit {
                 var cut = start + limit
                 while cut > start, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
+                while softBreaks, cut > start + 1, utf8[cut - 1] == Byte.equals { cut -= 1 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<cut]))
                 bytes.append(contentsOf: [Byte.cr, Byte.lf, Byte.space])
                 start = cut
