@@ -67,6 +67,46 @@ struct CanonicalSpellingTests {
         }
     }
 
+    /// An outside tester's find: a unified page merged by Swift's order, which sorts NFD Hangul as its syllable,
+    /// while the databases order bytes: a page of 3 repeated a contact, and the order changed with the page size.
+    @Test(
+        "Pages of a unified name search neither repeat nor change order with their size, whatever the spelling",
+        arguments: StoreKind.available)
+    func unifiedPagingByBytes(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let long = (0..<130).map { String(format: "p%03d", $0) }.joined(separator: " ")
+        var contacts: [Contact] = []
+        let givenNames = [
+            "\u{1112}\u{1161}\u{11AB}", "\u{65E5}", "\u{AE40}", "a", "\u{FF46}", "\u{1112}\u{1161}\u{11AB}x", "zz",
+        ]
+        for given in givenNames {
+            contacts.append(Make.person(given, "anna"))
+            var padded = Make.person(given, "anna")
+            padded.nickname = long
+            contacts.append(padded)
+        }
+        try await store.add(contacts)
+        for order in [ContactSortOrder.givenName, .familyName] {
+            var lists: [[String]] = []
+            for size in [1, 3, 50] {
+                var found: [String] = []
+                var after: String?
+                repeat {
+                    var request = ContactFetchRequest(
+                        predicate: .matchingName("anna"), keysToFetch: [], sortOrder: order,
+                        page: .first(size, after: after), includeTotalCount: true)
+                    request.unifyResults = true
+                    let page = try await store.contacts(request)
+                    found += page.contacts.map(\.identifier)
+                    after = page.hasNextPage ? page.cursors.last : nil
+                } while after != nil
+                #expect(found.count == contacts.count && Set(found).count == found.count, "\(order) first \(size)")
+                lists.append(found)
+            }
+            #expect(lists.allSatisfy { $0 == lists[0] }, "\(order): the order changes with the page size")
+        }
+    }
+
     @Test("A value with more combining marks in a row than JSON takes is refused by the store too")
     func combiningMarks() async throws {
         let store = try await StoreFixture(.inMemory).store

@@ -5,6 +5,9 @@ package struct ContactCursor: Hashable {
     package var rowid: Int64
     package var identifier: String
     package var sortKey: String
+    /// Whether its backend orders sort keys and identifiers byte by byte (PostgreSQL's `COLLATE "C"`), as
+    /// ``isBefore(_:)`` then does; SQLite's pages keep Swift's order. Not part of the cursor a client holds.
+    package var bytewise = false
 
     /// The cursor as a client sees it, bound to the store (the address book) whose page it comes from: passed to
     /// another book's fetch, it is refused rather than taken for a position there.
@@ -57,8 +60,26 @@ package struct ContactCursor: Hashable {
 
 extension ContactCursor {
     /// Whether this position comes before `other` in their (shared) order.
+    /// Positions of a bytewise backend compare by bytes: Swift's `<` orders canonically (NFD Hangul as its
+    /// syllable, after 日), and a unified page merged by it repeated a contact and changed its order with the
+    /// page size (an outside tester's find).
     package func isBefore(_ other: ContactCursor) -> Bool {
         if order == .none { return rowid < other.rowid }
-        return (sortKey, identifier) < (other.sortKey, other.identifier)
+        guard bytewise || other.bytewise else { return (sortKey, identifier) < (other.sortKey, other.identifier) }
+        if !sortKey.utf8.elementsEqual(other.sortKey.utf8) {
+            return sortKey.utf8.lexicographicallyPrecedes(other.sortKey.utf8)
+        }
+        return identifier.utf8.lexicographicallyPrecedes(other.identifier.utf8)
+    }
+
+    package static func == (a: ContactCursor, b: ContactCursor) -> Bool {
+        (a.order, a.rowid, a.identifier, a.sortKey) == (b.order, b.rowid, b.identifier, b.sortKey)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(order)
+        hasher.combine(rowid)
+        hasher.combine(identifier)
+        hasher.combine(sortKey)
     }
 }

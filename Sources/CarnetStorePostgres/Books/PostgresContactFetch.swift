@@ -131,8 +131,10 @@ struct PostgresContactFetch {
             let (createdOrder, contact, cells) = try loader.decode(row)
             let sortKey = try cells[PostgresContactLoader.metadataCount + loader.columns.count].decode(String.self)
             contacts.append(contact)
-            positions.append(
-                ContactCursor(order: order, rowid: createdOrder, identifier: contact.identifier, sortKey: sortKey))
+            var position = ContactCursor(
+                order: order, rowid: createdOrder, identifier: contact.identifier, sortKey: sortKey)
+            position.bytewise = true
+            positions.append(position)
         }
         let hasMore = contacts.count > count
         if hasMore {
