@@ -9,8 +9,9 @@ extension VCardReader {
     /// it can stand. The export leaves such a line out (``CardEncoder``); it is not refused at save, since the
     /// importer keeps such lines where they read back (a second PHOTO after the card's own), and a client that
     /// sends a contact's own lines back must not be refused.
-    public static func keptLineProblem(_ line: String) -> String? {
-        for version in ["3.0", "4.0"] {
+    /// - Parameter versions: the versions to read it in (`"3.0"`, `"4.0"`); an export asks for its own.
+    public static func keptLineProblem(_ line: String, versions: [String] = ["3.0", "4.0"]) -> String? {
+        for version in versions {
             let card = "BEGIN:VCARD\r\nVERSION:\(version)\r\n\(line)\r\nEND:VCARD\r\n"
             do {
                 let read = try VCardReader().read(card)

@@ -338,15 +338,7 @@ struct BulkSaveTests {
 
     /// Every contact of the store in creation order, a page at a time.
     static func allContacts(_ store: any ContactStore, keys: ContactKeySet) async throws -> [Contact] {
-        var contacts: [Contact] = []
-        var after: String?
-        repeat {
-            let page = try await store.contacts(
-                ContactFetchRequest(keysToFetch: keys, page: .first(StoreLimits.pageSize, after: after)))
-            contacts += page.contacts
-            after = page.hasNextPage ? page.cursors.last : nil
-        } while after != nil
-        return contacts
+        try await store.walk(ContactFetchRequest(keysToFetch: keys), size: StoreLimits.pageSize).contacts
     }
 
     /// The events since `token`, pulled as a client does while `hasMore`.

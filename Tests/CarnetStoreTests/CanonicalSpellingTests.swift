@@ -49,18 +49,11 @@ struct CanonicalSpellingTests {
         try await store.add(contacts)
         for query in [Self.composed, Self.decomposed, String(Self.composed.unicodeScalars.prefix(1))] {
             for order in [ContactSortOrder.givenName, .familyName, .none] {
-                var found: [String] = []
-                var after: String?
-                var total: Int?
-                repeat {
-                    let page = try await store.contacts(
-                        ContactFetchRequest(
-                            predicate: .matchingName(query), keysToFetch: [], sortOrder: order,
-                            page: .first(3, after: after), includeTotalCount: true))
-                    found += page.contacts.map(\.identifier)
-                    total = total ?? page.totalCount
-                    after = page.hasNextPage ? page.cursors.last : nil
-                } while after != nil
+                let (contacts, total) = try await store.walk(
+                    ContactFetchRequest(
+                        predicate: .matchingName(query), keysToFetch: [], sortOrder: order, includeTotalCount: true),
+                    size: 3)
+                let found = contacts.map(\.identifier)
                 #expect(found.count == total, "\(query.debugDescription) \(order): \(found.count) of \(total ?? -1)")
                 #expect(Set(found).count == found.count, "\(query.debugDescription) \(order): repeated")
             }
@@ -89,17 +82,10 @@ struct CanonicalSpellingTests {
         for order in [ContactSortOrder.givenName, .familyName] {
             var lists: [[String]] = []
             for size in [1, 3, 50] {
-                var found: [String] = []
-                var after: String?
-                repeat {
-                    var request = ContactFetchRequest(
-                        predicate: .matchingName("anna"), keysToFetch: [], sortOrder: order,
-                        page: .first(size, after: after), includeTotalCount: true)
-                    request.unifyResults = true
-                    let page = try await store.contacts(request)
-                    found += page.contacts.map(\.identifier)
-                    after = page.hasNextPage ? page.cursors.last : nil
-                } while after != nil
+                var request = ContactFetchRequest(
+                    predicate: .matchingName("anna"), keysToFetch: [], sortOrder: order, includeTotalCount: true)
+                request.unifyResults = true
+                let found = try await store.walk(request, size: size).contacts.map(\.identifier)
                 #expect(found.count == contacts.count && Set(found).count == found.count, "\(order) first \(size)")
                 lists.append(found)
             }

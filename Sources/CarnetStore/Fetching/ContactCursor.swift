@@ -72,14 +72,4 @@ extension ContactCursor {
         return identifier.utf8.lexicographicallyPrecedes(other.identifier.utf8)
     }
 
-    package static func == (a: ContactCursor, b: ContactCursor) -> Bool {
-        (a.order, a.rowid, a.identifier, a.sortKey) == (b.order, b.rowid, b.identifier, b.sortKey)
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(order)
-        hasher.combine(rowid)
-        hasher.combine(identifier)
-        hasher.combine(sortKey)
-    }
 }

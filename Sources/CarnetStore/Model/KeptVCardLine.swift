@@ -12,9 +12,7 @@ public enum KeptVCardLine {
         var bytes = line.utf8.prefix { $0 != colon && $0 != semicolon }[...]
         if let dot = bytes.firstIndex(of: UInt8(ascii: ".")) { bytes = bytes[bytes.index(after: dot)...] }
         let kept = bytes.filter { $0 >= 0x20 && $0 != 0x7F }
-        let trimmed = kept.drop { $0 == space || $0 == tab }.reversed().drop { $0 == space || $0 == tab }.reversed()
-        // ASCII letters only, as the reader: `VERſION` is no VERSION to it.
-        return String(decoding: trimmed.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: trimmed(kept[...]).map(uppercased), as: UTF8.self)
     }
 
     /// Whether `line` frames a card (BEGIN, END, VERSION): the export writes its own.
@@ -29,10 +27,12 @@ public enum KeptVCardLine {
     /// kept with its card inside, `AGENT:BEGIN:VCARD\nVERSION:2.1\n…`, reads back).
     public static func isWellFormed(_ line: some StringProtocol) -> Bool {
         let bytes = Array(line.utf8)
-        guard let first = bytes.first, first != space, first != tab else { return false }
+        let name = name(of: line)
+        guard let first = bytes.first, first != space, first != tab, !name.isEmpty,
+            let end = bytes.firstIndex(where: { $0 == colon || $0 == semicolon })
+        else { return false }
         if let colon = bytes.firstIndex(of: colon) {
-            let upper = bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-            let head = upper[..<colon]
+            let head = bytes[..<colon].map(uppercased)
             let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
             if bytes.last == UInt8(ascii: "="),
                 head.indices.contains(where: { head[$0...].starts(with: quotedPrintable) })
@@ -40,12 +40,10 @@ public enum KeptVCardLine {
                 return false
             }
             // As the reader's scanner: the value, without white space at its ends, is BEGIN:VCARD.
-            let value = upper[(colon + 1)...].drop { $0 == space || $0 == tab }.reversed()
-                .drop { $0 == space || $0 == tab }.reversed()
-            if name(of: line) == "AGENT", value.elementsEqual("BEGIN:VCARD".utf8) { return false }
+            if name == "AGENT", trimmed(bytes[(colon + 1)...]).map(uppercased).elementsEqual("BEGIN:VCARD".utf8) {
+                return false
+            }
         }
-        guard let end = bytes.firstIndex(where: { $0 == colon || $0 == semicolon }), !name(of: line).isEmpty
-        else { return false }
         var inQuotes = false
         for byte in bytes[end...] {
             if byte == quote {
@@ -60,8 +58,7 @@ public enum KeptVCardLine {
     /// Whether `line` is a `UID:` line in any case: the reader maps a card's first UID, so an import keeps none
     /// but its own and the export writes none but the one it picks (``uid(in:)``).
     public static func isUID(_ line: some StringProtocol) -> Bool {
-        let bytes = line.utf8.prefix(4).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-        return bytes.elementsEqual("UID:".utf8)
+        line.utf8.prefix(4).map(uppercased).elementsEqual("UID:".utf8)
     }
 
     /// The UID of a kept `UID:` line as imports keep it (the name in capitals), nil for other lines; by scalars,
@@ -86,6 +83,17 @@ public enum KeptVCardLine {
             key.unicodeScalars.append(scalar)
         }
         return key + "…"
+    }
+
+    /// An ASCII letter in capitals, as the reader compares names: `VERſION` is no VERSION to it.
+    private static func uppercased(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+
+    /// Without spaces and tabs at either end.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var bytes = bytes
+        while let first = bytes.first, first == space || first == tab { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == space || last == tab { bytes = bytes.dropLast() }
+        return bytes
     }
 
     private static let (colon, semicolon, quote) = (UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "\""))

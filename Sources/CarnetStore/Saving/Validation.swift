@@ -131,17 +131,18 @@ package enum Validation {
     package static func text(_ value: String, limit: Int, multiline: Bool = false) -> Bool {
         guard value.utf8.count <= limit else { return false }
         var previous: (UInt8, UInt8) = (0, 0)
+        // Combining marks start at U+0300 (lead byte 0xCC): text without such bytes has none.
+        var mayCombine = false
         for byte in value.utf8 {
             guard allows(byte, multiline: multiline) else { return false }
+            mayCombine = mayCombine || byte >= 0xCC
             // The C1 controls, U+0080–U+009F, are C2 80 to C2 9F.
             if previous.1 == 0xC2 && byte < 0xA0 { return false }
             // U+2028 and U+2029 break lines too: E2 80 A8 and E2 80 A9.
             if !multiline && previous == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return false }
             previous = (previous.1, byte)
         }
-        // Combining marks start at U+0300 (lead byte 0xCC): text without such bytes has none.
-        if value.utf8.contains(where: { $0 >= 0xCC }), CombiningMarks.exceedsRun(value) { return false }
-        return true
+        return !(mayCombine && CombiningMarks.exceedsRun(value))
     }
 
     /// Whether the store holds this character: no control character (C0, DEL or C1), and tab, CR, LF and the

@@ -105,15 +105,21 @@ extension PostgresSaveTransaction {
         for (kind, merge) in merges {
             try await apply(merge, kind: kind, contact: id)
         }
-        // Every changed key in one statement; a key both set and moved by a merge is one row.
-        let keyNames = Array(Set(changedKeys.map(\.rawValue)))
+        // A key both set and moved by a merge is one row.
+        try await writeKeyRevisions(Set(changedKeys).map { (id, $0) })
+        try await record(.updateContact, id, keys: changedKeys.sorted())
+    }
+
+    /// Records that this commit changed each contact's key, in one statement: a later update with an older base
+    /// revision conflicts on them. Each (contact, key) pair once.
+    func writeKeyRevisions(_ changes: [(contact: String, key: ContactKey)]) async throws {
         try await run(
             """
             INSERT INTO contact_key_revision (book_id, contact_id, key, revision)
-            SELECT \(bookID), \(id), key, \(seq) FROM unnest(\(keyNames)::text[]) AS key
+            SELECT \(bookID), contact_id, key, \(seq)
+            FROM unnest(\(changes.map(\.contact))::text[], \(changes.map(\.key.rawValue))::text[]) AS u(contact_id, key)
             ON CONFLICT (book_id, contact_id, key) DO UPDATE SET revision = excluded.revision
             """)
-        try await record(.updateContact, id, keys: changedKeys.sorted())
     }
 
     private func apply(_ merge: LabeledValueMerge, kind: MultiValueKind, contact: String) async throws {

@@ -58,14 +58,7 @@ extension PostgresSaveTransaction {
             // A linked contact's names are its unified contact's too: in its words or in where it stands.
             renamedContacts.formUnion(renamed.map(\.identifier))
         }
-        let revisions = changed.flatMap { item in item.keys.map { (item.contact.identifier, $0.rawValue) } }
-        try await run(
-            """
-            INSERT INTO contact_key_revision (book_id, contact_id, key, revision)
-            SELECT \(bookID), contact_id, key, \(seq)
-            FROM unnest(\(revisions.map(\.0))::text[], \(revisions.map(\.1))::text[]) AS u(contact_id, key)
-            ON CONFLICT (book_id, contact_id, key) DO UPDATE SET revision = excluded.revision
-            """)
+        try await writeKeyRevisions(changed.flatMap { item in item.keys.map { (item.contact.identifier, $0) } })
         try await record(
             .updateContact, changed.map { (record: $0.contact.identifier, other: nil) }, keys: changed.map(\.keys))
     }

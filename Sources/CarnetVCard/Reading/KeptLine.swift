@@ -39,20 +39,14 @@ enum KeptLine {
                 $0 == Byte.backslash || $0 == Byte.cr || $0 == Byte.lf || $0 == Byte.comma
             })
         else { return value }
-        // By scalar, as ``Escaping``: `,` or `\\` before a combining mark is one Character with it.
-        var result = String.UnicodeScalarView()
-        let scalars = Array(value.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
+        return Escaping.replacing(value, lineBreak: #"\n"#) { scalar, next in
             switch scalar {
-            case "\n" where index > 0 && scalars[index - 1] == "\r": continue
-            case "\r", "\n": result.append(contentsOf: #"\n"#.unicodeScalars)
-            case "\\" where index + 1 < scalars.count && scalars[index + 1] == ";": result.append("\\")
-            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
-            case ",": result.append(contentsOf: #"\,"#.unicodeScalars)
-            default: result.append(scalar)
+            case "\\" where next == ";": nil
+            case "\\": #"\\"#
+            case ",": #"\,"#
+            default: nil
             }
         }
-        return String(result)
     }
 
     private static let mediaTypes: [String: String] = [

@@ -76,7 +76,11 @@ struct CardEncoder {
         }
         guard !line.isEmpty, KeptVCardLine.isWellFormed(line), !KeptVCardLine.framesCard(line) else { return }
         // A line of a property the reader maps is left out when it would lose the card or change its kind.
-        if Property.byName[KeptVCardLine.name(of: line)] != nil, VCardReader.keptLineProblem(line) != nil { return }
+        if Property.byName[KeptVCardLine.name(of: line)] != nil,
+            VCardReader.keptLineProblem(line, versions: [version.rawValue]) != nil
+        {
+            return
+        }
         out.fold(line)
     }
 

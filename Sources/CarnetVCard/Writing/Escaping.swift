@@ -8,20 +8,41 @@ enum Escaping {
                     || $0 == Byte.lf || $0 == Byte.cr
             })
         else { return value }
-        // By scalar, not Character: `;` before a combining mark is one Character, which a Character switch
-        // missed, so the `;` went out bare and split the value on re-import (an outside tester's find).
-        var result = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in value.unicodeScalars {
-            defer { afterCR = scalar == "\r" }
+        return replacing(value, lineBreak: #"\n"#) { scalar, _ in
             switch scalar {
-            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
-            case ",": result.append(contentsOf: #"\,"#.unicodeScalars)
-            case ";": result.append(contentsOf: #"\;"#.unicodeScalars)
-            case "\n" where afterCR: continue
-            case "\n", "\r": result.append(contentsOf: #"\n"#.unicodeScalars)
-            default: result.append(scalar)
+            case "\\": #"\\"#
+            case ",": #"\,"#
+            case ";": #"\;"#
+            default: nil
             }
+        }
+    }
+
+    /// `value` with each scalar `replacement` gives text for replaced by it, and each line break (CR, LF or CRLF)
+    /// by `lineBreak`. By scalar, never by Character: a `;`, `,` or `"` before a combining mark is one Character
+    /// with it, which a Character switch missed, so it went out bare: a value split on re-import, or a parameter's
+    /// quote stayed open and the card was skipped (an outside tester's find).
+    /// - Parameter replacement: a scalar and the one after it (`nil` at the end).
+    static func replacing(
+        _ value: String, lineBreak: String, _ replacement: (Unicode.Scalar, Unicode.Scalar?) -> String?
+    ) -> String {
+        var result = String.UnicodeScalarView()
+        var scalars = value.unicodeScalars.makeIterator()
+        var current = scalars.next()
+        while let scalar = current {
+            let next = scalars.next()
+            if scalar == "\r" || scalar == "\n" {
+                result.append(contentsOf: lineBreak.unicodeScalars)
+                if scalar == "\r", next == "\n" {
+                    current = scalars.next()
+                    continue
+                }
+            } else if let text = replacement(scalar, next) {
+                result.append(contentsOf: text.unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+            current = next
         }
         return String(result)
     }
@@ -36,20 +57,13 @@ enum Escaping {
     static func parameter(_ value: String) -> String {
         var result = value
         if value.utf8.contains(where: { $0 == Byte.caret || $0 == Byte.lf || $0 == Byte.cr || $0 == Byte.quote }) {
-            // By scalar, as ``text(_:)``: a quote before a combining mark went out bare and left the quote open.
-            var escaped = String.UnicodeScalarView()
-            var afterCR = false
-            for scalar in value.unicodeScalars {
-                defer { afterCR = scalar == "\r" }
+            result = replacing(value, lineBreak: "^n") { scalar, _ in
                 switch scalar {
-                case "^": escaped.append(contentsOf: "^^".unicodeScalars)
-                case "\n" where afterCR: continue
-                case "\n", "\r": escaped.append(contentsOf: "^n".unicodeScalars)
-                case "\"": escaped.append(contentsOf: "^'".unicodeScalars)
-                default: escaped.append(scalar)
+                case "^": "^^"
+                case "\"": "^'"
+                default: nil
                 }
             }
-            result = String(escaped)
         }
         if result.utf8.contains(where: { $0 == Byte.semicolon || $0 == Byte.colon || $0 == Byte.comma }) {
             return "\"" + result + "\""

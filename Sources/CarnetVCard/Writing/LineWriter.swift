@@ -33,10 +33,12 @@ struct LineWriter {
         var line = line
         line.withUTF8 { utf8 in
             // A reader joins the line after one that ends in `=` when the head says QUOTED-PRINTABLE (a soft line
-            // break, whose next line's space is value): such a line is never cut just after an `=`.
-            let head = utf8.prefix { $0 != Byte.colon }.map(Byte.uppercased)
-            let quotedPrintable = Array("QUOTED-PRINTABLE".utf8)
-            let softBreaks = head.indices.contains { head[$0...].starts(with: quotedPrintable) }
+            // break, whose next line's space is value): such a line is never cut just after an `=`. Looked at only
+            // for a line that folds.
+            let softBreaks =
+                utf8.count > Self.maxOctets
+                && utf8[..<(utf8.firstIndex(of: Byte.colon) ?? utf8.endIndex)].containsIgnoringCase(
+                    CardScanner.quotedPrintable)
             var start = 0
             var limit = Self.maxOctets
             while utf8.count - start > limit {
