@@ -102,13 +102,15 @@ struct DerivedRows: Equatable, Sendable, CustomStringConvertible {
         var index: [String: [String: [Int64]]] = [:]
         for table in ["contactNameFamily", "contactNameGiven"] {
             for term in try String.fetchAll(db, sql: "SELECT term FROM \(table)_terms ORDER BY term") {
-                index[table, default: [:]][term] = try Int64.fetchAll(
+                index[table, default: [:]][exact(term)] = try Int64.fetchAll(
                     db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid",
                     arguments: ["\"\(term)\""])
             }
         }
         func lines(_ sql: String) throws -> [String] {
-            try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(\.description).joined(separator: " | ") }
+            try Row.fetchAll(db, sql: sql).map { row in
+                exact(row.databaseValues.map(\.description).joined(separator: " | "))
+            }
         }
         return DerivedRows(
             contacts: try lines(
@@ -118,6 +120,10 @@ struct DerivedRows: Equatable, Sendable, CustomStringConvertible {
     }
 
     var description: String { "contacts: \(contacts)\ngroups: \(groups)\nindex: \(index)" }
+
+    /// Text with every scalar past ASCII escaped, so two spellings Swift takes for equal (NFC and NFD) compare
+    /// unequal, as the database's bytes do.
+    static func exact(_ text: String) -> String { text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() }
 }
 
 @Suite("Migration v4: names refolded")

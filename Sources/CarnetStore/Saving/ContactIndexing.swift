@@ -16,13 +16,40 @@ package enum ContactIndexing {
     /// The folded name words the search indexes. Folded here as queries are: the tokenizer's own folding leaves
     /// "ł" or "ø" alone.
     package static func names(_ contact: Contact) -> String {
-        TextFolding.fold(
-            ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " ")
-        )
+        TextFolding.fold(unfoldedNames(contact))
+    }
+
+    private static func unfoldedNames(_ contact: Contact) -> String {
+        ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// Whether the contact's stored name keys, sort keys and words, differ from those of the folding before it
+    /// composed text and folded to a fixed point (SQLite v13, PostgreSQL books-v6): the contacts a migration to
+    /// this folding indexes again.
+    package static func isFoldedDifferently(_ contact: Contact) -> Bool {
+        let names = unfoldedNames(contact)
+        // Every key the sort keys read is a name key: ASCII names fold as they did.
+        guard !names.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        let old = TextFolding.foldWithoutComposing
+        func words(_ text: String, _ fold: (String) -> String) -> [[UInt8]] {
+            fold(text).split { !($0.isLetter || $0.isNumber) }.map { Array($0.utf8) }
+        }
+        guard words(old(names), old) == words(TextFolding.fold(names), TextFolding.fold) else { return true }
+        for key in [ContactKey.givenName, .familyName, .middleName, .organizationName] {
+            let value = contact.storedString(key)
+            if !old(value).utf8.elementsEqual(TextFolding.fold(value).utf8) { return true }
+        }
+        return false
     }
 }
 
 /// The derived data that orders groups: the folded name (`sortName`).
 package enum GroupIndexing {
     package static func sortName(_ name: String) -> String { TextFolding.fold(name) }
+
+    /// Whether the group's sort name differs from the one of the folding before it composed text (as
+    /// ``ContactIndexing/isFoldedDifferently(_:)``).
+    package static func isFoldedDifferently(_ name: String) -> Bool {
+        !TextFolding.foldWithoutComposing(name).utf8.elementsEqual(sortName(name).utf8)
+    }
 }

@@ -14,9 +14,54 @@ package enum TextFolding {
     /// (other scripts, rare letters) go through Foundation run by run, so a combining sequence folds as one, and
     /// one Greek letter in a name does not change how the rest of the name folds.
     ///
+    /// Canonically equivalent spellings fold alike: the text is composed (NFC) first, so a name typed decomposed
+    /// ("한국" as conjoining jamo, as macOS file names and some keyboards give it) finds and sorts with the same name
+    /// typed precomposed. Stores compare stored text by its bytes, so folding is the one place that equates them.
+    ///
     /// Every stored search and sort key is made by this function (``words(_:)``, ``sortKey(primary:secondary:middle:organization:)``,
-    /// `ContactIndexing`, group sort names): a change to its output needs a migration that recomputes them, as v4 does.
+    /// `ContactIndexing`, group sort names): a change to its output needs a migration that recomputes them, as v4
+    /// and v14 do on SQLite and books-v7 on PostgreSQL.
+    ///
+    /// Folding folded text changes nothing: the name indexes fold a contact's folded names again into words, and a
+    /// query is folded once, so a name finds itself only if refolding keeps it. Foundation strips a mark on a base it
+    /// does not know in one context and keeps it in another (a Hangul jamo with an acute, composed anew), so the
+    /// folding is repeated until it stops changing the text (once more, for nearly every text).
     package static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        var folded = foldOnce(text)
+        for _ in 0..<4 {
+            let again = foldOnce(folded)
+            if again.utf8.elementsEqual(folded.utf8) { break }
+            folded = again
+        }
+        return folded
+    }
+
+    private static func foldOnce(_ text: String) -> String {
+        foldWithoutComposing(mayNeedComposing(text) ? composed(text) : text)
+    }
+
+    /// NFC, through NFD: Foundation's composition alone leaves a precomposed Hangul syllable and a trailing jamo
+    /// ("가" and "ᆨ") apart, where NFC makes them one ("각").
+    private static func composed(_ text: String) -> String {
+        text.decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether `text` may not be in NFC: it has a scalar outside the ranges where every scalar is NFC on its own and
+    /// composes with nothing before it (below U+0300, Latin Extended Additional, Hangul syllables, CJK ideographs).
+    /// A decomposed scalar or a combining one is never in them, so text passing this is already composed.
+    private static func mayNeedComposing(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0..<0x300, 0x1E00...0x1EFF, 0xAC00...0xD7A3, 0x4E00...0x9FFF: false
+            default: true
+            }
+        }
+    }
+
+    /// One pass of the folding, without composing: the whole folding up to v13 (SQLite) and books-v6 (PostgreSQL),
+    /// which migrations compare against (``ContactIndexing/isFoldedDifferently(_:)``).
+    package static func foldWithoutComposing(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var folded: [Unicode.Scalar] = []
         folded.reserveCapacity(text.utf8.count)

@@ -12,10 +12,13 @@ enum PostgresMigrations {
     struct Migration {
         var id: String
         var statements: [String]
+        /// Work SQL cannot do (keys folded in Swift), run after the statements in their transaction.
+        var step: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil
     }
 
     static let all: [Migration] = [
         CatalogSchema.v1, BookSchema.v1, BookSchema.v2, BookSchema.v3, BookSchema.v4, BookSchema.v5, BookSchema.v6,
+        BookSchema.v7,
     ]
 
     /// The advisory lock key: "CarnetMg" in ASCII, so other applications on the database are unlikely to use it.
@@ -56,6 +59,7 @@ enum PostgresMigrations {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                try await migration.step?(connection, logger)
                 try await connection.query(
                     "INSERT INTO carnet_migration (id, applied_at) VALUES (\(migration.id), \(Date().timeIntervalSince1970))",
                     logger: logger)

@@ -53,8 +53,10 @@ enum FoldedKeys {
                 let sortFamily = ContactIndexing.sortKey(stored.contact, .familyName)
                 let ftsGiven = try NameIndex.rowid(sortKey: sortGiven, contactRowid: stored.rowid)
                 let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: stored.rowid)
+                // Keys compared by bytes: Swift's equality takes a composed key for its decomposed spelling.
                 guard
-                    sortGiven != stored.sortGiven || sortFamily != stored.sortFamily || ftsGiven != stored.ftsGiven
+                    !sortGiven.utf8.elementsEqual(stored.sortGiven.utf8)
+                        || !sortFamily.utf8.elementsEqual(stored.sortFamily.utf8) || ftsGiven != stored.ftsGiven
                         || ftsFamily != stored.ftsFamily
                 else { continue }
                 var bind = SQLiteBinder(update)
@@ -92,7 +94,9 @@ enum FoldedKeys {
         let update = try db.makeStatement(sql: "UPDATE \"group\" SET sortName = ? WHERE rowid = ?")
         for row in try Row.fetchAll(db, sql: "SELECT rowid, name, sortName FROM \"group\"") {
             let sortName = GroupIndexing.sortName(row[1])
-            if sortName != row[2] as String { try update.execute(arguments: [sortName, row[0] as Int64]) }
+            if !sortName.utf8.elementsEqual((row[2] as String).utf8) {
+                try update.execute(arguments: [sortName, row[0] as Int64])
+            }
         }
     }
 

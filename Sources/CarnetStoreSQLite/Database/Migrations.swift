@@ -18,6 +18,7 @@ enum Migrations {
         migrator.registerMigration("v11", foreignKeyChecks: .immediate, migrate: Migration011.migrate)
         migrator.registerMigration("v12", foreignKeyChecks: .immediate, migrate: Migration012.migrate)
         migrator.registerMigration("v13", foreignKeyChecks: .immediate, migrate: Migration013.migrate)
+        migrator.registerMigration("v14", foreignKeyChecks: .immediate, migrate: Migration014.migrate)
         return migrator
     }
 }
