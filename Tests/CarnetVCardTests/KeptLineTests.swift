@@ -84,4 +84,29 @@ struct KeptLineTests {
             }
         }
     }
+
+    /// A run of `=` longer than a physical line, where every cut within 75 octets falls after an `=`: the line
+    /// grows past 75 octets instead, and the value reads back unchanged.
+    @Test("A quoted-printable kept line with a longer run of = than a line reads back unchanged")
+    func longRunOfEquals() throws {
+        for run in [73, 74, 75, 150, 300] {
+            // Not "": a line ending in `=` is a soft break with nothing after it, which no export writes.
+            for tail in ["b", "é" + String(repeating: "c", count: 90)] {
+                let line = "X-A;ENCODING=QUOTED-PRINTABLE:a" + String(repeating: "=", count: run) + tail
+                var contact = Contact(identifier: "run-\(run)")
+                contact.givenName = "Run"
+                for version in [VCardWriter.Version.v3, .v4] {
+                    let text = VCardWriter(version: version).write(
+                        contact, categories: [], unmappedProperties: [line], uid: nil)
+                    let physical = text.components(separatedBy: "\r\n")
+                    let start = try #require(physical.firstIndex { $0.hasPrefix("X-A;") })
+                    var end = start
+                    while physical[end + 1].hasPrefix(" ") { end += 1 }
+                    #expect(!physical[start..<end].contains { $0.hasSuffix("=") }, "\(run) \(tail.count) \(version)")
+                    let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
+                    #expect(unfolded.contains("\r\n" + line + "\r\n"), "\(run) \(tail.count) \(version)")
+                }
+            }
+        }
+    }
 }

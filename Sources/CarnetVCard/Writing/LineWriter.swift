@@ -44,7 +44,18 @@ struct LineWriter {
             while utf8.count - start > limit {
                 var cut = start + limit
                 while cut > start, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
-                while softBreaks, cut > start + 1, utf8[cut - 1] == Byte.equals { cut -= 1 }
+                if softBreaks {
+                    var back = cut
+                    while back > start + 1, utf8[back - 1] == Byte.equals { back -= 1 }
+                    if utf8[back - 1] != Byte.equals {
+                        cut = back
+                    } else {
+                        // `=` from the line's start past the limit: the line grows past 75 octets (a SHOULD of the
+                        // RFCs) to the end of the run and the character after it, rather than change the value.
+                        guard let after = Self.cutAfterRun(of: Byte.equals, in: utf8, from: cut) else { break }
+                        cut = after
+                    }
+                }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<cut]))
                 bytes.append(contentsOf: [Byte.cr, Byte.lf, Byte.space])
                 start = cut
@@ -53,6 +64,17 @@ struct LineWriter {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
             bytes.append(contentsOf: [Byte.cr, Byte.lf])
         }
+    }
+
+    /// The first position after `byte`'s run at `position` and the character that ends it, or `nil` when the run
+    /// or that character ends the line.
+    private static func cutAfterRun(of byte: UInt8, in utf8: UnsafeBufferPointer<UInt8>, from position: Int) -> Int? {
+        var cut = position
+        while cut < utf8.count, utf8[cut] == byte { cut += 1 }
+        guard cut < utf8.count else { return nil }
+        cut += 1
+        while cut < utf8.count, utf8[cut] & 0xC0 == 0x80 { cut += 1 }
+        return cut < utf8.count ? cut : nil
     }
 
     /// Appends text already in lines (another writer's output).
