@@ -94,6 +94,34 @@ struct AtomicBatchTests {
         }
         let found = try await store.contactIdentifiers(
             keepingVCardUIDs: [stem + "-first", stem + "-second", stem + "-third", stem, "short uid"])
-        #expect(found == [stem + "-first": ids[0], stem + "-second": ids[1], "short uid": ids[2]])
+        #expect(
+            Dictionary(uniqueKeysWithValues: found.map { ($0.uid, $0.contact) })
+                == [stem + "-first": ids[0], stem + "-second": ids[1], "short uid": ids[2]])
+    }
+
+    /// UIDs that differ only as NFC and NFD spellings, or by a combining mark after `UID:`, are each their own
+    /// contact's: a `Set<String>` of keys looked up one spelling, and cutting `UID:` by `Character` lost the mark.
+    @Test("Kept UIDs are looked up and answered byte for byte", arguments: StoreKind.available)
+    func keptUIDsByBytes(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let uids = [
+            "x-\u{E9}", "x-e\u{301}", "\u{301}mark",
+            String(repeating: "u", count: StoreLimits.indexedUIDBytes) + "\u{E9}",
+        ]
+        let long = String(repeating: "u", count: StoreLimits.indexedUIDBytes) + "e\u{301}"
+        // Pairs, not a `[String: String]`: its keys would take the two spellings for one UID too.
+        var ids: [(uid: String, contact: String)] = []
+        for uid in uids + [long] {
+            var contact = Contact()
+            contact.vCardProperties = [LabeledValue(value: "UID:\(uid)")]
+            try await store.execute(SaveRequest(operations: [.addContact(contact, containerIdentifier: nil)]))
+            ids.append((uid, contact.identifier))
+        }
+        let found = try await store.contactIdentifiers(keepingVCardUIDs: uids)
+        #expect(found.count == uids.count)
+        for (uid, contact) in ids.prefix(uids.count) {
+            let matches = found.filter { Array($0.uid.utf8) == Array(uid.utf8) }
+            #expect(matches.map(\.contact) == [contact], "\(uid.debugDescription)")
+        }
     }
 }

@@ -34,6 +34,39 @@ struct CanonicalSpellingTests {
     }
 
     @Test(
+        "A group renamed and a labeled value changed to another spelling are stored, with a revision",
+        arguments: StoreKind.available)
+    func groupAndValueToOtherSpelling(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var contact = Make.person("Ann", "Lee")
+        contact.emailAddresses = [LabeledValue(label: "Jos\u{E9}", value: "jos\u{E9}@example.com")]
+        let group = Group(name: "Jos\u{E9}")
+        var request = SaveRequest()
+        request.add(contact)
+        request.add(group)
+        try await store.execute(request)
+        let stored = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.emailAddresses])
+        var update = Contact(updating: contact.identifier)
+        update.emailAddresses = [
+            LabeledValue(
+                identifier: stored.emailAddresses[0].identifier, label: "Jose\u{301}", value: "jose\u{301}@example.com")
+        ]
+        var renamed = group
+        renamed.name = "Jose\u{301}"
+        var edits = SaveRequest()
+        edits.update(update)
+        edits.update(renamed)
+        let result = try await store.execute(edits)
+        #expect(result.revision != nil)
+        let after = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.emailAddresses])
+        #expect(after.emailAddresses.count == 1)
+        #expect(after.emailAddresses.first?.identifier == stored.emailAddresses[0].identifier)
+        #expect(after.emailAddresses.first.map { Array($0.value.utf8) } == Array("jose\u{301}@example.com".utf8))
+        #expect(after.emailAddresses.first?.label.map { Array($0.utf8) } == Array("Jose\u{301}".utf8))
+        #expect(try await store.groups().map { Array($0.name.utf8) } == [Array("Jose\u{301}".utf8)])
+    }
+
+    @Test(
         "A contact with both spellings of a word is found in a name order by either, and pages match the count",
         arguments: StoreKind.available)
     func bothSpellingsSearch(kind: StoreKind) async throws {

@@ -71,19 +71,22 @@ struct ImportBatchTests {
     }
 
     /// What an import leaves, exported (3.0 and 4.0, each group style) and imported into a new store, comes back
-    /// the same: names, emails, relations and groups.
+    /// the same: names, emails, relations and groups. (Group cards of one name with two UIDs are two groups, and
+    /// CATEGORIES alone name both as one: a contact in both comes back in one.)
     @Test func exportReadsBack() async throws {
         let seed = SeededRandom.seed(from: "CARNET_TEST_SEED")
         var random = SeededRandom(seed: seed)
         for round in 0..<2 {
             let file = Self.file(cards: random.int(20...80), &random)
             let fixture = try ImportFixture()
-            let original = try await Outcome(try await fixture.importText(file), fixture)
+            let summary = try await fixture.importText(file)
             for version in [VCardWriter.Version.v3, .v4] {
                 for style in VCardExporter.GroupStyle.allCases {
+                    let byName = style == .categories
+                    let original = try await Outcome(summary, fixture, groupNamesOnce: byName)
                     let exported = try await fixture.export(version, groups: style)
                     let copy = try ImportFixture()
-                    let readBack = try await Outcome(try await copy.importText(exported), copy)
+                    let readBack = try await Outcome(try await copy.importText(exported), copy, groupNamesOnce: byName)
                     #expect(
                         readBack.contacts == original.contacts,
                         "seed \(seed) round \(round), \(version) \(style):\n\(file)\n\nexported:\n\(exported)")
@@ -99,7 +102,8 @@ struct ImportBatchTests {
         var warnings: [String]
         var contacts: [String]
 
-        init(_ summary: VCardImporter.Summary, _ fixture: ImportFixture) async throws {
+        /// - Parameter groupNamesOnce: Each contact's group names without repeats (as CATEGORIES write them).
+        init(_ summary: VCardImporter.Summary, _ fixture: ImportFixture, groupNamesOnce: Bool = false) async throws {
             // A card repeated after a forward RELATED is "updated" when the earlier card's relation was left for
             // the end (another batch), "unchanged" when it was resolved in the same batch: same contacts either way.
             counts = [summary.added, summary.updated + summary.unchanged, summary.groupsCreated, summary.groupCards]
@@ -108,7 +112,8 @@ struct ImportBatchTests {
             let stored = try await fixture.contacts()
             let groups = try await fixture.store.groups(ofContacts: stored.map(\.identifier))
             contacts = stored.map { contact in
-                let names = (groups[contact.identifier] ?? []).map(\.name).sorted()
+                let all = (groups[contact.identifier] ?? []).map(\.name)
+                let names = (groupNamesOnce ? ExactText.distinct(all) : all).sorted()
                 return "\(contact.givenName) \(contact.familyName) \(contact.emailAddresses.map(\.value)) "
                     + "\(contact.contactRelations.map(\.value.name)) \(names)"
             }

@@ -81,8 +81,9 @@ public protocol ContactStore: Sendable {
 
     // MARK: vCard support
 
-    /// The contacts whose kept vCard UID is one of `uids`, by UID.
-    func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [String: String]
+    /// The contacts whose kept vCard UID is one of `uids`, each with the UID it keeps. UIDs compare byte for byte:
+    /// pairs, not a dictionary keyed by `String`, whose equality would take "x-é" and "x-e\u{301}" for one UID.
+    func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [(uid: String, contact: String)]
     /// Whether any contact keeps a vCard UID different from its identifier.
     func hasContactsKeepingVCardUIDs() async throws -> Bool
     /// Which of these identifiers an add could not take: in use or retired.

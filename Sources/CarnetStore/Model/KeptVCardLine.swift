@@ -85,6 +85,21 @@ public enum KeptVCardLine {
         return key + "…"
     }
 
+    /// What a lookup of kept UIDs reads and checks, byte for byte: the whole `UID:` lines, and their search keys
+    /// once each (a `Set<String>` would keep one of two canonically equivalent keys, and the other UID's rows would
+    /// not be read).
+    public static func uidLookup(_ uids: some Sequence<String>) -> (lines: Set<[UInt8]>, keys: [String]) {
+        var lines: Set<[UInt8]> = []
+        var keys: [String] = []
+        var seenKeys: Set<[UInt8]> = []
+        for uid in uids {
+            let line = "UID:" + uid
+            guard lines.insert(Array(line.utf8)).inserted, let key = uidSearchKey(line) else { continue }
+            if seenKeys.insert(Array(key.utf8)).inserted { keys.append(key) }
+        }
+        return (lines, keys)
+    }
+
     /// An ASCII letter in capitals, as the reader compares names: `VERſION` is no VERSION to it.
     private static func uppercased(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
 

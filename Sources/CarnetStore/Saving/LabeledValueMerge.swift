@@ -79,10 +79,11 @@ package struct LabeledValueMerge {
                 continue
             }
             if let current = byIdentifier.removeValue(forKey: id) {
-                let changed = current.label != item.label || current.value != item.value
+                let changed = !current.label.hasSameBytes(as: item.label) || !current.value.hasSameBytes(as: item.value)
                 if let base = baseRevision, current.revision > base {
                     let atBase = try contentAtBase(id, base)
-                    if let atBase, atBase.label == item.label, atBase.value == item.value {
+                    if let atBase, atBase.label.hasSameBytes(as: item.label), atBase.value.hasSameBytes(as: item.value)
+                    {
                         slots.append(.existing(current, current.encoded, contentChanged: false))
                         continue
                     }

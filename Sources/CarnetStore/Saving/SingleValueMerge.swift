@@ -29,7 +29,7 @@ extension Contact {
     package func singleValueDiffers(_ key: ContactKey, from update: Contact) -> Bool? {
         let (new, stored) = (update.values, values)
         // By bytes: Swift's `!=` takes NFC and NFD spellings for one, so an update to the other was dropped.
-        if let slot = key.stringSlot { return !new.strings[slot].utf8.elementsEqual(stored.strings[slot].utf8) }
+        if let slot = key.stringSlot { return !new.strings[slot].hasSameBytes(as: stored.strings[slot]) }
         switch key {
         case .contactType: return new.contactType != stored.contactType
         case .birthday: return new.birthday != stored.birthday

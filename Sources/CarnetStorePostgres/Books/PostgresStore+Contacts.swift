@@ -86,10 +86,9 @@ extension PostgresStore: ContactStore {
         return stored.flatMap(ContactSortOrder.init(rawValue:)) ?? .familyName
     }
 
-    public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [String: String] {
-        guard !uids.isEmpty else { return [:] }
-        let lines = Set(uids.map { "UID:\($0.storable)" })
-        let keys = Array(Set(lines.compactMap(KeptVCardLine.uidSearchKey)))
+    public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [(uid: String, contact: String)] {
+        guard !uids.isEmpty else { return [] }
+        let (lines, keys) = KeptVCardLine.uidLookup(uids.map(\.storable))
         return try await read { connection in
             let rows = try await connection.rows(
                 """
@@ -98,10 +97,11 @@ extension PostgresStore: ContactStore {
                     AND search_key = ANY(\(keys))
                 """, logger: logger
             ).decode((String, String).self).array()
-            var result: [String: String] = [:]
-            // A long UID's key is its first bytes: the whole line decides.
-            for (line, contact) in rows where lines.contains(line) { result[String(line.dropFirst(4))] = contact }
-            return result
+            // A long UID's key is its first bytes: the whole line decides, byte for byte.
+            return rows.compactMap { line, contact in
+                guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { return nil }
+                return (uid, contact)
+            }
         }
     }
 

@@ -4,23 +4,23 @@ import GRDB
 extension SQLiteStore {
     /// The contacts that keep these vCard UIDs among their ``ContactKey/vCardProperties`` (cards whose UID is no
     /// Carnet identifier), by UID. One indexed query per 500 UIDs.
-    public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [String: String] {
-        guard !uids.isEmpty else { return [:] }
+    public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [(uid: String, contact: String)] {
+        guard !uids.isEmpty else { return [] }
         return try await read { db in
-            var result: [String: String] = [:]
+            var result: [(uid: String, contact: String)] = []
             for chunk in uids.chunked(500) {
-                let lines = Set(chunk.map { "UID:\($0)" })
-                let keys = Array(Set(lines.compactMap(KeptVCardLine.uidSearchKey)))
+                let (lines, keys) = KeptVCardLine.uidLookup(chunk)
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
                         SELECT v.value, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
                         WHERE v.kind = ? AND v.searchKey IN (\(databaseQuestionMarks(count: keys.count)))
                         """, arguments: [MultiValueKind.vCardProperties.rawValue] + StatementArguments(keys))
-                // A long UID's key is its first bytes: the whole line decides.
+                // A long UID's key is its first bytes: the whole line decides, byte for byte.
                 for row in rows {
                     let line: String = row[0]
-                    if lines.contains(line) { result[String(line.dropFirst(4))] = row[1] }
+                    guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { continue }
+                    result.append((uid, row[1]))
                 }
             }
             return result

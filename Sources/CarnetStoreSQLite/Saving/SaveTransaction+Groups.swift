@@ -39,7 +39,8 @@ extension SaveTransaction {
         guard let stored = try groupRow(group.identifier) else {
             throw StoreError(.recordDoesNotExist, "No such group", affected: [group.identifier])
         }
-        guard stored.name != group.name else { return }
+        // By bytes: an update to another spelling of the same name (NFC, NFD) is a rename, stored.
+        guard !stored.name.hasSameBytes(as: group.name) else { return }
         if let base = baseRevision, stored.nameRevision > base {
             throw StoreError(
                 .conflict, "The group's name changed since revision \(base)", affected: [group.identifier],

@@ -5,7 +5,8 @@ import CarnetStore
 enum ContactDiff {
     static func update(_ current: Contact, to imported: Contact) -> Contact? {
         var update = Contact(updating: current.identifier)
-        for key in ContactKey.stringKeys where current.string(key) != imported.string(key) {
+        // Text by bytes, as the store keeps it: a card that spells a name the other way (NFC, NFD) updates it.
+        for key in ContactKey.stringKeys where !current.string(key).hasSameBytes(as: imported.string(key)) {
             update.setString(key, imported.string(key))
         }
         if current.contactType != imported.contactType { update.contactType = imported.contactType }
@@ -58,15 +59,25 @@ enum ContactDiff {
     static func reconcile<V>(_ stored: [LabeledValue<V>], _ imported: [LabeledValue<V>]) -> [LabeledValue<V>]? {
         let same =
             stored.count == imported.count
-            && zip(stored, imported).allSatisfy { $0.label == $1.label && $0.value == $1.value }
+            && zip(stored, imported).allSatisfy(isSame)
         if same { return nil }
         var unused = stored
         return imported.map { value in
             var value = value
-            if let index = unused.firstIndex(where: { $0.label == value.label && $0.value == value.value }) {
+            if let index = unused.firstIndex(where: { isSame($0, value) }) {
                 value.identifier = unused.remove(at: index).identifier
             }
             return value
         }
+    }
+
+    /// The same label and value, text by bytes. A structured value (an address, a relation) compares its fields as
+    /// Swift does: a re-import that only respells one of them (NFC, NFD) leaves it as stored.
+    private static func isSame<V>(_ one: LabeledValue<V>, _ other: LabeledValue<V>) -> Bool {
+        guard one.label.hasSameBytes(as: other.label) else { return false }
+        if let text = one.value as? String, let otherText = other.value as? String {
+            return text.hasSameBytes(as: otherText)
+        }
+        return one.value == other.value
     }
 }

@@ -1,84 +1,87 @@
 import CarnetStore
 
-/// The groups of the import's container by name, creating the missing ones in the save that needs them.
+/// The groups of the import's container by name, with the ones this import creates or renames.
+///
+/// Names are compared byte for byte (``ExactText``), as the store holds them: it keeps groups of one name side by
+/// side, and "José" and "Jose\u{301}" are two names to it.
 struct GroupDirectory {
-    private var byName: [String: String]
-    /// Groups added by saves not yet committed: forgotten when their save fails.
-    private var pending: [String: String] = [:]
-    private var pendingIdentifiers: Set<String> = []
+    /// The container's groups by name, in the store's order and then as created: several may share a name.
+    private var byName: [ExactText: [String]] = [:]
+    /// The name of every group of the container, by identifier.
+    private var names: [String: ExactText] = [:]
+    /// Groups added by saves not yet committed, in the order added: forgotten when their save fails.
+    private var pending: [String] = []
+    private var pendingByName: [ExactText: [String]] = [:]
+    private var pendingNames: [String: ExactText] = [:]
     /// The container as the importer was given it (`nil`: the default container), for the save operations.
     let container: String?
     /// The container's identifier, resolved.
     let containerIdentifier: String
-    /// Every committed group of the container, by identifier.
-    private var committedIdentifiers: Set<String>
-    /// The identifiers group cards give their names (their UIDs), for a group CATEGORIES creates before the
-    /// group card is linked.
-    private(set) var preferred: [String: String] = [:]
 
     init(store: any ContactStore, container: String?) async throws {
         var target = container
         if target == nil { target = try await store.defaultContainer().identifier }
         let resolved = target ?? ""
-        var byName: [String: String] = [:]
-        var identifiers: Set<String> = []
-        for group in try await store.groups(inContainer: resolved) {
-            if byName[group.name] == nil { byName[group.name] = group.identifier }
-            identifiers.insert(group.identifier)
-        }
-        self.byName = byName
-        self.committedIdentifiers = identifiers
         self.container = container
         self.containerIdentifier = resolved
+        for group in try await store.groups(inContainer: resolved) {
+            let name = ExactText(group.name)
+            byName[name, default: []].append(group.identifier)
+            names[group.identifier] = name
+        }
     }
 
-    /// The group named `name`, added to `operations` when it does not exist yet; `created` tells which.
-    mutating func ensure(_ name: String, in operations: inout [SaveOperation]) -> (identifier: String, created: Bool) {
-        if let existing = identifier(for: name) { return (existing, false) }
-        let group = preferred[name].map { Group(identifier: $0, name: name) } ?? Group(name: name)
-        preferred[name] = nil
+    /// The container's groups named `name`, the committed ones first.
+    func identifiers(named name: ExactText) -> [String] {
+        (byName[name] ?? []) + (pendingByName[name] ?? [])
+    }
+
+    /// Whether the container has this group, committed or about to be.
+    func contains(identifier: String) -> Bool { name(of: identifier) != nil }
+
+    /// A group's name as this import leaves it.
+    func name(of identifier: String) -> ExactText? { names[identifier] ?? pendingNames[identifier] }
+
+    /// Adds the group to `operations` and notes it.
+    mutating func add(_ group: Group, to operations: inout [SaveOperation]) {
         operations.append(.addGroup(group, containerIdentifier: container))
-        note(name, groupIdentifier: group.identifier)
-        return (group.identifier, true)
+        note(group)
     }
 
-    /// Records a group a group card creates, so CATEGORIES of that name find it.
-    mutating func note(_ name: String, groupIdentifier: String) {
-        if identifier(for: name) == nil { pending[name] = groupIdentifier }
-        pendingIdentifiers.insert(groupIdentifier)
+    /// Records a group an operation of this import adds.
+    mutating func note(_ group: Group) {
+        let name = ExactText(group.name)
+        pending.append(group.identifier)
+        pendingByName[name, default: []].append(group.identifier)
+        pendingNames[group.identifier] = name
     }
 
-    func identifier(for name: String) -> String? { byName[name] ?? pending[name] }
-
-    /// A group card's name and UID, read before the cards whose CATEGORIES name it.
-    mutating func prefer(_ groupIdentifier: String, for name: String) {
-        if preferred[name] == nil, identifier(for: name) == nil { preferred[name] = groupIdentifier }
-    }
-
-    /// Forgets the name a group card gave its UID, when a later group card with that UID replaces it. One lookup:
-    /// a file of group cards that repeat UIDs must not scan every preference at each repeat.
-    mutating func forgetPreferred(_ groupIdentifier: String, for name: String) {
-        if preferred[name] == groupIdentifier { preferred[name] = nil }
-    }
-
-    /// Forgets preferred identifiers an add could not take.
-    mutating func dropPreferred(_ identifiers: Set<String>) {
-        preferred = preferred.filter { !identifiers.contains($0.value) }
-    }
-
-    func contains(identifier: String) -> Bool {
-        committedIdentifiers.contains(identifier) || pendingIdentifiers.contains(identifier)
+    /// Records a group card's rename of a group, saved with the links.
+    mutating func rename(_ identifier: String, to name: ExactText) {
+        if let old = names[identifier] {
+            byName[old]?.removeAll { $0 == identifier }
+            byName[name, default: []].append(identifier)
+            names[identifier] = name
+        } else if let old = pendingNames[identifier] {
+            pendingByName[old]?.removeAll { $0 == identifier }
+            pendingByName[name, default: []].append(identifier)
+            pendingNames[identifier] = name
+        }
     }
 
     mutating func commit() {
-        byName.merge(pending) { a, _ in a }
-        committedIdentifiers.formUnion(pendingIdentifiers)
-        pending = [:]
-        pendingIdentifiers = []
+        for identifier in pending {
+            guard let name = pendingNames[identifier] else { continue }
+            byName[name, default: []].append(identifier)
+            names[identifier] = name
+        }
+        rollBack()
     }
 
+    /// Forgets the groups of a save that failed (and, after a commit, the pending lists).
     mutating func rollBack() {
-        pending = [:]
-        pendingIdentifiers = []
+        pending = []
+        pendingByName = [:]
+        pendingNames = [:]
     }
 }

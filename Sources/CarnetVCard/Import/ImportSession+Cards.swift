@@ -11,27 +11,18 @@ extension ImportSession {
             if let uid = card.uid {
                 nameByUID[UIDReference.key(uid)] = DisplayName.of(card.contact)
                 // As written: cards match contacts by the UID as written (`urn:uuid:x` and `x` are two contacts).
-                if let first = cardLineByUID[uid] {
+                if let first = cardLineByUID[ExactText(uid)] {
                     summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "values"))
                 } else {
-                    cardLineByUID[uid] = card.line
+                    cardLineByUID[ExactText(uid)] = card.line
                 }
             }
         case .group:
-            if let uid = card.uid {
-                if let first = groupCardLineByUID[uid] {
-                    summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "name and members"))
-                    if let name = groupNameByUID[uid] { groups.forgetPreferred(uid, for: name) }
-                } else {
-                    groupCardLineByUID[uid] = card.line
-                }
-                groupNameByUID[uid] = card.groupName
+            // CATEGORIES read after it that give its name find its group (created under its UID when free).
+            if let first = groupCardNames.learn(card) {
+                summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "name and members"))
             }
             groupCards.append(card)
-            // CATEGORIES of later cards that create this group create it under the card's UID.
-            if let uid = card.uid, Identifiers.isValid(uid), !card.groupName.isEmpty {
-                groups.prefer(uid, for: card.groupName)
-            }
         }
         summary.warnings += card.warnings
     }
@@ -54,9 +45,15 @@ extension ImportSession {
         // Only a card with a UID can be named by a group card or RELATED.
         if let uid = card.card.uid {
             contactByUID[UIDReference.key(card.identity)] = card.contactIdentifier
-            if let first = cardLineByUID[uid], first != card.card.line {
+            if let first = cardLineByUID[ExactText(uid)], first != card.card.line {
                 replacedAt[card.contactIdentifier] = card.card.line
             }
+        }
+        // Said once every card is in, if still so: a group card read later may give the name.
+        if !card.card.categories.isEmpty {
+            let ambiguous = card.card.categories.filter { isAmbiguousInContainer(ExactText($0)) }
+            ambiguousCategories[card.contactIdentifier] =
+                ambiguous.isEmpty ? nil : (names: ambiguous, cardLine: card.card.line)
         }
         for reference in card.deferred {
             deferredRelations.append((card.contactIdentifier, reference, card.card.line))

@@ -9,22 +9,23 @@ extension ImportSession {
     ///   A first try of a lenient batch skips the check (the store refuses such an add, and the batch is planned
     ///   again with it); a strict import always checks.
     mutating func plan(_ cards: [VCardCard], checkingIdentifiers: Bool = true) async throws -> [PlannedCard] {
-        let identities = cards.map { $0.uid ?? $0.contact.identifier }
+        // Byte for byte: UIDs that differ only as "x-é" and "x-e\u{301}" are two cards, as the store finds them.
+        let identities = cards.map { ExactText($0.uid ?? $0.contact.identifier) }
         let existing = try await matches(cards, identities)
         let unmatched = zip(cards, identities).compactMap { card, identity in
             existing[identity] == nil && plannedContacts[identity] == nil ? card.contact.identifier : nil
         }
         let unavailable = checkingIdentifiers ? try await store.unavailableIdentifiers(unmatched) : []
         let names = try await storeNames(cards.flatMap { $0.relatedUIDs.map(\.uid) })
-        var lastPosition: [String: Int] = [:]
+        var lastPosition: [ExactText: Int] = [:]
         for (position, identity) in identities.enumerated() { lastPosition[identity] = position }
         var result: [PlannedCard] = []
         result.reserveCapacity(cards.count)
         for (position, (card, identity)) in zip(cards, identities).enumerated() {
             var card = card
-            var planned = PlannedCard(card: card, identity: identity, contactIdentifier: card.contact.identifier)
+            var planned = PlannedCard(card: card, identity: identity.text, contactIdentifier: card.contact.identifier)
             for reference in card.relatedUIDs {
-                guard let name = nameByUID[UIDReference.key(reference.uid)] ?? names[reference.uid] else {
+                guard let name = nameByUID[UIDReference.key(reference.uid)] ?? names[ExactText(reference.uid)] else {
                     planned.deferred.append(reference)
                     continue
                 }
@@ -62,7 +63,7 @@ extension ImportSession {
                     // A deleted contact's identifier is never handed out again: a new one, and the card's UID
                     // kept so that export writes it and a later import finds this contact by it.
                     card.contact = card.contact.withIdentifier(Contact.makeIdentifier())
-                    let uidLine = "UID:\(identity)"
+                    let uidLine = "UID:\(identity.text)"
                     if !card.contact.vCardProperties.contains(where: { $0.value == uidLine }) {
                         card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)
                     }
@@ -114,15 +115,15 @@ extension ImportSession {
     }
 
     /// The stored contacts the cards name, by identity: the card's contact identifier, or a kept UID.
-    private func matches(_ cards: [VCardCard], _ identities: [String]) async throws -> [String: Contact] {
-        var found: [String: Contact] = [:]
+    private func matches(_ cards: [VCardCard], _ identities: [ExactText]) async throws -> [ExactText: Contact] {
+        var found: [ExactText: Contact] = [:]
         let byIdentifier = try await store.contacts(withIdentifiers: cards.map(\.contact.identifier), keysToFetch: .all)
         let stored = Dictionary(byIdentifier.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
         for (card, identity) in zip(cards, identities) {
             if let contact = stored[card.contact.identifier] { found[identity] = contact }
         }
         guard keptUIDsMayExist else { return found }
-        let byUID = try await store.contactIdentifiers(keepingVCardUIDs: identities.filter { found[$0] == nil })
+        let byUID = try await keptUIDContacts(identities.filter { found[$0] == nil }.map(\.text))
         guard !byUID.isEmpty else { return found }
         let contacts = try await store.contacts(withIdentifiers: Array(Set(byUID.values)), keysToFetch: .all)
         let byID = Dictionary(contacts.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
@@ -132,8 +133,8 @@ extension ImportSession {
 
     /// The display names of stored contacts named by these UIDs (as identifier or kept UID) that no card of the
     /// file has named so far.
-    func storeNames(_ uids: [String]) async throws -> [String: String] {
-        let wanted = Array(Set(uids.filter { nameByUID[UIDReference.key($0)] == nil }))
+    func storeNames(_ uids: [String]) async throws -> [ExactText: String] {
+        let wanted = ExactText.distinct(uids.filter { nameByUID[UIDReference.key($0)] == nil })
         guard !wanted.isEmpty else { return [:] }
         let identifiers = try await storeContacts(wanted)
         let keys: ContactKeySet = [
@@ -147,16 +148,27 @@ extension ImportSession {
 
     /// Stored contacts by the bare UIDs references name them by: a contact's identifier, or a UID it keeps,
     /// each with or without `urn:uuid:`.
-    func storeContacts(_ uids: [String]) async throws -> [String: String] {
+    func storeContacts(_ uids: [String]) async throws -> [ExactText: String] {
         guard !uids.isEmpty else { return [:] }
-        let forms = uids.flatMap(UIDReference.forms)
-        var found = try await store.contactIdentifiers(keepingVCardUIDs: forms)
+        let forms = ExactText.distinct(uids.flatMap(UIDReference.forms))
+        var found = try await keptUIDContacts(forms)
         for contact in try await store.contacts(withIdentifiers: forms.filter(Identifiers.isValid), keysToFetch: []) {
-            found[contact.identifier] = contact.identifier
+            found[ExactText(contact.identifier)] = contact.identifier
         }
-        var result: [String: String] = [:]
+        var result: [ExactText: String] = [:]
         for uid in uids {
-            if let contact = UIDReference.forms(uid).lazy.compactMap({ found[$0] }).first { result[uid] = contact }
+            if let contact = UIDReference.forms(uid).lazy.compactMap({ found[ExactText($0)] }).first {
+                result[ExactText(uid)] = contact
+            }
+        }
+        return result
+    }
+
+    /// The contacts that keep these UIDs, by UID, byte for byte (the store answers each UID as it keeps it).
+    func keptUIDContacts(_ uids: [String]) async throws -> [ExactText: String] {
+        var result: [ExactText: String] = [:]
+        for (uid, contact) in try await store.contactIdentifiers(keepingVCardUIDs: ExactText.distinct(uids)) {
+            result[ExactText(uid)] = contact
         }
         return result
     }

@@ -16,7 +16,8 @@ extension ImportSession {
         let names = try await storeNames(deferredRelations.map(\.reference.uid))
         var additions: [String: [(VCardCard.RelatedUID, String)]] = [:]
         for item in deferredRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
-            guard let name = nameByUID[UIDReference.key(item.reference.uid)] ?? names[item.reference.uid] else {
+            guard let name = nameByUID[UIDReference.key(item.reference.uid)] ?? names[ExactText(item.reference.uid)]
+            else {
                 summary.warnings.append(
                     VCardWarning(
                         line: item.reference.line, cardLine: item.cardLine, key: "RELATED",

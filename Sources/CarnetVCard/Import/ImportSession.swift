@@ -9,12 +9,12 @@ struct ImportSession {
     var groups: GroupDirectory
     /// The display name of every contact card of the file, by ``UIDReference/key(_:)`` of its UID: what a
     /// RELATED UID resolves to.
-    var nameByUID: [String: String] = [:]
-    /// The line of every contact card of the file, by UID as written: a later card with the same UID updates the
-    /// contact the first one made, and says so.
-    var cardLineByUID: [String: Int] = [:]
+    var nameByUID: [ExactText: String] = [:]
+    /// The line of every contact card of the file, by UID as written (byte for byte, as the store finds contacts by
+    /// it): a later card with the same UID updates the contact the first one made, and says so.
+    var cardLineByUID: [ExactText: Int] = [:]
     /// The contact each saved card became, by ``UIDReference/key(_:)`` of the card's UID or derived identifier.
-    var contactByUID: [String: String] = [:]
+    var contactByUID: [ExactText: String] = [:]
     /// Re-imported cards and what decides their groups in the container, once every card is in: their CATEGORIES
     /// (group names) and the file's group cards; for a card without CATEGORIES, the group cards alone, if the file
     /// has any. In file order, one entry per contact, which later cards with its UID amend.
@@ -32,11 +32,14 @@ struct ImportSession {
     }
 
     var groupCards: [VCardCard] = []
-    /// The line of every group card of the file, by UID as written: a later group card with the same UID replaces
-    /// it.
-    var groupCardLineByUID: [String: Int] = [:]
-    /// The name the last group card with each UID gave: what a later one with the UID takes back.
-    var groupNameByUID: [String: String] = [:]
+    /// The names and UIDs the group cards read so far give.
+    var groupCardNames = GroupCardNames()
+    /// Group cards' UIDs that CATEGORIES cannot create their groups under: in use (by a contact, or a group of
+    /// another container) or retired.
+    var takenGroupUIDs: Set<String> = []
+    /// The last card with CATEGORIES of each contact whose CATEGORIES name a name several groups of the container
+    /// bear and no group card gives: reported once every card is in, if the name is still so.
+    var ambiguousCategories: [String: (names: [String], cardLine: Int)] = [:]
     /// RELATED UIDs no card read so far nor the store knew: resolved once every card is in.
     var deferredRelations: [(contact: String, reference: VCardCard.RelatedUID, cardLine: Int)] = []
     /// RELATED UIDs resolved when their card was saved, with the name they resolved to: a card read later with
@@ -52,12 +55,12 @@ struct ImportSession {
     /// The contacts planned but not yet saved, by identity, as their cards leave them: a card that repeats an
     /// earlier card's UID in the same commit is compared with this, not with the store. Emptied when a lenient
     /// batch is saved or refused; a strict import keeps it until its one commit.
-    var plannedContacts: [String: Contact] = [:]
+    var plannedContacts: [ExactText: Contact] = [:]
     /// The groups the CATEGORIES of planned cards put their contacts in, by contact, emptied with
     /// ``plannedContacts``.
     var plannedGroups: [String: Set<String>] = [:]
     /// Stored contacts that group cards' members name, by UID.
-    var memberContacts: [String: String] = [:]
+    var memberContacts: [ExactText: String] = [:]
     /// The contacts the cards added or changed, for ``linkDuplicates()``.
     var importedContacts: [Membership] = []
 

@@ -8,20 +8,23 @@ enum UIDReference {
     /// The UID without its `urn:uuid:` prefix (any case), however many times it is written: a reference written
     /// `urn:uuid:urn:uuid:x` to a card of UID `urn:uuid:x` named it when found in the store (by the kept UID) but
     /// not in the file, so a strict import, which finds it in the file only, saved another relation than a
-    /// lenient one (an outside vCard fuzzer's find).
+    /// lenient one (an outside vCard fuzzer's find). The prefix is matched by bytes and taken off by scalars: by
+    /// `Character`, a combining mark after its colon made it no prefix.
     static func bare(_ uid: String) -> String {
-        var rest = Substring(uid)
-        while rest.utf8.count > prefix.utf8.count, rest.prefix(9).lowercased() == prefix { rest = rest.dropFirst(9) }
-        return String(rest)
+        var rest = uid
+        while rest.utf8.count > prefix.utf8.count, rest.utf8.prefix(9).equalsIgnoringCase("URN:UUID:".utf8) {
+            rest = String(rest.unicodeScalars.dropFirst(9))
+        }
+        return rest
     }
 
     /// What a reference is matched by: the bare UID, and a UUID in one case. RFC 9562 compares UUIDs without
     /// regard to case, and writers differ: a MEMBER in lower case named an upper-case UID (Carnet's own) of the
     /// same file and was reported as naming no card (an outside vCard fuzzer's find). Other UIDs are compared as
-    /// written.
-    static func key(_ uid: String) -> String {
+    /// written, byte for byte.
+    static func key(_ uid: String) -> ExactText {
         let bare = bare(uid)
-        return bare.utf8.count == 36 ? UUID(uuidString: bare)?.uuidString ?? bare : bare
+        return ExactText(bare.utf8.count == 36 ? UUID(uuidString: bare)?.uuidString ?? bare : bare)
     }
 
     /// The forms a card's UID may be written in, for a bare reference: as is, and with the prefix; a UUID also

@@ -7,7 +7,8 @@ import Foundation
 /// Groups go out as CATEGORIES on their members' cards (what Google, Android, Outlook and most readers take),
 /// as group cards before the contacts (4.0's `KIND:group`, or in 3.0 Apple's `X-ADDRESSBOOKSERVER-KIND:group`,
 /// what iCloud and macOS write), or both. Import reads both and takes their union, so either form, or both,
-/// comes back as the same memberships; see ``GroupStyle``.
+/// comes back as the same memberships, but for groups that share a name, which only group cards tell apart; see
+/// ``GroupStyle``.
 public struct VCardExporter: Sendable {
     /// How groups are written.
     public enum GroupStyle: String, Sendable, CaseIterable {

@@ -103,7 +103,7 @@ extension CardDecoder {
         var added: [String] = []
         for item in try values.list(line) {
             let name = TextCleaning.singleLine(item)
-            guard !name.isEmpty, names.insert(name).inserted else { continue }
+            guard !name.isEmpty, names.insert(ExactText(name)).inserted else { continue }
             added.append(name)
             // Kept whole as a vCard property rather than cut: nothing of the card is lost.
             if categories.count + added.count > StoreLimits.categoriesPerCard {

@@ -31,8 +31,9 @@ struct CardDecoder {
     var legacyInstantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
     var legacyInstantMessageLines: [Int] = []
     var categories: [String] = []
-    /// The names in ``categories``, for a linear dedup: a list of 200,000 names took minutes with `contains`.
-    var categoryNames: Set<String> = []
+    /// The names in ``categories``, for a linear dedup: a list of 200,000 names took minutes with `contains`. Byte
+    /// for byte: "José" and "Jose\u{301}" are two groups to the store, and a contact in both kept one.
+    var categoryNames: Set<ExactText> = []
     var isGroup = false
     var memberUIDs: [String] = []
     var memberLines: [Int] = []
