@@ -23,18 +23,16 @@ package enum ContactIndexing {
         ContactKey.searchableNameKeys.map { contact.storedString($0) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// Whether the contact's stored name keys, sort keys and words, differ from those of the folding before it
-    /// composed text and folded to a fixed point (SQLite v13, PostgreSQL books-v6): the contacts a migration to
-    /// this folding indexes again.
+    /// Whether the contact's stored name keys, sort keys and words, differ from those of SQLite v13 and PostgreSQL
+    /// books-v6, whose folding did not compose text and whose indexes folded the folded names again into words:
+    /// the contacts a migration to today's indexing writes again.
     package static func isFoldedDifferently(_ contact: Contact) -> Bool {
         let names = unfoldedNames(contact)
         // Every key the sort keys read is a name key: ASCII names fold as they did.
         guard !names.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         let old = TextFolding.foldWithoutComposing
-        func words(_ text: String, _ fold: (String) -> String) -> [[UInt8]] {
-            fold(text).split { !($0.isLetter || $0.isNumber) }.map { Array($0.utf8) }
-        }
-        guard words(old(names), old) == words(TextFolding.fold(names), TextFolding.fold) else { return true }
+        let oldWords = TextFolding.splitWords(old(old(names))).map { Array($0.utf8) }
+        guard oldWords == TextFolding.splitWords(TextFolding.fold(names)).map({ Array($0.utf8) }) else { return true }
         for key in [ContactKey.givenName, .familyName, .middleName, .organizationName] {
             let value = contact.storedString(key)
             if !old(value).utf8.elementsEqual(TextFolding.fold(value).utf8) { return true }

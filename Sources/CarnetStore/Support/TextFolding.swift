@@ -21,24 +21,9 @@ package enum TextFolding {
     /// Every stored search and sort key is made by this function (``words(_:)``, ``sortKey(primary:secondary:middle:organization:)``,
     /// `ContactIndexing`, group sort names): a change to its output needs a migration that recomputes them, as v4
     /// and v14 do on SQLite and books-v7 on PostgreSQL.
-    ///
-    /// Folding folded text changes nothing: the name indexes fold a contact's folded names again into words, and a
-    /// query is folded once, so a name finds itself only if refolding keeps it. Foundation strips a mark on a base it
-    /// does not know in one context and keeps it in another (a Hangul jamo with an acute, composed anew), so the
-    /// folding is repeated until it stops changing the text (once more, for nearly every text).
     package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        var folded = foldOnce(text)
-        for _ in 0..<4 {
-            let again = foldOnce(folded)
-            if again.utf8.elementsEqual(folded.utf8) { break }
-            folded = again
-        }
-        return folded
-    }
-
-    private static func foldOnce(_ text: String) -> String {
-        foldWithoutComposing(mayNeedComposing(text) ? composed(text) : text)
+        return foldWithoutComposing(mayNeedComposing(text) ? composed(text) : text)
     }
 
     /// NFC, through NFD: Foundation's composition alone leaves a precomposed Hangul syllable and a trailing jamo
@@ -59,8 +44,8 @@ package enum TextFolding {
         }
     }
 
-    /// One pass of the folding, without composing: the whole folding up to v13 (SQLite) and books-v6 (PostgreSQL),
-    /// which migrations compare against (``ContactIndexing/isFoldedDifferently(_:)``).
+    /// The folding without composing: the folding up to v13 (SQLite) and books-v6 (PostgreSQL), which migrations
+    /// compare against (``ContactIndexing/isFoldedDifferently(_:)``).
     package static func foldWithoutComposing(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var folded: [Unicode.Scalar] = []
@@ -151,9 +136,17 @@ package enum TextFolding {
         return letters.mapValues { Array($0.unicodeScalars) }
     }()
 
-    /// The words of a name query, folded, as the FTS tokenizer (unicode61) splits them: runs of letters and digits.
+    /// The words of a name query, folded: runs of letters and digits (``splitWords(_:)``).
     package static func words(_ text: String) -> [String] {
-        fold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        splitWords(fold(text))
+    }
+
+    /// The words of text already folded (a contact's ``ContactIndexing/names(_:)``), not folded again: the name
+    /// indexes hold these, and a query's ``words(_:)`` fold once too, so a name finds itself whatever folding
+    /// folded text gives. (Foundation strips one mark of a run after a Hangul letter per pass: the indexes held
+    /// text folded twice, and a name with two such marks did not find itself.)
+    package static func splitWords(_ folded: String) -> [String] {
+        folded.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     /// The words of a name query that each say something: once each, and none that prefixes another word of the

@@ -32,7 +32,7 @@ enum BookSchema {
     /// tester's find).
     static func nameWords(_ contact: Contact) -> [String] {
         var seen: Set<[UInt8]> = []
-        return TextFolding.words(ContactIndexing.names(contact)).filter { seen.insert(Array($0.utf8)).inserted }
+        return TextFolding.splitWords(ContactIndexing.names(contact)).filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     static let v1 = PostgresMigrations.Migration(

@@ -148,7 +148,7 @@ package enum NameIndex {
     /// letter, and not at a private-use character, so the two backends found different contacts (an outside
     /// differential tester's find).
     package static func indexedText(_ names: String) -> String {
-        TextFolding.words(names).joined(separator: " ")
+        TextFolding.splitWords(names).joined(separator: " ")
     }
 
     /// The FTS5 query for name words: each a prefix, all required; `nil` when a word prefixes no indexed term.
