@@ -98,6 +98,8 @@ struct ContactMergeTests {
             Set(events) == [
                 "updateContact \(kept.identifier) ", "addMemberToGroup \(kept.identifier) \(work.identifier)",
                 "deleteContact \(first.identifier) ", "deleteContact \(second.identifier) ",
+                // Each group lost an absorbed member: a new revision and member count.
+                "updateGroup  \(friends.identifier)", "updateGroup  \(work.identifier)",
             ], "\(events)")
         #expect(page.events.first { $0.kind == .updateContact }?.changedKeys == [.familyName])
         #expect(page.events.allSatisfy { $0.author == "merger" })

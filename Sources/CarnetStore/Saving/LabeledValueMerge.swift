@@ -45,6 +45,9 @@ package struct LabeledValueMerge {
     package var removed: [StoredLabeledValue] = []
     package var conflicts: [String] = []
     package var invalidIdentifiers: [Int] = []
+    /// The key, when the merged list holds more values than a contact may (``Validation/valueLimit(_:)``): values
+    /// added since the base revision stay after the given ones, so a list within the limit could pass it.
+    package var overLimit: String?
 
     /// Whether the property's value (content or order) changes.
     package var changesProperty: Bool {
@@ -104,6 +107,11 @@ package struct LabeledValueMerge {
                 invalidIdentifiers.append(index)
             }
         }
+        defer {
+            if let kind = MultiValueKind(key: key), slots.count > Validation.valueLimit(kind) {
+                overLimit = key.rawValue
+            }
+        }
         for current in stored where byIdentifier[current.identifier] != nil {
             guard let base = baseRevision else {
                 removed.append(current)
@@ -124,7 +132,8 @@ extension StoreError {
     /// Why an update's merge refuses it, on every backend: value identifiers that are not the contact's first, then
     /// conflicts with changes since the base revision; `nil` when it may be written.
     package static func updateRefusal(
-        contact id: String, invalidIdentifiers: [String], conflicts: [String], baseRevision: Int64?
+        contact id: String, invalidIdentifiers: [String], conflicts: [String], overLimit: [String] = [],
+        baseRevision: Int64?
     ) -> StoreError? {
         if !invalidIdentifiers.isEmpty {
             return StoreError(
@@ -135,6 +144,12 @@ extension StoreError {
             return StoreError(
                 .conflict, "The contact changed since revision \(baseRevision ?? 0) in the keys this update touches",
                 affected: [id], keyPaths: conflicts)
+        }
+        if !overLimit.isEmpty {
+            let since = baseRevision.map { " with the values added since revision \($0)" } ?? ""
+            return StoreError(
+                .validationFailed, "The contact would hold more values than it may\(since)", affected: [id],
+                keyPaths: overLimit)
         }
         return nil
     }

@@ -19,7 +19,7 @@ extension SaveRequest {
                 identifiers = [contact.identifier] + (container.map { [$0] } ?? [])
                 valueIdentifiers = Validation.givenValueIdentifiers(contact)
             case .updateContact(let contact, _):
-                bad = Validation.contact(contact, keys: contact.modifiedKeys)
+                bad = Validation.contact(contact, keys: contact.modifiedKeys, update: true)
                 identifiers = [contact.identifier]
             case .addGroup(let group, let container):
                 bad = Validation.group(group)

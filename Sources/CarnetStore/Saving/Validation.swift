@@ -3,7 +3,10 @@ import Foundation
 /// The checks a save runs before it writes: the limits in ``StoreLimits`` and well-formed values.
 /// Each returns the key paths at fault, so one error can name every bad property.
 package enum Validation {
-    package static func contact(_ contact: Contact, keys: ContactKeySet) -> [String] {
+    /// - Parameter update: lists are checked against what a unified contact may hold
+    ///   (``unifiedValueLimit(_:)``): an update may name one, whose lists split among its members; each member's
+    ///   list is checked against ``valueLimit(_:)`` when the store writes it (``LabeledValueMerge/overLimit``).
+    package static func contact(_ contact: Contact, keys: ContactKeySet, update: Bool = false) -> [String] {
         var bad: [String] = []
         for key in keys {
             if let slot = key.stringSlot {
@@ -12,7 +15,7 @@ package enum Validation {
                     bad.append(key.rawValue)
                 }
             } else if let kind = MultiValueKind(key: key) {
-                bad += multiValue(contact, kind)
+                bad += multiValue(contact, kind, limit: update ? unifiedValueLimit(kind) : valueLimit(kind))
             }
         }
         if keys.contains(.birthday), let date = contact.values.birthday {
@@ -51,11 +54,16 @@ package enum Validation {
         kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
     }
 
-    package static func multiValue(_ contact: Contact, _ kind: MultiValueKind) -> [String] {
+    /// How many values of a kind a unified contact may show: its members' limits together.
+    package static func unifiedValueLimit(_ kind: MultiValueKind) -> Int {
+        valueLimit(kind) * StoreLimits.contactsPerUnifiedContact
+    }
+
+    package static func multiValue(_ contact: Contact, _ kind: MultiValueKind, limit: Int) -> [String] {
         let name = kind.key.rawValue
         // Labels and identifiers only: encoding every value (joining an address's fields) cost more than the checks.
         let items = contact.labelsAndIdentifiers(kind)
-        guard items.count <= valueLimit(kind) else { return [name] }
+        guard items.count <= limit else { return [name] }
         var bad: [String] = []
         for (index, item) in items.enumerated() {
             let path = "\(name)[\(index)]"

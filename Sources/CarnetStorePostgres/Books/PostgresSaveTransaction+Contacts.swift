@@ -120,6 +120,7 @@ extension PostgresSaveTransaction {
     }
 
     mutating func deleteContact(_ identifier: String) async throws {
+        let groups = try await groupsOf([identifier])
         try await unlinkBeforeDelete(identifier)
         try await removeNameIndex([identifier])
         let deleted = try await run(
@@ -132,5 +133,6 @@ extension PostgresSaveTransaction {
         contactDelta -= 1
         try await retire([identifier], kind: .contact)
         try await record(.deleteContact, identifier)
+        try await revise(left: groups.map(\.group))
     }
 }

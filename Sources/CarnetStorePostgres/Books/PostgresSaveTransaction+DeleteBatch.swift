@@ -24,12 +24,27 @@ extension PostgresSaveTransaction {
             }
             return
         }
+        let memberships = try await groupsOf(identifiers)
         try await removeNameIndex(identifiers)
         // Labeled values, memberships and key revisions go with the rows (ON DELETE CASCADE).
         try await run("DELETE FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))")
         contactDelta -= deletes.count
         try await retire(identifiers, kind: .contact)
-        try await record(.deleteContact, identifiers.map { (record: $0, other: nil) })
+        // As one by one: each contact's delete, then an update of each group it left that no delete before it
+        // left (a page folds a group's updates into its first).
+        var groups: [String: [String]] = [:]
+        for membership in memberships { groups[membership.contact, default: []].append(membership.group) }
+        var updated: Set<String> = []
+        var run: [String] = []
+        for identifier in identifiers {
+            run.append(identifier)
+            let left = (groups[identifier] ?? []).filter { updated.insert($0).inserted }
+            guard !left.isEmpty else { continue }
+            try await record(.deleteContact, run.map { (record: $0, other: nil) })
+            run = []
+            try await revise(left: left)
+        }
+        try await record(.deleteContact, run.map { (record: $0, other: nil) })
     }
 
     /// Whether every identifier names a distinct contact of the book that is in no link group.

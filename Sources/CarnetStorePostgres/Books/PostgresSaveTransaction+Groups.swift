@@ -124,4 +124,33 @@ extension PostgresSaveTransaction {
             try await record(.removeMemberFromGroup, unified, other: group)
         }
     }
+
+    /// The groups the contacts are in, as (contact, group) pairs in the contacts' and then the groups' creation
+    /// order.
+    func groupsOf(_ contacts: [String]) async throws -> [(contact: String, group: String)] {
+        try await run(
+            """
+            SELECT contact_id, group_id FROM group_member WHERE book_id = \(bookID) AND contact_id = ANY(\(contacts))
+            ORDER BY contact_order, group_order
+            """
+        ).decode((String, String).self).array().map { (contact: $0.0, group: $0.1) }
+    }
+
+    /// Groups that lost members with deleted contacts: each one's revision moves, once in the commit, and the
+    /// history has an update of each after the contact's delete, which carries its new member count. The
+    /// memberships go with the contacts' rows (a page drops membership events of deleted contacts). Before, the
+    /// groups changed with neither, and a replica that keeps groups from their events held a stale revision and
+    /// count (an outside tester's find).
+    mutating func revise(left groups: [String]) async throws {
+        guard !groups.isEmpty else { return }
+        let revised = groups.filter { revisedGroups.insert($0).inserted }
+        if !revised.isEmpty {
+            try await run(
+                """
+                UPDATE contact_group SET revision = \(seq), modified_at = \(now)
+                WHERE book_id = \(bookID) AND id = ANY(\(revised))
+                """)
+        }
+        try await record(.updateGroup, groups.map { (record: $0, other: nil) })
+    }
 }

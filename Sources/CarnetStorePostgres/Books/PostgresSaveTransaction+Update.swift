@@ -24,6 +24,7 @@ extension PostgresSaveTransaction {
 
         var merges: [(MultiValueKind, LabeledValueMerge)] = []
         var invalid: [String] = []
+        var overLimit: [String] = []
         for key in keys where key.isMultiValue {
             guard let kind = MultiValueKind(key: key) else { continue }
             let storedValues = try await stored.labeledValues(self, kind: kind)
@@ -50,13 +51,15 @@ extension PostgresSaveTransaction {
                 retiredRevision: { retired[$0] }, contentAtBase: { identifier, _ in contents[identifier] })
             invalid += merge.invalidIdentifiers.map { "\(key.rawValue)[\($0)].identifier" }
             conflicts += merge.conflicts
+            if let key = merge.overLimit { overLimit.append(key) }
             if merge.changesProperty {
                 changedKeys.append(key)
                 merges.append((kind, merge))
             }
         }
         if let refusal = StoreError.updateRefusal(
-            contact: id, invalidIdentifiers: invalid, conflicts: conflicts, baseRevision: baseRevision)
+            contact: id, invalidIdentifiers: invalid, conflicts: conflicts, overLimit: overLimit,
+            baseRevision: baseRevision)
         {
             throw refusal
         }

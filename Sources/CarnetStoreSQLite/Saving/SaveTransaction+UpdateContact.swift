@@ -22,6 +22,7 @@ extension SaveTransaction {
 
         var merges: [(MultiValueKind, LabeledValueMerge)] = []
         var invalid: [String] = []
+        var overLimit: [String] = []
         for key in keys where key.isMultiValue {
             guard let kind = MultiValueKind(key: key) else { continue }
             let merge = try LabeledValueMerge(
@@ -30,13 +31,15 @@ extension SaveTransaction {
                 contentAtBase: { try StoredContact.valueContent(db, identifier: $0, at: $1) })
             invalid += merge.invalidIdentifiers.map { "\(key.rawValue)[\($0)].identifier" }
             conflicts += merge.conflicts
+            if let key = merge.overLimit { overLimit.append(key) }
             if merge.changesProperty {
                 changedKeys.append(key)
                 merges.append((kind, merge))
             }
         }
         if let refusal = StoreError.updateRefusal(
-            contact: id, invalidIdentifiers: invalid, conflicts: conflicts, baseRevision: baseRevision)
+            contact: id, invalidIdentifiers: invalid, conflicts: conflicts, overLimit: overLimit,
+            baseRevision: baseRevision)
         {
             throw refusal
         }

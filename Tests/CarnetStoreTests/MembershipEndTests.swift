@@ -1,0 +1,58 @@
+import CarnetStoreTestSupport
+import Foundation
+import Testing
+
+@testable import CarnetStore
+
+/// A contact's memberships end with it: deleted one by one, in a batch, or absorbed by a merge, its groups get a
+/// new revision and an update in the history, which carries their member counts. Before, the row's cascade
+/// dropped the membership with neither, and a replica keeping a group's revision and count from its events kept
+/// stale ones (an outside tester's find).
+@Suite("Memberships ending with their contact")
+struct MembershipEndTests {
+    enum Ending: CaseIterable { case delete, batchDelete, merge }
+
+    @Test(
+        "A deleted or absorbed member moves its groups' revisions, and the history updates them",
+        arguments: StoreKind.available, Ending.allCases)
+    func memberLeaves(kind: StoreKind, ending: Ending) async throws {
+        let store = try await StoreFixture(kind).store
+        let (kept, gone, other) = (Make.person("Kept", "A"), Make.person("Gone", "B"), Make.person("Other", "C"))
+        let (friends, team, empty) = (Group(name: "Friends"), Group(name: "Team"), Group(name: "Empty"))
+        var setup = SaveRequest()
+        for contact in [kept, gone, other] { setup.add(contact) }
+        for group in [friends, team, empty] { setup.add(group) }
+        setup.addMember(kept.identifier, toGroup: friends.identifier)
+        setup.addMember(gone.identifier, toGroup: friends.identifier)
+        setup.addMember(gone.identifier, toGroup: team.identifier)
+        setup.addMember(other.identifier, toGroup: team.identifier)
+        try await store.execute(setup)
+        let before = try await store.groups(withIdentifiers: [friends.identifier, team.identifier, empty.identifier])
+        let token = try await store.currentHistoryToken()
+
+        var request = SaveRequest(transactionAuthor: "cleaner")
+        switch ending {
+        case .delete: request.delete(contactWithIdentifier: gone.identifier)
+        case .batchDelete:
+            request.delete(contactWithIdentifier: gone.identifier)
+            request.delete(contactWithIdentifier: other.identifier)
+        case .merge: request.merge(contactsWithIdentifiers: [gone.identifier], into: kept.identifier)
+        }
+        let result = try await store.execute(request)
+        let after = try await store.groups(withIdentifiers: [friends.identifier, team.identifier, empty.identifier])
+        let revision = try #require(result.revision)
+        for (old, new) in zip(before, after) {
+            #expect(new.revision == (old.identifier == empty.identifier ? old.revision : revision), "\(new.name)")
+        }
+        let counts = try await store.memberCounts(ofGroups: [friends.identifier, team.identifier])
+        #expect(counts[friends.identifier] == 1)
+        #expect(counts[team.identifier] == (ending == .delete ? 1 : ending == .merge ? 2 : 0))
+
+        let page = try await store.changeHistory(
+            ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true, contactKeys: []))
+        let updates = page.events.filter { $0.kind == .updateGroup }
+        #expect(Set(updates.compactMap(\.groupIdentifier)) == [friends.identifier, team.identifier])
+        #expect(updates.allSatisfy { $0.group?.revision == revision })
+        #expect(page.events.contains { $0.kind == .deleteContact && $0.contactIdentifier == gone.identifier })
+    }
+}
