@@ -66,6 +66,30 @@ struct CanonicalSpellingTests {
         #expect(try await store.groups().map { Array($0.name.utf8) } == [Array("Jose\u{301}".utf8)])
     }
 
+    @Test("A value respelled through a unified contact is stored, with a revision", arguments: StoreKind.available)
+    func unifiedValueToOtherSpelling(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var first = Make.person("Ann", "Lee")
+        first.emailAddresses = [LabeledValue(label: "home", value: "jos\u{E9}@example.com")]
+        let second = Make.person("Ann", "Lee")
+        let work = try await store.addContainer(Container(name: "Work", type: .cardDAV)).identifier
+        try await store.add([first])
+        try await store.add([second], container: work)
+        var link = SaveRequest()
+        link.link(contactsWithIdentifiers: [first.identifier, second.identifier])
+        let unifiedID = try #require(try await store.execute(link).recordIdentifiers.first)
+        let shown = try #require(
+            try await store.contacts(withIdentifiers: [unifiedID], keysToFetch: [.emailAddresses], unify: true).first)
+        var update = Contact(updating: unifiedID)
+        update.emailAddresses = shown.emailAddresses.map {
+            LabeledValue(identifier: $0.identifier, label: $0.label, value: "jose\u{301}@example.com")
+        }
+        let result = try await store.execute(SaveRequest(operations: [.updateContact(update, baseRevision: nil)]))
+        #expect(result.revision != nil)
+        let stored = try await store.contact(withIdentifier: first.identifier, keysToFetch: [.emailAddresses])
+        #expect(stored.emailAddresses.map { Array($0.value.utf8) } == [Array("jose\u{301}@example.com".utf8)])
+    }
+
     @Test(
         "A contact with both spellings of a word is found in a name order by either, and pages match the count",
         arguments: StoreKind.available)

@@ -46,6 +46,26 @@ struct MergedListLimitTests {
     }
 
     @Test(
+        "A contact's own update past the limit is refused, unified updates' larger lists notwithstanding",
+        arguments: StoreKind.available)
+    func plainUpdateOverLimit(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let contact = Make.person("Plain", "List")
+        try await store.add([contact])
+        let token = try await store.currentHistoryToken()
+        var update = Contact(updating: contact.identifier)
+        update.phoneNumbers = Self.phones(StoreLimits.valuesPerProperty + 1)
+        update.emailAddresses = (0..<(StoreLimits.valuesPerProperty + 1)).map {
+            LabeledValue(value: "u\($0)@example.com")
+        }
+        let error = await #expect(throws: StoreError.self) {
+            try await store.execute(SaveRequest(operations: [.updateContact(update, baseRevision: nil)]))
+        }
+        #expect(error?.code == .validationFailed && Set(error?.keyPaths ?? []) == ["emailAddresses", "phoneNumbers"])
+        #expect(try await store.currentHistoryToken() == token)
+    }
+
+    @Test(
         "A unified contact's lists past one contact's limit are edited through it, split among its members",
         arguments: StoreKind.available)
     func unifiedListOverOneContactsLimit(kind: StoreKind) async throws {

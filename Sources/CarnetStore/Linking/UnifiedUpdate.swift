@@ -92,6 +92,13 @@ package enum UnifiedUpdate {
         }
         var lists: [String: [EncodedLabeledValue]] = [:]
         for value in given { lists[value.identifier.flatMap { holder[$0] } ?? named, default: []].append(value) }
+        // Each member's share within a contact's limit, before the placing below, whose cost grows with it.
+        if lists.values.contains(where: { $0.count > Validation.valueLimit(kind) }) {
+            throw StoreError(
+                .validationFailed, "A linked contact would hold more values than a contact may",
+                affected: lists.filter { $0.value.count > Validation.valueLimit(kind) }.keys.sorted(),
+                keyPaths: [kind.key.rawValue])
+        }
         // A hidden duplicate follows the value it duplicates: kept while that one is kept.
         let shown = UnifiedContact.union(kind, ordered)
         let shownIds = Set(shown.compactMap(\.value.identifier))
@@ -116,7 +123,15 @@ package enum UnifiedUpdate {
                     at += 1
                 }
             }
-            if list != current[member.identifier] ?? [] { result[member.identifier] = list }
+            // By bytes: a list that only respells a value (NFC, NFD) is a change, stored.
+            let before = current[member.identifier] ?? []
+            let same =
+                list.count == before.count
+                && zip(list, before).allSatisfy {
+                    $0.identifier == $1.identifier && $0.label.hasSameBytes(as: $1.label)
+                        && $0.value.hasSameBytes(as: $1.value)
+                }
+            if !same { result[member.identifier] = list }
         }
         return result
     }

@@ -31,8 +31,12 @@ package enum ContactIndexing {
         // Every key the sort keys read is a name key: ASCII names fold as they did.
         guard !names.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         let old = TextFolding.foldWithoutComposing
-        let oldWords = TextFolding.splitWords(old(old(names))).map { Array($0.utf8) }
+        let oldFolded = old(names)
+        let oldWords = TextFolding.splitWords(old(oldFolded)).map { Array($0.utf8) }
         guard oldWords == TextFolding.splitWords(TextFolding.fold(names)).map({ Array($0.utf8) }) else { return true }
+        // SQLite removes a unified contact's row by its kept names (folded once, the old way) split into words:
+        // those words must be the ones indexed.
+        guard oldWords == TextFolding.splitWords(oldFolded).map({ Array($0.utf8) }) else { return true }
         for key in [ContactKey.givenName, .familyName, .middleName, .organizationName] {
             let value = contact.storedString(key)
             if !old(value).utf8.elementsEqual(TextFolding.fold(value).utf8) { return true }

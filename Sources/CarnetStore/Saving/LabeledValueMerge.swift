@@ -107,11 +107,6 @@ package struct LabeledValueMerge {
                 invalidIdentifiers.append(index)
             }
         }
-        defer {
-            if let kind = MultiValueKind(key: key), slots.count > Validation.valueLimit(kind) {
-                overLimit = key.rawValue
-            }
-        }
         for current in stored where byIdentifier[current.identifier] != nil {
             guard let base = baseRevision else {
                 removed.append(current)
@@ -125,6 +120,7 @@ package struct LabeledValueMerge {
                 removed.append(current)
             }
         }
+        if let kind = MultiValueKind(key: key), slots.count > Validation.valueLimit(kind) { overLimit = key.rawValue }
     }
 }
 

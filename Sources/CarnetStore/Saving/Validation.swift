@@ -54,6 +54,19 @@ package enum Validation {
         kind == .vCardProperties ? StoreLimits.vCardPropertiesPerContact : StoreLimits.valuesPerProperty
     }
 
+    /// Refuses an update of one contact whose lists pass ``valueLimit(_:)``: shape validation lets lists up to
+    /// ``unifiedValueLimit(_:)`` through (the update may name a unified contact), so a backend checks a contact's
+    /// own update with this before it reads anything for the merge.
+    package static func requireListsWithinLimit(_ update: Contact) throws {
+        let over = MultiValueKind.allCases.filter {
+            update.modifiedKeys.contains($0.key) && update.labelsAndIdentifiers($0).count > valueLimit($0)
+        }
+        guard !over.isEmpty else { return }
+        throw StoreError(
+            .validationFailed, "More values than a contact may hold", affected: [update.identifier],
+            keyPaths: over.map(\.key.rawValue))
+    }
+
     /// How many values of a kind a unified contact may show: its members' limits together.
     package static func unifiedValueLimit(_ kind: MultiValueKind) -> Int {
         valueLimit(kind) * StoreLimits.contactsPerUnifiedContact

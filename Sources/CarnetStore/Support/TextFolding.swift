@@ -32,13 +32,17 @@ package enum TextFolding {
         text.decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping
     }
 
-    /// Whether `text` may not be in NFC: it has a scalar outside the ranges where every scalar is NFC on its own and
-    /// composes with nothing before it (below U+0300, Latin Extended Additional, Hangul syllables, CJK ideographs).
-    /// A decomposed scalar or a combining one is never in them, so text passing this is already composed.
-    private static func mayNeedComposing(_ text: String) -> Bool {
+    /// Whether `text` may not be in NFC: it has a scalar outside the ranges where every scalar is NFC on its own,
+    /// has no combining class and composes with nothing before it (below U+0300; Greek but for three singletons;
+    /// Cyrillic letters; Latin Extended Additional; kana but for the two voicing marks; Hangul syllables; CJK
+    /// ideographs). A decomposed scalar or a combining one is never in them, so text passing this is composed, and
+    /// the names of most scripts skip Foundation's two normalizations.
+    static func mayNeedComposing(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in
             switch scalar.value {
-            case 0..<0x300, 0x1E00...0x1EFF, 0xAC00...0xD7A3, 0x4E00...0x9FFF: false
+            case 0..<0x300, 0x370...0x373, 0x375...0x37D, 0x37F...0x386, 0x388...0x3FF, 0x400...0x482,
+                0x48A...0x52F, 0x1E00...0x1EFF, 0x3040...0x3098, 0x309B...0x30FF, 0xAC00...0xD7A3, 0x4E00...0x9FFF:
+                false
             default: true
             }
         }

@@ -18,6 +18,9 @@ enum ComposedRefold {
     private static let keys = ContactIndexing.sourceKeys
 
     static func run(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        // Every book's save lock, as saves take it: an instance of the version before, still serving in a rolling
+        // upgrade, cannot rename a contact between the read below and its rows written with the old name.
+        try await connection.rows("SELECT book_id FROM book_store ORDER BY book_id FOR UPDATE", logger: logger)
         var books: Set<String> = []
         for (book, contacts) in try await uncomposedContacts(connection, logger) {
             books.insert(book)

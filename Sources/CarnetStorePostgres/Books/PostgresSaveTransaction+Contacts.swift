@@ -132,7 +132,8 @@ extension PostgresSaveTransaction {
         // Labeled values, memberships and key revisions go with the row (ON DELETE CASCADE).
         contactDelta -= 1
         try await retire([identifier], kind: .contact)
-        try await record(.deleteContact, identifier)
-        try await revise(left: groups.map(\.group))
+        let (events, left) = deleteEvents([identifier], groups: groups)
+        try await reviseGroupsLeft(left)
+        try await record(events)
     }
 }

@@ -30,21 +30,9 @@ extension PostgresSaveTransaction {
         try await run("DELETE FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))")
         contactDelta -= deletes.count
         try await retire(identifiers, kind: .contact)
-        // As one by one: each contact's delete, then an update of each group it left that no delete before it
-        // left (a page folds a group's updates into its first).
-        var groups: [String: [String]] = [:]
-        for membership in memberships { groups[membership.contact, default: []].append(membership.group) }
-        var updated: Set<String> = []
-        var run: [String] = []
-        for identifier in identifiers {
-            run.append(identifier)
-            let left = (groups[identifier] ?? []).filter { updated.insert($0).inserted }
-            guard !left.isEmpty else { continue }
-            try await record(.deleteContact, run.map { (record: $0, other: nil) })
-            run = []
-            try await revise(left: left)
-        }
-        try await record(.deleteContact, run.map { (record: $0, other: nil) })
+        let (events, left) = deleteEvents(identifiers, groups: memberships)
+        try await reviseGroupsLeft(left)
+        try await record(events)
     }
 
     /// Whether every identifier names a distinct contact of the book that is in no link group.

@@ -137,20 +137,36 @@ extension PostgresSaveTransaction {
     }
 
     /// Groups that lost members with deleted contacts: each one's revision moves, once in the commit, and the
-    /// history has an update of each after the contact's delete, which carries its new member count. The
-    /// memberships go with the contacts' rows (a page drops membership events of deleted contacts). Before, the
-    /// groups changed with neither, and a replica that keeps groups from their events held a stale revision and
-    /// count (an outside tester's find).
-    mutating func revise(left groups: [String]) async throws {
-        guard !groups.isEmpty else { return }
+    /// history has an update of each after the first such delete (``deleteEvents(_:groups:)``), which carries its
+    /// new member count. The memberships go with the contacts' rows (a page drops membership events of deleted
+    /// contacts). Before, the groups changed with neither, and a replica that keeps groups from their events held a
+    /// stale revision and count (an outside tester's find).
+    mutating func reviseGroupsLeft(_ groups: [String]) async throws {
         let revised = groups.filter { revisedGroups.insert($0).inserted }
-        if !revised.isEmpty {
-            try await run(
-                """
-                UPDATE contact_group SET revision = \(seq), modified_at = \(now)
-                WHERE book_id = \(bookID) AND id = ANY(\(revised))
-                """)
+        guard !revised.isEmpty else { return }
+        try await run(
+            """
+            UPDATE contact_group SET revision = \(seq), modified_at = \(now)
+            WHERE book_id = \(bookID) AND id = ANY(\(revised))
+            """)
+    }
+
+    /// The history of deleting these contacts, as one by one: each contact's delete, then an update of each group
+    /// it left that no delete of the commit left before; and the groups to revise.
+    mutating func deleteEvents(_ contacts: [String], groups memberships: [(contact: String, group: String)])
+        -> (events: [(kind: ChangeEventKind, record: String, other: String?)], groups: [String])
+    {
+        var groupsOf: [String: [String]] = [:]
+        for membership in memberships { groupsOf[membership.contact, default: []].append(membership.group) }
+        var events: [(kind: ChangeEventKind, record: String, other: String?)] = []
+        var left: [String] = []
+        for contact in contacts {
+            events.append((.deleteContact, contact, nil))
+            for group in groupsOf[contact] ?? [] where groupsLeft.insert(group).inserted {
+                events.append((.updateGroup, group, nil))
+                left.append(group)
+            }
         }
-        try await record(.updateGroup, groups.map { (record: $0, other: nil) })
+        return (events, left)
     }
 }

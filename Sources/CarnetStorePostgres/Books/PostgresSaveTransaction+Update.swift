@@ -12,6 +12,9 @@ extension PostgresSaveTransaction {
         guard let stored = try await PostgresStoredContact.load(self, identifier: id) else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
         }
+        // A contact's own lists (an update naming a unified contact is split before it comes here), checked before
+        // the merge reads anything for them.
+        try Validation.requireListsWithinLimit(update)
         let keys = update.modifiedKeys
         let settingKeys = keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
         var singleValueKeys: [ContactKey] = []

@@ -33,6 +33,8 @@ struct PostgresSaveTransaction {
     private var nextCreatedOrder: Int64?
     /// The groups whose revision this commit has set already (membership changes).
     var revisedGroups: Set<String> = []
+    /// Groups that lost a member with a deleted contact in this commit, whose update is in the history already.
+    var groupsLeft: Set<String> = []
     /// How this save changes each name prefix's count of contacts, written once at its end: a count updated per
     /// contact left a version of its row per update, which every later update of the save walked (a save of
     /// 2,500 contacts of one name took 24–35 s), and held the rows of common prefixes locked longer.
@@ -239,6 +241,23 @@ struct PostgresSaveTransaction {
         ]
         if let keys { columns.append(.values("changed_keys", "text", keys.map(ChangedKeys.storage))) }
         try await connection.insertBatch(into: "change_event", book: bookID, columns, logger: logger)
+    }
+
+    /// Records events of any kinds, in order, in one statement.
+    mutating func record(_ events: [(kind: ChangeEventKind, record: String, other: String?)]) async throws {
+        guard !events.isEmpty else { return }
+        try await recordCommit()
+        let first = position + 1
+        position += Int64(events.count)
+        try await connection.insertBatch(
+            into: "change_event", book: bookID,
+            [
+                .values("position", "int8", Array(first...position)),
+                .values("seq", "int8", events.map { _ in seq }),
+                .values("kind", "int2", events.map { Int16($0.kind.rawValue) }),
+                .values("record_id", "text", events.map(\.record)),
+                .optional("other_id", events.map(\.other)),
+            ], logger: logger)
     }
 
     /// Records the commit itself, before its first event.

@@ -31,12 +31,12 @@ extension SaveTransaction {
     }
 
     /// Groups that lost a member with a deleted contact: each one's revision moves, once in the commit, and the
-    /// history has an update of each after the contact's delete, which carries its new member count. The
+    /// history has an update of each after the first such delete, which carries its new member count. The
     /// memberships go with the contact's row (a page drops membership events of deleted contacts). Before, the
     /// groups changed with neither, and a replica that keeps groups from their events held a stale revision and
     /// count (an outside tester's find).
     private mutating func revise(left groups: [(rowid: Int64, id: String)]) throws {
-        for group in groups {
+        for group in groups where groupsLeft.insert(group.rowid).inserted {
             if revisedGroups.insert(group.rowid).inserted {
                 try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
                     .execute(arguments: [seq, now, group.rowid])

@@ -11,6 +11,7 @@ extension SaveTransaction {
         guard let stored = try StoredContact.load(db, identifier: id) else {
             throw StoreError(.recordDoesNotExist, "No such contact", affected: [id])
         }
+        try Validation.requireListsWithinLimit(update)
         let keys = update.modifiedKeys
         let settingKeys = keys.filter { !$0.isMultiValue && $0 != .imageDataAvailable }
         let singleValueKeys = try settingKeys.filter { try stored.differs($0, from: update, db: db) }

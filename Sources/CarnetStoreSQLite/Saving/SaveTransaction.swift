@@ -23,6 +23,8 @@ struct SaveTransaction {
     private var containers: [String?: (rowid: Int64, identifier: String)] = [:]
     /// The groups whose revision this commit has set already (membership changes).
     var revisedGroups: Set<Int64> = []
+    /// Groups that lost a member with a deleted contact in this commit, whose update is in the history already.
+    var groupsLeft: Set<Int64> = []
 
     init(db: Database, author: String?) throws {
         self.db = db

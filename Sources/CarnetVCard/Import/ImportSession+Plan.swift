@@ -50,7 +50,7 @@ extension ImportSession {
                 // A UID the contact keeps (it names a deleted contact, or is no identifier) stays kept.
                 if let uidLine = current.vCardProperties.first(where: { KeptVCardLine.uid(in: $0.value) != nil })?
                     .value,
-                    !card.contact.vCardProperties.contains(where: { $0.value == uidLine })
+                    !card.contact.vCardProperties.contains(where: { $0.value.hasSameBytes(as: uidLine) })
                 {
                     card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)
                 }
@@ -64,7 +64,7 @@ extension ImportSession {
                     // kept so that export writes it and a later import finds this contact by it.
                     card.contact = card.contact.withIdentifier(Contact.makeIdentifier())
                     let uidLine = "UID:\(identity.text)"
-                    if !card.contact.vCardProperties.contains(where: { $0.value == uidLine }) {
+                    if !card.contact.vCardProperties.contains(where: { $0.value.hasSameBytes(as: uidLine) }) {
                         card.contact.vCardProperties.insert(LabeledValue(value: uidLine), at: 0)
                     }
                 }
@@ -102,7 +102,11 @@ extension ImportSession {
     @discardableResult
     static func addRelation(_ contact: inout Contact, label: String?, name: String) -> Bool {
         guard !name.isEmpty else { return true }
-        if contact.contactRelations.contains(where: { $0.label == label && $0.value.name == name }) { return true }
+        if contact.contactRelations.contains(where: {
+            $0.label.hasSameBytes(as: label) && $0.value.name.hasSameBytes(as: name)
+        }) {
+            return true
+        }
         guard contact.contactRelations.count < StoreLimits.valuesPerProperty else { return false }
         contact.contactRelations.append(LabeledValue(label: label, value: ContactRelation(name: name)))
         return true

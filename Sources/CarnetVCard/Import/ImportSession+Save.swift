@@ -9,7 +9,9 @@ extension ImportSession {
         var renames: [String: [(label: String?, from: String, to: String)]] = [:]
         var lines: [String: Int] = [:]
         for item in resolvedRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
-            guard let name = nameByUID[UIDReference.key(item.reference.uid)], name != item.name else { continue }
+            guard let name = nameByUID[UIDReference.key(item.reference.uid)], !name.hasSameBytes(as: item.name) else {
+                continue
+            }
             renames[item.contact, default: []].append((item.reference.label, item.name, name))
             lines[item.contact] = item.cardLine
         }
@@ -52,9 +54,16 @@ extension ImportSession {
     /// Renames a relation the import resolved, unless a later card replaced it: it keeps its identifier, or goes
     /// when the contact has the renamed relation already or the new name is empty (as ``addRelation`` would).
     static func renameRelation(_ contact: inout Contact, label: String?, from: String, to: String) {
-        guard let index = contact.contactRelations.firstIndex(where: { $0.label == label && $0.value.name == from })
+        guard
+            let index = contact.contactRelations.firstIndex(where: {
+                $0.label.hasSameBytes(as: label) && $0.value.name.hasSameBytes(as: from)
+            })
         else { return }
-        if to.isEmpty || contact.contactRelations.contains(where: { $0.label == label && $0.value.name == to }) {
+        if to.isEmpty
+            || contact.contactRelations.contains(where: {
+                $0.label.hasSameBytes(as: label) && $0.value.name.hasSameBytes(as: to)
+            })
+        {
             contact.contactRelations.remove(at: index)
         } else {
             contact.contactRelations[index].value.name = to

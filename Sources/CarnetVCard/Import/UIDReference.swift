@@ -8,14 +8,19 @@ enum UIDReference {
     /// The UID without its `urn:uuid:` prefix (any case), however many times it is written: a reference written
     /// `urn:uuid:urn:uuid:x` to a card of UID `urn:uuid:x` named it when found in the store (by the kept UID) but
     /// not in the file, so a strict import, which finds it in the file only, saved another relation than a
-    /// lenient one (an outside vCard fuzzer's find). The prefix is matched by bytes and taken off by scalars: by
-    /// `Character`, a combining mark after its colon made it no prefix.
+    /// lenient one (an outside vCard fuzzer's find). The prefix is matched and skipped by bytes, and the rest
+    /// copied once: by `Character`, a combining mark after its colon made it no prefix, and a copy per prefix made
+    /// a value of a million prefixes quadratic.
     static func bare(_ uid: String) -> String {
-        var rest = uid
-        while rest.utf8.count > prefix.utf8.count, rest.utf8.prefix(9).equalsIgnoringCase("URN:UUID:".utf8) {
-            rest = String(rest.unicodeScalars.dropFirst(9))
+        let utf8 = uid.utf8
+        var start = utf8.startIndex
+        while utf8.distance(from: start, to: utf8.endIndex) > 9,
+            utf8[start...].prefix(9).equalsIgnoringCase("URN:UUID:".utf8)
+        {
+            start = utf8.index(start, offsetBy: 9)
         }
-        return rest
+        // After ASCII prefixes only: a scalar boundary.
+        return start == utf8.startIndex ? uid : String(uid[start...])
     }
 
     /// What a reference is matched by: the bare UID, and a UUID in one case. RFC 9562 compares UUIDs without
