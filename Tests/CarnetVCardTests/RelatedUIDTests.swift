@@ -128,6 +128,16 @@ struct UIDReferenceCaseTests {
             + "UID:B0000000-0000-4000-8000-00000000000B\r\nEND:VCARD\r\n"
     }
 
+    /// A reviewer's find: each prefix taken off copied the rest, quadratic in a reference of many prefixes.
+    @Test("A reference of a hundred thousand urn:uuid: prefixes is bared in one pass, by bytes")
+    func manyPrefixes() {
+        let many = String(repeating: "urn:uuid:", count: 100_000)
+        #expect(UIDReference.bare(many + "x") == "x")
+        #expect(Array(UIDReference.bare(many + "\u{301}y").utf8) == Array("\u{301}y".utf8))
+        #expect(UIDReference.bare("URN:uuid:urn:UUID:") == "urn:UUID:")
+        #expect(UIDReference.bare("plain") == "plain")
+    }
+
     @Test("A MEMBER and a RELATED in another case name the card of the file, strict or not")
     func inFile() async throws {
         let uid = "A1B2C3D4-0000-4000-8000-0000000000AA"
