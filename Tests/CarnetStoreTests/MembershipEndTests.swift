@@ -55,4 +55,38 @@ struct MembershipEndTests {
         #expect(updates.allSatisfy { $0.group?.revision == revision })
         #expect(page.events.contains { $0.kind == .deleteContact && $0.contactIdentifier == gone.identifier })
     }
+
+    /// An outside tester's find: a member removed and then deleted before a pull left the page with the contact's
+    /// delete only (its membership event is left out, and the delete ended no membership), so no event gave the
+    /// group's new revision and member count.
+    @Test("A removed member deleted before the pull: the page updates the group", arguments: StoreKind.available)
+    func removedThenDeleted(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let (gone, kept) = (Make.person("Gone", "A"), Make.person("Kept", "B"))
+        let team = Group(name: "Team")
+        var setup = SaveRequest()
+        setup.add(gone)
+        setup.add(kept)
+        setup.add(team)
+        setup.addMember(gone.identifier, toGroup: team.identifier)
+        setup.addMember(kept.identifier, toGroup: team.identifier)
+        try await store.execute(setup)
+        let token = try await store.currentHistoryToken()
+        var remove = SaveRequest()
+        remove.removeMember(gone.identifier, fromGroup: team.identifier)
+        let removed = try await store.execute(remove)
+        var delete = SaveRequest()
+        delete.delete(contactWithIdentifier: gone.identifier)
+        try await store.execute(delete)
+
+        for unify in [false, true] {
+            var request = ChangeHistoryFetchRequest(startingToken: token, includeGroupChanges: true)
+            request.unifyResults = unify
+            let events = try await store.changeHistory(request).events
+            #expect(events.contains { $0.kind == .deleteContact && $0.contactIdentifier == gone.identifier })
+            let stating = events.filter { $0.groupIdentifier == team.identifier && $0.group != nil }
+            #expect(stating.count == 1, "unify \(unify): \(events.map(\.kind))")
+            #expect(stating.first?.group?.revision == removed.revision, "unify \(unify)")
+        }
+    }
 }

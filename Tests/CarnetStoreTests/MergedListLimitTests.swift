@@ -100,4 +100,36 @@ struct MergedListLimitTests {
         }
         #expect(error?.code == .validationFailed && error?.keyPaths == ["phoneNumbers"])
     }
+
+    /// Kept vCard lines travel as text, without identifiers: a stale update took every current line for one added
+    /// since its base and kept it twice (an outside tester's find).
+    @Test(
+        "Stale updates of kept vCard lines merge by their bytes: no line twice, a dropped one removed",
+        arguments: StoreKind.available)
+    func staleKeptLines(kind: StoreKind) async throws {
+        func lines(_ values: [String]) -> [LabeledValue<String>] { values.map { LabeledValue(value: $0) } }
+        let store = try await StoreFixture(kind).store
+        var contact = Make.person("Kept", "Lines")
+        contact.vCardProperties = lines(["X-L1:1", "X-L2:2", "X-L3:3", "X-L3:3"])
+        try await store.add([contact])
+        let base = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.vCardProperties])
+        func update(_ values: [String]) async throws {
+            var update = Contact(updating: contact.identifier)
+            update.vCardProperties = lines(values)
+            try await store.execute(SaveRequest(operations: [.updateContact(update, baseRevision: base.revision)]))
+        }
+        func stored() async throws -> [String] {
+            try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.vCardProperties])
+                .vCardProperties.map(\.value)
+        }
+        try await update(["X-L1:1", "X-L2:2", "X-L3:3", "X-L3:3", "X-A1:a"])
+        let identifiers = try await store.contact(withIdentifier: contact.identifier, keysToFetch: [.vCardProperties])
+            .vCardProperties.prefix(4).map(\.identifier)
+        #expect(identifiers == base.vCardProperties.map(\.identifier), "unchanged lines keep their identifiers")
+        try await update(["X-L1:1", "X-L2:2", "X-L3:3", "X-L3:3", "X-B1:b"])
+        #expect(try await stored() == ["X-L1:1", "X-L2:2", "X-L3:3", "X-L3:3", "X-B1:b", "X-A1:a"])
+        try await update(["X-L1:1", "X-L3:3", "X-L3:3"])
+        // X-L2 is removed; the lines added since the base stay after the given ones.
+        #expect(try await stored() == ["X-L1:1", "X-L3:3", "X-L3:3", "X-B1:b", "X-A1:a"])
+    }
 }

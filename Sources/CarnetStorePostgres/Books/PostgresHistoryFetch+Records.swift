@@ -21,6 +21,8 @@ extension PostgresHistoryFetch {
         let groups = try await PostgresStore.groups(connection, store: store, identifiers: groupIDs)
         let groupsByID = Dictionary(groups.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
         let members = try await currentMemberships(of: events)
+        let deleted = try await deletedMembers(of: events) { contactsByID[$0] != nil }
+        var groupsStated = HistoryGroupState.groupsWithEvents(events)
         events = events.compactMap { event in
             var event = event
             switch event.kind {
@@ -33,8 +35,14 @@ extension PostgresHistoryFetch {
                 event.group = group
             case .addMemberToGroup, .removeMemberFromGroup:
                 guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                    contactsByID[contact] != nil || request.keepsUnknownMemberships, let record = groupsByID[group]
+                    let record = groupsByID[group]
                 else { return nil }
+                // A deleted contact's membership: its group's state comes as the group's update (HistoryGroupState).
+                guard contactsByID[contact] != nil || request.keepsUnknownMemberships else {
+                    let stated = HistoryGroupState.stateGroup(
+                        &event, record, memberDeleted: deleted.contains(contact), stated: &groupsStated)
+                    return stated ? event : nil
+                }
                 event.kind = members.contains("\(group)\n\(contact)") ? .addMemberToGroup : .removeMemberFromGroup
                 // The group as it is now, with the revision and member count this membership changed.
                 event.group = record
@@ -43,6 +51,23 @@ extension PostgresHistoryFetch {
             }
             return event
         }
+    }
+
+    /// The contacts of the events' memberships that are deleted now (their identifiers retired as contacts'), of
+    /// those not loaded.
+    private func deletedMembers(of events: [ChangeHistoryEvent], isLoaded: (String) -> Bool) async throws
+        -> Set<String>
+    {
+        guard !request.keepsUnknownMemberships else { return [] }
+        let unknown = HistoryGroupState.unknownMembers(events, isLoaded: isLoaded)
+        guard !unknown.isEmpty else { return [] }
+        let rows = try await connection.rows(
+            """
+            SELECT id FROM book_retired_identifier
+            WHERE book_id = \(store.bookID) AND kind = \(Int16(RetiredKind.contact.rawValue)) AND id = ANY(\(unknown))
+            """, logger: store.logger
+        ).decode(String.self).array()
+        return Set(rows)
     }
 
     /// Which of the events' memberships exist now, as "group\ncontact".

@@ -32,7 +32,8 @@ extension PostgresSaveTransaction {
             guard let kind = MultiValueKind(key: key) else { continue }
             let storedValues = try await stored.labeledValues(self, kind: kind)
             // The merge asks for retirements and earlier contents synchronously: read what it may ask for first.
-            let given = update.encodedValues(kind)
+            let given = LabeledValueMerge.identifyingKeptLines(
+                kind, given: update.encodedValues(kind), stored: storedValues)
             let known = Set(storedValues.map(\.identifier))
             var retired: [String: Int64] = [:]
             var contents: [String: EncodedLabeledValue] = [:]

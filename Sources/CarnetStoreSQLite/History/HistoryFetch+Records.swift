@@ -41,11 +41,14 @@ extension HistoryFetch {
             for group in rows.map(SQLiteStore.decodeGroup) { groupsByID[group.identifier] = group }
         }
         let members = try currentMemberships(db, of: events)
+        let deleted = try deletedMembers(db, of: events, loaded: contactIndex)
+        var groupsStated = HistoryGroupState.groupsWithEvents(events)
         // In place: an event holds five strings and its record, and a copy of each costs as many retains.
         var gone = RangeSet<Int>()
         for index in events.indices
         where !attach(
-            &events[index], contacts: &contacts, contactIndex: contactIndex, groups: groupsByID, members: members)
+            &events[index], contacts: &contacts, contactIndex: contactIndex, groups: groupsByID, members: members,
+            deletedMembers: deleted, groupsStated: &groupsStated)
         {
             gone.insert(index, within: events)
         }
@@ -55,7 +58,8 @@ extension HistoryFetch {
     /// Completes one event; `false` when it is about a record that is gone now.
     private func attach(
         _ event: inout ChangeHistoryEvent, contacts: inout [Contact?], contactIndex: [String: Int],
-        groups: [String: Group], members: Set<MemberPair>
+        groups: [String: Group], members: Set<MemberPair>, deletedMembers: Set<String>,
+        groupsStated: inout Set<String>
     ) -> Bool {
         switch event.kind {
         case .addContact, .updateContact:
@@ -67,10 +71,14 @@ extension HistoryFetch {
             guard let group = groups[event.groupIdentifier ?? ""] else { return false }
             event.group = group
         case .addMemberToGroup, .removeMemberFromGroup:
-            // A deleted contact or group takes its memberships with it (its delete event says so).
-            guard let contact = event.contactIdentifier, let group = event.groupIdentifier,
-                contactIndex[contact] != nil || request.keepsUnknownMemberships, let record = groups[group]
+            // A deleted contact or group takes its memberships with it (its delete event says so); the group's new
+            // revision and member count come as its update (``HistoryGroupState``).
+            guard let contact = event.contactIdentifier, let group = event.groupIdentifier, let record = groups[group]
             else { return false }
+            guard contactIndex[contact] != nil || request.keepsUnknownMemberships else {
+                return HistoryGroupState.stateGroup(
+                    &event, record, memberDeleted: deletedMembers.contains(contact), stated: &groupsStated)
+            }
             let isMember = members.contains(MemberPair(group: group, contact: contact))
             event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup
             // The group as it is now: a membership changes its revision and member count, which a replica that
@@ -111,5 +119,25 @@ extension HistoryFetch {
             for row in rows { found.insert(MemberPair(group: row[0], contact: row[1])) }
         }
         return found
+    }
+
+    /// The contacts of the events' memberships that are deleted now (their identifiers retired as contacts'), of
+    /// those not loaded.
+    private func deletedMembers(_ db: Database, of events: [ChangeHistoryEvent], loaded: [String: Int]) throws
+        -> Set<String>
+    {
+        guard !request.keepsUnknownMemberships else { return [] }
+        let unknown = HistoryGroupState.unknownMembers(events) { loaded[$0] != nil }
+        var deleted: Set<String> = []
+        for chunk in unknown.chunked(500) {
+            deleted.formUnion(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM retiredIdentifier
+                        WHERE kind = \(RetiredKind.contact.rawValue) AND id IN (\(databaseQuestionMarks(count: chunk.count)))
+                        """, arguments: StatementArguments(chunk)))
+        }
+        return deleted
     }
 }

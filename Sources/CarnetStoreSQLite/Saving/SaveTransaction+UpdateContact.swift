@@ -26,8 +26,11 @@ extension SaveTransaction {
         var overLimit: [String] = []
         for key in keys where key.isMultiValue {
             guard let kind = MultiValueKind(key: key) else { continue }
+            let storedValues = try stored.labeledValues(db, kind: kind)
             let merge = try LabeledValueMerge(
-                key: key, stored: stored.labeledValues(db, kind: kind), given: update.encodedValues(kind),
+                key: key, stored: storedValues,
+                given: LabeledValueMerge.identifyingKeptLines(
+                    kind, given: update.encodedValues(kind), stored: storedValues),
                 baseRevision: baseRevision, retiredRevision: { try stored.retiredValueRevision(db, identifier: $0) },
                 contentAtBase: { try StoredContact.valueContent(db, identifier: $0, at: $1) })
             invalid += merge.invalidIdentifiers.map { "\(key.rawValue)[\($0)].identifier" }
