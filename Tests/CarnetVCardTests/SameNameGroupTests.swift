@@ -158,4 +158,25 @@ struct SameNameGroupTests {
         try await fixture.importText(file)
         #expect(try await fixture.store.currentHistoryToken() == before)
     }
+
+    /// An outside tester's find: a group card whose UID was a live contact's identifier took it for the group's,
+    /// the group's creation failed, and the group was lost (strict: the whole import failed).
+    @Test(
+        "A group card whose UID is a stored contact's identifier gets a new one, with its members",
+        arguments: [false, true])
+    func groupCardUIDOfContact(strict: Bool) async throws {
+        let fixture = try ImportFixture()
+        var (contact, member) = (Contact(identifier: "a"), Contact(identifier: "m"))
+        contact.givenName = "A"
+        member.givenName = "M"
+        try await fixture.store.add([contact, member])
+        let file =
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:a\r\nFN:G\r\nMEMBER:urn:uuid:m\r\nEND:VCARD\r\n"
+        let summary = try await fixture.importText(file, strict: strict)
+        #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+        let groups = try await fixture.store.groups(inContainer: nil)
+        #expect(groups.map(\.name) == ["G"])
+        #expect(groups.first?.identifier != "a")
+        #expect(try await fixture.groupNames(of: "M") == ["G"])
+    }
 }

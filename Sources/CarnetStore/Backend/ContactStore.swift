@@ -86,7 +86,9 @@ public protocol ContactStore: Sendable {
     func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [(uid: String, contact: String)]
     /// Whether any contact keeps a vCard UID different from its identifier.
     func hasContactsKeepingVCardUIDs() async throws -> Bool
-    /// Which of these identifiers an add could not take: in use or retired.
+    /// Which of these identifiers an add could not take: in use (by any record or value) or retired. A group card
+    /// whose UID named a live contact took it as the group's identifier, and the group was lost (an outside
+    /// tester's find): contacts count too.
     func unavailableIdentifiers(_ identifiers: [String]) async throws -> Set<String>
 
     // MARK: Saving

@@ -123,6 +123,7 @@ extension PostgresStore: ContactStore {
             let rows = try await connection.rows(
                 """
                 SELECT id FROM book_retired_identifier WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
+                UNION ALL SELECT id FROM contact WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
                 UNION ALL SELECT id FROM contact_group WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
                 UNION ALL SELECT id FROM container WHERE book_id = \(bookID) AND id = ANY(\(identifiers))
                 UNION ALL SELECT id FROM labeled_value WHERE book_id = \(bookID) AND id = ANY(\(identifiers))

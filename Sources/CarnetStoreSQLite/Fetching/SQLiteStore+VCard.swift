@@ -50,11 +50,11 @@ extension SQLiteStore {
                 let list = databaseQuestionMarks(count: chunk.count)
                 // One statement, each table's unique index probed for the chunk.
                 let sql =
-                    (["retiredIdentifier", "\"group\"", "container", "labeledValue"]
+                    (["retiredIdentifier", "contact", "\"group\"", "container", "labeledValue"]
                     .map { "SELECT id FROM \($0) WHERE id IN (\(list))" }
                     + ["SELECT unifiedId FROM contactLink WHERE unifiedId IN (\(list))"]).joined(
                         separator: " UNION ALL ")
-                let arguments = StatementArguments(Array(repeatElement(Array(chunk), count: 5).joined()))
+                let arguments = StatementArguments(Array(repeatElement(Array(chunk), count: 6).joined()))
                 result.formUnion(try String.fetchAll(db, sql: sql, arguments: arguments))
             }
             return result
