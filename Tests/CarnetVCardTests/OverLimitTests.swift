@@ -120,6 +120,29 @@ struct OverLimitTests {
         #expect(summary.warnings.map { "\($0.line) \($0.key)" } == ["4 X-ESC", "5 X-PARAM"])
     }
 
+    /// An outside tester's find: a value with a longer run of combining marks than the store takes was kept aside
+    /// whole, which the store refused too, and the card was skipped, its name and number with it.
+    @Test(
+        "A run of combining marks past the store's limit: the line is kept cut to it, with a warning, the card imports")
+    func combiningMarkRun() async throws {
+        let marks = String(repeating: "\u{301}", count: CombiningMarks.maxRun + 45)
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Marked One\r\nN:One;Marked;;;\r\nTEL:+1 555 123 4567\r\n"
+            + "NOTE:a\(marks)\r\nX-MARKS:b\(marks)\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text)
+        #expect(summary.added == 1 && summary.skipped.isEmpty, "\(summary.skipped)")
+        let contact = try await fixture.contact(named: "Marked")
+        #expect(contact.phoneNumbers.map(\.value) == ["+1 555 123 4567"])
+        let cut = String(repeating: "\u{301}", count: CombiningMarks.maxRun)
+        #expect(
+            contact.vCardProperties.map { Array($0.value.utf8) } == [
+                Array("NOTE:a\(cut)".utf8), Array("X-MARKS:b\(cut)".utf8),
+            ])
+        #expect(summary.warnings.contains { $0.line == 6 && $0.message.contains("combining marks") })
+        #expect(summary.warnings.contains { $0.line == 7 && $0.message.contains("combining marks") })
+    }
+
     /// C1 controls (U+0080–U+009F) and the Unicode line separators are control characters too (the store refuses
     /// them): mapped single-line text turns them into spaces, a note drops the C1 ones, a kept line loses them.
     @Test("C1 controls and line separators in mapped and kept text")

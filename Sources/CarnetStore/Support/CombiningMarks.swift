@@ -24,4 +24,21 @@ public enum CombiningMarks {
         }
         return false
     }
+
+    /// `text` with each run of non-starters cut after its first ``maxRun``: for a vCard line kept aside, which
+    /// the store would refuse whole (and with it the card) for one such run.
+    public static func trimmingRuns(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var run = 0
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x300, scalar.properties.canonicalCombiningClass != .notReordered {
+                run += 1
+                if run > maxRun { continue }
+            } else {
+                run = 0
+            }
+            kept.append(scalar)
+        }
+        return String(kept)
+    }
 }

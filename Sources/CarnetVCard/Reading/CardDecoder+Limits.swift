@@ -84,6 +84,14 @@ extension CardDecoder {
                     line: lines[index].number, cardLine: beginLine, key: lines[index].name,
                     message: "control characters removed, the rest kept as a vCard property"))
         }
+        for index in trimmedMarkLines {
+            warnings.append(
+                VCardWarning(
+                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
+                    message:
+                        "combining marks past \(CombiningMarks.maxRun) in a row removed, the rest kept as a vCard property"
+                ))
+        }
         for index in cleanedValueLines {
             warnings.append(
                 VCardWarning(

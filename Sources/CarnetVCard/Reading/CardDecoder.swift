@@ -44,6 +44,8 @@ struct CardDecoder {
     var overlongCategories: Int?
     /// Kept lines whose control characters (which the store holds in no value) were taken out.
     var cleanedKeptLines: [Int] = []
+    /// Kept lines whose runs of combining marks were cut to the store's limit.
+    var trimmedMarkLines: [Int] = []
     /// Mapped lines whose value lost control characters (a tab outside a multi-line value became a space): said,
     /// not silently altered.
     var cleanedValueLines: [Int] = []
@@ -205,14 +207,23 @@ struct CardDecoder {
 
     /// A kept line without the control characters the store holds in no value (the line is then warned of).
     private mutating func cleaned(_ text: String, line index: Int) -> String {
-        guard var cleaned = TextCleaning.withoutControlCharacters(text) else { return text }
-        cleanedKeptLines.append(index)
-        // A control character taken off the front (`\u{1} X-A:b`) can leave white space there, which would fold the
-        // written line onto the one before it: the store refuses such a line, and the card was skipped.
-        while let first = cleaned.utf8.first, first == Byte.space || first == 0x09 {
-            cleaned = String(cleaned.unicodeScalars.dropFirst())
+        var result = text
+        if var cleaned = TextCleaning.withoutControlCharacters(text) {
+            cleanedKeptLines.append(index)
+            // A control character taken off the front (`\u{1} X-A:b`) can leave white space there, which would fold
+            // the written line onto the one before it: the store refuses such a line, and the card was skipped.
+            while let first = cleaned.utf8.first, first == Byte.space || first == 0x09 {
+                cleaned = String(cleaned.unicodeScalars.dropFirst())
+            }
+            result = cleaned
         }
-        return cleaned
+        // The store refuses a run of combining marks past its limit in any value: kept whole, the line had the
+        // card skipped, its name and numbers with it (an outside tester's find).
+        if CombiningMarks.exceedsRun(result) {
+            trimmedMarkLines.append(index)
+            result = CombiningMarks.trimmingRuns(result)
+        }
+        return result
     }
 
     /// Keeps a mapped line too when it says more than its value (``FullerForm``).
