@@ -179,4 +179,31 @@ struct SameNameGroupTests {
         #expect(groups.first?.identifier != "a")
         #expect(try await fixture.groupNames(of: "M") == ["G"])
     }
+
+    /// An outside tester's find: an export of one group read back into its book took its contacts out of the
+    /// groups the file says nothing of (cards only), and out of the other group of a shared name (CATEGORIES `X,X`).
+    @Test("One group's export read back into its book changes nothing", arguments: VCardExporter.GroupStyle.allCases)
+    func oneGroupsExportReadBack(style: VCardExporter.GroupStyle) async throws {
+        let fixture = try ImportFixture()
+        var contact = Contact(identifier: "a")
+        contact.givenName = "Ann"
+        var setup = SaveRequest(transactionAuthor: "test")
+        setup.add(contact)
+        setup.add(Group(identifier: "g1", name: "X"))
+        setup.add(Group(identifier: "g2", name: "X"))
+        setup.add(Group(identifier: "g3", name: "Y"))
+        for group in ["g1", "g2", "g3"] { setup.addMember("a", toGroup: group) }
+        try await fixture.store.execute(setup)
+        let before = try await fixture.store.currentHistoryToken()
+        for version in [VCardWriter.Version.v3, .v4] {
+            var text = ""
+            _ = try await VCardExporter(store: fixture.store, version: version, groupStyle: style).export(
+                groupIdentifier: "g1"
+            ) { text += $0 }
+            let summary = try await fixture.importText(text)
+            #expect(summary.unchanged == 1, "\(version) \(style): \(summary)")
+            #expect(try await fixture.store.currentHistoryToken() == before, "\(version) \(style)")
+        }
+        #expect(try await fixture.groupNames(of: "Ann") == ["X", "X", "Y"])
+    }
 }

@@ -77,6 +77,7 @@ extension ImportSession {
                 guard let group = categoryGroup(name, &operations, &created) else { continue }
                 if wanted.insert(group).inserted, !planned.contains(group) {
                     operations.append(.addMember(contactIdentifier: contact, groupIdentifier: group))
+                    joinedGroups[contact, default: []].insert(group)
                 }
             }
             for group in planned.subtracting(wanted).sorted() {

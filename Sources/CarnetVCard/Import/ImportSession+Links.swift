@@ -18,7 +18,9 @@ extension ImportSession {
     mutating func linkOperations() async throws -> [LinkOperation] {
         var result: [LinkOperation] = []
         var listed: [String: Set<String>] = [:]
+        var carded: Set<String> = []
         for (card, group) in try await groupCardTargets(&result) {
+            carded.insert(group)
             for (index, uid) in card.memberUIDs.enumerated() {
                 if let contact = contactByUID[UIDReference.key(uid)] ?? memberContacts[ExactText(uid)] {
                     if listed[contact, default: []].insert(group).inserted {
@@ -36,7 +38,7 @@ extension ImportSession {
                 }
             }
         }
-        result += try await removals(listed)
+        result += try await removals(listed, carded: carded)
         result += try await lateRelations()
         ambiguousCategoryWarnings()
         return result
@@ -103,10 +105,13 @@ extension ImportSession {
         return standing.compactMap { index in targets[index].map { (groupCards[index], $0) } }
     }
 
-    /// A re-imported card leaves the container's groups that neither its CATEGORIES name nor a group card of the
-    /// file lists it in; one without CATEGORIES, only in a file with group cards (a file that says nothing of groups
-    /// leaves them as they are).
-    private func removals(_ listed: [String: Set<String>]) async throws -> [LinkOperation] {
+    /// A re-imported card leaves a group of the container that the file speaks for and does not put it in: a group
+    /// whose card is in the file and does not list it, unless its CATEGORIES put it there; a group whose name its
+    /// CATEGORIES do not give. A group the file says nothing of keeps it: an export of one group read back into its
+    /// book took its contacts out of every other group (an outside tester's find), and a CATEGORIES name that two
+    /// groups bear (`X,X`) took them out of the one it did not resolve to. A group an earlier card of the contact
+    /// put it in during this import is spoken for too, so that batches do not decide what the file leaves.
+    private func removals(_ listed: [String: Set<String>], carded: Set<String>) async throws -> [LinkOperation] {
         let decided = regrouped.filter { $0.categories != nil || !groupCards.isEmpty }
         var result: [LinkOperation] = []
         for start in stride(from: 0, to: decided.count, by: 1000) {
@@ -114,8 +119,9 @@ extension ImportSession {
             let current = try await store.groups(ofContacts: chunk.map(\.contact))
             for card in chunk {
                 var wanted = listed[card.contact] ?? []
-                let categories = card.lastWithoutCategories && !groupCards.isEmpty ? [] : card.categories ?? []
-                wanted.formUnion(categoryGroups(categories))
+                let categories = card.lastWithoutCategories && !groupCards.isEmpty ? nil : card.categories
+                wanted.formUnion(categoryGroups(categories ?? []))
+                let named = Set((categories ?? []).map(ExactText.init))
                 // The memberships of this commit too (a strict import commits once, at the end).
                 let stored = (current[card.contact] ?? []).filter {
                     $0.containerIdentifier == groups.containerIdentifier
@@ -123,6 +129,11 @@ extension ImportSession {
                 var memberOf = stored.map(\.identifier)
                 memberOf += (plannedGroups[card.contact] ?? []).subtracting(memberOf).sorted()
                 for group in memberOf where !wanted.contains(group) {
+                    let name = groups.name(of: group)
+                    let spokenFor =
+                        carded.contains(group) || (categories != nil && !(name.map(named.contains) ?? false))
+                        || joinedGroups[card.contact]?.contains(group) == true
+                    guard spokenFor else { continue }
                     result.append(
                         LinkOperation(
                             operation: .removeMember(contactIdentifier: card.contact, groupIdentifier: group),

@@ -59,6 +59,9 @@ struct ImportSession {
     /// The groups the CATEGORIES of planned cards put their contacts in, by contact, emptied with
     /// ``plannedContacts``.
     var plannedGroups: [String: Set<String>] = [:]
+    /// Every group the CATEGORIES of any card of the import put a contact in, by contact, kept for the whole
+    /// import: the last card decides those too (``removals(_:carded:)``), whatever batches the cards fell in.
+    var joinedGroups: [String: Set<String>] = [:]
     /// Stored contacts that group cards' members name, by UID.
     var memberContacts: [ExactText: String] = [:]
     /// The contacts the cards added or changed, for ``linkDuplicates()``.
