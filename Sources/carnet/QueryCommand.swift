@@ -74,7 +74,15 @@ extension Carnet {
                 }
                 text = String(decoding: data, as: UTF8.self)
             }
-            guard case .object(let values)? = try? JSONParser.parse(text) else {
+            // The parser's reason (a bad escape, a run of combining marks past the limit) rather than "not an
+            // object" for every refusal (an outside tester's find).
+            let parsed: JSONValue
+            do {
+                parsed = try JSONParser.parse(text)
+            } catch {
+                throw ValidationError("--variables is not valid JSON: \(error)")
+            }
+            guard case .object(let values) = parsed else {
                 throw ValidationError("--variables must be a JSON object.")
             }
             return values

@@ -42,6 +42,16 @@ struct CLITests {
         let refused = try await ChildProcess.run(
             carnet, ["query", "--data", data, "--url", url, "--token", token, "{ nope }"])
         #expect(refused.status != 0)
+        // Variables the parser refuses say why, not only that they are no object.
+        let marks = String(repeating: "\u{301}", count: CombiningMarks.maxRun + 1)
+        let badVariables = try await ChildProcess.run(
+            carnet,
+            [
+                "query", "--data", data, "--url", url, "--token", token, "{ __typename }", "--variables",
+                #"{"q":"a\#(marks)"}"#,
+            ])
+        #expect(badVariables.status != 0)
+        #expect(badVariables.stderr.contains("combining marks"), "\(badVariables.stderr)")
 
         let created = try await ChildProcess.run(
             carnet, ["token", "create", "--data", data, "--name", "reader", "--json"])
