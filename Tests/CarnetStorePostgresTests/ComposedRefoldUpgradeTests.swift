@@ -72,12 +72,6 @@ struct ComposedRefoldUpgradeTests {
         }
     }
 
-    func names(_ store: PostgresStore, _ query: String, unify: Bool = false) async throws -> [String] {
-        var request = ContactFetchRequest(predicate: .matchingName(query), keysToFetch: [.familyName])
-        request.unifyResults = unify
-        return try await store.walk(request, size: 2).contacts.map(\.familyName).sorted()
-    }
-
     @Test("Upgrading refolds decomposed names: found by either spelling, with the rows a save writes")
     func upgrade() async throws {
         try await PostgresTestDatabase.with { location in
@@ -99,14 +93,17 @@ struct ComposedRefoldUpgradeTests {
             try await store.execute(request)
             try await rewriteAsBefore(backend.database, book: book.id, contacts: contacts, groups: groups)
             // The old rows have the bug: the precomposed spelling finds only the precomposed name.
-            #expect(try await names(store, Self.composed) == ["Kim"])
+            #expect(try await store.familyNames(matchingName: Self.composed) == ["Kim"])
 
             try await PostgresMigrations.migrate(backend.database)
             for query in [Self.composed, Self.decomposed, "\u{D55C}"] {
-                #expect(try await names(store, query) == ["Kim", "Park"], "\(query.debugDescription)")
-                #expect(try await names(store, query, unify: true) == ["Kim", "Zed"], "\(query.debugDescription)")
+                #expect(
+                    try await store.familyNames(matchingName: query) == ["Kim", "Park"], "\(query.debugDescription)")
+                #expect(
+                    try await store.familyNames(matchingName: query, unify: true) == ["Kim", "Zed"],
+                    "\(query.debugDescription)")
             }
-            #expect(try await names(store, "\u{304C}") == ["Sato"])
+            #expect(try await store.familyNames(matchingName: "\u{304C}") == ["Sato"])
             #expect(
                 try await store.groups().map { Array($0.name.utf8) } == [
                     Array("\u{D558}".utf8), Array(groups[0].name.utf8),
@@ -143,8 +140,8 @@ struct ComposedRefoldUpgradeTests {
             var rename = Contact(updating: hidden.identifier)
             rename.givenName = "Bo"
             try await store.execute(SaveRequest(operations: [.updateContact(rename, baseRevision: nil)]))
-            #expect(try await names(store, Self.composed, unify: true) == ["Kim"])
-            #expect(try await names(store, "bo", unify: true) == ["Zed"])
+            #expect(try await store.familyNames(matchingName: Self.composed, unify: true) == ["Kim"])
+            #expect(try await store.familyNames(matchingName: "bo", unify: true) == ["Zed"])
             try await backend.close()
         }
     }

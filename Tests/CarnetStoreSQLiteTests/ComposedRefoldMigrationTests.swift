@@ -107,12 +107,6 @@ struct ComposedRefoldMigrationTests {
         }
     }
 
-    func names(_ store: SQLiteStore, _ query: String, unify: Bool = false) async throws -> [String] {
-        var request = ContactFetchRequest(predicate: .matchingName(query), keysToFetch: [.familyName])
-        request.unifyResults = unify
-        return try await store.walk(request, size: 2).contacts.map(\.familyName).sorted()
-    }
-
     @Test(
         "A store of v13 with decomposed names is refolded: found by either spelling, as a new store's",
         arguments: StoreKind.sqlite)
@@ -135,10 +129,12 @@ struct ComposedRefoldMigrationTests {
         #expect(
             try await store.writer.read(DerivedRows.read) == fresh.sqliteStore.writer.read(DerivedRows.read))
         for query in [Self.composed, Self.decomposed, "\u{D55C}"] {
-            #expect(try await names(store, query) == ["Kim", "Park"], "\(query.debugDescription)")
-            #expect(try await names(store, query, unify: true) == ["Kim", "Zed"], "\(query.debugDescription)")
+            #expect(try await store.familyNames(matchingName: query) == ["Kim", "Park"], "\(query.debugDescription)")
+            #expect(
+                try await store.familyNames(matchingName: query, unify: true) == ["Kim", "Zed"],
+                "\(query.debugDescription)")
         }
-        #expect(try await names(store, "\u{304C}") == ["Sato"])
+        #expect(try await store.familyNames(matchingName: "\u{304C}") == ["Sato"])
         // Refolded, "한 team" sorts after "하" again; as jamo it came first.
         #expect(
             try await store.groups().map { Array($0.name.utf8) } == [
@@ -150,9 +146,10 @@ struct ComposedRefoldMigrationTests {
         rename.givenName = "Bo"
         try await store.execute(SaveRequest(operations: [.updateContact(rename, baseRevision: nil)]))
         for query in [Self.composed, Self.decomposed] {
-            #expect(try await names(store, query, unify: true) == ["Kim"], "\(query.debugDescription)")
+            #expect(
+                try await store.familyNames(matchingName: query, unify: true) == ["Kim"], "\(query.debugDescription)")
         }
-        #expect(try await names(store, "bo", unify: true) == ["Zed"])
+        #expect(try await store.familyNames(matchingName: "bo", unify: true) == ["Zed"])
         try await store.close()
     }
 
@@ -167,7 +164,7 @@ struct ComposedRefoldMigrationTests {
         let before = try await earlier.writer.read(DerivedRows.read)
         let store = try earlier.open()
         #expect(try await store.writer.read(DerivedRows.read) == before)
-        #expect(try await names(store, "kim") == ["Kim"])
+        #expect(try await store.familyNames(matchingName: "kim") == ["Kim"])
         try await store.close()
     }
 }

@@ -19,4 +19,11 @@ extension ContactStore {
         } while after != nil
         return (contacts, total)
     }
+
+    /// The family names of the contacts a name search finds, sorted, walked in pages of two.
+    package func familyNames(matchingName query: String, unify: Bool = false) async throws -> [String] {
+        var request = ContactFetchRequest(predicate: .matchingName(query), keysToFetch: [.familyName])
+        request.unifyResults = unify
+        return try await walk(request, size: 2).contacts.map(\.familyName).sorted()
+    }
 }

@@ -66,10 +66,9 @@ extension ContactCursor {
     package func isBefore(_ other: ContactCursor) -> Bool {
         if order == .none { return rowid < other.rowid }
         guard bytewise || other.bytewise else { return (sortKey, identifier) < (other.sortKey, other.identifier) }
-        if !sortKey.utf8.elementsEqual(other.sortKey.utf8) {
+        if !sortKey.hasSameBytes(as: other.sortKey) {
             return sortKey.utf8.lexicographicallyPrecedes(other.sortKey.utf8)
         }
         return identifier.utf8.lexicographicallyPrecedes(other.identifier.utf8)
     }
-
 }

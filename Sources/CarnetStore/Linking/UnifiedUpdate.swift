@@ -93,10 +93,10 @@ package enum UnifiedUpdate {
         var lists: [String: [EncodedLabeledValue]] = [:]
         for value in given { lists[value.identifier.flatMap { holder[$0] } ?? named, default: []].append(value) }
         // Each member's share within a contact's limit, before the placing below, whose cost grows with it.
-        if lists.values.contains(where: { $0.count > Validation.valueLimit(kind) }) {
+        let over = lists.filter { $0.value.count > Validation.valueLimit(kind) }.keys.sorted()
+        if !over.isEmpty {
             throw StoreError(
-                .validationFailed, "A linked contact would hold more values than a contact may",
-                affected: lists.filter { $0.value.count > Validation.valueLimit(kind) }.keys.sorted(),
+                .validationFailed, "A linked contact would hold more values than a contact may", affected: over,
                 keyPaths: [kind.key.rawValue])
         }
         // A hidden duplicate follows the value it duplicates: kept while that one is kept.

@@ -39,7 +39,7 @@ package enum ContactIndexing {
         guard oldWords == TextFolding.splitWords(oldFolded).map({ Array($0.utf8) }) else { return true }
         for key in [ContactKey.givenName, .familyName, .middleName, .organizationName] {
             let value = contact.storedString(key)
-            if !old(value).utf8.elementsEqual(TextFolding.fold(value).utf8) { return true }
+            if !old(value).hasSameBytes(as: TextFolding.fold(value)) { return true }
         }
         return false
     }
@@ -52,6 +52,6 @@ package enum GroupIndexing {
     /// Whether the group's sort name differs from the one of the folding before it composed text (as
     /// ``ContactIndexing/isFoldedDifferently(_:)``).
     package static func isFoldedDifferently(_ name: String) -> Bool {
-        !TextFolding.foldWithoutComposing(name).utf8.elementsEqual(sortName(name).utf8)
+        !TextFolding.foldWithoutComposing(name).hasSameBytes(as: sortName(name))
     }
 }

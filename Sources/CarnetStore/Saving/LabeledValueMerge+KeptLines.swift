@@ -14,11 +14,11 @@ extension LabeledValueMerge {
             unnamed[contentKey(line.label, line.value), default: []].append(line.identifier)
         }
         return given.map { item in
-            guard item.identifier == nil, var identifiers = unnamed[contentKey(item.label, item.value)],
-                !identifiers.isEmpty
-            else { return item }
+            guard item.identifier == nil else { return item }
+            let key = contentKey(item.label, item.value)
+            guard var identifiers = unnamed[key], !identifiers.isEmpty else { return item }
             let identifier = identifiers.removeFirst()
-            unnamed[contentKey(item.label, item.value)] = identifiers
+            unnamed[key] = identifiers
             return EncodedLabeledValue(identifier: identifier, label: item.label, value: item.value)
         }
     }

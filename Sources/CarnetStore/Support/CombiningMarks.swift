@@ -14,8 +14,7 @@ public enum CombiningMarks {
     public static func exceedsRun(_ text: String) -> Bool {
         var run = 0
         for scalar in text.unicodeScalars {
-            // Nothing below U+0300 (combining grave accent) combines: ASCII and Latin-1 cost one comparison.
-            guard scalar.value >= 0x300, scalar.properties.canonicalCombiningClass != .notReordered else {
+            guard isNonStarter(scalar) else {
                 run = 0
                 continue
             }
@@ -31,7 +30,7 @@ public enum CombiningMarks {
         var kept = String.UnicodeScalarView()
         var run = 0
         for scalar in text.unicodeScalars {
-            if scalar.value >= 0x300, scalar.properties.canonicalCombiningClass != .notReordered {
+            if isNonStarter(scalar) {
                 run += 1
                 if run > maxRun { continue }
             } else {
@@ -40,5 +39,11 @@ public enum CombiningMarks {
             kept.append(scalar)
         }
         return String(kept)
+    }
+
+    /// A scalar of a nonzero canonical combining class. Nothing below U+0300 (combining grave accent) combines:
+    /// ASCII and Latin-1 cost one comparison.
+    private static func isNonStarter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x300 && scalar.properties.canonicalCombiningClass != .notReordered
     }
 }

@@ -2,7 +2,9 @@
 /// equivalent spellings (NFC "é" and NFD "e\u{301}") for one, so a save deciding with it dropped an update from one
 /// spelling to the other: the client's bytes were not stored and no revision said so.
 extension StringProtocol {
-    package func hasSameBytes(as other: some StringProtocol) -> Bool { utf8.elementsEqual(other.utf8) }
+    package func hasSameBytes(as other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+    }
 }
 
 extension Optional where Wrapped: StringProtocol {

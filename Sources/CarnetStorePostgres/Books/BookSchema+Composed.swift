@@ -4,7 +4,8 @@ import PostgresNIO
 
 extension BookSchema {
     /// Names refolded composed: folding composes text (NFC) first since this version, so a name stored decomposed
-    /// ("한국" as conjoining jamo) is found by its precomposed spelling, and folds to a fixed point. The contacts
+    /// ("한국" as conjoining jamo) is found by its precomposed spelling, and name rows hold the folded names split
+    /// into words, not folded again. The contacts
     /// whose keys that changes get their sort keys and name rows, their books their prefix counts and unified
     /// contacts' rows, and groups their sort names computed again, as a save of this version writes them
     /// (``NameIndexEntry``).

@@ -133,7 +133,7 @@ extension PostgresSaveTransaction {
         contactDelta -= 1
         try await retire([identifier], kind: .contact)
         let (events, left) = deleteEvents([identifier], groups: groups)
-        try await reviseGroupsLeft(left)
+        try await reviseGroups(left)
         try await record(events)
     }
 }

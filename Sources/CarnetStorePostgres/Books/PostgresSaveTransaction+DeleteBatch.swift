@@ -31,7 +31,7 @@ extension PostgresSaveTransaction {
         contactDelta -= deletes.count
         try await retire(identifiers, kind: .contact)
         let (events, left) = deleteEvents(identifiers, groups: memberships)
-        try await reviseGroupsLeft(left)
+        try await reviseGroups(left)
         try await record(events)
     }
 

@@ -107,14 +107,7 @@ extension PostgresSaveTransaction {
             ).collect()
         }
         guard let row = changed.first else { return }
-        // Once per group and commit: an import puts a thousand contacts into a few groups in one.
-        if revisedGroups.insert(group).inserted {
-            try await run(
-                """
-                UPDATE contact_group SET revision = \(seq), modified_at = \(now)
-                WHERE book_id = \(bookID) AND id = \(group)
-                """)
-        }
+        try await reviseGroups([group])
         try await record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
         // A linked contact's membership is its unified contact's too: logged for that as well, so that a unified
         // page states it even when the member has left the unified contact (deleted or unlinked) by the time the
@@ -136,12 +129,9 @@ extension PostgresSaveTransaction {
         ).decode((String, String).self).array().map { (contact: $0.0, group: $0.1) }
     }
 
-    /// Groups that lost members with deleted contacts: each one's revision moves, once in the commit, and the
-    /// history has an update of each after the first such delete (``deleteEvents(_:groups:)``), which carries its
-    /// new member count. The memberships go with the contacts' rows (a page drops membership events of deleted
-    /// contacts). Before, the groups changed with neither, and a replica that keeps groups from their events held a
-    /// stale revision and count (an outside tester's find).
-    mutating func reviseGroupsLeft(_ groups: [String]) async throws {
+    /// Gives the groups this commit's revision, once per group and commit (an import puts a thousand contacts into
+    /// a few groups in one), in one statement.
+    mutating func reviseGroups(_ groups: [String]) async throws {
         let revised = groups.filter { revisedGroups.insert($0).inserted }
         guard !revised.isEmpty else { return }
         try await run(
@@ -152,7 +142,10 @@ extension PostgresSaveTransaction {
     }
 
     /// The history of deleting these contacts, as one by one: each contact's delete, then an update of each group
-    /// it left that no delete of the commit left before; and the groups to revise.
+    /// it left that no delete of the commit left before, which carries its new revision and member count; and those
+    /// groups, to revise. The memberships go with the contacts' rows (a page drops membership events of deleted
+    /// contacts). Before, the groups changed with neither, and a replica that keeps groups from their events held a
+    /// stale revision and count (an outside tester's find).
     mutating func deleteEvents(_ contacts: [String], groups memberships: [(contact: String, group: String)])
         -> (events: [(kind: ChangeEventKind, record: String, other: String?)], groups: [String])
     {

@@ -55,8 +55,8 @@ enum FoldedKeys {
                 let ftsFamily = try NameIndex.rowid(sortKey: sortFamily, contactRowid: stored.rowid)
                 // Keys compared by bytes: Swift's equality takes a composed key for its decomposed spelling.
                 guard
-                    !sortGiven.utf8.elementsEqual(stored.sortGiven.utf8)
-                        || !sortFamily.utf8.elementsEqual(stored.sortFamily.utf8) || ftsGiven != stored.ftsGiven
+                    !sortGiven.hasSameBytes(as: stored.sortGiven) || !sortFamily.hasSameBytes(as: stored.sortFamily)
+                        || ftsGiven != stored.ftsGiven
                         || ftsFamily != stored.ftsFamily
                 else { continue }
                 var bind = SQLiteBinder(update)
@@ -94,7 +94,7 @@ enum FoldedKeys {
         let update = try db.makeStatement(sql: "UPDATE \"group\" SET sortName = ? WHERE rowid = ?")
         for row in try Row.fetchAll(db, sql: "SELECT rowid, name, sortName FROM \"group\"") {
             let sortName = GroupIndexing.sortName(row[1])
-            if !sortName.utf8.elementsEqual((row[2] as String).utf8) {
+            if !sortName.hasSameBytes(as: row[2] as String) {
                 try update.execute(arguments: [sortName, row[0] as Int64])
             }
         }

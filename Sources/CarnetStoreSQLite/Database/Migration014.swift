@@ -2,8 +2,9 @@ import CarnetStore
 import GRDB
 
 /// Names refolded composed: folding composes text (NFC) first since v14, so a name stored decomposed ("한국" as
-/// conjoining jamo, "が" as "か" and a voicing mark) is found by, and sorts with, its precomposed spelling, and
-/// folds to a fixed point, so a name with marks Foundation strips only on a second pass finds itself. A store with
+/// conjoining jamo, "が" as "か" and a voicing mark) is found by, and sorts with, its precomposed spelling; and the
+/// name index holds the folded names split into words, not folded again, so a name with marks Foundation strips
+/// only on a second pass finds itself. A store with
 /// a name whose keys this changes gets its sort keys, name index, unified contacts' rows and group sort names
 /// computed again (``FoldedKeys``); others have their names that are not ASCII read once.
 ///

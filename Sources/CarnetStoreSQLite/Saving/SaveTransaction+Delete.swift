@@ -37,10 +37,7 @@ extension SaveTransaction {
     /// count (an outside tester's find).
     private mutating func revise(left groups: [(rowid: Int64, id: String)]) throws {
         for group in groups where groupsLeft.insert(group.rowid).inserted {
-            if revisedGroups.insert(group.rowid).inserted {
-                try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
-                    .execute(arguments: [seq, now, group.rowid])
-            }
+            try reviseGroup(group.rowid)
             try record(.updateGroup, group.id)
         }
     }

@@ -80,11 +80,7 @@ extension SaveTransaction {
                 .execute(arguments: [groupRow.rowid, contactRowid])
         }
         guard db.changesCount > 0 else { return }
-        // Once per group and commit: an import puts a thousand contacts into a few groups in one.
-        if revisedGroups.insert(groupRow.rowid).inserted {
-            try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
-                .execute(arguments: [seq, now, groupRow.rowid])
-        }
+        try reviseGroup(groupRow.rowid)
         try record(add ? .addMemberToGroup : .removeMemberFromGroup, contact, other: group)
         // A linked contact's membership is its unified contact's too: logged for that as well, so that a unified
         // page states it even when the member has left the unified contact (deleted or unlinked) by the time the
@@ -96,5 +92,13 @@ extension SaveTransaction {
         {
             try record(.removeMemberFromGroup, unified, other: group)
         }
+    }
+
+    /// Gives the group this commit's revision, once per group and commit: an import puts a thousand contacts into
+    /// a few groups in one.
+    mutating func reviseGroup(_ rowid: Int64) throws {
+        guard revisedGroups.insert(rowid).inserted else { return }
+        try db.cachedStatement(sql: "UPDATE \"group\" SET revision = ?, modifiedAt = ? WHERE rowid = ?")
+            .execute(arguments: [seq, now, rowid])
     }
 }

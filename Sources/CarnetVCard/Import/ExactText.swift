@@ -1,3 +1,5 @@
+import CarnetStore
+
 /// Text compared byte for byte (its UTF-8), as the store compares UIDs, identifiers and group names: the key of
 /// every UID and name lookup of an import.
 ///
@@ -11,7 +13,7 @@ struct ExactText: Hashable, Sendable {
     init(_ text: String) { self.text = text }
 
     static func == (lhs: ExactText, rhs: ExactText) -> Bool {
-        lhs.text.utf8.count == rhs.text.utf8.count && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        lhs.text.hasSameBytes(as: rhs.text)
     }
 
     func hash(into hasher: inout Hasher) {

@@ -53,7 +53,7 @@ extension ImportSession {
 
     /// The memberships a batch's cards state with CATEGORIES, saved with the cards: groups created by name and the
     /// cards added to theirs. (A re-imported card leaves the container's other groups once every card is in,
-    /// when the group cards are known too: ``removals(_:)``.) Counts the groups it creates.
+    /// when the group cards are known too: ``removals(_:carded:)``.) Counts the groups it creates.
     mutating func membershipOperations(_ cards: [PlannedCard], created: inout Int) async throws -> [SaveOperation] {
         let cards = cards.filter { $0.problem == nil && !$0.card.categories.isEmpty }
         guard !cards.isEmpty else { return [] }

@@ -66,39 +66,23 @@ extension CardDecoder {
         if let index = overlongCategories {
             note(index, "CATEGORIES", "CATEGORIES past \(StoreLimits.categoriesPerCard) groups")
         }
-        for index in cardBoundaryLines {
-            warnings.append(
-                VCardWarning(
-                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
-                    message: "a \(lines[index].name) line inside the card, not kept: a card cannot carry it"))
+        /// A warning at each of the lines, keyed by its property's name.
+        func warnEach(_ indices: [Int], _ message: (Int) -> String) {
+            for index in indices {
+                warnings.append(
+                    VCardWarning(
+                        line: lines[index].number, cardLine: beginLine, key: lines[index].name,
+                        message: message(index)))
+            }
         }
-        for index in unreadableDates {
-            warnings.append(
-                VCardWarning(
-                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
-                    message: "not a date the store can hold, kept as a vCard property"))
+        warnEach(cardBoundaryLines) { "a \(lines[$0].name) line inside the card, not kept: a card cannot carry it" }
+        warnEach(unreadableDates) { _ in "not a date the store can hold, kept as a vCard property" }
+        warnEach(cleanedKeptLines) { _ in "control characters removed, the rest kept as a vCard property" }
+        warnEach(trimmedMarkLines) { _ in
+            "combining marks past \(CombiningMarks.maxRun) in a row removed, the rest kept as a vCard property"
         }
-        for index in cleanedKeptLines {
-            warnings.append(
-                VCardWarning(
-                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
-                    message: "control characters removed, the rest kept as a vCard property"))
-        }
-        for index in trimmedMarkLines {
-            warnings.append(
-                VCardWarning(
-                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
-                    message:
-                        "combining marks past \(CombiningMarks.maxRun) in a row removed, the rest kept as a vCard property"
-                ))
-        }
-        for index in cleanedValueLines {
-            warnings.append(
-                VCardWarning(
-                    line: lines[index].number, cardLine: beginLine, key: lines[index].name,
-                    message:
-                        "control characters removed from the value (a tab in a one-line value became a space), which the store holds in no value"
-                ))
+        warnEach(cleanedValueLines) { _ in
+            "control characters removed from the value (a tab in a one-line value became a space), which the store holds in no value"
         }
         if let first = droppedKeptLines.first {
             // Their own warnings said they were kept.
