@@ -7,9 +7,8 @@ extension ImportSession {
     mutating func learn(_ card: VCardCard) {
         switch card.kind {
         case .contact:
-            // References name UIDs without `urn:uuid:`: the card is known by that form.
             if let uid = card.uid {
-                nameByUID[UIDReference.key(uid)] = DisplayName.of(card.contact)
+                nameByUID.insert(DisplayName.of(card.contact), uid: uid)
                 // As written: cards match contacts by the UID as written (`urn:uuid:x` and `x` are two contacts).
                 if let first = cardLineByUID[ExactText(uid)] {
                     summary.warnings.append(Self.repeatedUID(card, first: first, replaced: "values"))
@@ -44,7 +43,7 @@ extension ImportSession {
         }
         // Only a card with a UID can be named by a group card or RELATED.
         if let uid = card.card.uid {
-            contactByUID[UIDReference.key(card.identity)] = card.contactIdentifier
+            contactByUID.insert(card.contactIdentifier, uid: card.identity)
             if let first = cardLineByUID[ExactText(uid)], first != card.card.line {
                 replacedAt[card.contactIdentifier] = card.card.line
             }

@@ -22,7 +22,7 @@ extension ImportSession {
         for (card, group) in try await groupCardTargets(&result) {
             carded.insert(group)
             for (index, uid) in card.memberUIDs.enumerated() {
-                if let contact = contactByUID[UIDReference.key(uid)] ?? memberContacts[ExactText(uid)] {
+                if let contact = contactByUID[uid] ?? memberContacts[ExactText(uid)] {
                     if listed[contact, default: []].insert(group).inserted {
                         result.append(
                             LinkOperation(
@@ -56,7 +56,7 @@ extension ImportSession {
     private mutating func groupCardTargets(_ result: inout [LinkOperation]) async throws -> [(VCardCard, String)] {
         guard !groupCards.isEmpty else { return [] }
         memberContacts = try await storeContacts(
-            ExactText.distinct(groupCards.flatMap(\.memberUIDs).filter { contactByUID[UIDReference.key($0)] == nil }))
+            ExactText.distinct(groupCards.flatMap(\.memberUIDs).filter { contactByUID[$0] == nil }))
         pendingGroupCards += groupCards.count
         var lastWithUID: [ExactText: Int] = [:]
         for (index, card) in groupCards.enumerated() { if let uid = card.uid { lastWithUID[ExactText(uid)] = index } }

@@ -25,7 +25,7 @@ extension ImportSession {
             var card = card
             var planned = PlannedCard(card: card, identity: identity.text, contactIdentifier: card.contact.identifier)
             for reference in card.relatedUIDs {
-                guard let name = nameByUID[UIDReference.key(reference.uid)] ?? names[ExactText(reference.uid)] else {
+                guard let name = nameByUID[reference.uid] ?? names[ExactText(reference.uid)] else {
                     planned.deferred.append(reference)
                     continue
                 }
@@ -138,7 +138,7 @@ extension ImportSession {
     /// The display names of stored contacts named by these UIDs (as identifier or kept UID) that no card of the
     /// file has named so far.
     func storeNames(_ uids: [String]) async throws -> [ExactText: String] {
-        let wanted = ExactText.distinct(uids.filter { nameByUID[UIDReference.key($0)] == nil })
+        let wanted = ExactText.distinct(uids.filter { nameByUID[$0] == nil })
         guard !wanted.isEmpty else { return [:] }
         let identifiers = try await storeContacts(wanted)
         let keys: ContactKeySet = [

@@ -9,7 +9,7 @@ extension ImportSession {
         var renames: [String: [(label: String?, from: String, to: String)]] = [:]
         var lines: [String: Int] = [:]
         for item in resolvedRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
-            guard let name = nameByUID[UIDReference.key(item.reference.uid)], !name.hasSameBytes(as: item.name) else {
+            guard let name = nameByUID[item.reference.uid], !name.hasSameBytes(as: item.name) else {
                 continue
             }
             renames[item.contact, default: []].append((item.reference.label, item.name, name))
@@ -18,7 +18,7 @@ extension ImportSession {
         let names = try await storeNames(deferredRelations.map(\.reference.uid))
         var additions: [String: [(VCardCard.RelatedUID, String)]] = [:]
         for item in deferredRelations where item.cardLine >= replacedAt[item.contact] ?? 0 {
-            guard let name = nameByUID[UIDReference.key(item.reference.uid)] ?? names[ExactText(item.reference.uid)]
+            guard let name = nameByUID[item.reference.uid] ?? names[ExactText(item.reference.uid)]
             else {
                 summary.warnings.append(
                     VCardWarning(

@@ -7,14 +7,13 @@ struct ImportSession {
     var store: any ContactStore { importer.store }
     var summary = VCardImporter.Summary()
     var groups: GroupDirectory
-    /// The display name of every contact card of the file, by ``UIDReference/key(_:)`` of its UID: what a
-    /// RELATED UID resolves to.
-    var nameByUID: [ExactText: String] = [:]
+    /// The display name of every contact card of the file, by its UID: what a RELATED UID resolves to.
+    var nameByUID = UIDIndex()
     /// The line of every contact card of the file, by UID as written (byte for byte, as the store finds contacts by
     /// it): a later card with the same UID updates the contact the first one made, and says so.
     var cardLineByUID: [ExactText: Int] = [:]
-    /// The contact each saved card became, by ``UIDReference/key(_:)`` of the card's UID or derived identifier.
-    var contactByUID: [ExactText: String] = [:]
+    /// The contact each saved card became, by the card's UID or derived identifier: what a MEMBER resolves to.
+    var contactByUID = UIDIndex()
     /// Re-imported cards and what decides their groups in the container, once every card is in: their CATEGORIES
     /// (group names) and the file's group cards; for a card without CATEGORIES, the group cards alone, if the file
     /// has any. In file order, one entry per contact, which later cards with its UID amend.

@@ -23,6 +23,16 @@ enum UIDReference {
         return start == utf8.startIndex ? uid : String(uid[start...])
     }
 
+    /// The UID a reference names, as written: the reference without one `urn:uuid:` (any case). An export
+    /// writes every reference with the prefix, also to a UID that has it (`urn:uuid:urn:uuid:x`), so that `x` and
+    /// `urn:uuid:x` stay two cards.
+    static func named(_ reference: String) -> String {
+        let utf8 = reference.utf8
+        guard utf8.count > 9, utf8.prefix(9).equalsIgnoringCase("URN:UUID:".utf8) else { return reference }
+        // After an ASCII prefix: a scalar boundary.
+        return String(reference[utf8.index(utf8.startIndex, offsetBy: 9)...])
+    }
+
     /// What a reference is matched by: the bare UID, and a UUID in one case. RFC 9562 compares UUIDs without
     /// regard to case, and writers differ: a MEMBER in lower case named an upper-case UID (Carnet's own) of the
     /// same file and was reported as naming no card (an outside vCard fuzzer's find). Other UIDs are compared as
@@ -32,18 +42,23 @@ enum UIDReference {
         return ExactText(bare.utf8.count == 36 ? UUID(uuidString: bare)?.uuidString ?? bare : bare)
     }
 
-    /// The forms a card's UID may be written in, for a bare reference: as is, and with the prefix; a UUID also
-    /// in upper and lower case.
-    static func forms(_ bareUID: String) -> [String] {
-        var spellings = [bareUID]
-        if UUID(uuidString: bareUID) != nil {
-            for spelling in [bareUID.uppercased(), bareUID.lowercased()] where !spellings.contains(spelling) {
-                spellings.append(spelling)
+    /// The forms a stored contact's UID may be written in, for a reference's UID (``named(_:)``), in the order
+    /// they are tried: as named, and with the prefix; a UUID also in upper and lower case; then the same of the
+    /// bare UID, as ``UIDIndex`` tries a file's cards.
+    static func forms(_ uid: String) -> [String] {
+        var spellings: [String] = []
+        for base in bare(uid) == uid ? [uid] : [uid, bare(uid)] {
+            var cased = [base]
+            if UUID(uuidString: base) != nil {
+                for spelling in [base.uppercased(), base.lowercased()] where !cased.contains(spelling) {
+                    cased.append(spelling)
+                }
             }
+            spellings += cased + cased.map { prefix + $0 }
         }
-        return spellings + spellings.map { prefix + $0 }
+        return spellings
     }
 
-    /// A reference's value: the UID with the prefix, written once.
-    static func uri(_ uid: String) -> String { bare(uid) == uid ? prefix + uid : uid }
+    /// A reference's value: the UID with the prefix, also when the UID has one (see ``named(_:)``).
+    static func uri(_ uid: String) -> String { prefix + uid }
 }

@@ -120,7 +120,7 @@ extension CardDecoder {
     /// names the member card's UID as written. On a card that is not a group the line is kept.
     mutating func mapMember(_ line: ContentLine) throws(VCardIssue) -> Bool {
         let text = TextCleaning.singleLine(try values.text(line))
-        let uid = UIDReference.bare(text)
+        let uid = UIDReference.named(text)
         if !uid.isEmpty {
             memberUIDs.append(uid)
             memberLines.append(current)

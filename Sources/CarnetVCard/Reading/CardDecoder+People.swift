@@ -13,7 +13,7 @@ extension CardDecoder {
                 // The group's X-ABLabel stays with the kept line: read, not taken.
                 let label =
                     line.group.flatMap { groupLabels[$0] } ?? TypeLabels.label(forTypes: line.types, kind: .relation)
-                relatedUIDs.append(.init(label: label, uid: UIDReference.bare(name), line: line.number))
+                relatedUIDs.append(.init(label: label, uid: UIDReference.named(name), line: line.number))
             }
             return false
         }
