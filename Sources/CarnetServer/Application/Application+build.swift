@@ -111,7 +111,8 @@ struct ServerChannels {
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(
-                additionalChannelHandlers: deadlines() + [HTTP2EarlyResponseResetInstaller()], idleTimeout: idle))
+                additionalChannelHandlers: deadlines() + [HTTP2EarlyResponseResetInstaller(), HTTP2StreamTracker()],
+                idleTimeout: idle))
         let gate = ConnectionGate(limit: connectionLimit(configuration))
         let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)
         let builder = HTTPServerBuilder { responder in

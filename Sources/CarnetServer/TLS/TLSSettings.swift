@@ -14,6 +14,9 @@ enum TLSSettings {
         configuration.minimumTLSVersion = .tlsv12
         configuration.cipherSuites = cipherSuites
         configuration.applicationProtocols = alpn
+        // A close sends close_notify and waits this long for the client's: most idle clients read nothing, so
+        // NIO's 5 s held each idle keep-alive connection (and a shutdown behind it) for 5 s.
+        configuration.shutdownTimeout = .seconds(1)
         return configuration
     }
 }

@@ -51,18 +51,28 @@ struct RawConnection {
     func sendAndReadUntilClosed(
         _ text: String = "", limit: Duration = .seconds(120), received: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> String {
+        let bytes = try await sendAndReadUntilClosed(bytes: Array(text.utf8), limit: limit) { piece in
+            received(String(decoding: piece, as: UTF8.self))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``sendAndReadUntilClosed(_:limit:received:)`` for bytes that are not text (HTTP/2 frames).
+    func sendAndReadUntilClosed(
+        bytes: [UInt8], limit: Duration = .seconds(120), received: @escaping @Sendable ([UInt8]) -> Void = { _ in }
+    ) async throws -> [UInt8] {
         let onReceive = received
-        return try await withThrowingTaskGroup(of: String?.self) { group in
+        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
             group.addTask {
                 try await channel.executeThenClose { inbound, outbound in
-                    // A server that answers before all of `text` is written (a head over its limit) and closes fails
-                    // the rest of the write: its answer is still read.
-                    if !text.isEmpty { try? await outbound.write(ByteBuffer(string: text)) }
-                    var received = ""
+                    // A server that answers before all of `bytes` is written (a head over its limit) and closes
+                    // fails the rest of the write: its answer is still read.
+                    if !bytes.isEmpty { try? await outbound.write(ByteBuffer(bytes: bytes)) }
+                    var received: [UInt8] = []
                     do {
                         for try await buffer in inbound {
-                            received += String(buffer: buffer)
-                            onReceive(String(buffer: buffer))
+                            received += buffer.readableBytesView
+                            onReceive(Array(buffer.readableBytesView))
                         }
                     } catch {
                         // A reset or a TLS alert ends the connection too.
