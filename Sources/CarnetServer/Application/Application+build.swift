@@ -56,7 +56,8 @@ public func buildApplication(
             initTimeout: configuration.webSocketInitTimeout, limiter: limiter, responseBudget: responseBudget,
             subscriptionQuota: SubscriptionQuota(limit: configuration.maxSubscriptionsPerPrincipal)),
         sessions: sessions)
-    let channel = ServerChannels(configuration: configuration, endpoint: endpoint)
+    let shutdown = ShutdownClock()
+    let channel = ServerChannels(configuration: configuration, endpoint: endpoint, shutdown: shutdown)
     let (builder, certificates) = try channel.builder()
     let app = Application(
         router: router, server: builder,
@@ -65,13 +66,15 @@ public func buildApplication(
         logger: logger)
     return CarnetApplication(
         backend: backend, store: store, tokens: tokens, metrics: metrics, service: service,
-        certificates: certificates, configuration: configuration, server: app, sessions: sessions, logger: logger)
+        certificates: certificates, configuration: configuration, server: app, sessions: sessions, shutdown: shutdown,
+        logger: logger)
 }
 
 /// The listener's channel setup for each transport.
 struct ServerChannels {
     let configuration: ServerConfiguration
     let endpoint: GraphQLWebSocketEndpoint
+    let shutdown: ShutdownClock
 
     func builder() throws -> (HTTPServerBuilder, DevelopmentCertificates?) {
         let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
@@ -126,7 +129,7 @@ struct ServerChannels {
                 idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds),
                 quiesceLimit: .nanoseconds((configuration.shutdownGracePeriod + .seconds(5)).nanoseconds),
                 maxStreams: configuration.maxConcurrentHTTP2Streams,
-                maxHeaderListSize: configuration.maxRequestHeadBytes, gate: gate)
+                maxHeaderListSize: configuration.maxRequestHeadBytes, gate: gate, shutdown: shutdown)
         }
         return (builder, certificates)
     }

@@ -26,10 +26,12 @@ public struct CarnetApplication: Service {
     /// Hummingbird's application: the listener and the router (tests drive the router in process with it).
     let server: Application<RouterResponder<CarnetRequestContext>>
     let sessions: WebSocketSessions
+    let shutdown: ShutdownClock
     let logger: Logger
 
     public func run() async throws {
-        let drain = WebSocketDrainService(sessions: sessions, grace: configuration.shutdownGracePeriod)
+        let drain = WebSocketDrainService(
+            sessions: sessions, grace: configuration.shutdownGracePeriod, shutdown: shutdown)
         // Graceful shutdown runs in reverse order: the drain service, then the server, then the backend.
         let group = ServiceGroup(
             configuration: .init(services: [StoreBackendService(backend: backend), server, drain], logger: logger))
@@ -60,9 +62,12 @@ struct StoreBackendService: Service {
 struct WebSocketDrainService: Service {
     let sessions: WebSocketSessions
     let grace: Duration
+    let shutdown: ShutdownClock
 
     func run() async throws {
         try? await gracefulShutdown()
+        // The group stops services in reverse order: this one hears of the shutdown first.
+        shutdown.begin()
         await sessions.drainAll(grace: grace)
     }
 }

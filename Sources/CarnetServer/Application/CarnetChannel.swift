@@ -35,6 +35,8 @@ struct CarnetChannel: ServerChildChannel {
     /// `SETTINGS_MAX_HEADER_LIST_SIZE` (``ServerConfiguration/maxRequestHeadBytes``).
     let maxHeaderListSize: Int
     let gate: ConnectionGate
+    /// Counts ``quiesceLimit`` from the start of the shutdown.
+    let shutdown: ShutdownClock
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         guard gate.admit() else {
@@ -51,7 +53,7 @@ struct CarnetChannel: ServerChildChannel {
         channel.closeFuture.whenComplete { _ in deadline.cancel() }
         // In front of TLS from the start: a shutdown that begins during the handshake must not wait for the
         // first-request deadline, nor be lost on a connection whose protocol is chosen after it.
-        let quiesce = QuiesceDeadline(limit: quiesceLimit)
+        let quiesce = QuiesceDeadline(limit: quiesceLimit, shutdown: shutdown)
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(quiesce)
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
@@ -65,7 +67,7 @@ struct CarnetChannel: ServerChildChannel {
                         let handler = try operations.handler(type: NIOHTTP2Handler.self)
                         try operations.addHandler(
                             HTTP2ConnectionGuard(
-                                limit: idleReapLimit, quiesceLimit: quiesceLimit,
+                                limit: idleReapLimit, quiesceLimit: quiesceLimit, shutdown: shutdown,
                                 settings: [
                                     HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams),
                                     HTTP2Setting(parameter: .maxHeaderListSize, value: maxHeaderListSize),

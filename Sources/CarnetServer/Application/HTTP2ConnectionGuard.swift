@@ -20,6 +20,7 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
 
     private let limit: TimeAmount
     private let quiesceLimit: TimeAmount
+    private let shutdown: ShutdownClock
     private let settings: HTTP2Settings
     private var lastRead = NIODeadline.now()
     private var closeAt: NIODeadline?
@@ -36,9 +37,10 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
     /// before it is closed without: a round trip to a client that reads.
     static let quietClose = TimeAmount.seconds(1)
 
-    init(limit: TimeAmount, quiesceLimit: TimeAmount, settings: HTTP2Settings) {
+    init(limit: TimeAmount, quiesceLimit: TimeAmount, shutdown: ShutdownClock, settings: HTTP2Settings) {
         self.limit = limit
         self.quiesceLimit = quiesceLimit
+        self.shutdown = shutdown
         self.settings = settings
     }
 
@@ -82,8 +84,8 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
-            // Shutting down: the graceful close has `quiesceLimit` to end the connection, reads or not.
-            let deadline = NIODeadline.now() + quiesceLimit
+            // Shutting down: the graceful close has until `quiesceLimit` into the shutdown, reads or not.
+            let deadline = shutdown.deadline(after: quiesceLimit)
             closeAt = deadline
             schedule(context, at: deadline)
             if quietTimer == nil {

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Closes a connection `limit` into a shutdown, whatever it is doing. A WebSocket whose client stopped reading
+/// Closes a connection `limit` into a shutdown (counted from its start, ``ShutdownClock``), whatever it is doing. A WebSocket whose client stopped reading
 /// could not take its close frame, which waited behind the payloads the client never read, and SIGTERM never
 /// finished (an outside sync tester's find). It is the pipeline's first handler from the connection's start, in
 /// front of TLS, and stays through the upgrade; HTTP/2 connections also have ``HTTP2ConnectionGuard``.
@@ -12,11 +12,15 @@ final class QuiesceDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     private let limit: TimeAmount
+    private let shutdown: ShutdownClock
     private var timer: Scheduled<Void>?
     /// A shutdown has begun (read on the channel's event loop).
     private var quiesced = false
 
-    init(limit: TimeAmount) { self.limit = limit }
+    init(limit: TimeAmount, shutdown: ShutdownClock) {
+        self.limit = limit
+        self.shutdown = shutdown
+    }
 
     func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
 
@@ -29,7 +33,9 @@ final class QuiesceDeadline: ChannelInboundHandler, RemovableChannelHandler {
         if event is ChannelShouldQuiesceEvent, !quiesced {
             quiesced = true
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            timer = context.eventLoop.scheduleTask(in: limit) { bound.value.close(promise: nil) }
+            timer = context.eventLoop.scheduleTask(deadline: shutdown.deadline(after: limit)) {
+                bound.value.close(promise: nil)
+            }
         }
         context.fireUserInboundEventTriggered(event)
     }

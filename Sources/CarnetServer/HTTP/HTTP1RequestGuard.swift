@@ -84,6 +84,18 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A shutdown before the first head: until it comes, the upgrade handler stands where Hummingbird's
+        // connection handler would close an idle connection, and nothing did, so a connection opened ahead of its
+        // first request (a browser's preconnect, a pool's warm connection) held the shutdown until its deadline.
+        if event is ChannelShouldQuiesceEvent, firstHead {
+            deadline.cancel()
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head) where closing && unanswered == 1 && head.status.code >= 200:
@@ -95,7 +107,7 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             unanswered = max(0, unanswered - 1)
             if unanswered == 0, let refusal {
                 // On the next tick, once the answer before it is flushed (its writer flushes after this write).
-                // The close then waits for the client's close_notify, at most TLS's shutdown timeout (5 s).
+                // The close then waits for the client's close_notify, at most TLS's shutdown timeout (1 s).
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.execute { bound.value.0.answer(context: bound.value.1, refusal) }
             }

@@ -156,8 +156,10 @@ extension GraphQLWebSocketSession {
         let tasks = markDraining()
         for (task, isSubscription) in tasks where isSubscription { task.cancel() }
         let waiting = Task { for (task, _) in tasks { await task.value } }
+        // One grace period for both: the operations, then the close frame (given at least a second).
+        let end = ContinuousClock.now + grace
         let deadline = Task {
-            try? await Task.sleep(for: grace)
+            try? await Task.sleep(until: end)
             waiting.cancel()
             for (task, _) in tasks { task.cancel() }
         }
@@ -168,7 +170,7 @@ extension GraphQLWebSocketSession {
         // own shutdown limit comes (``QuiesceDeadline``).
         let closing = Task { await close(code: .goingAway, "Server shutting down") }
         let giveUp = Task {
-            try? await Task.sleep(for: grace)
+            try? await Task.sleep(until: max(end, .now + .seconds(1)))
             closing.cancel()
         }
         await closing.value

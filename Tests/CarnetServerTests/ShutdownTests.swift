@@ -2,16 +2,20 @@ import CarnetServer
 import Synchronization
 import Testing
 
-/// Most idle HTTP/2 clients (connection pools) read nothing, so they never acknowledge the PING of the graceful
-/// close: each such connection held every shutdown for the whole grace period, whether or not it had a request.
-@Suite("HTTP/2 connections in a shutdown")
-struct HTTP2ShutdownTests {
+/// A connection with no request open ends at once in a shutdown, whatever its client does. Most idle HTTP/2 clients
+/// (connection pools) read nothing, so they never acknowledge the PING of the graceful close: each such connection
+/// held every shutdown for the whole grace period. An HTTP/1.1 connection opened ahead of its first request held it
+/// until its first-request deadline.
+@Suite("Connections in a shutdown")
+struct ShutdownTests {
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + HTTP2Frames.frame(type: 0x4, stream: 0, [])
 
-    /// Stops the server while `bytes` are sent on a new HTTP/2 connection that then reads and answers nothing.
-    /// Returns how long the connection lived into the shutdown, what it received, and whether the server stopped.
-    static func stop(_ server: TestServer, sending bytes: [UInt8]) async throws -> (Duration, [UInt8], Bool) {
-        let connection = try await RawConnection.open(port: server.port, caPath: server.caPath, alpn: ["h2"])
+    /// Stops the server while `bytes` are sent on a new connection that then reads and answers nothing. Returns how
+    /// long the connection lived into the shutdown, what it received, and whether the server stopped.
+    static func stop(
+        _ server: TestServer, sending bytes: [UInt8], alpn: String = "h2"
+    ) async throws -> (Duration, [UInt8], Bool) {
+        let connection = try await RawConnection.open(port: server.port, caPath: server.caPath, alpn: [alpn])
         let clock = ContinuousClock()
         let started = Mutex<ContinuousClock.Instant?>(nil)
         let reader = Task {
@@ -48,6 +52,18 @@ struct HTTP2ShutdownTests {
         #expect(stopped, "the server was still shutting down after 150 s")
         // Hummingbird's GOAWAY of the largest identifier (new streams still welcome), then the last one: none served.
         #expect(HTTP2Frames.goAwayLastStreams(received) == [0x7FFF_FFFF, 0])
+    }
+
+    @Test("An HTTP/1.1 connection without its first request ends at once")
+    func connectionBeforeItsFirstRequest() async throws {
+        let server = try await TestServer.start {
+            $0.shutdownGracePeriod = .seconds(600)
+            $0.firstRequestTimeout = .seconds(600)
+            $0.idleTimeout = .seconds(600)
+        }
+        let (_, received, stopped) = try await Self.stop(server, sending: [], alpn: "http/1.1")
+        #expect(stopped, "the server was still shutting down after 150 s")
+        #expect(received.isEmpty)
     }
 
     @Test("A request in flight keeps its connection through the shutdown's grace period")
