@@ -43,6 +43,13 @@ extension Carnet {
                 throw ValidationError("Give the document or --file, not both.")
             }
             if endpoint != nil, accessToken == nil { throw ValidationError("--url needs --token (or CARNET_TOKEN).") }
+            // A server picks a book by the document's arguments, not the request: taken silently, --book sent a
+            // script's save to the token's default book (an outside tester's find).
+            if endpoint != nil, book.book != nil {
+                throw ValidationError(
+                    "--book names a local book; with --url name it in the document (addressBook(id:), addressBookId:)."
+                )
+            }
         }
 
         func run() async throws {

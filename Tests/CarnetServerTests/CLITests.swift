@@ -52,6 +52,10 @@ struct CLITests {
             ])
         #expect(badVariables.status != 0)
         #expect(badVariables.stderr.contains("combining marks"), "\(badVariables.stderr)")
+        // --book is the local database's: with --url it is refused, not ignored (the save went to the default book).
+        let elsewhere = try await ChildProcess.run(
+            carnet, ["query", "--data", data, "--url", url, "--token", token, "--book", "other", save])
+        #expect(elsewhere.status != 0 && elsewhere.stderr.contains("--book"), "\(elsewhere.stderr)")
 
         let created = try await ChildProcess.run(
             carnet, ["token", "create", "--data", data, "--name", "reader", "--json"])
