@@ -106,11 +106,12 @@ extension String {
 }
 
 extension StoreBackend {
-    /// The principal named or identified by `text`; the admin when `nil`.
+    /// The principal identified or named by `text`, the id first: a principal named with another's id must not
+    /// stand for it (an outside tester's find); the admin when `nil`.
     func resolvePrincipal(_ text: String?) async throws -> Principal {
         guard let text else { return try await admin() }
-        if let found = try await catalog.principal(named: text) { return found }
         if let found = try await catalog.principal(id: text) { return found }
+        if let found = try await catalog.principal(named: text) { return found }
         throw ValidationError("No principal is named \(text) or has that id.")
     }
 }

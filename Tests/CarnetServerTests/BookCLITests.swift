@@ -53,6 +53,14 @@ struct BookCLITests {
         ])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(token.utf8)) as? [String: Any])
         #expect(json["principal"] as? String == "sync-bot" && json["books"] as? [String] == [bookID])
+        // An id names the principal with that id, also when another principal is named with it.
+        let aliceLine = try #require(
+            try await run(["principal", "list"]).split(separator: "\n").first { $0.contains("alice") })
+        let aliceID = try #require(aliceLine.split(separator: " ").first.map(String.init))
+        _ = try await run(["principal", "create", aliceID])
+        let byID = try await run(["token", "create", "--name", "a", "--principal", aliceID, "--json"])
+        let owner = try #require(try JSONSerialization.jsonObject(with: Data(byID.utf8)) as? [String: Any])
+        #expect(owner["principal"] as? String == "alice")
         let foreign = try await ChildProcess.run(
             carnet, ["token", "create", "--name", "x", "--principal", "alice", "--book", "nope"] + backend)
         #expect(foreign.status != 0)

@@ -38,6 +38,13 @@ struct CatalogTests {
             #expect(await Self.code { try await catalog.createPrincipal(name: " ") } == .validationFailed)
             #expect(await Self.code { try await catalog.createPrincipal(name: "a\u{7}b") } == .validationFailed)
             #expect(try await catalog.principal(named: "alice")?.id == alice.id)
+            // Names that differ only in how an accent is encoded are one name, found by either spelling.
+            let zoe = try await catalog.createPrincipal(name: "Zoe\u{308}")
+            #expect(Array(zoe.name.utf8) == Array("Zo\u{EB}".utf8))
+            #expect(
+                await Self.code { try await catalog.createPrincipal(name: "Zo\u{EB}") } == .insertedRecordAlreadyExists)
+            #expect(try await catalog.principal(named: "Zo\u{EB}")?.id == zoe.id)
+            #expect(try await catalog.principal(named: "Zoe\u{308}")?.id == zoe.id)
         }
     }
 

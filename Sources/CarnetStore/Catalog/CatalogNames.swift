@@ -10,4 +10,20 @@ package enum CatalogNames {
                 keyPaths: ["name"])
         }
     }
+
+    /// A principal's name as stored: validated, and composed (NFC), so that names that only differ in how an
+    /// accent is encoded ("Zoë" precomposed and with a combining diaeresis, which look the same) are one name to
+    /// the catalog's uniqueness, not two principals an operator cannot tell apart (an outside tester's find).
+    package static func principalName(_ name: String) throws -> String {
+        let composed = TextFolding.composed(name)
+        try validate(composed, what: "principal")
+        return composed
+    }
+
+    /// The spellings a principal named `name` may be stored under, in order: as given, then composed (names stored
+    /// before composing kept their own spelling).
+    package static func principalSpellings(_ name: String) -> [String] {
+        let composed = TextFolding.composed(name)
+        return composed.utf8.elementsEqual(name.utf8) ? [name] : [name, composed]
+    }
 }

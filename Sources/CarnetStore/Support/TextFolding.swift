@@ -28,7 +28,7 @@ package enum TextFolding {
 
     /// NFC, through NFD: Foundation's composition alone leaves a precomposed Hangul syllable and a trailing jamo
     /// ("가" and "ᆨ") apart, where NFC makes them one ("각").
-    private static func composed(_ text: String) -> String {
+    static func composed(_ text: String) -> String {
         text.decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping
     }
 

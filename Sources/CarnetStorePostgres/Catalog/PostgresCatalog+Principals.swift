@@ -18,7 +18,7 @@ extension PostgresCatalog {
     /// - Throws: ``StoreError`` `insertedRecordAlreadyExists` when the name is taken, `validationFailed` for a
     ///   blank or overlong name.
     public func createPrincipal(name: String, kind: Principal.Kind, isAdmin: Bool) async throws -> Principal {
-        try CatalogNames.validate(name, what: "principal")
+        let name = try CatalogNames.principalName(name)
         let logger = self.logger
         return try await database.write { connection in
             try await Self.insertPrincipal(connection, name: name, kind: kind, isAdmin: isAdmin, logger: logger)
@@ -79,12 +79,15 @@ extension PostgresCatalog {
 
     /// The principal with this name, or `nil`.
     public func principal(named name: String) async throws -> Principal? {
-        let name = name.storable
         let logger = self.logger
         return try await database.read { connection in
-            try await connection.rows(
-                "SELECT \(unescaped: Self.principalColumns) FROM principal WHERE name = \(name)", logger: logger
-            ).decode(PrincipalRow.self).array().first.map(Self.principal)
+            for spelling in CatalogNames.principalSpellings(name).map(\.storable) {
+                let found = try await connection.rows(
+                    "SELECT \(unescaped: Self.principalColumns) FROM principal WHERE name = \(spelling)", logger: logger
+                ).decode(PrincipalRow.self).array().first
+                if let found { return Self.principal(found) }
+            }
+            return nil
         }
     }
 

@@ -24,7 +24,7 @@ extension SQLiteCatalog {
     public func createPrincipal(name: String, kind: Principal.Kind, isAdmin: Bool) async throws
         -> Principal
     {
-        try CatalogNames.validate(name, what: "principal")
+        let name = try CatalogNames.principalName(name)
         return try await write { db in try Self.insertPrincipal(db, name: name, kind: kind, isAdmin: isAdmin) }
     }
 
@@ -68,10 +68,11 @@ extension SQLiteCatalog {
     /// The principal with this name, or `nil`.
     public func principal(named name: String) async throws -> Principal? {
         try await read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT \(Self.principalColumns) FROM principal WHERE name = ?", arguments: [name]
-            )
-            .map(Self.principal)
+            for spelling in CatalogNames.principalSpellings(name) {
+                let sql = "SELECT \(Self.principalColumns) FROM principal WHERE name = ?"
+                if let row = try Row.fetchOne(db, sql: sql, arguments: [spelling]) { return Self.principal(row) }
+            }
+            return nil
         }
     }
 
