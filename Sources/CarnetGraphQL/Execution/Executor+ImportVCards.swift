@@ -17,6 +17,7 @@ extension Executor {
             strict: arguments.bool("strict") ?? false)
         importer.linkDuplicates = arguments.bool("linkDuplicates") ?? false
         importer.textIsDecoded = true
+        importer.isAbandoned = context.isAbandoned
         let summary: VCardImporter.Summary
         do {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))

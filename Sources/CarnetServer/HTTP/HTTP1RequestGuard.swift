@@ -93,6 +93,14 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
+        // The client closed its side with a request unanswered: it left (no HTTP client waits for an answer that
+        // way), so the connection closes and the request, which checks that its channel is active, stops at its
+        // next check (499). Hummingbird allows half-closed connections, and an import whose client had left ran
+        // to its end (an outside tester's find).
+        if let event = event as? ChannelEvent, event == .inputClosed, unanswered > 0 {
+            context.close(promise: nil)
+            return
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

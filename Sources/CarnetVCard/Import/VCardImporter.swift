@@ -53,6 +53,11 @@ public struct VCardImporter: Sendable {
     public var readsAhead = false
     /// The data is text already decoded (a GraphQL string's UTF-8), not a file's bytes: ``VCardReader/textIsDecoded``.
     public var textIsDecoded = false
+    /// Whether whoever asked for the import has gone (a server's client that closed its connection): checked, with
+    /// the task's cancellation, before each batch and before the strict import's commit, which then throw
+    /// `CancellationError`. A lenient import keeps the batches it saved. An import whose client left ran to its
+    /// end, and held a server's shutdown as long (an outside tester's find).
+    public var isAbandoned: @Sendable () -> Bool = { false }
 
     public init(
         store: any ContactStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil,
@@ -68,7 +73,8 @@ public struct VCardImporter: Sendable {
     ///
     /// - Parameter progress: called after each batch with the number of cards handled so far.
     /// - Throws: in strict mode, the first ``VCardIssue`` or the ``StoreError`` of the first card the store
-    ///   refuses (nothing written); ``StoreError`` for a store failure.
+    ///   refuses (nothing written); ``StoreError`` for a store failure; `CancellationError` when cancelled or
+    ///   abandoned (``isAbandoned``).
     ///
     /// The import runs on a ``BackgroundExecutor``: a thread of its own at a lower priority, so that requests served
     /// beside it (a save to another book) keep their latency while it takes every idle cycle.
@@ -110,6 +116,7 @@ public struct VCardImporter: Sendable {
         var created = 0
         let contacts = cards.filter { $0.kind == .contact }.map(Self.prepared)
         for start in stride(from: 0, to: contacts.count, by: batchSize) {
+            try checkWanted()
             let planned = try await session.plan(Array(contacts[start..<min(start + batchSize, contacts.count)]))
             for card in planned {
                 if let problem = card.problem { throw problem }
@@ -119,6 +126,7 @@ public struct VCardImporter: Sendable {
             operations += try await session.membershipOperations(planned, created: &created)
         }
         operations += try await session.linkOperations().map(\.operation)
+        try checkWanted()
         if !operations.isEmpty {
             session.summary.historyToken = try await store.execute(atomically: session.requests(operations))
                 .historyToken
@@ -141,6 +149,7 @@ public struct VCardImporter: Sendable {
         let cards = reader(strict: false).cards(from: data).makeIterator()
         var next = await CardBatch.read(from: cards, contacts: contacts)
         while let current = next {
+            try checkWanted()
             guard readsAhead else {
                 try await save(current, &session, &handled, progress)
                 next = await CardBatch.read(from: current.rest, contacts: contacts)
@@ -155,8 +164,14 @@ public struct VCardImporter: Sendable {
                 return try await group.next() ?? nil
             }
         }
+        try checkWanted()
         try await session.saveLinks()
         progress(handled)
+    }
+
+    /// Throws `CancellationError` when the import was cancelled or abandoned.
+    private func checkWanted() throws {
+        if Task.isCancelled || isAbandoned() { throw CancellationError() }
     }
 
     /// Learns a batch's cards, notes its unreadable ones and saves its contact cards.

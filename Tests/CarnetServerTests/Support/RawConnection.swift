@@ -101,6 +101,17 @@ struct RawConnection {
         }
     }
 
+    /// Sends `text`, waits for `ready`, then closes the socket with a FIN but without TLS's close_notify (a ragged
+    /// close), reading nothing: a client process that closed its socket or exited while its request ran.
+    func send(_ text: String, thenDropWhen ready: @Sendable () async throws -> Void) async throws {
+        try await handshake.get()
+        try await channel.executeThenClose { _, outbound in
+            try await outbound.write(ByteBuffer(string: text))
+            try await ready()
+            try await channel.channel.triggerUserOutboundEvent(AbruptCloser.Drop())
+        }
+    }
+
     /// Sends `text` once TLS is up and resets the connection: no TLS close_notify, no FIN, as a client that crashed.
     /// The server may have closed first: that is no failure here.
     func sendAndReset(_ text: String) async {
@@ -117,10 +128,12 @@ struct RawConnection {
 private final class AbruptCloser: ChannelOutboundHandler {
     typealias OutboundIn = ByteBuffer
     struct Reset {}
+    struct Drop {}
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-        guard event is Reset else { return context.triggerUserOutboundEvent(event, promise: promise) }
         // Closed from here, the close goes to the socket without passing TLS.
+        if event is Drop { return context.close(promise: promise) }
+        guard event is Reset else { return context.triggerUserOutboundEvent(event, promise: promise) }
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         guard let socket = context.channel as? any SocketOptionProvider else {
             return context.close(promise: promise)
