@@ -88,7 +88,8 @@ extension Carnet {
             static let configuration = CommandConfiguration(
                 abstract: "Revoke a token; a running server stops accepting it within two seconds.")
             @OptionGroup var options: DataOptions
-            @Argument(help: "The token's id (from `carnet token list`).") var id: String
+            @Argument(help: "The token's id (from `carnet token list`); one that starts with - goes after --.")
+            var id: String
 
             func run() async throws {
                 let revoked = try await options.withFolder { try await $0.catalog.revokeAccessToken(id: id) }

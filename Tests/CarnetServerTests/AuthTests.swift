@@ -48,6 +48,17 @@ struct AuthTests {
         }
     }
 
+    /// Ids are URL-safe base64, and one in 64 started with "-", which `carnet token revoke ID` read as an option.
+    @Test("No token id starts with a dash")
+    func idsStartWithoutDash() async throws {
+        try await withRouter { server, _ in
+            for index in 0..<400 {
+                let (_, record) = try await server.app.tokens.create(name: "t\(index)", scopes: [.read])
+                #expect(!record.id.hasPrefix("-"), "\(record.id)")
+            }
+        }
+    }
+
     @Test("A read-only token cannot run mutations: 403 FORBIDDEN, nothing written")
     func wrongScope() async throws {
         try await withRouter { server, client in

@@ -144,6 +144,11 @@ struct CatalogTests {
             powerless.scopes = []
             #expect(await Self.code { try await catalog.insertAccessToken(powerless) } == .validationFailed)
             #expect(try await catalog.accessToken(id: "a3") == nil)
+            var bookless = scoped
+            bookless.id = "a4"
+            bookless.bookIDs = []
+            #expect(await Self.code { try await catalog.insertAccessToken(bookless) } == .validationFailed)
+            #expect(try await catalog.accessToken(id: "a4") == nil)
             #expect(try await catalog.revokeAccessToken(id: "a1", principalID: bob.id) == false)
             #expect(try await catalog.revokeAccessToken(id: "a1", principalID: alice.id))
             #expect(try await catalog.accessTokens(principalID: alice.id).first?.revoked != nil)

@@ -45,7 +45,9 @@ public final class AccessTokens: Sendable {
         name: String, scopes: Set<AccessScope>, authors: [String] = [], principalID: String? = nil,
         bookIDs: [String]? = nil
     ) async throws -> (token: String, record: AccessTokenRecord) {
-        let id = Self.randomText(bytes: 9)
+        // Not starting with "-": the CLI would read `carnet token revoke -x…` as an option (an outside tester's find).
+        var id = Self.randomText(bytes: 9)
+        while id.hasPrefix("-") { id = Self.randomText(bytes: 9) }
         let secret = Self.randomText(bytes: 32)
         let record = AccessTokenRecord(
             id: id, name: name, secretHash: Array(SHA256.hash(data: Data(secret.utf8))),

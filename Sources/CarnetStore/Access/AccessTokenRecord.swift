@@ -58,6 +58,12 @@ extension AccessTokenRecord {
         guard !scopes.isEmpty else {
             throw StoreError(.validationFailed, "A token needs at least one scope.", keyPaths: ["scopes"])
         }
+        // Likewise a token limited to no book (`nil` is every book of its principal's): it was made, and refused
+        // as "invalid or revoked" on every request (an outside tester's find).
+        guard bookIDs.map({ !$0.isEmpty }) ?? true else {
+            throw StoreError(
+                .validationFailed, "A token limited to books needs at least one book.", keyPaths: ["addressBookIds"])
+        }
         guard authors.allSatisfy({ Validation.text($0, limit: StoreLimits.labelBytes) }) else {
             throw StoreError(.validationFailed, "Invalid transaction author", keyPaths: ["authors"])
         }
