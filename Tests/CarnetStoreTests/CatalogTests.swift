@@ -118,6 +118,13 @@ struct CatalogTests {
             #expect(try await catalog.books(visibleTo: bob.id).count == 1)
             #expect(try await catalog.accessToken(id: "tok") == nil)
             #expect(await Self.code { try await catalog.deletePrincipal(id: alice.id) } == .recordDoesNotExist)
+            // The service's admin (the first admin) stays: the service holds its default book open. Another admin
+            // may go.
+            let root = try await catalog.createPrincipal(name: "root", kind: .user, isAdmin: true)
+            let second = try await catalog.createPrincipal(name: "second", kind: .user, isAdmin: true)
+            #expect(await Self.code { try await catalog.deletePrincipal(id: root.id) } == .forbidden)
+            #expect(try await catalog.principal(id: root.id) != nil)
+            #expect(try await catalog.deletePrincipal(id: second.id).map(\.id) == [second.defaultBookID])
         }
     }
 

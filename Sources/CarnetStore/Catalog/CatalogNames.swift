@@ -20,6 +20,13 @@ package enum CatalogNames {
         return composed
     }
 
+    /// The refusal to delete the service's admin principal (the first admin, ``StoreBackend/admin()``): the service
+    /// holds its default book open for its lifetime, so deleting it (a second admin could, through the API) waited
+    /// for that book for ever, and held every later shutdown (an outside tester's find).
+    package static func serviceAdminUndeletable(_ id: String) -> StoreError {
+        StoreError(.forbidden, "The service's admin principal cannot be deleted.", affected: [id])
+    }
+
     /// The spellings a principal named `name` may be stored under, in order: as given, then composed (names stored
     /// before composing kept their own spelling).
     package static func principalSpellings(_ name: String) -> [String] {

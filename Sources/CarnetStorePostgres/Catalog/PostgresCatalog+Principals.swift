@@ -117,6 +117,10 @@ extension PostgresCatalog {
             guard try await Self.principal(connection, id: id, lock: true, logger: logger) != nil else {
                 throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [id])
             }
+            let first = try await connection.rows(
+                "SELECT id FROM principal WHERE is_admin ORDER BY created_at, id COLLATE \"C\" LIMIT 1", logger: logger
+            ).decode(String.self).array().first
+            if first == id { throw CatalogNames.serviceAdminUndeletable(id) }
             let books = try await connection.rows(
                 "SELECT \(unescaped: Self.bookColumns) FROM address_book WHERE owner_id = \(id)", logger: logger
             ).decode(BookRow.self).array().map(Self.book)

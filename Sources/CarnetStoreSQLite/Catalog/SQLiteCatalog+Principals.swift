@@ -96,6 +96,8 @@ extension SQLiteCatalog {
             guard try Self.principal(db, id: id) != nil else {
                 throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [id])
             }
+            let first = "SELECT id FROM principal WHERE isAdmin ORDER BY createdAt, id LIMIT 1"
+            if try String.fetchOne(db, sql: first) == id { throw CatalogNames.serviceAdminUndeletable(id) }
             let books = try Row.fetchAll(
                 db, sql: "SELECT \(Self.bookColumns) FROM addressBook WHERE ownerId = ?", arguments: [id]
             ).map(Self.book)
