@@ -94,6 +94,15 @@ struct HostileFramingTests {
                     #expect(reply.lowercased().contains("sec-websocket-version: 13"), "\(reply.prefix(400))")
                 }
             }
+            // A sound handshake elsewhere than the endpoint is the plain request it also is: 404 with its JSON body
+            // (it was a bare 400).
+            let elsewhere = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                .sendAndReadUntilClosed(
+                    "GET /nope HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n"
+                        + "Sec-WebSocket-Version: 13\r\n\(key)\r\n")
+            #expect(
+                elsewhere.hasPrefix("HTTP/1.1 404") && elsewhere.contains(#""code":"NOT_FOUND""#),
+                "\(elsewhere.prefix(400))")
             // A sound handshake still upgrades.
             let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
             let reply = try await connection.sendAndReadUntilClosed(

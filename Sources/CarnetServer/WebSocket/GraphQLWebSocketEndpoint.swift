@@ -9,13 +9,14 @@ struct GraphQLWebSocketEndpoint: Sendable {
     let dependencies: GraphQLWebSocketSession.Dependencies
     let sessions: WebSocketSessions
 
+    /// Whether a WebSocket may be opened at this request target: the GraphQL endpoint's, whatever its query.
+    static func servesWebSocket(path: String) -> Bool { path.split(separator: "?", maxSplits: 1).first == "/graphql" }
+
     func shouldUpgrade(_ head: HTTPRequest, _ channel: any Channel, _ logger: Logger) async throws
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
     {
         // RFC 6455 upgrades a GET only; anything else is served (or refused) as the plain HTTP request it is.
-        guard head.method == .get, head.path?.split(separator: "?", maxSplits: 1).first == "/graphql" else {
-            return .dontUpgrade
-        }
+        guard head.method == .get, Self.servesWebSocket(path: head.path ?? "") else { return .dontUpgrade }
         let offered = head.headerFields[values: .secWebSocketProtocol]
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             .contains(Self.subprotocol)
