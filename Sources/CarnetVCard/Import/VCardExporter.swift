@@ -36,8 +36,16 @@ public struct VCardExporter: Sendable {
     /// UID before the CATEGORIES that name it), then every contact (or one group's members), calling `output`
     /// with each chunk of text.
     /// - Returns: how many contact cards were written.
+    ///
+    /// Every read is of one state of the book (``ContactStore/withConsistentReads(_:)``): read page by page as saves
+    /// committed, a card showed a save's membership without its update in the same save (an outside tester's
+    /// find).
     @discardableResult
     public func export(groupIdentifier: String? = nil, output: (String) throws -> Void) async throws -> Int {
+        try await store.withConsistentReads { try await exportAll(groupIdentifier, output) }
+    }
+
+    private func exportAll(_ groupIdentifier: String?, _ output: (String) throws -> Void) async throws -> Int {
         let writer = VCardWriter(version: version)
         if groupStyle != .categories { try await exportGroupCards(groupIdentifier, writer, output) }
         var cursor: String?
