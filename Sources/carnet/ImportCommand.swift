@@ -3,6 +3,10 @@ import CarnetStore
 import CarnetVCard
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Carnet {
     /// `carnet import`: vCard files into the local database.
     struct ImportCommand: AsyncParsableCommand {
@@ -15,7 +19,7 @@ extension Carnet {
         @OptionGroup var options: DataOptions
         @OptionGroup var book: BookOption
 
-        @Argument(help: "The vCard files.") var files: [String]
+        @Argument(help: "The vCard files; - for standard input.") var files: [String]
 
         @Option(help: "The container to import into (the default container when absent).") var container: String?
 
@@ -44,10 +48,9 @@ extension Carnet {
             for file in files {
                 let data: Data
                 do {
-                    // Mapped, not read: cards are parsed as the import reaches them.
-                    data = try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
+                    data = try Self.read(file)
                 } catch {
-                    FileHandle.standardError.write(Data("\(file): cannot read: \(error.localizedDescription)\n".utf8))
+                    FileHandle.standardError.write(Data("\(file): cannot read: \(error)\n".utf8))
                     failed = true
                     continue
                 }
@@ -72,6 +75,33 @@ extension Carnet {
                 }
             }
             return failed
+        }
+
+        /// The file's bytes, read whole, or standard input's for `-`; a pipe or `/dev/stdin` reads as a file does.
+        /// Read, not mapped: a file truncated while the import read a mapping of it (a sync job rewriting it) killed
+        /// the process with SIGBUS, and Foundation's reading of a non-regular file said it had no permission (an
+        /// outside tester's finds).
+        static func read(_ path: String) throws -> Data {
+            // POSIX reads: Foundation's reading a pipe failed with "You don't have permission".
+            let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ReadFailure(String(cString: strerror(errno))) }
+            defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+            var data = Data()
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if count == 0 { return data }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw ReadFailure(String(cString: strerror(errno)))
+                }
+                data.append(contentsOf: chunk[..<count])
+            }
+        }
+
+        struct ReadFailure: Error, CustomStringConvertible {
+            let description: String
+            init(_ description: String) { self.description = description }
         }
 
         /// Counts BEGIN:VCARD lines for the progress bar (a quick byte scan).

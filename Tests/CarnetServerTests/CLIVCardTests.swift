@@ -52,6 +52,34 @@ struct CLIVCardTests {
         #expect(!export.stdout.contains("CATEGORIES"))
     }
 
+    /// Foundation's reading of a pipe said it had no permission, and the file was mapped: a file truncated while
+    /// the import read it killed the process (SIGBUS).
+    @Test("import reads a pipe, standard input (-) and a folder's refusal as files")
+    func pipes() async throws {
+        let carnet = try ChildProcess.carnetExecutable().path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cards = directory.appendingPathComponent("cards.vcf").path
+        try Self.cards.write(toFile: cards, atomically: true, encoding: .utf8)
+        let data = directory.appendingPathComponent("data").path
+        let fifo = directory.appendingPathComponent("fifo").path
+        let script = """
+            set -e
+            '\(carnet)' import --data '\(data)' - < '\(cards)'
+            mkfifo '\(fifo)'
+            cat '\(cards)' > '\(fifo)' &
+            '\(carnet)' import --data '\(data)' '\(fifo)'
+            """
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("-: imported 1 cards (1 added"), "\(result.stdout)")
+        #expect(result.stdout.contains("fifo: imported 1 cards (0 added, 0 updated, 1 unchanged)"), "\(result.stdout)")
+        let folder = try await ChildProcess.run(
+            URL(fileURLWithPath: carnet), ["import", "--data", data, directory.path])
+        #expect(folder.status != 0 && folder.stderr.contains("Is a directory"), "\(folder.stderr)")
+    }
+
     @Test("import --strict: a store refusal (no such container) writes nothing and exits 1")
     func strictImport() async throws {
         let carnet = try ChildProcess.carnetExecutable()
