@@ -16,7 +16,7 @@ extension Carnet {
             @Option(help: "The owner (name or id). Default: the admin.") var owner: String?
 
             func run() async throws {
-                let book = try await options.withFolder { folder in
+                let book = try await options.withFolder(creating: true) { folder in
                     let principal = try await folder.resolvePrincipal(owner)
                     return try await folder.catalog.createBook(name: name, ownerID: principal.id)
                 }

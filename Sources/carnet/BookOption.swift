@@ -9,10 +9,10 @@ struct BookOption: ParsableArguments {
 
     /// Runs `body` with the chosen book's store, the data folder open (its catalog created if needed) and closed
     /// afterwards, also when `body` throws.
-    func withStore<T>(_ data: DataOptions, _ body: (any ContactStore, AddressBook) async throws -> T) async throws
-        -> T
-    {
-        try await data.withFolder { backend in
+    func withStore<T>(
+        _ data: DataOptions, creating: Bool = false, _ body: (any ContactStore, AddressBook) async throws -> T
+    ) async throws -> T {
+        try await data.withFolder(creating: creating) { backend in
             let found: AddressBook?
             if let book {
                 found = try await backend.catalog.book(id: book)

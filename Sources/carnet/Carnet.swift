@@ -48,7 +48,14 @@ struct DataOptions: ParsableArguments {
     }
 
     /// Runs `body` with the data folder open, and closes it afterwards, also when `body` throws.
-    func withFolder<T>(_ body: (any StoreBackend) async throws -> T) async throws -> T {
+    /// - Parameter creating: whether a data folder that does not exist is created, for the commands that start
+    ///   one (`status`, `import`, `query` and the create commands); the others refuse it. A typo in `--data` made
+    ///   `backup` write an empty store's copy and exit 0 (an outside tester's find).
+    func withFolder<T>(creating: Bool = false, _ body: (any StoreBackend) async throws -> T) async throws -> T {
+        if !creating, database == nil, !DataFolder.exists(directory: data) {
+            throw CommandFailure(
+                "No data folder at \(data) (carnet serve or carnet status creates one; see --data or CARNET_DATA).")
+        }
         let folder = try await openBackend()
         do {
             let result = try await body(folder)

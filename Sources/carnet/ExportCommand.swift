@@ -49,7 +49,17 @@ extension Carnet {
             } else {
                 output = FileHandle.standardOutput
             }
-            let count = try await exporter.export(groupIdentifier: group) { output.write(Data($0.utf8)) }
+            let count: Int
+            do {
+                count = try await exporter.export(groupIdentifier: group) { output.write(Data($0.utf8)) }
+            } catch {
+                // No half-written (or empty, for a group that is not there) file left behind as if exported.
+                if let file {
+                    try? output.close()
+                    try? FileManager.default.removeItem(atPath: file)
+                }
+                throw error
+            }
             if file != nil {
                 try output.close()
                 FileHandle.standardError.write(Data("exported \(count) cards\n".utf8))

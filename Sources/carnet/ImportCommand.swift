@@ -38,7 +38,7 @@ extension Carnet {
         var linkDuplicates = false
 
         func run() async throws {
-            let failed = try await book.withStore(options) { store, _ in try await importFiles(store) }
+            let failed = try await book.withStore(options, creating: true) { store, _ in try await importFiles(store) }
             if failed { throw ExitCode(1) }
         }
 
@@ -84,7 +84,7 @@ extension Carnet {
         static func read(_ path: String) throws -> Data {
             // POSIX reads: Foundation's reading a pipe failed with "You don't have permission".
             let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ReadFailure(String(cString: strerror(errno))) }
+            guard descriptor >= 0 else { throw CommandFailure(String(cString: strerror(errno))) }
             defer { if descriptor != STDIN_FILENO { close(descriptor) } }
             var data = Data()
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -93,15 +93,10 @@ extension Carnet {
                 if count == 0 { return data }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    throw ReadFailure(String(cString: strerror(errno)))
+                    throw CommandFailure(String(cString: strerror(errno)))
                 }
                 data.append(contentsOf: chunk[..<count])
             }
-        }
-
-        struct ReadFailure: Error, CustomStringConvertible {
-            let description: String
-            init(_ description: String) { self.description = description }
         }
 
         /// Counts BEGIN:VCARD lines for the progress bar (a quick byte scan).

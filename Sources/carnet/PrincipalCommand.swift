@@ -18,7 +18,7 @@ extension Carnet {
             @Flag(help: "May manage principals.") var admin = false
 
             func run() async throws {
-                let principal = try await options.withFolder { folder in
+                let principal = try await options.withFolder(creating: true) { folder in
                     try await folder.catalog.createPrincipal(
                         name: name, kind: service ? .service : .user, isAdmin: admin)
                 }

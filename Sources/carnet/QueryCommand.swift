@@ -97,7 +97,7 @@ extension Carnet {
 
         private func local(_ body: GraphQLRequestBody) async throws -> ([UInt8], Bool) {
             let author = self.author
-            return try await book.withStore(options) { store, _ in
+            return try await book.withStore(options, creating: true) { store, _ in
                 let service = GraphQLService(store: store)
                 var context = GraphQLRequestContext()
                 context.authorizeAuthor = { $0 ?? author }

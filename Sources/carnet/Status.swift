@@ -12,7 +12,7 @@ extension Carnet {
         @OptionGroup var book: BookOption
 
         func run() async throws {
-            try await book.withStore(options) { store, book in
+            try await book.withStore(options, creating: true) { store, book in
                 let containers = try await store.containers()
                 print("address book:     \(book.name) (\(book.id))")
                 print("contacts:         \(try await store.contactCount())")

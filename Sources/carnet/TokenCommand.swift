@@ -28,7 +28,7 @@ extension Carnet {
             @Flag(help: "Print JSON ({id, name, token, scopes, authors, principal, books}).") var json = false
 
             func run() async throws {
-                try await options.withFolder { folder in try await create(folder) }
+                try await options.withFolder(creating: true) { folder in try await create(folder) }
             }
 
             private func create(_ folder: any StoreBackend) async throws {

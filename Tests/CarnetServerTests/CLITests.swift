@@ -119,6 +119,22 @@ struct CLITests {
         #expect(!logs.contains(token) && !logs.contains("zoesecret"))
     }
 
+    /// A typo in --data made `backup` copy a new empty store and exit 0.
+    @Test("Commands that read a data folder refuse one that does not exist, and create nothing")
+    func missingDataFolder() async throws {
+        let carnet = try ChildProcess.carnetExecutable()
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-none-\(UUID().uuidString)")
+        let copy = missing.path + ".sqlite"
+        for arguments in [
+            ["backup", copy], ["export"], ["token", "list"], ["principal", "list"], ["book", "list"],
+            ["token", "revoke", "x"],
+        ] {
+            let result = try await ChildProcess.run(carnet, arguments + ["--data", missing.path])
+            #expect(result.status != 0 && result.stderr.contains("No data folder"), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing.path) && !FileManager.default.fileExists(atPath: copy))
+    }
+
     @Test("query on the local database file: the document from an argument or standard input, with a default author")
     func localQuery() async throws {
         let carnet = try ChildProcess.carnetExecutable()

@@ -50,6 +50,9 @@ struct CLIVCardTests {
         #expect(export.status == 0)
         #expect(export.stdout.contains("KIND:group\r\nFN:Book Club\r\nMEMBER:urn:uuid:cli-grace\r\n"))
         #expect(!export.stdout.contains("CATEGORIES"))
+        // A group that is not there is refused, not exported as empty.
+        let unknown = try await ChildProcess.run(carnet, ["export", "--data", data, "--group", "nope"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("RECORD_DOES_NOT_EXIST"), "\(unknown.stderr)")
     }
 
     /// Foundation's reading of a pipe said it had no permission, and the file was mapped: a file truncated while

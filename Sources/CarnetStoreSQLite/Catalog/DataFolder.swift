@@ -20,6 +20,13 @@ public struct DataFolder: StoreBackend {
     public static let adminBookFileName = "carnet.sqlite"
     public static let catalogFileName = "catalog.sqlite"
 
+    /// Whether `directory` holds a data folder: its catalog, or (before the catalog, upgraded on open) the book.
+    public static func exists(directory: String) -> Bool {
+        [catalogFileName, adminBookFileName].contains {
+            FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0))
+        }
+    }
+
     /// Opens the folder, creating it, its catalog and the admin principal when missing.
     /// - Parameter openBooks: the most books kept open when idle; `nil` bounds them by file descriptors only
     ///   (``BookStores``).

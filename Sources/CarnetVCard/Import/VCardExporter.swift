@@ -36,6 +36,7 @@ public struct VCardExporter: Sendable {
     /// UID before the CATEGORIES that name it), then every contact (or one group's members), calling `output`
     /// with each chunk of text.
     /// - Returns: how many contact cards were written.
+    /// - Throws: `recordDoesNotExist` when `groupIdentifier` names no group.
     ///
     /// Every read is of one state of the book (``ContactStore/withConsistentReads(_:)``): read page by page as saves
     /// committed, a card showed a save's membership without its update in the same save (an outside tester's
@@ -46,6 +47,10 @@ public struct VCardExporter: Sendable {
     }
 
     private func exportAll(_ groupIdentifier: String?, _ output: (String) throws -> Void) async throws -> Int {
+        // A group that is not there is no empty group: an export of it wrote nothing and succeeded.
+        if let groupIdentifier, try await store.groups(withIdentifiers: [groupIdentifier]).isEmpty {
+            throw StoreError(.recordDoesNotExist, "No group has this identifier.", affected: [groupIdentifier])
+        }
         let writer = VCardWriter(version: version)
         if groupStyle != .categories { try await exportGroupCards(groupIdentifier, writer, output) }
         var cursor: String?
