@@ -10,6 +10,29 @@ struct BookManagementTests {
 
     static func value(_ reply: Reply, _ key: String) -> Any? { (reply.json["data"] as? [String: Any])?[key] }
 
+    /// A client that retried a createAddressBook whose selection failed made a second book: nothing said the first
+    /// was made.
+    @Test("An error after a management mutation's write says it committed; one before it does not")
+    func committedFlag() async throws {
+        try await withRouter { server, client in
+            let token = try await server.token()
+            let failing = try await client.graphql(
+                #"mutation { createAddressBook(name: "Work") { id contacts(first: 5000) { totalCount } } }"#,
+                token: token)
+            #expect(failing.errorCodes == ["BAD_USER_INPUT"], "\(failing.body)")
+            let errors = failing.json["errors"] as? [[String: Any]]
+            #expect((errors?.first?["extensions"] as? [String: Any])?["committed"] as? Bool == true)
+            let books = try await client.graphql("{ addressBooks { name } }", token: token)
+            let names = (Self.value(books, "addressBooks") as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names?.filter { $0 == "Work" }.count == 1)
+            // Refused before writing: no flag.
+            let refused = try await client.graphql(
+                #"mutation { renameAddressBook(id: "nope", name: "X") { id } }"#, token: token)
+            let refusal = (refused.json["errors"] as? [[String: Any]])?.first?["extensions"] as? [String: Any]
+            #expect(refused.errorCodes == ["RECORD_DOES_NOT_EXIST"] && refusal?["committed"] == nil)
+        }
+    }
+
     @Test("An owner creates, renames, shares, unshares and deletes a book; a default book stays")
     func books() async throws {
         try await withRouter { server, client in

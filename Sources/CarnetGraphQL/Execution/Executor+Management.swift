@@ -56,6 +56,7 @@ extension Executor {
             let kind: Principal.Kind = arguments.string("kind") == "SERVICE" ? .service : .user
             let principal = try await catalog.createPrincipal(
                 name: arguments.string("name") ?? "", kind: kind, isAdmin: arguments.bool("isAdmin") ?? false)
+            markCommitted()
             return writePrincipal(principal, plan.selection?.fields(for: "Principal") ?? [])
         case .setPrincipalDisabled:
             try await requireAdmin(viewer)
@@ -66,6 +67,7 @@ extension Executor {
             guard let principal = try await catalog.principal(id: id) else {
                 throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [id])
             }
+            markCommitted()
             return writePrincipal(principal, plan.selection?.fields(for: "Principal") ?? [])
         case .deletePrincipal:
             try await requireAdmin(viewer)
@@ -106,6 +108,7 @@ extension Executor {
             }
         }
         let (token, record) = try await viewer.createToken(arguments.string("name") ?? "", scopes, authors, books)
+        markCommitted()
         writer.beginObject()
         for sub in plan.selection?.fields(for: "CreatedAccessToken") ?? [] {
             switch CreatedAccessTokenField(rawValue: sub.code) {
@@ -145,7 +148,12 @@ extension Executor {
     }
 
     /// An address book, opened when its selection reads records.
+    /// The current mutation field has written what it changes: what fails after (its result's selection) says so,
+    /// and the execution deadline no longer cuts it.
+    func markCommitted() { (budget.pastCommit, committedMutation) = (true, true) }
+
     func writeVisibleBook(_ visible: VisibleBook, _ viewer: GraphQLViewer, _ plan: FieldPlan) async throws -> Bool {
+        markCommitted()
         guard Self.readsRecords(plan.selection?.fields(for: "AddressBook") ?? []) else {
             return try await writeBook(visible, viewer, plan)
         }

@@ -37,7 +37,7 @@ extension Executor {
         }
         let save = try SaveInput(input, author: author)
         let result = try await store.execute(save.request)
-        (budget.pastCommit, committedSave) = (true, result)
+        (budget.pastCommit, committedSave, committedMutation) = (true, result, true)
 
         var contactIDs: [String] = []
         var unifiedIDs: [String] = []
