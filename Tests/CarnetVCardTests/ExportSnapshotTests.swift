@@ -1,14 +1,15 @@
-import CarnetStore
 import Foundation
 import Testing
 
+@testable import CarnetStore
 @testable import CarnetVCard
 
 /// An export reads one state of the book: page by page as saves committed, a card showed a save's membership
 /// without that save's update of the contact (an outside tester's find).
 @Suite("Export snapshot")
 struct ExportSnapshotTests {
-    /// Runs a save from a synchronous context (an export's output): on another task, while this thread waits.
+    /// Runs a save from a synchronous context (an export's output, on a background thread of its own): on another
+    /// task, while this thread waits.
     static func execute(_ request: SaveRequest, on store: any ContactStore) {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
@@ -38,14 +39,21 @@ struct ExportSnapshotTests {
         save.addMember("c2400", toGroup: "g")
         let store = fixture.store
         let during = save
-        var chunks = 0
-        var text = ""
-        try await VCardExporter(store: store, version: .v3).export { chunk in
-            text += chunk
-            chunks += 1
-            guard chunks == 1 else { return }
-            Self.execute(during, on: store)
+        // On a background thread: the output's wait must not block the cooperative pool, which the save needs.
+        let exported = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await BackgroundExecutor.run {
+                var text = ""
+                var chunks = 0
+                try await VCardExporter(store: store, version: .v3).export { chunk in
+                    text += chunk
+                    chunks += 1
+                    guard chunks == 1 else { return }
+                    Self.execute(during, on: store)
+                }
+                return text
+            }
         }
+        let text = exported
         #expect(try await store.contacts(withIdentifiers: ["c2400"], keysToFetch: [.note]).first?.note != "")
         let card = try #require(text.components(separatedBy: "END:VCARD").first { $0.contains("N:F2400;") })
         #expect(!card.contains("NOTE") && !card.contains("CATEGORIES"), "\(card)")

@@ -118,6 +118,8 @@ extension ImportSession {
             let group = identifier.map { Group(identifier: $0, name: name) } ?? Group(name: name)
             groups.add(group, to: &operations)
             created += 1
+            // By name alone (no card gives it): another import may make one of the name meanwhile.
+            if identifier == nil { createdByName.append(group.identifier) }
             return group.identifier
         }
     }

@@ -61,6 +61,8 @@ struct ImportSession {
     /// Every group the CATEGORIES of any card of the import put a contact in, by contact, kept for the whole
     /// import: the last card decides those too (``removals(_:carded:)``), whatever batches the cards fell in.
     var joinedGroups: [String: Set<String>] = [:]
+    /// Groups the CATEGORIES of the batch being saved create by name alone (``mergeConcurrentGroups()``).
+    var createdByName: [String] = []
     /// Stored contacts that group cards' members name, by UID.
     var memberContacts: [ExactText: String] = [:]
     /// The contacts the cards added or changed, for ``linkDuplicates()``.
@@ -116,6 +118,7 @@ struct ImportSession {
             }
             groups.commit()
             summary.groupsCreated += created
+            try await mergeConcurrentGroups()
             for card in planned {
                 if let problem = card.problem {
                     summary.skipped.append(problem)
@@ -126,6 +129,7 @@ struct ImportSession {
             commitCounts()
         } catch let error as StoreError {
             groups.rollBack()
+            createdByName = []
             // An identifier in use or retired (a restore after deletes): plan again with every identifier
             // checked, so the batch still saves in one transaction.
             if error.code == .insertedRecordAlreadyExists, !checkingIdentifiers {

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import CarnetStore
+@testable import CarnetVCard
+
+/// Two imports at once whose cards name a new CATEGORIES group each made a group of that name, half the members in
+/// each: no order of the two imports gives that (an outside tester's find).
+@Suite("Concurrent imports and CATEGORIES")
+struct ConcurrentImportGroupTests {
+    static func file(_ tag: String) -> String {
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nN:\(tag)0;A;;;\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:\(tag)1;A;;;\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
+    }
+
+    @Test("Imports that both create a group of one name end with one group holding every member")
+    func oneGroup() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        // Each import saves its first card (no CATEGORIES), then waits for the other's: both have read the
+        // container's groups before either makes "Team". Each on a background thread of its own, which the wait
+        // blocks: on the cooperative pool, two such waits would stop every test of the process.
+        let (first, second) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        func run(_ tag: String, signal: DispatchSemaphore, wait: DispatchSemaphore) async throws {
+            var importer = VCardImporter(store: store, transactionAuthor: tag)
+            importer.batchSize = 1
+            _ = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+                try await importer.importCards(Data(Self.file(tag).utf8)) { handled in
+                    guard handled == 1 else { return }
+                    signal.signal()
+                    wait.wait()
+                }
+            }
+        }
+        async let a: Void = run("a", signal: first, wait: second)
+        async let b: Void = run("b", signal: second, wait: first)
+        _ = try await (a, b)
+        let teams = try await store.groups().filter { $0.name == "Team" }
+        #expect(teams.count == 1)
+        let members = try await store.members(ofGroups: teams.map(\.identifier), keysToFetch: [.familyName])
+        #expect(Set(members.values.flatMap { $0.map(\.familyName) }) == ["a1", "b1"])
+    }
+}
