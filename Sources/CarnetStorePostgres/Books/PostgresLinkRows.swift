@@ -10,9 +10,8 @@ enum PostgresLinkRows {
         _ connection: PostgresConnection, logger: Logger, book: String, containing identifiers: [String]
     ) async throws -> [LinkGroup] {
         guard !identifiers.isEmpty else { return [] }
-        let rows = try await connection.execute(
-            GroupsStatement(book: book, identifiers: identifiers), logger: logger
-        ).array()
+        let rows = try await connection.executeRows(
+            GroupsStatement(book: book, identifiers: identifiers), logger: logger)
         return LinkGroup.assembled(rows)
     }
 

@@ -45,14 +45,14 @@ struct PostgresLinkedRead {
         // one's guess of ten), which cost more than running it and halved the requests a server answered.
         let rows =
             identifiers.count == 1
-            ? try await connection.execute(OneStatement(statement), logger: logger)
-            : try await connection.execute(statement, logger: logger)
+            ? try await connection.executeRows(OneStatement(statement), logger: logger)
+            : try await connection.executeRows(statement, logger: logger)
         let linkColumn = PostgresContactLoader.metadataCount + members.columns.count
         var links: [(String, String, Bool, Bool)] = []
         var linked: [String: Contact] = [:]
         var unlinked: [Contact] = []
         var current: (identifier: String, linked: Bool)?
-        for try await row in rows {
+        for row in rows {
             let cells = Array(row)
             let identifier = try cells[0].decode(String.self)
             if current?.identifier != identifier {

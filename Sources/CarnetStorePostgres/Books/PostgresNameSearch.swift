@@ -73,7 +73,7 @@ struct PostgresNameSearch {
         let missing = prefixes.subtracting(counts.keys)
         guard !missing.isEmpty else { return counts }
         var read = Dictionary(uniqueKeysWithValues: missing.map { ($0, Int64(0)) })
-        let rows = try await connection.query(
+        let rows = try await connection.rows(
             """
             SELECT prefix, contacts FROM contact_name_prefix_count
             WHERE book_id = \(store.bookID) AND prefix = ANY(\(Array(missing)))

@@ -84,7 +84,7 @@ struct PostgresSaveTransaction {
     }
 
     @discardableResult
-    func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+    func run(_ query: PostgresQuery) async throws -> CollectedRows {
         try await connection.rows(query, logger: logger)
     }
 

@@ -24,7 +24,7 @@ extension BookImport {
     /// Memberships keep both records' creation orders, the full sync's order of memberships.
     func insertMemberships(_ memberships: [ArchivedMembership]) async throws {
         guard !memberships.isEmpty else { return }
-        try await connection.query(
+        try await connection.rows(
             """
             INSERT INTO group_member (book_id, group_id, contact_id, group_order, contact_order)
             SELECT \(bookID), u.group_id, u.contact_id, g.created_order, c.created_order
@@ -41,14 +41,14 @@ extension BookImport {
         let rows = groups.flatMap { group in
             group.members.map { (group.identifier, $0, $0 == group.preferredForName, $0 == group.preferredForImage) }
         }
-        try await connection.query(
+        try await connection.rows(
             """
             INSERT INTO contact_link (book_id, contact_id, unified_id, preferred_for_name, preferred_for_image)
             SELECT \(bookID), u.contact_id, u.unified_id, u.for_name, u.for_image
             FROM unnest(\(rows.map(\.1))::text[], \(rows.map(\.0))::text[], \(rows.map(\.2))::bool[],
                 \(rows.map(\.3))::bool[]) AS u(contact_id, unified_id, for_name, for_image)
             """, logger: logger)
-        try await connection.query(
+        try await connection.rows(
             """
             UPDATE contact SET link_hidden = true
             WHERE book_id = \(bookID) AND id = ANY(\(rows.filter { !$0.2 }.map(\.1)))

@@ -34,7 +34,7 @@ extension BookImport {
         try await analyzeIfGrown(adding: contacts.count)
         // Images one contact at a time: a batch of them in one statement could reach gigabytes.
         for contact in contacts where contact.imageData != nil || contact.thumbnailImageData != nil {
-            try await connection.query(
+            try await connection.rows(
                 """
                 UPDATE contact SET image_data = \(contact.imageData), thumbnail_image_data = \(contact.thumbnailImageData)
                 WHERE book_id = \(bookID) AND id = \(contact.identifier)

@@ -68,7 +68,7 @@ struct BookImport: Sendable {
             state.analyzed = state.written
             return true
         }
-        if due { try await connection.query("ANALYZE contact", logger: logger) }
+        if due { try await connection.rows("ANALYZE contact", logger: logger) }
     }
 
     /// Counts the name prefixes and the contacts copied into the book's rows; after a large book, every table gets
@@ -76,14 +76,14 @@ struct BookImport: Sendable {
     func finish() async throws {
         var bindings = PostgresBindings()
         bindings.append(bookID)
-        try await connection.query(
+        try await connection.rows(
             PostgresQuery(unsafeSQL: BookSchema.countNamePrefixes("WHERE book_id = $1"), binds: bindings),
             logger: logger)
-        try await connection.query(
+        try await connection.rows(
             PostgresQuery(unsafeSQL: BookSchema.fillLinkedNames("lh.book_id = $1"), binds: bindings), logger: logger)
         if contactsWritten.state.withLock({ $0.written }) >= 10_000 {
             for table in BookSchema.bookTables {
-                try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
+                try await connection.rows(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
             }
         }
         try await connection.rows(

@@ -16,7 +16,7 @@ extension PostgresConnection {
                 aliases.append(array.alias)
             }
         }
-        try await query(
+        try await rows(
             PostgresQuery(
                 unsafeSQL: """
                     INSERT INTO \(table) (book_id, \(columns.map(\.name).joined(separator: ", ")))

@@ -1,12 +1,43 @@
+import CarnetStore
 import Logging
 import PostgresNIO
 
 extension PostgresConnection {
     /// The rows of a query. One name for the asynchronous query, so chaining `.decode` after it does not pick
     /// postgres-nio's older future-returning overload.
+    ///
+    /// Never waits past the connection's close (``ConnectionWatch``).
     @discardableResult
-    func rows(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
-        try await self.query(query, logger: logger)
+    func rows(_ query: PostgresQuery, logger: Logger) async throws -> CollectedRows {
+        guard !isClosed else { throw ConnectionWatch.lost }
+        return try await ConnectionWatch.query(self, query, logger: logger)
+    }
+
+    /// A prepared statement's rows, decoded; never waits past the connection's close (``ConnectionWatch``).
+    func executeRows<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws
+        -> [Statement.Row] where Statement.Row: Sendable
+    {
+        guard !isClosed else { throw ConnectionWatch.lost }
+        return try await ConnectionWatch.execute(self, statement, logger: logger)
+    }
+
+    /// Runs `body` in a transaction: BEGIN, then COMMIT, or ROLLBACK when `body` throws, unless the connection is
+    /// gone (its server ended the transaction). postgres-nio's own `withTransaction` rolls back on a closed
+    /// connection too, and waits for ever (``rows(_:logger:)``).
+    func inTransaction<T>(
+        logger: Logger, isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> sending T
+    ) async throws -> sending T {
+        try await rows("BEGIN", logger: logger)
+        let value: T
+        do {
+            value = try await body(self)
+        } catch {
+            if !isClosed { _ = try? await rows("ROLLBACK", logger: logger) }
+            throw error
+        }
+        try await rows("COMMIT", logger: logger)
+        return value
     }
 }
 

@@ -47,7 +47,7 @@ package final class PostgresDatabase: Sendable {
             // start that long.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    _ = try await database.read { connection in try await connection.query("SELECT 1", logger: logger) }
+                    _ = try await database.read { connection in try await connection.rows("SELECT 1", logger: logger) }
                 }
                 group.addTask {
                     try await Task.sleep(for: location.connectTimeout)
@@ -90,10 +90,14 @@ package final class PostgresDatabase: Sendable {
     }
 
     /// Runs `body` in a transaction: all of it commits, or none of it and the error.
-    package func write<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+    package func write<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending T
+    ) async throws -> sending T {
         try checkOpen()
         do {
-            return try await client.withTransaction(logger: logger, body)
+            return try await client.withConnection(isolation: isolation) { connection in
+                try await connection.inTransaction(logger: logger, isolation: isolation, body)
+            }
         } catch {
             throw StoreError.mapped(error)
         }

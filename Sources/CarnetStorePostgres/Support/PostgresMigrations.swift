@@ -29,38 +29,38 @@ enum PostgresMigrations {
         let logger = database.logger
         try await database.read { connection in
             // Waiting for another instance's migration is not a busy book: no lock timeout here.
-            try await connection.query("SET lock_timeout = 0", logger: logger)
-            try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+            try await connection.rows("SET lock_timeout = 0", logger: logger)
+            try await connection.rows("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
             do {
                 try await apply(migrations, connection, logger: logger)
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
-                _ = try? await connection.query("RESET lock_timeout", logger: logger)
+                _ = try? await connection.rows("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+                _ = try? await connection.rows("RESET lock_timeout", logger: logger)
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
-            try await connection.query("RESET lock_timeout", logger: logger)
+            try await connection.rows("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+            try await connection.rows("RESET lock_timeout", logger: logger)
         }
     }
 
     private static func apply(_ migrations: [Migration], _ connection: PostgresConnection, logger: Logger) async throws
     {
-        try await connection.query(
+        try await connection.rows(
             "CREATE TABLE IF NOT EXISTS carnet_migration (id text PRIMARY KEY, applied_at double precision NOT NULL)",
             logger: logger)
         var applied: Set<String> = []
-        for try await id in try await connection.query("SELECT id FROM carnet_migration", logger: logger)
+        for try await id in try await connection.rows("SELECT id FROM carnet_migration", logger: logger)
             .decode(String.self)
         {
             applied.insert(id)
         }
         for migration in migrations where !applied.contains(migration.id) {
-            try await connection.withTransaction(logger: logger) { connection in
+            try await connection.inTransaction(logger: logger) { connection in
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await migration.step?(connection, logger)
-                try await connection.query(
+                try await connection.rows(
                     "INSERT INTO carnet_migration (id, applied_at) VALUES (\(migration.id), \(Date().timeIntervalSince1970))",
                     logger: logger)
             }

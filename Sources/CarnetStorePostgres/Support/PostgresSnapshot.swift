@@ -57,7 +57,7 @@ extension PostgresDatabase {
         var outcome: Result<T, any Error>?
         do {
             try await snapshots.withConnection { connection in
-                try await connection.query(
+                try await connection.rows(
                     "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
                 let snapshot = PostgresSnapshot(connection, of: self)
                 do {
@@ -66,7 +66,7 @@ extension PostgresDatabase {
                     outcome = .failure(error)
                 }
                 snapshot.stop()
-                do { try await connection.query("COMMIT", logger: logger) } catch {
+                do { try await connection.rows("COMMIT", logger: logger) } catch {
                     // It may still be in its transaction, which the next query leasing it would read in: close it.
                     try? await connection.close()
                     throw error
