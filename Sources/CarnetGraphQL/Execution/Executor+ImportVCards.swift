@@ -21,6 +21,7 @@ extension Executor {
         let summary: VCardImporter.Summary
         do {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))
+            markCommitted()
         } catch let issue as VCardIssue {
             throw FieldError(
                 message: issue.description, code: .vCardMalformed,

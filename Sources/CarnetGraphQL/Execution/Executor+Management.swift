@@ -20,6 +20,7 @@ extension Executor {
         case .deleteAddressBook:
             try requireWholeToken(viewer)
             let book = try await catalog.deleteBook(id: id, by: viewer.principalID)
+            markCommitted()
             try await viewer.books.delete(book)
             writer.string(book.id)
             return true
@@ -36,6 +37,7 @@ extension Executor {
             }
             try await catalog.share(
                 bookID: id, with: arguments.string("principalId") ?? "", access: access, by: viewer.principalID)
+            markCommitted()
             guard let visible = try await viewer.book(id: id) else {
                 throw StoreError.noSuchBook(id)
             }
@@ -64,6 +66,7 @@ extension Executor {
                 throw FieldError(message: "An admin cannot disable itself.", code: .forbidden)
             }
             try await catalog.setDisabled(arguments.bool("disabled") ?? true, principal: id)
+            markCommitted()
             guard let principal = try await catalog.principal(id: id) else {
                 throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [id])
             }
@@ -74,7 +77,9 @@ extension Executor {
             guard id != viewer.principalID else {
                 throw FieldError(message: "An admin cannot delete itself.", code: .forbidden)
             }
-            for book in try await catalog.deletePrincipal(id: id) { try await viewer.books.delete(book) }
+            let deleted = try await catalog.deletePrincipal(id: id)
+            markCommitted()
+            for book in deleted { try await viewer.books.delete(book) }
             writer.string(id)
             return true
         case .save, .importVCards:

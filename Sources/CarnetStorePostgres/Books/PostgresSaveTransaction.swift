@@ -84,7 +84,7 @@ struct PostgresSaveTransaction {
     }
 
     @discardableResult
-    func run(_ query: PostgresQuery) async throws -> CollectedRows {
+    func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         try await connection.rows(query, logger: logger)
     }
 

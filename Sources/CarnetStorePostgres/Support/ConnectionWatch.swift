@@ -7,11 +7,12 @@ import Synchronization
 ///
 /// postgres-nio writes a query to its channel without a promise: a query written just as the server closes the
 /// connection (a failover, `pg_terminate_backend`), after NIO has taken the handlers out of the closed channel, is
-/// lost with its promise, and its caller waits for ever; so does one reading a query's rows as the connection
-/// closes. A save holding its pool lease hung so, until every request waited for the pool, and a subscription's
-/// notifier so, silently (an outside tester's finds). The query and the reading of its rows run in a task of their
-/// own; the caller waits for whichever comes first, the rows or the connection's close. A query lost so leaves its
-/// task suspended: a few hundred bytes, once per lost connection at most.
+/// lost with its promise, and its caller waits for ever. A save holding its pool lease hung so, until every request
+/// waited for the pool, and a subscription's notifier so, silently (an outside tester's finds). The query runs in a
+/// task of its own; the caller waits for whichever comes first, the query's answer or the connection's close (plus
+/// ``closeGrace``, so that an answer that came with the close, a COMMIT's, still wins). Its rows are then read as
+/// they come: a row stream open when its connection closes ends with the error. A query lost so leaves its task
+/// suspended, holding the closed connection: once per lost connection at most.
 enum ConnectionWatch {
     /// How each waiting caller is told that its connection closed.
     private typealias Failure = @Sendable (any Error) -> Void
@@ -20,14 +21,18 @@ enum ConnectionWatch {
     private static let waiting = Mutex<[ObjectIdentifier: [Int: Failure]]>([:])
     private static let nextCall = Atomic<Int>(0)
 
-    /// A query's rows.
+    /// How long after a connection's close its waiting callers are told: an answer that arrived with the close is
+    /// handed over first.
+    static let closeGrace = TimeAmount.seconds(1)
+
+    /// A query's rows, as they come.
     static func query(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws
-        -> CollectedRows
+        -> PostgresRowSequence
     {
-        try await watch(connection) { CollectedRows(try await $0.query(query, logger: logger).collect()) }
+        try await watch(connection) { try await $0.query(query, logger: logger) }
     }
 
-    /// A prepared statement's rows, decoded.
+    /// A prepared statement's rows, decoded (read whole: postgres-nio's decoded sequence is not sendable).
     static func execute<Statement: PostgresPreparedStatement>(
         _ connection: PostgresConnection, _ statement: Statement, logger: Logger
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
@@ -49,8 +54,10 @@ enum ConnectionWatch {
             if !watched {
                 // Once per connection: at its close (at once if it is closed), every caller still waiting is told.
                 connection.closeFuture.whenComplete { _ in
-                    let orphans = waiting.withLock { $0.removeValue(forKey: key) } ?? [:]
-                    for fail in orphans.values { fail(lost) }
+                    connection.eventLoop.scheduleTask(in: closeGrace) {
+                        let orphans = waiting.withLock { $0.removeValue(forKey: key) } ?? [:]
+                        for fail in orphans.values { fail(lost) }
+                    }
                 }
             }
             Task {
@@ -71,26 +78,5 @@ enum ConnectionWatch {
         var error = StoreError(.unavailable, "The database connection was lost; nothing was written. Retry shortly.")
         error.retryAfter = .seconds(1)
         return error
-    }
-}
-
-/// A query's rows, read whole (``ConnectionWatch``): postgres-nio's `decode` and a `for try await` take them as
-/// they take its row sequence.
-struct CollectedRows: AsyncSequence, Sendable {
-    typealias Element = PostgresRow
-
-    let rows: [PostgresRow]
-
-    init(_ rows: [PostgresRow]) { self.rows = rows }
-
-    /// Every row.
-    func collect() -> [PostgresRow] { rows }
-
-    func makeAsyncIterator() -> Iterator { Iterator(rows: rows.makeIterator()) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        var rows: IndexingIterator<[PostgresRow]>
-
-        mutating func next() async throws -> PostgresRow? { rows.next() }
     }
 }

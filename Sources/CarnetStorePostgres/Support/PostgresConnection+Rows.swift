@@ -8,7 +8,7 @@ extension PostgresConnection {
     ///
     /// Never waits past the connection's close (``ConnectionWatch``).
     @discardableResult
-    func rows(_ query: PostgresQuery, logger: Logger) async throws -> CollectedRows {
+    func rows(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         guard !isClosed else { throw ConnectionWatch.lost }
         return try await ConnectionWatch.query(self, query, logger: logger)
     }
@@ -36,7 +36,17 @@ extension PostgresConnection {
             if !isClosed { _ = try? await rows("ROLLBACK", logger: logger) }
             throw error
         }
-        try await rows("COMMIT", logger: logger)
+        do {
+            try await rows("COMMIT", logger: logger)
+        } catch let error as StoreError where error.code == .unavailable {
+            // Sent, maybe made: the connection went before the answer.
+            var unknown = StoreError(
+                .unavailable,
+                "The database connection was lost during the commit: it may have been written. Read it back before retrying."
+            )
+            unknown.retryAfter = error.retryAfter
+            throw unknown
+        }
         return value
     }
 }

@@ -7,11 +7,20 @@ import CarnetStore
 /// was made meanwhile, and its own goes into that one (members added, its group deleted). Should both imports do
 /// so at once, the second merge fails (the other group is gone) and its group, with every member, stays.
 extension ImportSession {
-    /// Merges the groups the last commit created by name into groups of the same names made meanwhile.
-    mutating func mergeConcurrentGroups() async throws {
+    /// Merges the groups the last commit created by name into groups of the same names made meanwhile. Best
+    /// effort, after the commit: a failure leaves the groups as they are, and the import goes on.
+    mutating func mergeConcurrentGroups() async {
         let created = createdByName
         createdByName = []
         guard !created.isEmpty else { return }
+        do {
+            try await merge(created)
+        } catch {
+            // The other group went meanwhile (its import merged it into ours), or the store refused: as it is.
+        }
+    }
+
+    private mutating func merge(_ created: [String]) async throws {
         var unknown: [ExactText: String] = [:]
         for group in try await store.groups(inContainer: groups.containerIdentifier)
         where !groups.contains(identifier: group.identifier) {
@@ -33,11 +42,7 @@ extension ImportSession {
             }
             operations.append(.deleteGroup(identifier: ours))
         }
-        do {
-            summary.historyToken = try await store.execute(atomically: requests(operations)).historyToken
-        } catch is StoreError {
-            return
-        }
+        summary.historyToken = try await store.execute(atomically: requests(operations)).historyToken
         for (ours, theirs) in targets {
             groups.replace(ours, with: theirs)
             for (contact, joined) in joinedGroups where joined.contains(ours) {

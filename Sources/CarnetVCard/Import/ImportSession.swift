@@ -118,7 +118,6 @@ struct ImportSession {
             }
             groups.commit()
             summary.groupsCreated += created
-            try await mergeConcurrentGroups()
             for card in planned {
                 if let problem = card.problem {
                     summary.skipped.append(problem)
@@ -128,8 +127,8 @@ struct ImportSession {
             }
             commitCounts()
         } catch let error as StoreError {
-            groups.rollBack()
             createdByName = []
+            groups.rollBack()
             // An identifier in use or retired (a restore after deletes): plan again with every identifier
             // checked, so the batch still saves in one transaction.
             if error.code == .insertedRecordAlreadyExists, !checkingIdentifiers {
@@ -140,7 +139,10 @@ struct ImportSession {
                 return
             }
             for card in cards { try await save([card], checkingIdentifiers: true) }
+            return
         }
+        // After the commit, outside its error path: the batch is saved whatever the merge meets.
+        await mergeConcurrentGroups()
     }
 
     /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit.

@@ -133,7 +133,7 @@ public struct VCardImporter: Sendable {
         }
         session.groups.commit()
         session.summary.groupsCreated += created
-        try await session.mergeConcurrentGroups()
+        await session.mergeConcurrentGroups()
         session.commitLinkCounts()
         session.commitCounts()
         progress(cards.count)
