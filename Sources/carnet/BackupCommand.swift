@@ -12,6 +12,14 @@ extension Carnet {
         @OptionGroup var book: BookOption
         @Argument(help: "The new file (must not exist).") var path: String
 
+        func validate() throws {
+            // SQLite reads both as no file at all (a temporary or in-memory database): the copy went nowhere and
+            // failed with an internal error about a missing table.
+            guard !path.isEmpty, !path.hasPrefix(":") else {
+                throw ValidationError("PATH names the new file, such as backup.sqlite.")
+            }
+        }
+
         func run() async throws {
             let name = try await book.withStore(options) { store, book in
                 try await store.backup(to: path)

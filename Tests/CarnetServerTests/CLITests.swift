@@ -133,6 +133,11 @@ struct CLITests {
             #expect(result.status != 0 && result.stderr.contains("No data folder"), "\(arguments): \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: missing.path) && !FileManager.default.fileExists(atPath: copy))
+        // A backup needs a file to write: SQLite reads "" and ":memory:" as none.
+        for path in ["", ":memory:"] {
+            let result = try await ChildProcess.run(carnet, ["backup", path, "--data", missing.path])
+            #expect(result.status != 0 && result.stderr.contains("PATH names the new file"), "\(result.stderr)")
+        }
     }
 
     @Test("query on the local database file: the document from an argument or standard input, with a default author")
