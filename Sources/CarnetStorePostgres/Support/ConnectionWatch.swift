@@ -17,8 +17,17 @@ enum ConnectionWatch {
     /// How each waiting caller is told that its connection closed.
     private typealias Failure = @Sendable (any Error) -> Void
 
-    /// The callers waiting on each open connection's work, by connection and call.
-    private static let waiting = Mutex<[ObjectIdentifier: [Int: Failure]]>([:])
+    /// The callers waiting on a connection's work, by call. The entry holds its connection until the close has been
+    /// told (``closeGrace`` after it), so no other connection takes its address, and its key, meanwhile: keyed by
+    /// an address alone, a connection made within the grace joined the closed one's entry and its callers were told
+    /// of a close that was not theirs.
+    private struct Entry {
+        let connection: PostgresConnection
+        var waiters: [Int: Failure] = [:]
+    }
+
+    /// The entries of the connections with work, by connection.
+    private static let waiting = Mutex<[ObjectIdentifier: Entry]>([:])
     private static let nextCall = Atomic<Int>(0)
 
     /// How long after a connection's close its waiting callers are told: an answer that arrived with the close is
@@ -48,14 +57,14 @@ enum ConnectionWatch {
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let watched = waiting.withLock { table -> Bool in
                 let watched = table[key] != nil
-                table[key, default: [:]][id] = { continuation.resume(throwing: $0) }
+                table[key, default: Entry(connection: connection)].waiters[id] = { continuation.resume(throwing: $0) }
                 return watched
             }
             if !watched {
                 // Once per connection: at its close (at once if it is closed), every caller still waiting is told.
                 connection.closeFuture.whenComplete { _ in
                     connection.eventLoop.scheduleTask(in: closeGrace) {
-                        let orphans = waiting.withLock { $0.removeValue(forKey: key) } ?? [:]
+                        let orphans = waiting.withLock { $0.removeValue(forKey: key) }?.waiters ?? [:]
                         for fail in orphans.values { fail(lost) }
                     }
                 }
@@ -68,7 +77,9 @@ enum ConnectionWatch {
                     result = .failure(error)
                 }
                 // Whoever takes the caller out of the table answers it, once.
-                if waiting.withLock({ $0[key]?.removeValue(forKey: id) }) != nil { continuation.resume(with: result) }
+                if waiting.withLock({ $0[key]?.waiters.removeValue(forKey: id) }) != nil {
+                    continuation.resume(with: result)
+                }
             }
         }
     }
