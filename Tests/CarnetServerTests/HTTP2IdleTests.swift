@@ -32,19 +32,8 @@ struct HTTP2IdleTests {
             try await connection.sendAndReadUntilClosed("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", limit: .seconds(300))
         }
         try await Task.sleep(for: .milliseconds(200))
-        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await server.stop()
-                return true
-            }
-            group.addTask {
-                // Well past the 6 s it needs (a loaded suite once took over 40), well short of the idle limit.
-                try await Task.sleep(for: .seconds(150))
-                return false
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? false
-        }
+        // Well past the 6 s it needs (a loaded suite once took over 40), well short of the idle limit.
+        let stopped = try await server.stops(within: .seconds(150))
         #expect(stopped, "the server was still shutting down after 150 s")
         _ = try? await reader.value
     }
@@ -68,21 +57,11 @@ struct HTTP2IdleTests {
         let reader = Task { try await connection.sendAndReadUntilClosed(text, limit: .seconds(300)) }
         // The server has the connection (no ClientHello yet) when its shutdown begins.
         try await Task.sleep(for: .milliseconds(300))
-        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await server.stop()
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: .milliseconds(300))
-                if completesHandshake { hold.succeed() }
-                // Well past the grace period (and a loaded suite's delays), well short of the deadlines that ended
-                // the connection before.
-                try await Task.sleep(for: .seconds(150))
-                return false
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? false
+        // Well past the grace period (and a loaded suite's delays), well short of the deadlines that ended the
+        // connection before.
+        let stopped = try await server.stops(within: .seconds(150)) {
+            try await Task.sleep(for: .milliseconds(300))
+            if completesHandshake { hold.succeed() }
         }
         hold.succeed()  // a second completion does nothing
         #expect(stopped, "the server was still shutting down after 150 s")

@@ -25,19 +25,8 @@ struct ShutdownTests {
         // The server has the connection and its request when the shutdown begins.
         try await Task.sleep(for: .milliseconds(500))
         started.withLock { $0 = clock.now }
-        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await server.stop()
-                return true
-            }
-            group.addTask {
-                // Well past what it needs on a loaded machine, well short of the grace period below.
-                try await Task.sleep(for: .seconds(150))
-                return false
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? false
-        }
+        // Well past what it needs on a loaded machine, well short of the grace period below.
+        let stopped = try await server.stops(within: .seconds(150))
         let (lived, received) = try await reader.value
         return (lived, received, stopped)
     }

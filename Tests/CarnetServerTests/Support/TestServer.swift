@@ -107,6 +107,26 @@ final class TestServer: Sendable {
         try? await app.backend.close()
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// Stops the server and says whether it stopped within `limit`, running `meanwhile` beside the stop: a bound on
+    /// a hang, far past what a loaded machine needs and far short of the limits a test means to show unused.
+    func stops(within limit: Duration, meanwhile: @escaping @Sendable () async throws -> Void = {}) async throws
+        -> Bool
+    {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await self.stop()
+                return true
+            }
+            group.addTask {
+                try await meanwhile()
+                try await Task.sleep(for: limit)
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+    }
 }
 
 enum TestServerError: Error {
