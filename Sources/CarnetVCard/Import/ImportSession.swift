@@ -104,7 +104,9 @@ struct ImportSession {
 
     /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
     /// card by card, so only the card at fault is skipped.
-    mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false) async throws {
+    ///
+    /// - Parameter rereads: Times this batch was planned again for groups that went (``rereadGroups()``).
+    mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false, rereads: Int = 0) async throws {
         let planned = try await plan(cards, checkingIdentifiers: checkingIdentifiers || importer.strict)
         var created = 0
         var operations = planned.compactMap { $0.problem == nil ? $0.operation : nil }
@@ -129,10 +131,14 @@ struct ImportSession {
         } catch let error as StoreError {
             createdByName = []
             groups.rollBack()
+            if refusedForGoneGroup(error), rereads < Self.goneGroupRetries {
+                try await rereadGroups()
+                return try await save(cards, checkingIdentifiers: checkingIdentifiers, rereads: rereads + 1)
+            }
             // An identifier in use or retired (a restore after deletes): plan again with every identifier
             // checked, so the batch still saves in one transaction.
             if error.code == .insertedRecordAlreadyExists, !checkingIdentifiers {
-                return try await save(cards, checkingIdentifiers: true)
+                return try await save(cards, checkingIdentifiers: true, rereads: rereads)
             }
             guard cards.count > 1 else {
                 summary.skipped.append(VCardIssue(line: cards[0].line, message: error.description))

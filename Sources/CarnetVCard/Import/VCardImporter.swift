@@ -90,7 +90,19 @@ public struct VCardImporter: Sendable {
         }
         var session = try await ImportSession(importer: self)
         if strict {
-            try await importStrictly(data, &session, progress)
+            var rereads = 0
+            while true {
+                do {
+                    try await importStrictly(data, &session, progress)
+                    break
+                } catch let error as StoreError
+                    where session.refusedForGoneGroup(error) && rereads < ImportSession.goneGroupRetries
+                {
+                    // Nothing was written: the whole file is planned again on the groups there now.
+                    rereads += 1
+                    session = try await ImportSession(importer: self)
+                }
+            }
         } else {
             try await importLeniently(data, &session, progress)
         }

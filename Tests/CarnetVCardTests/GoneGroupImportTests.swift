@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CarnetStore
+@testable import CarnetVCard
+
+/// A group an import knew went while it ran (another import merged it into its own group of the name, or a client
+/// deleted it): every later card naming it was refused "No such group", and a whole import was skipped, in a CI run
+/// of twelve imports into three books at once.
+@Suite("Groups that go while an import runs")
+struct GoneGroupImportTests {
+    static let file = card("x0") + card("x1")
+
+    static func card(_ family: String) -> String {
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nN:\(family);A;;;\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
+    }
+
+    /// What a concurrent import's merge does: a new group of the name takes `old`'s members, and `old` goes.
+    static func mergeAway(_ old: String, in store: any ContactStore) async throws {
+        let members = try await store.members(ofGroups: [old], keysToFetch: [])[old] ?? []
+        let replacement = Group(name: "Team")
+        var operations: [SaveOperation] = [.addGroup(replacement, containerIdentifier: nil)]
+        for member in members {
+            operations.append(.addMember(contactIdentifier: member.identifier, groupIdentifier: replacement.identifier))
+        }
+        operations.append(.deleteGroup(identifier: old))
+        _ = try await store.execute(SaveRequest(transactionAuthor: "merge", operations: operations))
+    }
+
+    /// Runs the merge from an import's callback, which is synchronous: it blocks its background thread (not one of
+    /// the cooperative pool) until the merge is in.
+    final class Merger: Sendable {
+        let store: any ContactStore
+        let old: String
+        let failure = Mutex<String?>(nil)
+        let checks = Mutex(0)
+
+        init(_ store: any ContactStore, _ old: String) {
+            self.store = store
+            self.old = old
+        }
+
+        func mergeAwayBlocking() {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                do { try await GoneGroupImportTests.mergeAway(old, in: store) } catch {
+                    failure.withLock { $0 = "\(error)" }
+                }
+                done.signal()
+            }
+            done.wait()
+        }
+    }
+
+    static func team(in store: any ContactStore) async throws -> (groups: Int, members: Set<String>) {
+        let teams = try await store.groups().filter { $0.name == "Team" }
+        let members = try await store.members(ofGroups: teams.map(\.identifier), keysToFetch: [.familyName])
+        let names: [String] = members.values.flatMap { $0.map(\.familyName) }
+        return (teams.count, Set(names))
+    }
+
+    static func existingTeam(_ store: any ContactStore) async throws -> String {
+        let group = Group(name: "Team")
+        _ = try await store.execute(
+            SaveRequest(transactionAuthor: "setup", operations: [.addGroup(group, containerIdentifier: nil)]))
+        return group.identifier
+    }
+
+    @Test("A lenient import's next batch joins the group its group was merged into: no card skipped")
+    func lenient() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let old = try await Self.existingTeam(store)
+        let merger = Merger(store, old)
+        var importer = VCardImporter(store: store, transactionAuthor: "import")
+        importer.batchSize = 1
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(Self.file.utf8)) { handled in
+                if handled == 1 { merger.mergeAwayBlocking() }
+            }
+        }
+        #expect(merger.failure.withLock { $0 } == nil)
+        #expect(summary.added == 2)
+        #expect(summary.skipped.isEmpty, "\(summary.skipped)")
+        let team = try await Self.team(in: store)
+        #expect(team.groups == 1)
+        #expect(team.members == ["x0", "x1"])
+    }
+
+    @Test("A strict import whose commit meets a merged-away group is planned again and commits whole")
+    func strict() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let old = try await Self.existingTeam(store)
+        let merger = Merger(store, old)
+        var importer = VCardImporter(store: store, transactionAuthor: "import", strict: true)
+        // Asked before each batch and once before the commit: the second time, every card is planned on `old`.
+        importer.isAbandoned = {
+            let check = merger.checks.withLock { count in
+                count += 1
+                return count
+            }
+            if check == 2 { merger.mergeAwayBlocking() }
+            return false
+        }
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(Self.file.utf8))
+        }
+        #expect(merger.failure.withLock { $0 } == nil)
+        #expect(merger.checks.withLock { $0 } > 2)
+        #expect(summary.added == 2)
+        let team = try await Self.team(in: store)
+        #expect(team.groups == 1)
+        #expect(team.members == ["x0", "x1"])
+    }
+}
