@@ -16,35 +16,39 @@ struct GoneGroupImportTests {
         "BEGIN:VCARD\r\nVERSION:3.0\r\nN:\(family);A;;;\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
     }
 
-    /// What a concurrent import's merge does: a new group of the name takes `old`'s members, and `old` goes.
-    static func mergeAway(_ old: String, in store: any ContactStore) async throws {
+    /// What a concurrent import's merge does: `old`'s members go into `target` (a new group of the name when
+    /// `nil`), and `old` goes.
+    static func mergeAway(_ old: String, into target: String?, in store: any ContactStore) async throws {
         let members = try await store.members(ofGroups: [old], keysToFetch: [])[old] ?? []
-        let replacement = Group(name: "Team")
-        var operations: [SaveOperation] = [.addGroup(replacement, containerIdentifier: nil)]
+        var operations: [SaveOperation] = []
+        let survivor = target ?? Group(name: "Team").identifier
+        if target == nil {
+            operations.append(.addGroup(Group(identifier: survivor, name: "Team"), containerIdentifier: nil))
+        }
         for member in members {
-            operations.append(.addMember(contactIdentifier: member.identifier, groupIdentifier: replacement.identifier))
+            operations.append(.addMember(contactIdentifier: member.identifier, groupIdentifier: survivor))
         }
         operations.append(.deleteGroup(identifier: old))
         _ = try await store.execute(SaveRequest(transactionAuthor: "merge", operations: operations))
     }
 
-    /// Runs the merge from an import's callback, which is synchronous: it blocks its background thread (not one of
-    /// the cooperative pool) until the merge is in.
     final class Merger: Sendable {
         let store: any ContactStore
         let old: String
+        let target: String?
         let failure = Mutex<String?>(nil)
         let checks = Mutex(0)
 
-        init(_ store: any ContactStore, _ old: String) {
+        init(_ store: any ContactStore, _ old: String, into target: String? = nil) {
             self.store = store
             self.old = old
+            self.target = target
         }
 
         func mergeAwayBlocking() {
             let done = DispatchSemaphore(value: 0)
             Task {
-                do { try await GoneGroupImportTests.mergeAway(old, in: store) } catch {
+                do { try await GoneGroupImportTests.mergeAway(old, into: target, in: store) } catch {
                     failure.withLock { $0 = "\(error)" }
                 }
                 done.signal()
@@ -113,5 +117,41 @@ struct GoneGroupImportTests {
         let team = try await Self.team(in: store)
         #expect(team.groups == 1)
         #expect(team.members == ["x0", "x1"])
+    }
+
+    @Test("Cards saved while two groups bore their CATEGORIES name join the one left once the other merged into it")
+    func ambiguityResolved() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let kept = try await Self.existingTeam(store)
+        let merged = try await Self.existingTeam(store)
+        let merger = Merger(store, merged, into: kept)
+        var importer = VCardImporter(store: store, transactionAuthor: "import")
+        importer.batchSize = 1
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(Self.file.utf8)) { handled in
+                if handled == 1 { merger.mergeAwayBlocking() }
+            }
+        }
+        #expect(merger.failure.withLock { $0 } == nil)
+        #expect(summary.added == 2)
+        #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+        let team = try await Self.team(in: store)
+        #expect(team.groups == 1)
+        #expect(team.members == ["x0", "x1"])
+    }
+
+    @Test("Two groups of the name to the end: the cards join neither, with a warning each")
+    func ambiguityStays() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        _ = try await Self.existingTeam(store)
+        _ = try await Self.existingTeam(store)
+        let summary = try await fixture.importText(Self.file, batchSize: 1)
+        #expect(summary.added == 2)
+        #expect(summary.warnings.filter { $0.key == "CATEGORIES" }.count == 2, "\(summary.warnings)")
+        let team = try await Self.team(in: store)
+        #expect(team.groups == 2)
+        #expect(team.members.isEmpty)
     }
 }

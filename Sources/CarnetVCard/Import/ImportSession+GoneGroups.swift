@@ -32,4 +32,26 @@ extension ImportSession {
             joinedGroups[contact] = kept
         }
     }
+
+    /// CATEGORIES names that several groups bore when their cards were saved, so that the cards joined none, and
+    /// that name one group now: the cards join it. Imports at once each made a group of a new name, and one that
+    /// read the groups before either merged its own into the other saw two. Lenient imports only: a strict
+    /// import's groups are not in yet, and the file's other names would lose them.
+    mutating func joinResolvedCategories() async throws -> [LinkOperation] {
+        guard !ambiguousCategories.isEmpty, !importer.strict else { return [] }
+        try await rereadGroups()
+        var result: [LinkOperation] = []
+        for (contact, entry) in ambiguousCategories.sorted(by: { $0.value.cardLine < $1.value.cardLine }) {
+            for name in entry.names {
+                guard case .group(let group) = categoryTarget(ExactText(name)) else { continue }
+                if joinedGroups[contact, default: []].insert(group).inserted {
+                    result.append(
+                        LinkOperation(
+                            operation: .addMember(contactIdentifier: contact, groupIdentifier: group),
+                            cardLine: entry.cardLine))
+                }
+            }
+        }
+        return result
+    }
 }

@@ -16,7 +16,7 @@ extension ImportSession {
     /// Group cards' groups and members, the removals they decide, and late relations. Reads the store; writes
     /// nothing. Counts the groups it creates into ``pendingGroupsCreated``.
     mutating func linkOperations() async throws -> [LinkOperation] {
-        var result: [LinkOperation] = []
+        var result = try await joinResolvedCategories()
         var listed: [String: Set<String>] = [:]
         var carded: Set<String> = []
         for (card, group) in try await groupCardTargets(&result) {
