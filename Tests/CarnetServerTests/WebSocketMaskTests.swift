@@ -39,11 +39,12 @@ struct WebSocketMaskTests {
         return Array(reply[(start + 4)...])
     }
 
-    @Test("An unmasked connection_init is not served: the server closes with 1002")
-    func unmaskedFrameCloses() async throws {
-        try await withServer { server in
+    @Test("An unmasked connection_init is not served: the server closes with 1002", arguments: [true, false])
+    func unmaskedFrameCloses(tls: Bool) async throws {
+        // Plain HTTP too: behind a TLS-terminating proxy, which passes frames as they come.
+        try await withServer({ if !tls { $0.transport = .plainHTTP } }) { server in
             let token = try await server.token()
-            let connection = try await RawConnection.open(port: server.port, caPath: server.caPath)
+            let connection = try await RawConnection.open(port: server.port, caPath: tls ? server.caPath : nil)
             let reply = try await connection.sendAndReadUntilClosed(
                 bytes: Self.handshake + Self.frame(0x1, Self.initMessage(token), mask: nil), limit: .seconds(60))
             let text = String(decoding: reply, as: UTF8.self)

@@ -40,4 +40,49 @@ struct ConcurrentImportGroupTests {
         let members = try await store.members(ofGroups: teams.map(\.identifier), keysToFetch: [.familyName])
         #expect(Set(members.values.flatMap { $0.map(\.familyName) }) == ["a1", "b1"])
     }
+
+    /// Holds each of `parties` threads until all have arrived.
+    final class Barrier: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var waiting: Int
+
+        init(parties: Int) { waiting = parties }
+
+        func arriveAndWait() {
+            condition.lock()
+            waiting -= 1
+            if waiting == 0 { condition.broadcast() }
+            while waiting > 0 { condition.wait() }
+            condition.unlock()
+        }
+    }
+
+    @Test("Four imports that each create the group of one name end with one group holding every member")
+    func manyImports() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let tags = ["a", "b", "c", "d"]
+        // Every import has read the container's groups (and saved its first card) before any makes "Team".
+        let barrier = Barrier(parties: tags.count)
+        try await withThrowingTaskGroup(of: VCardImporter.Summary.self) { group in
+            for tag in tags {
+                group.addTask {
+                    var importer = VCardImporter(store: store, transactionAuthor: tag)
+                    importer.batchSize = 1
+                    return try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+                        try await importer.importCards(Data(Self.file(tag).utf8)) { handled in
+                            if handled == 1 { barrier.arriveAndWait() }
+                        }
+                    }
+                }
+            }
+            for try await summary in group {
+                #expect(summary.added == 2 && summary.skipped.isEmpty && summary.warnings.isEmpty, "\(summary)")
+            }
+        }
+        let teams = try await store.groups().filter { $0.name == "Team" }
+        #expect(teams.count == 1)
+        let members = try await store.members(ofGroups: teams.map(\.identifier), keysToFetch: [.familyName])
+        #expect(Set(members.values.flatMap { $0.map(\.familyName) }) == ["a1", "b1", "c1", "d1"])
+    }
 }

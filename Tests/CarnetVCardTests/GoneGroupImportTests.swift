@@ -32,6 +32,10 @@ struct GoneGroupImportTests {
         _ = try await store.execute(SaveRequest(transactionAuthor: "merge", operations: operations))
     }
 
+    final class Flag: Sendable {
+        let value = Mutex(false)
+    }
+
     final class Merger: Sendable {
         let store: any ContactStore
         let old: String
@@ -153,5 +157,35 @@ struct GoneGroupImportTests {
         let team = try await Self.team(in: store)
         #expect(team.groups == 2)
         #expect(team.members.isEmpty)
+    }
+
+    @Test("Cards of an ambiguous name whose groups were all deleted meanwhile are reported, not silently groupless")
+    func ambiguousGroupsDeleted() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let first = try await Self.existingTeam(store)
+        let second = try await Self.existingTeam(store)
+        let deleted = Flag()
+        var importer = VCardImporter(store: store, transactionAuthor: "import")
+        importer.batchSize = 1
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(Self.file.utf8)) { handled in
+                guard handled == 1 else { return }
+                let done = DispatchSemaphore(value: 0)
+                Task {
+                    let request = SaveRequest(operations: [
+                        .deleteGroup(identifier: first), .deleteGroup(identifier: second),
+                    ])
+                    if (try? await store.execute(request)) != nil { deleted.value.withLock { $0 = true } }
+                    done.signal()
+                }
+                done.wait()
+            }
+        }
+        #expect(deleted.value.withLock { $0 })
+        #expect(summary.added == 2)
+        let messages = summary.warnings.filter { $0.key == "CATEGORIES" }.map(\.message)
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.allSatisfy { $0.contains("deleted while the import ran") }, "\(messages)")
     }
 }

@@ -2,8 +2,10 @@
 """Many vCard imports at once, into a few books, beside single saves and queries: more imports than the server's
 background threads (four), so some run on background threads and some on the request's own. Every import must
 report each of its cards added, every save must succeed, each book must end with exactly the contacts sent to it,
-and a `storeDidChange` subscriber on each book must hear every import's author and every save's. The seed is printed
-on failure.
+a `storeDidChange` subscriber on each book must hear every import's author and every save's, and each CATEGORIES name
+must end as one group (imports at once each make the group of a new name, and merge it into the one made meanwhile)
+holding every card that named it, but for the cards the import said joined none (the name was two groups' when the
+import ended: a CATEGORIES warning at the card). The seed is printed on failure.
 
 Usage: python3 tests/clients/concurrent_imports.py --url https://localhost:PORT/graphql --ca ca.pem --token TOKEN
        [--imports 12] [--books 3] [--seed N]   (the token must be able to create books)
@@ -24,22 +26,28 @@ except ImportError as error:  # pragma: no cover - environment problem
     sys.exit(f"concurrent_imports.py needs httpx and websockets (pip install -r tests/clients/requirements.txt): {error}")
 
 IMPORT = ("mutation($b:ID!,$d:String!,$a:String!,$s:Boolean!){ importVCards(addressBookId:$b, data:$d,"
-          " transactionAuthor:$a, strict:$s){ added updated unchanged skipped{ message } historyToken } }")
+          " transactionAuthor:$a, strict:$s){ added updated unchanged skipped{ message } warnings{ key cardLine } historyToken } }")
 SAVE = "mutation($b:ID!,$r:SaveRequestInput!){ save(addressBookId:$b, request:$r){ historyToken } }"
 COUNT = "query($b:ID!){ addressBook(id:$b){ contacts(first:1){ totalCount } } }"
+GROUPS = "query($b:ID!){ addressBook(id:$b){ groups { name memberCount } } }"
 SUBSCRIBE = "subscription($b:ID!){ storeDidChange(addressBookId:$b){ historyToken authors } }"
 
 
-def cards(rng: random.Random, prefix: str, count: int) -> str:
+def cards(rng: random.Random, prefix: str, count: int, named: dict, lines: dict) -> str:
+    """`count` cards, each in one CATEGORIES group; `named` counts the cards of each group name, `lines` gives each
+    card's name by its first line."""
     text = []
     for index in range(count):
+        category = rng.choice(['Team', 'Family', 'Club'])
+        named[category] = named.get(category, 0) + 1
+        lines[1 + 8 * index] = category
         given = rng.choice(["Anna", "José", "Zoë", "Łukasz", "Mei", "Noah"])
         text.append(
             "BEGIN:VCARD\r\nVERSION:3.0\r\n"
             f"N:{prefix}-{index};{given};;;\r\nFN:{given} {prefix}-{index}\r\n"
             f"EMAIL;TYPE=HOME:{prefix.lower()}.{index}@example.org\r\n"
             f"TEL;TYPE=CELL:+1 555 {rng.randrange(1000, 9999)}\r\n"
-            f"CATEGORIES:{rng.choice(['Team', 'Family', 'Club'])}\r\n"
+            f"CATEGORIES:{category}\r\n"
             "END:VCARD\r\n")
     return "".join(text)
 
@@ -117,12 +125,15 @@ async def main() -> int:
                         problems.append(f"book {book}: the subscription ended: {message}")
                         return
 
-        plan = []  # (book, author, cards, strict)
+        plan = []  # (book, author, cards, strict, count, CATEGORIES name by card line)
         sent = {book: 0 for book in books}
+        named = {book: {} for book in books}  # CATEGORIES name -> cards naming it, by book
         for number in range(args.imports):
             book = books[number % len(books)]
             count = rng.randrange(20, 400)
-            plan.append((book, f"import-{number}", cards(rng, f"I{number}", count), rng.random() < 0.3, count))
+            lines = {}
+            plan.append((book, f"import-{number}", cards(rng, f"I{number}", count, named[book], lines),
+                         rng.random() < 0.3, count, lines))
             sent[book] += count
         saves = [(books[rng.randrange(len(books))], f"save-{number}") for number in range(24)]
         for book, _ in saves:
@@ -133,10 +144,13 @@ async def main() -> int:
         subscribers = [asyncio.create_task(subscribe(book)) for book in books]
         await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready.values())), timeout=30)
 
-        async def run_import(book, author, data, strict, count):
+        async def run_import(book, author, data, strict, count, lines):
             result = (await post(IMPORT, {"b": book, "d": data, "a": author, "s": strict})).get("importVCards")
             if result is None:
                 return
+            for warning in result["warnings"]:
+                if warning["key"] == "CATEGORIES":
+                    named[book][lines[warning["cardLine"]]] -= 1
             if result["added"] != count or result["skipped"] or result["updated"] or result["unchanged"]:
                 problems.append(f"{author} ({count} cards, strict {strict}) reported {result}")
 
@@ -157,6 +171,13 @@ async def main() -> int:
             authors = {p[1] for p in plan if p[0] == book} | {s[1] for s in saves if s[0] == book}
             if heard[book] != authors:
                 problems.append(f"book {book}: the subscriber missed {sorted(authors - heard[book])}")
+            groups = (await post(GROUPS, {"b": book}))["addressBook"]["groups"]
+            found = {}
+            for group in groups:
+                found.setdefault(group["name"], []).append(group["memberCount"])
+            wanted = {name: [count] for name, count in named[book].items()}
+            if found != wanted:
+                problems.append(f"book {book}: groups (name: member counts) {found}, the cards named {wanted}")
 
     if problems:
         print(f"seed {args.seed}: {len(problems)} problems", file=sys.stderr)

@@ -82,7 +82,6 @@ struct CarnetChannel: ServerChildChannel {
                         let operations = channel.pipeline.syncOperations
                         let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                         try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
-                        try operations.addHandler(WebSocketMaskCheck.Installer())
                         quiesce.repeatIfQuiesced(channel)
                         return .http1_1(value)
                     }

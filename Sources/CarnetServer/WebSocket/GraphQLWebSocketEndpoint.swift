@@ -29,6 +29,8 @@ struct GraphQLWebSocketEndpoint: Sendable {
             }
         var headers: HTTPFields = [:]
         if offered { headers[.secWebSocketProtocol] = Self.subprotocol }
+        // Behind TLS or a proxy alike: the check goes in as the upgrade is answered, before any frame is read.
+        try await channel.pipeline.addHandler(WebSocketMaskCheck.Installer())
         let (dependencies, sessions) = (self.dependencies, self.sessions)
         return .upgrade(headers) { inbound, outbound, context in
             let session = GraphQLWebSocketSession(

@@ -19,29 +19,39 @@ final class WebSocketMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
         refused = true
         var code = context.channel.allocator.buffer(capacity: 2)
         code.write(webSocketErrorCode: .protocolError)
-        let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in bound.value.close(promise: nil) }
+        // Closed at once, not once the frame is flushed: a client that stops reading would hold the connection,
+        // and the session could still write. TLS's close waits at most its shutdown timeout for the client.
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: code)))
+            .whenComplete { _ in }
+        context.close(promise: nil)
     }
 
-    /// Waits, at the end of an HTTP/1.1 connection's pipeline, for an upgrade to WebSocket, and then puts the check
-    /// after the frame decoder the upgrade added. NIO tells of the upgrade once the WebSocket handlers are in and
-    /// before it passes on the bytes that came with the handshake, so no frame gets past unchecked.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // After the refusal nothing more is said: NIO's handler would send a second close frame for a framing error.
+        if !refused { context.fireErrorCaught(error) }
+    }
+
+    /// Put at the end of the pipeline as a WebSocket upgrade is accepted; once NIO has added the WebSocket handlers
+    /// (it tells of the upgrade before it passes on the bytes that came with the handshake), puts the check after
+    /// the frame decoder, so no frame gets past unchecked, and leaves.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if case .upgradeComplete? = event as? HTTPServerUpgradeEvents {
-                let operations = context.pipeline.syncOperations
+            guard case .upgradeComplete? = event as? HTTPServerUpgradeEvents else {
+                return context.fireUserInboundEventTriggered(event)
+            }
+            let operations = context.pipeline.syncOperations
+            if let decoder = try? operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self) {
                 do {
-                    let decoder = try operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
                     try operations.addHandler(WebSocketMaskCheck(), position: .after(decoder))
                 } catch {
-                    // No frame decoder: not a WebSocket, nothing to check.
+                    // Unchecked frames are not served.
+                    context.close(promise: nil)
                 }
-                operations.removeHandler(context: context, promise: nil)
             }
             context.fireUserInboundEventTriggered(event)
+            operations.removeHandler(context: context, promise: nil)
         }
     }
 }

@@ -19,6 +19,11 @@ struct GroupCardNames {
         case oneCard(uid: String?)
         /// Several cards do: a name alone cannot tell their groups apart.
         case severalCards
+
+        var isNoCard: Bool {
+            if case .noCard = self { return true }
+            return false
+        }
     }
 
     /// Notes a group card; returns the line of the earlier card with its UID, which this one replaces.

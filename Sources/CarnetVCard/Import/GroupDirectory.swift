@@ -24,7 +24,15 @@ struct GroupDirectory {
         let resolved = target ?? ""
         self.container = container
         self.containerIdentifier = resolved
-        for group in try await store.groups(inContainer: resolved) {
+        try await reread(store)
+    }
+
+    /// Reads the container's groups again, as they are now (other writers' groups in, deleted ones out); the groups
+    /// about to be added stay.
+    mutating func reread(_ store: any ContactStore) async throws {
+        byName = [:]
+        names = [:]
+        for group in try await store.groups(inContainer: containerIdentifier) {
             let name = ExactText(group.name)
             byName[name, default: []].append(group.identifier)
             names[group.identifier] = name

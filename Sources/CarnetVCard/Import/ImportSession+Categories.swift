@@ -140,16 +140,25 @@ extension ImportSession {
     }
 
     /// A warning at each card whose CATEGORIES name a name that several groups of the container bear and no group
-    /// card gives, once every card is in: the card joined none of them.
+    /// card gives, once every card is in: the card joined none of them. And at each that named a group that went
+    /// while the import ran (``joinResolvedCategories()`` leaves those).
     mutating func ambiguousCategoryWarnings() {
-        for entry in ambiguousCategories.values.sorted(by: { $0.cardLine < $1.cardLine })
-        where entry.names.contains(where: { isAmbiguousInContainer(ExactText($0)) }) {
+        for entry in ambiguousCategories.values.sorted(by: { $0.cardLine < $1.cardLine }) {
+            let names = entry.names.map(ExactText.init)
+            let message: String
+            if names.contains(where: isAmbiguousInContainer) {
+                message =
+                    "names a name several groups of the container bear, and no group card of the file says which: "
+                    + "the card joins none of them, and stays in those it is in"
+            } else if names.contains(where: {
+                groupCardNames.definition(of: $0).isNoCard && unclaimedGroups(named: $0).isEmpty
+            }) {
+                message = "names a group that was deleted while the import ran: the card joins none"
+            } else {
+                continue
+            }
             summary.warnings.append(
-                VCardWarning(
-                    line: entry.cardLine, cardLine: entry.cardLine, key: "CATEGORIES",
-                    message:
-                        "names a name several groups of the container bear, and no group card of the file says "
-                        + "which: the card joins none of them, and stays in those it is in"))
+                VCardWarning(line: entry.cardLine, cardLine: entry.cardLine, key: "CATEGORIES", message: message))
         }
         ambiguousCategories = [:]
     }

@@ -21,7 +21,7 @@ extension ImportSession {
     /// decides its groups.
     mutating func rereadGroups() async throws {
         let old = groups
-        groups = try await GroupDirectory(store: store, container: importer.containerIdentifier)
+        try await groups.reread(store)
         for (contact, joined) in joinedGroups {
             let gone = joined.filter { !groups.contains(identifier: $0) }
             guard !gone.isEmpty else { continue }
@@ -35,22 +35,39 @@ extension ImportSession {
 
     /// CATEGORIES names that several groups bore when their cards were saved, so that the cards joined none, and
     /// that name one group now: the cards join it. Imports at once each made a group of a new name, and one that
-    /// read the groups before either merged its own into the other saw two. Lenient imports only: a strict
-    /// import's groups are not in yet, and the file's other names would lose them.
+    /// read the groups before either merged its own into the other saw two. What stays unresolved (still several
+    /// groups, or none left) is left in ``ambiguousCategories`` for ``ambiguousCategoryWarnings()``.
     mutating func joinResolvedCategories() async throws -> [LinkOperation] {
-        guard !ambiguousCategories.isEmpty, !importer.strict else { return [] }
+        guard !ambiguousCategories.isEmpty else { return [] }
         try await rereadGroups()
         var result: [LinkOperation] = []
+        var added: Set<[String]> = []
         for (contact, entry) in ambiguousCategories.sorted(by: { $0.value.cardLine < $1.value.cardLine }) {
+            // A contact whose last card says nothing of groups, in a file with group cards: those alone decide.
+            if !groupCards.isEmpty, let index = regroupedIndex[contact], regrouped[index].lastWithoutCategories {
+                ambiguousCategories[contact] = nil
+                continue
+            }
+            var unresolved: [String] = []
             for name in entry.names {
-                guard case .group(let group) = categoryTarget(ExactText(name)) else { continue }
-                if joinedGroups[contact, default: []].insert(group).inserted {
+                // A group card of the file that gives the name, read after the card: its members decide.
+                guard case .noCard = groupCardNames.definition(of: ExactText(name)) else { continue }
+                let candidates = unclaimedGroups(named: ExactText(name))
+                guard candidates.count == 1, let group = candidates.first else {
+                    unresolved.append(name)
+                    continue
+                }
+                // Sent even when the import counts the contact in already: the group it counted may have been
+                // deleted rather than merged into this one (the store makes a repeated add a no-op).
+                joinedGroups[contact, default: []].insert(group)
+                if added.insert([contact, group]).inserted {
                     result.append(
                         LinkOperation(
                             operation: .addMember(contactIdentifier: contact, groupIdentifier: group),
                             cardLine: entry.cardLine))
                 }
             }
+            ambiguousCategories[contact] = unresolved.isEmpty ? nil : (unresolved, entry.cardLine)
         }
         return result
     }
