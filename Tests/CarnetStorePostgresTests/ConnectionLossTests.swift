@@ -51,6 +51,9 @@ struct ConnectionLossTests {
         let done = Atomic<Bool>(false)
         let hung = Atomic<Int>(0)
         let refused = Mutex<[String]>([])
+        /// The first contact of each save that answered, by what it answered: saved, or not written.
+        let saved = Mutex<[String]>([])
+        let notWritten = Mutex<[String]>([])
     }
 
     @Test("Saves while the server terminates the connections all answer, committed or UNAVAILABLE")
@@ -76,11 +79,15 @@ struct ConnectionLossTests {
                             }
                             request.add(Group(identifier: "w\(writer)-\(index)-g", name: "g"))
                             let pending = request
+                            let first = "w\(writer)-\(index)-0"
                             switch await Self.answer(within: 60, { try await store.execute(pending) }) {
                             case nil: tally.hung.add(1, ordering: .relaxed)
-                            case .failure(let error as StoreError) where error.code == .unavailable: break
+                            case .failure(let error as StoreError) where error.code == .unavailable:
+                                if error.message.contains("nothing was written") {
+                                    tally.notWritten.withLock { $0.append(first) }
+                                }
                             case .failure(let error): tally.refused.withLock { $0.append("\(error)") }
-                            case .success: break
+                            case .success: tally.saved.withLock { $0.append(first) }
                             }
                         }
                     }
@@ -103,6 +110,11 @@ struct ConnectionLossTests {
             await admin.close()
             #expect(tally.hung.load(ordering: .relaxed) == 0, "saves that never answered")
             #expect(tally.refused.withLock { $0 }.isEmpty, "\(tally.refused.withLock { $0 })")
+            // Each answer told the truth: what was saved is there, what was not written is not.
+            let saved = tally.saved.withLock { $0 }
+            let notWritten = tally.notWritten.withLock { $0 }
+            #expect(try await store.contacts(withIdentifiers: saved, keysToFetch: []).count == saved.count)
+            #expect(try await store.contacts(withIdentifiers: notWritten, keysToFetch: []).isEmpty, "\(notWritten)")
             // The pool has recovered: a save after it commits.
             var after = Contact(identifier: "after")
             after.givenName = "A"

@@ -24,28 +24,41 @@ extension PostgresConnection {
     /// Runs `body` in a transaction: BEGIN, then COMMIT, or ROLLBACK when `body` throws, unless the connection is
     /// gone (its server ended the transaction). postgres-nio's own `withTransaction` rolls back on a closed
     /// connection too, and waits for ever (``rows(_:logger:)``).
+    ///
+    /// - Parameter unanswered: told the transaction's id when the COMMIT was sent and the connection lost before its
+    ///   answer, for the caller to look up once it has let the connection go (``CommitOutcome``); by default the
+    ///   transaction fails as one that may have been written.
     func inTransaction<T>(
         logger: Logger, isolation: isolated (any Actor)? = #isolation,
+        unanswered: (Int64) throws -> Void = { _ in throw CommitOutcome.unknown },
         _ body: (PostgresConnection) async throws -> sending T
     ) async throws -> sending T {
         try await rows("BEGIN", logger: logger)
         let value: T
+        let xid: Int64?
         do {
+            // Named before the commit, so that a commit whose answer is lost can be looked up.
+            xid = try await rows("SELECT txid_current()", logger: logger).decode(Int64.self).array().first
             value = try await body(self)
         } catch {
             if !isClosed { _ = try? await rows("ROLLBACK", logger: logger) }
             throw error
         }
         do {
-            try await rows("COMMIT", logger: logger)
+            switch CommitOutcome.fault {
+            case nil:
+                try await rows("COMMIT", logger: logger)
+            case .answerLostAfterCommit?:
+                try await rows("COMMIT", logger: logger)
+                throw ConnectionWatch.lost
+            case .answerLostAfterRollback?:
+                try await rows("ROLLBACK", logger: logger)
+                throw ConnectionWatch.lost
+            }
         } catch let error as StoreError where error.code == .unavailable {
             // Sent, maybe made: the connection went before the answer.
-            var unknown = StoreError(
-                .unavailable,
-                "The database connection was lost during the commit: it may have been written. Read it back before retrying."
-            )
-            unknown.retryAfter = error.retryAfter
-            throw unknown
+            guard let xid else { throw CommitOutcome.unknown }
+            try unanswered(xid)
         }
         return value
     }

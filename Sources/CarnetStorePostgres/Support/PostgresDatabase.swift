@@ -95,9 +95,18 @@ package final class PostgresDatabase: Sendable {
     ) async throws -> sending T {
         try checkOpen()
         do {
-            return try await client.withConnection(isolation: isolation) { connection in
-                try await connection.inTransaction(logger: logger, isolation: isolation, body)
+            // Looked up once the lost connection's lease is back: a pool whose every connection lost its COMMIT's
+            // answer at once (a failover) has none to lend otherwise.
+            let unanswered = Mutex<Int64?>(nil)
+            let value = try await client.withConnection(isolation: isolation) { connection in
+                try await connection.inTransaction(
+                    logger: logger, isolation: isolation, unanswered: { xid in unanswered.withLock { $0 = xid } },
+                    body)
             }
+            if let xid = unanswered.withLock({ $0 }) {
+                try await CommitOutcome.resolve(xid, on: client, logger: logger)
+            }
+            return value
         } catch {
             throw StoreError.mapped(error)
         }
