@@ -96,10 +96,6 @@ struct SyncReplica {
                 members = members.filter { $0[0] != id }
             case .addMember(let contact, let group): if groupChanges { members.insert([group, contact]) }
             case .removeMember(let contact, let group): members.remove([group, contact])
-            case .addMembersOfGroup(let source, let group):
-                if groupChanges {
-                    for member in members where member[0] == source { members.insert([group, member[1]]) }
-                }
             // Link operations change no given name or membership the replica keeps.
             case .mergeContacts, .linkContacts, .unlinkContact, .setPreferredLinkedContact: continue
             }

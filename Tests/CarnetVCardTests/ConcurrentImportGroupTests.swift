@@ -36,7 +36,7 @@ struct ConcurrentImportGroupTests {
         async let b: Void = run("b", signal: second, wait: first)
         _ = try await (a, b)
         let teams = try await store.groups().filter { $0.name == "Team" }
-        #expect(teams.count == 1)
+        #expect(teams.count == 1, "\(teams.map(\.identifier))")
         let members = try await store.members(ofGroups: teams.map(\.identifier), keysToFetch: [.familyName])
         #expect(Set(members.values.flatMap { $0.map(\.familyName) }) == ["a1", "b1"])
     }
@@ -84,5 +84,30 @@ struct ConcurrentImportGroupTests {
         #expect(teams.count == 1)
         let members = try await store.members(ofGroups: teams.map(\.identifier), keysToFetch: [.familyName])
         #expect(Set(members.values.flatMap { $0.map(\.familyName) }) == ["a1", "b1", "c1", "d1"])
+    }
+
+    @Test("A group of the name a client adds while an import runs stays, with its identifier and members")
+    func clientGroupStays() async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let client = Group(name: "Team")
+        let added = DispatchSemaphore(value: 0)
+        var importer = VCardImporter(store: store, transactionAuthor: "import")
+        importer.batchSize = 1
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(Self.file("a").utf8)) { handled in
+                guard handled == 1 else { return }
+                Task {
+                    _ = try? await store.execute(
+                        SaveRequest(
+                            transactionAuthor: "client", operations: [.addGroup(client, containerIdentifier: nil)]))
+                    added.signal()
+                }
+                added.wait()
+            }
+        }
+        #expect(summary.added == 2)
+        let teams = try await store.groups().filter { $0.name == "Team" }
+        #expect(teams.contains { $0.identifier == client.identifier }, "\(teams)")
     }
 }

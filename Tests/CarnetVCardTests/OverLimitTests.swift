@@ -33,6 +33,23 @@ struct OverLimitTests {
         }
     }
 
+    @Test("A CATEGORIES name over a group name's limit: the line is kept, the card imports", arguments: [false, true])
+    func longCategoryName(strict: Bool) async throws {
+        let long = String(repeating: "c", count: StoreLimits.singleLineBytes + 1)
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cat\r\nTEL:+1 555 0100\r\nCATEGORIES:Team,\(long)\r\nUID:cat\r\n"
+            + "CATEGORIES:Club\r\nEND:VCARD\r\n"
+        let fixture = try ImportFixture()
+        let summary = try await fixture.importText(text, strict: strict)
+        #expect(summary.added == 1 && summary.skipped.isEmpty)
+        #expect(summary.warnings.map { "\($0.line) \($0.key)" } == ["5 CATEGORIES"], "\(summary.warnings)")
+        let cat = try await fixture.contact(named: "Cat")
+        #expect(cat.phoneNumbers.map(\.value) == ["+1 555 0100"])
+        #expect(cat.vCardProperties.map(\.value) == ["CATEGORIES:Team,\(long)"])
+        // The card's other CATEGORIES line still makes its group.
+        #expect(try await fixture.store.groups().map(\.name) == ["Club"])
+    }
+
     @Test("A 200,000-character note in Cyrillic (340 KB as UTF-8) is kept too")
     func longNonLatinNote() async throws {
         let note = String(repeating: "Привет, мир. ", count: 15_400)

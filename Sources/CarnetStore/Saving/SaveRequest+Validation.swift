@@ -31,8 +31,6 @@ extension SaveRequest {
                 identifiers = [id]
             case .addMember(let contact, let group), .removeMember(let contact, let group):
                 identifiers = [contact, group]
-            case .addMembersOfGroup(let source, let group):
-                identifiers = [source, group]
             case .mergeContacts(let survivor, let absorbed):
                 identifiers = [survivor] + absorbed
                 bad = Self.mergeProblems(survivor: survivor, absorbed: absorbed)

@@ -88,11 +88,6 @@ public enum SaveOperation: Sendable {
     case deleteGroup(identifier: String)
     case addMember(contactIdentifier: String, groupIdentifier: String)
     case removeMember(contactIdentifier: String, groupIdentifier: String)
-    /// Adds every member `source` has when the operation runs to `groupIdentifier` (of the same container), as
-    /// ``addMember(contactIdentifier:groupIdentifier:)`` each: read inside the save's transaction, so that with a
-    /// ``deleteGroup(identifier:)`` of `source` after it in the same request, one group merges into another and no
-    /// member added to `source` meanwhile is lost.
-    case addMembersOfGroup(source: String, groupIdentifier: String)
     /// `into` absorbs the contacts `from`: see ``SaveRequest/merge(contactsWithIdentifiers:into:)``.
     case mergeContacts(into: String, from: [String])
     /// See ``SaveRequest/link(contactsWithIdentifiers:)``.

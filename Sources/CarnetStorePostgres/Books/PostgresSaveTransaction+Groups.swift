@@ -65,20 +65,6 @@ extension PostgresSaveTransaction {
         try await record(.deleteGroup, identifier)
     }
 
-    /// Adds every member `source` has now to `group`, one membership change each.
-    mutating func addMembers(of source: String, to group: String) async throws {
-        guard try await groupRow(source) != nil else {
-            throw StoreError(.recordDoesNotExist, "No such group", affected: [source])
-        }
-        let members = try await run(
-            """
-            SELECT contact_id FROM group_member WHERE book_id = \(bookID) AND group_id = \(source)
-            ORDER BY contact_order
-            """
-        ).decode(String.self).array()
-        for contact in members { try await changeMembership(contact: contact, group: group, add: true) }
-    }
-
     /// Adds or removes a member; a no-op (no event, no new revision) when the membership is already as asked.
     mutating func changeMembership(contact: String, group: String, add: Bool) async throws {
         guard let groupRow = try await groupRow(group) else {

@@ -169,9 +169,6 @@ struct PostgresSaveTransaction {
         case .removeMember(let contact, let group):
             try await changeMembership(contact: contact, group: group, add: false)
             return group
-        case .addMembersOfGroup(let source, let group):
-            try await addMembers(of: source, to: group)
-            return group
         case .mergeContacts(let survivor, let absorbed):
             try await mergeContacts(into: survivor, absorbing: absorbed)
             return survivor

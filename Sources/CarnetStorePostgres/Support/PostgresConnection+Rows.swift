@@ -37,9 +37,12 @@ extension PostgresConnection {
         let value: T
         let xid: Int64?
         do {
-            // Named before the commit, so that a commit whose answer is lost can be looked up.
-            xid = try await rows("SELECT txid_current()", logger: logger).decode(Int64.self).array().first
             value = try await body(self)
+            // Named before the commit, so that a commit whose answer is lost can be looked up; none when the
+            // transaction wrote nothing (and asking for one would make it take one).
+            xid =
+                try await rows("SELECT txid_current_if_assigned()", logger: logger).decode(Int64?.self).array()
+                .first ?? nil
         } catch {
             if !isClosed { _ = try? await rows("ROLLBACK", logger: logger) }
             throw error
@@ -56,9 +59,8 @@ extension PostgresConnection {
                 throw ConnectionWatch.lost
             }
         } catch let error as StoreError where error.code == .unavailable {
-            // Sent, maybe made: the connection went before the answer.
-            guard let xid else { throw CommitOutcome.unknown }
-            try unanswered(xid)
+            // Sent, maybe made: the connection went before the answer. Without a write, there was nothing to make.
+            if let xid { try unanswered(xid) }
         }
         return value
     }

@@ -53,20 +53,6 @@ extension SaveTransaction {
         try record(.updateGroup, group.identifier)
     }
 
-    /// Adds every member `source` has now to `group`, one membership change each.
-    mutating func addMembers(of source: String, to group: String) throws {
-        guard let sourceRow = try groupRow(source) else {
-            throw StoreError(.recordDoesNotExist, "No such group", affected: [source])
-        }
-        let members = try String.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT contact.id FROM groupMember JOIN contact ON contact.rowid = groupMember.contactRowid
-                    WHERE groupMember.groupRowid = ? ORDER BY contact.rowid
-                    """), arguments: [sourceRow.rowid])
-        for contact in members { try changeMembership(contact: contact, group: group, add: true) }
-    }
-
     /// Adds or removes a member; a no-op (no event, no new revision) when the membership is already as asked.
     mutating func changeMembership(contact: String, group: String, add: Bool) throws {
         guard let groupRow = try groupRow(group) else {

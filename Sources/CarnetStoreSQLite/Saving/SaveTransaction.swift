@@ -95,9 +95,6 @@ struct SaveTransaction {
         case .removeMember(let contact, let group):
             try changeMembership(contact: contact, group: group, add: false)
             return group
-        case .addMembersOfGroup(let source, let group):
-            try addMembers(of: source, to: group)
-            return group
         case .mergeContacts(let survivor, let absorbed):
             try mergeContacts(into: survivor, absorbing: absorbed)
             return survivor

@@ -57,7 +57,9 @@ extension ImportSession {
     mutating func membershipOperations(_ cards: [PlannedCard], created: inout Int) async throws -> [SaveOperation] {
         let cards = cards.filter { $0.problem == nil && !$0.card.categories.isEmpty }
         guard !cards.isEmpty else { return [] }
-        try await checkGroupUIDs(ExactText.distinct(cards.flatMap(\.card.categories)), cards)
+        let names = ExactText.distinct(cards.flatMap(\.card.categories))
+        try await checkGroupUIDs(names, cards)
+        try await chooseNameIdentifiers(names)
         var operations: [SaveOperation] = []
         // A contact's groups come from the last card of the batch with CATEGORIES for it: an earlier one (its UID
         // repeated) would add groups the later one takes away again, on every import of the file. Its groups are
@@ -88,6 +90,27 @@ extension ImportSession {
         return operations
     }
 
+    /// The identifiers the groups these CATEGORIES names make by name alone take (``GroupNameIdentifier``). A name
+    /// whose first is taken may have its group made meanwhile by another import: the groups are read again, and
+    /// the name finds it.
+    private mutating func chooseNameIdentifiers(_ names: [String]) async throws {
+        var rereads = 0
+        while true {
+            let created = names.map(ExactText.init).filter {
+                if case .new(identifier: nil) = categoryTarget($0) { return true }
+                return false
+            }
+            let (identifiers, firstTaken) = try await GroupNameIdentifier.available(
+                container: groups.containerIdentifier, names: created, in: store)
+            guard firstTaken, rereads == 0 else {
+                nameIdentifiers = identifiers
+                return
+            }
+            rereads += 1
+            try await rereadGroups()
+        }
+    }
+
     /// Notes the UIDs of the group cards that give these names that no group could be created under: in use or
     /// retired in the store, or a contact's identifier (the file's, saved or in this batch). One store lookup for
     /// the UIDs not checked yet.
@@ -115,11 +138,13 @@ extension ImportSession {
         case .ambiguous:
             return nil
         case .new(let identifier):
-            let group = identifier.map { Group(identifier: $0, name: name) } ?? Group(name: name)
+            // By name alone (no card gives it): under the name's identifier, which an import running at once takes
+            // too (``GroupNameIdentifier``).
+            let byName = identifier == nil ? nameIdentifiers[ExactText(name)] : nil
+            let group = Group(identifier: identifier ?? byName ?? Contact.makeIdentifier(), name: name)
             groups.add(group, to: &operations)
             created += 1
-            // By name alone (no card gives it): another import may make one of the name meanwhile.
-            if identifier == nil { createdByName.append(group.identifier) }
+            if let byName { createdByName.append(byName) }
             return group.identifier
         }
     }

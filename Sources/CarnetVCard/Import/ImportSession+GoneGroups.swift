@@ -1,19 +1,32 @@
 import CarnetStore
 
-/// Groups that went while an import ran: another import merged its group of a name into one made meanwhile
-/// (``mergeConcurrentGroups()``), or a client deleted it. Every later card that named it was refused ("No such
-/// group"), and a whole import was skipped, in a run of twelve imports into three books at once on a loaded
-/// machine. The import reads the container's groups again and plans the batch anew: the cards join the group of
-/// that name that is there now, or make one.
+/// The store changed under an import: a group it knew went (a client deleted it, or merged it into another), or
+/// another import made the group of a name meanwhile (``GroupNameIdentifier``). Every later card that named a gone
+/// group was refused ("No such group"), and a whole import was skipped, in a CI run of twelve imports into three
+/// books at once. The import reads the container's groups again and plans the batch anew: the cards join the group
+/// of that name that is there now, or make one.
 extension ImportSession {
-    /// Times one batch (or a strict import) is planned again for groups that went: each time needs another
-    /// writer to delete a group again in between, so a bound only stops a client that deletes without end.
+    /// Times one batch (or a strict import) is planned again for groups that went or came: each time needs another
+    /// writer to change the groups again in between, so a bound only stops a client that does so without end.
     static let goneGroupRetries = 3
 
     /// Whether the store refused a save for a group of the container that this import knew of and that is gone.
     func refusedForGoneGroup(_ error: StoreError) -> Bool {
         error.code == .recordDoesNotExist
             && error.affectedRecordIdentifiers.contains { groups.contains(identifier: $0) }
+    }
+
+    /// Whether the store refused a save because a group this import made by name was made by another meanwhile.
+    func refusedForGroupMadeMeanwhile(_ error: StoreError) -> Bool {
+        error.code == .insertedRecordAlreadyExists
+            && error.affectedRecordIdentifiers.contains(where: createdByName.contains)
+    }
+
+    /// Whether a strict import's one commit was refused for what another writer did while it was planned: a
+    /// record it read is gone, or one it adds was added meanwhile (its plan checked every identifier, so neither
+    /// happens otherwise). Planned again on the store as it is then, it commits as it would have after that writer.
+    static func refusedForChangedStore(_ error: StoreError) -> Bool {
+        error.code == .recordDoesNotExist || error.code == .insertedRecordAlreadyExists
     }
 
     /// Reads the container's groups again. A contact the import put in a group that went is counted as put in

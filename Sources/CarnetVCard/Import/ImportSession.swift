@@ -61,8 +61,11 @@ struct ImportSession {
     /// Every group the CATEGORIES of any card of the import put a contact in, by contact, kept for the whole
     /// import: the last card decides those too (``removals(_:carded:)``), whatever batches the cards fell in.
     var joinedGroups: [String: Set<String>] = [:]
-    /// Groups the CATEGORIES of the batch being saved create by name alone (``mergeConcurrentGroups()``).
+    /// Groups the CATEGORIES of the batch being saved create by name alone, under their names' identifiers
+    /// (``GroupNameIdentifier``): a refusal that names one means another import made the group meanwhile.
     var createdByName: [String] = []
+    /// The identifier each CATEGORIES name of the batch being planned would make its group under.
+    var nameIdentifiers: [ExactText: String] = [:]
     /// Stored contacts that group cards' members name, by UID.
     var memberContacts: [ExactText: String] = [:]
     /// The contacts the cards added or changed, for ``linkDuplicates()``.
@@ -105,7 +108,7 @@ struct ImportSession {
     /// Saves one batch of cards and their CATEGORIES memberships in one transaction; when the store refuses it,
     /// card by card, so only the card at fault is skipped.
     ///
-    /// - Parameter rereads: Times this batch was planned again for groups that went (``rereadGroups()``).
+    /// - Parameter rereads: Times this batch was planned again for groups that went or came (``rereadGroups()``).
     mutating func save(_ cards: [VCardCard], checkingIdentifiers: Bool = false, rereads: Int = 0) async throws {
         let planned = try await plan(cards, checkingIdentifiers: checkingIdentifiers || importer.strict)
         var created = 0
@@ -129,9 +132,10 @@ struct ImportSession {
             }
             commitCounts()
         } catch let error as StoreError {
+            let groupsChanged = refusedForGoneGroup(error) || refusedForGroupMadeMeanwhile(error)
             createdByName = []
             groups.rollBack()
-            if refusedForGoneGroup(error), rereads < Self.goneGroupRetries {
+            if groupsChanged, rereads < Self.goneGroupRetries {
                 try await rereadGroups()
                 return try await save(cards, checkingIdentifiers: checkingIdentifiers, rereads: rereads + 1)
             }
@@ -147,8 +151,7 @@ struct ImportSession {
             for card in cards { try await save([card], checkingIdentifiers: true) }
             return
         }
-        // After the commit, outside its error path: the batch is saved whatever the merge meets.
-        await mergeConcurrentGroups()
+        createdByName = []
     }
 
     /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit.

@@ -96,9 +96,9 @@ public struct VCardImporter: Sendable {
                     try await importStrictly(data, &session, progress)
                     break
                 } catch let error as StoreError
-                    where session.refusedForGoneGroup(error) && rereads < ImportSession.goneGroupRetries
+                    where ImportSession.refusedForChangedStore(error) && rereads < ImportSession.goneGroupRetries
                 {
-                    // Nothing was written: the whole file is planned again on the groups there now.
+                    // Nothing was written: the whole file is planned again on the store as it is now.
                     rereads += 1
                     session = try await ImportSession(importer: self)
                 }
@@ -145,7 +145,6 @@ public struct VCardImporter: Sendable {
         }
         session.groups.commit()
         session.summary.groupsCreated += created
-        await session.mergeConcurrentGroups()
         session.commitLinkCounts()
         session.commitCounts()
         progress(cards.count)

@@ -66,6 +66,9 @@ extension CardDecoder {
         if let index = overlongCategories {
             note(index, "CATEGORIES", "CATEGORIES past \(StoreLimits.categoriesPerCard) groups")
         }
+        for index in longCategoryNames {
+            note(index, "CATEGORIES", "CATEGORIES with a name over a group name's \(StoreLimits.singleLineBytes) bytes")
+        }
         /// A warning at each of the lines, keyed by its property's name.
         func warnEach(_ indices: [Int], _ message: (Int) -> String) {
             for index in indices {

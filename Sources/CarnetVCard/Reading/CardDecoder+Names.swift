@@ -97,12 +97,17 @@ extension CardDecoder {
         return true
     }
 
-    /// CATEGORIES become group names: trimmed, without empty or repeated names.
+    /// CATEGORIES become group names: trimmed, without empty or repeated names. A line with a name longer than a
+    /// group's may be is kept whole as a vCard property: the store refused the group, and the card with it.
     mutating func mapCategories(_ line: ContentLine) throws(VCardIssue) -> Bool {
         var names = categoryNames
         var added: [String] = []
         for item in try values.list(line) {
             let name = TextCleaning.singleLine(item)
+            if name.utf8.count > StoreLimits.singleLineBytes {
+                longCategoryNames.append(current)
+                return false
+            }
             guard !name.isEmpty, names.insert(ExactText(name)).inserted else { continue }
             added.append(name)
             // Kept whole as a vCard property rather than cut: nothing of the card is lost.

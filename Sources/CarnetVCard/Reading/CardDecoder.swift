@@ -42,6 +42,8 @@ struct CardDecoder {
     var oversizedPhoto: Int?
     /// The first CATEGORIES line kept because the card's categories would pass ``StoreLimits/categoriesPerCard``.
     var overlongCategories: Int?
+    /// CATEGORIES lines kept because a name of theirs is longer than a group's name may be.
+    var longCategoryNames: [Int] = []
     /// Kept lines whose control characters (which the store holds in no value) were taken out.
     var cleanedKeptLines: [Int] = []
     /// Kept lines whose runs of combining marks were cut to the store's limit.
