@@ -94,6 +94,22 @@ struct HostileFramingTests {
                     #expect(reply.lowercased().contains("sec-websocket-version: 13"), "\(reply.prefix(400))")
                 }
             }
+            // Without Connection: Upgrade, or with a body (read as frames after the 101, the socket then heard
+            // nothing more): 400. Over HTTP/1.0, which has no Upgrade, the plain GET it also is.
+            let handshake =
+                "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\(key)Sec-WebSocket-Protocol: graphql-transport-ws\r\n"
+            for (request, status) in [
+                ("GET /graphql HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\(handshake)\r\n", "400"),
+                (
+                    "GET /graphql HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\n\(handshake)"
+                        + "Content-Length: 5\r\n\r\nhello", "400"
+                ),
+                ("GET /graphql HTTP/1.0\r\nHost: localhost\r\nConnection: Upgrade\r\n\(handshake)\r\n", "401"),
+            ] {
+                let reply = try await RawConnection.open(port: server.port, caPath: server.caPath)
+                    .sendAndReadUntilClosed(request)
+                #expect(reply.hasPrefix("HTTP/1.1 \(status)"), "\(request): \(reply.prefix(300))")
+            }
             // A sound handshake elsewhere than the endpoint is the plain request it also is: 404 with its JSON body
             // (it was a bare 400).
             let elsewhere = try await RawConnection.open(port: server.port, caPath: server.caPath)

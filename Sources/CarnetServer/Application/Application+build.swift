@@ -97,20 +97,22 @@ struct ServerChannels {
         let shouldUpgrade = { @Sendable (head: HTTPRequest, channel: any Channel, logger: Logger) in
             try await endpoint.shouldUpgrade(head, channel, logger)
         }
-        let (chainPath, keyPath, certificates): (String, String, DevelopmentCertificates?)
+        let (paths, certificates): ((chain: String, key: String)?, DevelopmentCertificates?)
         switch configuration.transport {
         case .plainHTTP:
-            return (.http1WebSocketUpgrade(configuration: webSocket, shouldUpgrade: shouldUpgrade), nil)
+            (paths, certificates) = (nil, nil)
         case .certificateFiles(let chain, let key):
-            (chainPath, keyPath, certificates) = (chain, key, nil)
+            (paths, certificates) = ((chain, key), nil)
         case .developmentCertificate:
             let generated = try DevelopmentCertificates.ensure(in: configuration.certificateDirectory)
-            (chainPath, keyPath, certificates) = (generated.certificatePath, generated.privateKeyPath, generated)
+            (paths, certificates) = ((generated.certificatePath, generated.privateKeyPath), generated)
         }
-        let tls = TLSSettings.server(
-            chain: try NIOSSLCertificate.fromPEMFile(chainPath), key: try NIOSSLPrivateKey(file: keyPath, format: .pem),
-            alpn: ["h2", "http/1.1"])
-        let sslContext = try NIOSSLContext(configuration: tls)
+        let sslContext = try paths.map { paths in
+            try NIOSSLContext(
+                configuration: TLSSettings.server(
+                    chain: try NIOSSLCertificate.fromPEMFile(paths.chain),
+                    key: try NIOSSLPrivateKey(file: paths.key, format: .pem), alpn: ["h2", "http/1.1"]))
+        }
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(

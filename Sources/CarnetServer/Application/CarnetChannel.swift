@@ -8,11 +8,14 @@ import NIOHTTP2
 import NIOSSL
 import NIOTLS
 
-/// One TLS port for HTTP/2 and HTTP/1.1, chosen by ALPN, with the WebSocket upgrade on the HTTP/1.1 side.
+/// One TLS port for HTTP/2 and HTTP/1.1, chosen by ALPN, with the WebSocket upgrade on the HTTP/1.1 side; without
+/// a TLS context, plain HTTP/1.1 with the same guards (behind a TLS-terminating proxy).
 ///
 /// Hummingbird's `HTTP2UpgradeChannel` builds its HTTP/1.1 branch as a plain `HTTP1Channel` with no WebSocket
 /// upgrade, so subscriptions (graphql-transport-ws needs HTTP/1.1's Upgrade) would need a second port. This does
-/// the same ALPN split with `HTTP1WebSocketUpgradeChannel` as the HTTP/1.1 branch.
+/// the same ALPN split with `HTTP1WebSocketUpgradeChannel` as the HTTP/1.1 branch. Plain HTTP went through
+/// Hummingbird's own channel, without the shutdown's deadline, and a WebSocket whose client answered no close held
+/// the process for ever (an outside tester's find).
 struct CarnetChannel: ServerChildChannel {
     typealias Negotiated = NIONegotiatedHTTPVersion<HTTP1WebSocketUpgradeChannel.Value, HTTP2Channel.Value>
 
@@ -21,7 +24,8 @@ struct CarnetChannel: ServerChildChannel {
         let channel: any Channel
     }
 
-    let sslContext: NIOSSLContext
+    /// `nil`: plain HTTP/1.1.
+    let sslContext: NIOSSLContext?
     let http1: HTTP1WebSocketUpgradeChannel
     let http2: HTTP2Channel
     /// How long the TLS handshake and the first request head (HTTP/1.1) or the protocol choice (HTTP/2) may take.
@@ -54,6 +58,15 @@ struct CarnetChannel: ServerChildChannel {
         // In front of TLS from the start: a shutdown that begins during the handshake must not wait for the
         // first-request deadline, nor be lost on a connection whose protocol is chosen after it.
         let quiesce = QuiesceDeadline(limit: quiesceLimit, shutdown: shutdown)
+        guard let sslContext else {
+            return channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(quiesce)
+            }.flatMap {
+                setUpHTTP1(channel, deadline: deadline, quiesce: quiesce, logger: logger)
+            }.map { value in
+                Value(negotiated: channel.eventLoop.makeSucceededFuture(.http1_1(value)), channel: channel)
+            }
+        }
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(quiesce)
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
@@ -78,12 +91,8 @@ struct CarnetChannel: ServerChildChannel {
                         return .http2(value)
                     }
                 case .negotiated("http/1.1"), .fallback:
-                    return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
-                        let operations = channel.pipeline.syncOperations
-                        let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                        try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
-                        quiesce.repeatIfQuiesced(channel)
-                        return .http1_1(value)
+                    return setUpHTTP1(channel, deadline: deadline, quiesce: quiesce, logger: logger).map {
+                        .http1_1($0)
                     }
                 case .negotiated:
                     return channel.close().flatMap {
@@ -93,6 +102,19 @@ struct CarnetChannel: ServerChildChannel {
             }
             try channel.pipeline.syncOperations.addHandler(alpn)
             return Value(negotiated: alpn.protocolNegotiationResult, channel: channel)
+        }
+    }
+
+    /// The HTTP/1.1 pipeline with its WebSocket upgrade, and the guard of its request heads.
+    private func setUpHTTP1(
+        _ channel: any Channel, deadline: Scheduled<Void>, quiesce: QuiesceDeadline, logger: Logger
+    ) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
+            quiesce.repeatIfQuiesced(channel)
+            return value
         }
     }
 

@@ -61,9 +61,7 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             passedHead = true
             // A WebSocket elsewhere than the endpoint is served as the plain request it also is (a 404 with its
             // JSON body for an unknown path): refused by the upgrader, it got a bare 400 (an outside tester's find).
-            if head.method == .GET, WebSocketHandshake.asksForWebSocket(head.headers),
-                GraphQLWebSocketEndpoint.servesWebSocket(path: head.uri)
-            {
+            if WebSocketHandshake.isWebSocketRequest(head), GraphQLWebSocketEndpoint.servesWebSocket(path: head.uri) {
                 context.fireChannelRead(data)
                 return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             }
