@@ -174,6 +174,37 @@ struct OwnExportFixpointTests {
         }
     }
 
+    @Test("Parameters with white space at an end (a username, a user id, a service) read back from their export")
+    func paddedParameters() async throws {
+        for version in [VCardWriter.Version.v3, .v4] {
+            let fixture = try ImportFixture()
+            var contact = Contact()
+            contact.givenName = "Pad"
+            contact.socialProfiles = [
+                LabeledValue(
+                    label: ContactLabel.home,
+                    value: SocialProfile(
+                        urlString: "https://twitter.com/jdoe", username: "jdoe ", userIdentifier: " 42",
+                        service: "Twitter"))
+            ]
+            contact.instantMessageAddresses = [
+                LabeledValue(
+                    label: ContactLabel.home, value: InstantMessageAddress(username: "jdoe", service: "Skype "))
+            ]
+            var request = SaveRequest(transactionAuthor: "t")
+            request.add(contact)
+            try await fixture.store.execute(request)
+            let before = try #require(try await fixture.contacts().first)
+            let again = try await fixture.importText(try await fixture.export(version))
+            #expect(again.unchanged == 1 && again.updated == 0, "\(version)")
+            // Values and their identifiers as they were.
+            let stored = try #require(try await fixture.contacts().first)
+            #expect(stored.socialProfiles == before.socialProfiles, "\(version)")
+            #expect(stored.instantMessageAddresses == before.instantMessageAddresses, "\(version)")
+            #expect(stored.socialProfiles.first?.value.username == "jdoe ")
+        }
+    }
+
     @Test("A social profile's service with a comma is one service, read back whole")
     func serviceWithComma() async throws {
         let card = """

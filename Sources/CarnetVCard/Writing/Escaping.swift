@@ -53,7 +53,8 @@ enum Escaping {
     }
 
     /// A parameter value: RFC 6868's `^^`, `^n` and `^'` for the characters a parameter cannot hold, and quotes
-    /// around a value with `;`, `:` or `,`.
+    /// around a value with `;`, `:` or `,`, or with a space or tab at either end (readers trim a bare value: a
+    /// username " jdoe " read back as "jdoe", a change on every re-import of an export).
     static func parameter(_ value: String) -> String {
         var result = value
         if value.utf8.contains(where: { $0 == Byte.caret || $0 == Byte.lf || $0 == Byte.cr || $0 == Byte.quote }) {
@@ -65,7 +66,9 @@ enum Escaping {
                 }
             }
         }
-        if result.utf8.contains(where: { $0 == Byte.semicolon || $0 == Byte.colon || $0 == Byte.comma }) {
+        let isBlank = { (byte: UInt8?) in byte == Byte.space || byte == Byte.tab }
+        let padded = isBlank(result.utf8.first) || isBlank(result.utf8.last)
+        if padded || result.utf8.contains(where: { $0 == Byte.semicolon || $0 == Byte.colon || $0 == Byte.comma }) {
             return "\"" + result + "\""
         }
         return result
