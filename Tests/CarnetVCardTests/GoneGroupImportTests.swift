@@ -32,33 +32,46 @@ struct GoneGroupImportTests {
         _ = try await store.execute(SaveRequest(transactionAuthor: "merge", operations: operations))
     }
 
-    final class Flag: Sendable {
-        let value = Mutex(false)
-    }
-
-    final class Merger: Sendable {
-        let store: any ContactStore
-        let old: String
-        let target: String?
+    /// A change another writer makes while an import runs, from the import's callback, which is synchronous: it
+    /// blocks its background thread (not one of the cooperative pool) until the change is in.
+    final class Interruption: Sendable {
+        let change: @Sendable () async throws -> Void
         let failure = Mutex<String?>(nil)
+        let made = Mutex(false)
+        /// How many times the import asked ``VCardImporter/isAbandoned``.
         let checks = Mutex(0)
 
-        init(_ store: any ContactStore, _ old: String, into target: String? = nil) {
-            self.store = store
-            self.old = old
-            self.target = target
-        }
+        init(_ change: @escaping @Sendable () async throws -> Void) { self.change = change }
 
-        func mergeAwayBlocking() {
+        func runBlocking() {
             let done = DispatchSemaphore(value: 0)
             Task {
-                do { try await GoneGroupImportTests.mergeAway(old, into: target, in: store) } catch {
+                do {
+                    try await change()
+                    made.withLock { $0 = true }
+                } catch {
                     failure.withLock { $0 = "\(error)" }
                 }
                 done.signal()
             }
             done.wait()
         }
+    }
+
+    /// Imports ``file`` leniently, a card a batch, with `interruption` made once the first card is saved.
+    static func importInterrupted(_ store: any ContactStore, by interruption: Interruption) async throws
+        -> VCardImporter.Summary
+    {
+        var importer = VCardImporter(store: store, transactionAuthor: "import")
+        importer.batchSize = 1
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(file.utf8)) { handled in
+                if handled == 1 { interruption.runBlocking() }
+            }
+        }
+        #expect(interruption.failure.withLock { $0 } == nil)
+        #expect(interruption.made.withLock { $0 })
+        return summary
     }
 
     static func team(in store: any ContactStore) async throws -> (groups: Int, members: Set<String>) {
@@ -80,15 +93,8 @@ struct GoneGroupImportTests {
         let fixture = try ImportFixture()
         let store = fixture.store
         let old = try await Self.existingTeam(store)
-        let merger = Merger(store, old)
-        var importer = VCardImporter(store: store, transactionAuthor: "import")
-        importer.batchSize = 1
-        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
-            try await importer.importCards(Data(Self.file.utf8)) { handled in
-                if handled == 1 { merger.mergeAwayBlocking() }
-            }
-        }
-        #expect(merger.failure.withLock { $0 } == nil)
+        let summary = try await Self.importInterrupted(
+            store, by: Interruption { try await Self.mergeAway(old, into: nil, in: store) })
         #expect(summary.added == 2)
         #expect(summary.skipped.isEmpty, "\(summary.skipped)")
         let team = try await Self.team(in: store)
@@ -101,7 +107,7 @@ struct GoneGroupImportTests {
         let fixture = try ImportFixture()
         let store = fixture.store
         let old = try await Self.existingTeam(store)
-        let merger = Merger(store, old)
+        let merger = Interruption { try await Self.mergeAway(old, into: nil, in: store) }
         var importer = VCardImporter(store: store, transactionAuthor: "import", strict: true)
         // Asked before each batch and once before the commit: the second time, every card is planned on `old`.
         importer.isAbandoned = {
@@ -109,13 +115,14 @@ struct GoneGroupImportTests {
                 count += 1
                 return count
             }
-            if check == 2 { merger.mergeAwayBlocking() }
+            if check == 2 { merger.runBlocking() }
             return false
         }
         let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
             try await importer.importCards(Data(Self.file.utf8))
         }
         #expect(merger.failure.withLock { $0 } == nil)
+        #expect(merger.made.withLock { $0 })
         #expect(merger.checks.withLock { $0 } > 2)
         #expect(summary.added == 2)
         let team = try await Self.team(in: store)
@@ -129,15 +136,8 @@ struct GoneGroupImportTests {
         let store = fixture.store
         let kept = try await Self.existingTeam(store)
         let merged = try await Self.existingTeam(store)
-        let merger = Merger(store, merged, into: kept)
-        var importer = VCardImporter(store: store, transactionAuthor: "import")
-        importer.batchSize = 1
-        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
-            try await importer.importCards(Data(Self.file.utf8)) { handled in
-                if handled == 1 { merger.mergeAwayBlocking() }
-            }
-        }
-        #expect(merger.failure.withLock { $0 } == nil)
+        let summary = try await Self.importInterrupted(
+            store, by: Interruption { try await Self.mergeAway(merged, into: kept, in: store) })
         #expect(summary.added == 2)
         #expect(summary.warnings.isEmpty, "\(summary.warnings)")
         let team = try await Self.team(in: store)
@@ -165,24 +165,14 @@ struct GoneGroupImportTests {
         let store = fixture.store
         let first = try await Self.existingTeam(store)
         let second = try await Self.existingTeam(store)
-        let deleted = Flag()
-        var importer = VCardImporter(store: store, transactionAuthor: "import")
-        importer.batchSize = 1
-        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
-            try await importer.importCards(Data(Self.file.utf8)) { handled in
-                guard handled == 1 else { return }
-                let done = DispatchSemaphore(value: 0)
-                Task {
-                    let request = SaveRequest(operations: [
-                        .deleteGroup(identifier: first), .deleteGroup(identifier: second),
-                    ])
-                    if (try? await store.execute(request)) != nil { deleted.value.withLock { $0 = true } }
-                    done.signal()
-                }
-                done.wait()
-            }
-        }
-        #expect(deleted.value.withLock { $0 })
+        let summary = try await Self.importInterrupted(
+            store,
+            by: Interruption {
+                let request = SaveRequest(operations: [
+                    .deleteGroup(identifier: first), .deleteGroup(identifier: second),
+                ])
+                _ = try await store.execute(request)
+            })
         #expect(summary.added == 2)
         let messages = summary.warnings.filter { $0.key == "CATEGORIES" }.map(\.message)
         #expect(messages.count == 2, "\(messages)")

@@ -44,17 +44,11 @@ enum WebSocketHandshake {
     }
 
     static func connectionAsksForUpgrade(_ headers: HTTPHeaders) -> Bool {
-        headers["connection"].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "upgrade" }
-        }
+        headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
     }
 
     static func asksForWebSocket(_ headers: HTTPHeaders) -> Bool {
-        headers["upgrade"].contains { value in
-            value.split(separator: ",").contains {
-                $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
-            }
-        }
+        headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
     }
 
     private static func isNonce(_ key: String) -> Bool {

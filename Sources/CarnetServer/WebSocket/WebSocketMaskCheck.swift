@@ -21,8 +21,8 @@ final class WebSocketMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
         code.write(webSocketErrorCode: .protocolError)
         // Closed at once, not once the frame is flushed: a client that stops reading would hold the connection,
         // and the session could still write. TLS's close waits at most its shutdown timeout for the client.
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: code)))
-            .whenComplete { _ in }
+        let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
+        context.writeAndFlush(wrapOutboundOut(close), promise: nil)
         context.close(promise: nil)
     }
 

@@ -36,10 +36,7 @@ enum CommitOutcome {
         case "committed":
             return
         case "aborted":
-            var error = StoreError(
-                .unavailable, "The database connection was lost during the commit, and nothing was written. Retry.")
-            error.retryAfter = .seconds(1)
-            throw error
+            throw StoreError.unavailable("The database connection was lost during the commit")
         default:
             // In progress for too long, or too old for the server to know.
             throw unknown

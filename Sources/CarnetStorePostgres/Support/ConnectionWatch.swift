@@ -85,9 +85,5 @@ enum ConnectionWatch {
     }
 
     /// The error of work whose connection closed before it ended.
-    static var lost: StoreError {
-        var error = StoreError(.unavailable, "The database connection was lost; nothing was written. Retry shortly.")
-        error.retryAfter = .seconds(1)
-        return error
-    }
+    static var lost: StoreError { .unavailable("The database connection was lost") }
 }

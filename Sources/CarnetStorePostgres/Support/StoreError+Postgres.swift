@@ -56,7 +56,8 @@ extension StoreError {
         }
     }
 
-    private static func unavailable(_ what: String) -> StoreError {
+    /// `unavailable`, nothing written, to be tried again in a second.
+    static func unavailable(_ what: String) -> StoreError {
         var error = StoreError(.unavailable, "\(what); nothing was written. Retry shortly.")
         error.retryAfter = .seconds(1)
         return error

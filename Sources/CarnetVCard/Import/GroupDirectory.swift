@@ -64,16 +64,6 @@ struct GroupDirectory {
         pendingNames[group.identifier] = name
     }
 
-    /// Records that the committed group `old` is gone and its members are in `new`, a group of the same name.
-    mutating func replace(_ old: String, with new: String) {
-        guard let name = names.removeValue(forKey: old) else { return }
-        byName[name]?.removeAll { $0 == old }
-        if names[new] == nil {
-            byName[name, default: []].append(new)
-            names[new] = name
-        }
-    }
-
     /// Records a group card's rename of a group, saved with the links.
     mutating func rename(_ identifier: String, to name: ExactText) {
         if let old = names[identifier] {

@@ -94,21 +94,23 @@ extension ImportSession {
     /// whose first is taken may have its group made meanwhile by another import: the groups are read again, and
     /// the name finds it.
     private mutating func chooseNameIdentifiers(_ names: [String]) async throws {
-        var rereads = 0
-        while true {
-            let created = names.map(ExactText.init).filter {
-                if case .new(identifier: nil) = categoryTarget($0) { return true }
-                return false
-            }
-            let (identifiers, firstTaken) = try await GroupNameIdentifier.available(
-                container: groups.containerIdentifier, names: created, in: store)
-            guard firstTaken, rereads == 0 else {
-                nameIdentifiers = identifiers
-                return
-            }
-            rereads += 1
+        var (identifiers, firstTaken) = try await availableNameIdentifiers(names)
+        if firstTaken {
             try await rereadGroups()
+            (identifiers, _) = try await availableNameIdentifiers(names)
         }
+        nameIdentifiers = identifiers
+    }
+
+    /// ``GroupNameIdentifier/available(container:names:in:)`` for the names that make their group by name alone.
+    private func availableNameIdentifiers(_ names: [String]) async throws
+        -> (identifiers: [ExactText: String], firstTaken: Bool)
+    {
+        let created = names.map(ExactText.init).filter {
+            if case .new(identifier: nil) = categoryTarget($0) { return true }
+            return false
+        }
+        return try await GroupNameIdentifier.available(container: groups.containerIdentifier, names: created, in: store)
     }
 
     /// Notes the UIDs of the group cards that give these names that no group could be created under: in use or

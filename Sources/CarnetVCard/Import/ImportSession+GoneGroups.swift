@@ -64,7 +64,7 @@ extension ImportSession {
             var unresolved: [String] = []
             for name in entry.names {
                 // A group card of the file that gives the name, read after the card: its members decide.
-                guard case .noCard = groupCardNames.definition(of: ExactText(name)) else { continue }
+                guard groupCardNames.definition(of: ExactText(name)).isNoCard else { continue }
                 let candidates = unclaimedGroups(named: ExactText(name))
                 guard candidates.count == 1, let group = candidates.first else {
                     unresolved.append(name)
