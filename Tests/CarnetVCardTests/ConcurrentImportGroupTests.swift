@@ -106,8 +106,11 @@ struct ConcurrentImportGroupTests {
                 added.wait()
             }
         }
-        #expect(summary.added == 2)
+        #expect(summary.added == 2 && summary.groupsCreated == 0, "\(summary)")
+        // As after the client's save: the card joins the client's group, the one "Team".
         let teams = try await store.groups().filter { $0.name == "Team" }
-        #expect(teams.contains { $0.identifier == client.identifier }, "\(teams)")
+        #expect(teams.map(\.identifier) == [client.identifier], "\(teams)")
+        let members = try await store.members(ofGroups: [client.identifier], keysToFetch: [.familyName])
+        #expect(members[client.identifier]?.map(\.familyName) == ["a1"])
     }
 }

@@ -3,8 +3,8 @@
 background threads (four), so some run on background threads and some on the request's own. Every import must
 report each of its cards added, every save must succeed, each book must end with exactly the contacts sent to it,
 a `storeDidChange` subscriber on each book must hear every import's author and every save's, and each CATEGORIES name
-must end as one group (imports at once each make the group of a new name, and merge it into the one made meanwhile)
-holding every card that named it, but for the cards the import said joined none (the name was two groups' when the
+must end as one group (imports at once each make the group of a new name, by CATEGORIES or by a group card under a
+UID of its own: the store refuses all but the first, and the others join it) holding every card that named it, but for the cards the import said joined none (the name was two groups' when the
 import ended: a CATEGORIES warning at the card). The seed is printed on failure.
 
 Usage: python3 tests/clients/concurrent_imports.py --url https://localhost:PORT/graphql --ca ca.pem --token TOKEN
@@ -33,22 +33,42 @@ GROUPS = "query($b:ID!){ addressBook(id:$b){ groups { name memberCount } } }"
 SUBSCRIBE = "subscription($b:ID!){ storeDidChange(addressBookId:$b){ historyToken authors } }"
 
 
-def cards(rng: random.Random, prefix: str, count: int, named: dict, lines: dict) -> str:
+def cards(rng: random.Random, prefix: str, count: int, named: dict, lines: dict, group_card: bool) -> str:
     """`count` cards, each in one CATEGORIES group; `named` counts the cards of each group name, `lines` gives each
-    card's name by its first line."""
+    card's name by its first line. With `group_card`, the cards have UIDs and the file ends with a group card (under
+    a UID of its own) listing some of its cards, for one of the CATEGORIES names or for "Board", which no card's
+    CATEGORIES give: imports at once that each make the group of a new name, by group card or by CATEGORIES, must
+    still leave one group of it."""
     text = []
+    line = 1
+    members = {}
     for index in range(count):
         category = rng.choice(['Team', 'Family', 'Club'])
         named[category] = named.get(category, 0) + 1
-        lines[1 + 8 * index] = category
+        lines[line] = category
         given = rng.choice(["Anna", "José", "Zoë", "Łukasz", "Mei", "Noah"])
-        text.append(
-            "BEGIN:VCARD\r\nVERSION:3.0\r\n"
-            f"N:{prefix}-{index};{given};;;\r\nFN:{given} {prefix}-{index}\r\n"
-            f"EMAIL;TYPE=HOME:{prefix.lower()}.{index}@example.org\r\n"
-            f"TEL;TYPE=CELL:+1 555 {rng.randrange(1000, 9999)}\r\n"
-            f"CATEGORIES:{category}\r\n"
-            "END:VCARD\r\n")
+        uid = f"{prefix.lower()}-card-{index}"
+        card = ("BEGIN:VCARD\r\nVERSION:3.0\r\n"
+                + (f"UID:{uid}\r\n" if group_card else "")
+                + f"N:{prefix}-{index};{given};;;\r\nFN:{given} {prefix}-{index}\r\n"
+                f"EMAIL;TYPE=HOME:{prefix.lower()}.{index}@example.org\r\n"
+                f"TEL;TYPE=CELL:+1 555 {rng.randrange(1000, 9999)}\r\n"
+                f"CATEGORIES:{category}\r\n"
+                "END:VCARD\r\n")
+        text.append(card)
+        line += card.count("\r\n")
+        if rng.random() < 0.5:
+            members.setdefault(category, []).append(uid)
+    # "Board" no CATEGORIES gives: the imports that list it race to make its group at their ends.
+    members["Board"] = [f"{prefix.lower()}-card-{index}" for index in range(count) if rng.random() < 0.3]
+    if group_card:
+        name = rng.choice(sorted(members))
+        if name == "Board":
+            named[name] = named.get(name, 0) + len(members[name])
+        text.append("BEGIN:VCARD\r\nVERSION:3.0\r\nX-ADDRESSBOOKSERVER-KIND:group\r\n"
+                    f"UID:{prefix.lower()}-group\r\nN:{name};;;;\r\nFN:{name}\r\n"
+                    + "".join(f"X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:{uid}\r\n" for uid in members[name])
+                    + "END:VCARD\r\n")
     return "".join(text)
 
 
@@ -132,8 +152,8 @@ async def main() -> int:
             book = books[number % len(books)]
             count = rng.randrange(20, 400)
             lines = {}
-            plan.append((book, f"import-{number}", cards(rng, f"I{number}", count, named[book], lines),
-                         rng.random() < 0.3, count, lines))
+            text = cards(rng, f"I{number}", count, named[book], lines, group_card=rng.random() < 0.4)
+            plan.append((book, f"import-{number}", text, rng.random() < 0.3, count, lines))
             sent[book] += count
         saves = [(books[rng.randrange(len(books))], f"save-{number}") for number in range(24)]
         for book, _ in saves:

@@ -6,6 +6,9 @@ public struct SaveRequest: Sendable {
     public var transactionAuthor: String?
     /// The operations, in the order they run.
     public var operations: [SaveOperation] = []
+    /// Group names the request's containers must not bear when it commits, checked before its operations: the
+    /// request is refused with ``GroupNameAbsence/conflict`` when one does, and writes nothing.
+    package var absentGroupNames: [GroupNameAbsence] = []
 
     public init(transactionAuthor: String? = nil, operations: [SaveOperation] = []) {
         self.transactionAuthor = transactionAuthor

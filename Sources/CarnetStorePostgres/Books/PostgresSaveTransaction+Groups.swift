@@ -20,6 +20,21 @@ extension PostgresSaveTransaction {
         }
     }
 
+    /// Refuses the save when a container bears a name the request says it must not (``GroupNameAbsence``). The
+    /// book's lock, taken when the transaction began, keeps any other save from making the group meanwhile.
+    func checkAbsent(_ absences: [GroupNameAbsence]) async throws {
+        for absence in absences {
+            let container = try await container(absence.containerIdentifier?.storable)
+            let found = try await run(
+                """
+                SELECT 1 FROM contact_group
+                WHERE book_id = \(bookID) AND container_id = \(container) AND name = \(absence.name.storable) LIMIT 1
+                """
+            ).collect()
+            if !found.isEmpty { throw absence.conflict(container: container) }
+        }
+    }
+
     mutating func addGroup(_ group: Group, containerIdentifier: String?) async throws {
         try await ensureUnused(group.identifier)
         let container = try await container(containerIdentifier)

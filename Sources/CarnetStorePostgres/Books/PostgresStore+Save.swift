@@ -35,6 +35,7 @@ extension PostgresStore {
                 updates.removeAll(keepingCapacity: true)
             }
             for request in requests {
+                try await transaction.checkAbsent(request.absentGroupNames)
                 for operation in request.operations {
                     defer { index += 1 }
                     switch operation {

@@ -52,6 +52,7 @@ extension SQLiteStore {
                     var identifiers: [String] = []
                     var index = 0
                     for request in requests {
+                        try transaction.checkAbsent(request.absentGroupNames)
                         for operation in request.operations {
                             do {
                                 try operation.checkBaseRevision(before: transaction.seq)

@@ -20,6 +20,18 @@ extension SaveTransaction {
         }
     }
 
+    /// Refuses the save when a container bears a name the request says it must not (``GroupNameAbsence``).
+    mutating func checkAbsent(_ absences: [GroupNameAbsence]) throws {
+        for absence in absences {
+            let container = try containerRowid(absence.containerIdentifier)
+            let found = try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: #"SELECT EXISTS (SELECT 1 FROM "group" WHERE containerRowid = ? AND name = ?)"#),
+                arguments: [container.rowid, absence.name])
+            if found == true { throw absence.conflict(container: container.identifier) }
+        }
+    }
+
     mutating func addGroup(_ group: Group, containerIdentifier: String?) throws {
         try ensureUnused(group.identifier)
         let container = try containerRowid(containerIdentifier)

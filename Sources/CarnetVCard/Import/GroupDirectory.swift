@@ -13,6 +13,9 @@ struct GroupDirectory {
     private var pending: [String] = []
     private var pendingByName: [ExactText: [String]] = [:]
     private var pendingNames: [String: ExactText] = [:]
+    /// The names of the groups about to be added that no group of the container bore when the groups were read:
+    /// the save that adds them must find none of them there (another import may have made one meanwhile).
+    private(set) var newNames: [GroupNameAbsence] = []
     /// The container as the importer was given it (`nil`: the default container), for the save operations.
     let container: String?
     /// The container's identifier, resolved.
@@ -59,6 +62,9 @@ struct GroupDirectory {
     /// Records a group an operation of this import adds.
     mutating func note(_ group: Group) {
         let name = ExactText(group.name)
+        if byName[name]?.isEmpty ?? true, pendingByName[name] == nil {
+            newNames.append(GroupNameAbsence(containerIdentifier: container, name: group.name))
+        }
         pending.append(group.identifier)
         pendingByName[name, default: []].append(group.identifier)
         pendingNames[group.identifier] = name
@@ -91,5 +97,6 @@ struct GroupDirectory {
         pending = []
         pendingByName = [:]
         pendingNames = [:]
+        newNames = []
     }
 }

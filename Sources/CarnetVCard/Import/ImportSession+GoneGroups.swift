@@ -23,10 +23,12 @@ extension ImportSession {
     }
 
     /// Whether a strict import's one commit was refused for what another writer did while it was planned: a
-    /// record it read is gone, or one it adds was added meanwhile (its plan checked every identifier, so neither
-    /// happens otherwise). Planned again on the store as it is then, it commits as it would have after that writer.
+    /// record it read is gone, one it adds was added meanwhile (its plan checked every identifier, so neither
+    /// happens otherwise), or a group of a name it makes a group of was made. Planned again on the store as it is
+    /// then, it commits as it would have after that writer.
     static func refusedForChangedStore(_ error: StoreError) -> Bool {
         error.code == .recordDoesNotExist || error.code == .insertedRecordAlreadyExists
+            || GroupNameAbsence.refused(error)
     }
 
     /// Reads the container's groups again. A contact the import put in a group that went is counted as put in

@@ -71,17 +71,30 @@ extension ImportSession {
     }
 
     /// Saves the links, 10,000 operations a transaction; an operation the store refuses becomes a warning.
-    mutating func saveLinks() async throws {
+    ///
+    /// - Parameter rereads: Times the links were planned again because another writer made a group of a name that
+    ///   the file's group cards make a group of (``GroupNameAbsence``).
+    mutating func saveLinks(rereads: Int = 0) async throws {
+        let unplanned = self
         let operations = try await linkOperations()
+        let newNames = groups.newNames
         // Groups the links create exist once their save is tried; a refused one only fails its members' adds.
         groups.commit()
         for start in stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave) {
             let chunk = operations[start..<min(start + StoreLimits.operationsPerSave, operations.count)]
+            var request = SaveRequest(transactionAuthor: importer.transactionAuthor, operations: chunk.map(\.operation))
+            // Checked by the first commit, before anything of the links is written.
+            if start == 0 { request.absentGroupNames = newNames }
             do {
-                summary.historyToken = try await store.execute(
-                    SaveRequest(transactionAuthor: importer.transactionAuthor, operations: chunk.map(\.operation))
-                ).historyToken
-            } catch is StoreError {
+                summary.historyToken = try await store.execute(request).historyToken
+            } catch let error as StoreError {
+                if start == 0, GroupNameAbsence.refused(error), rereads < Self.goneGroupRetries {
+                    // Nothing was written: planned again, each such card finds that group by its name and takes
+                    // it, as it would have after the other import (two imports at once each made a "Team").
+                    self = unplanned
+                    try await rereadGroups()
+                    return try await saveLinks(rereads: rereads + 1)
+                }
                 for item in chunk {
                     do {
                         summary.historyToken = try await store.execute(

@@ -132,7 +132,8 @@ struct ImportSession {
             }
             commitCounts()
         } catch let error as StoreError {
-            let groupsChanged = refusedForGoneGroup(error) || refusedForGroupMadeMeanwhile(error)
+            let groupsChanged =
+                refusedForGoneGroup(error) || refusedForGroupMadeMeanwhile(error) || GroupNameAbsence.refused(error)
             createdByName = []
             groups.rollBack()
             if groupsChanged, rereads < Self.goneGroupRetries {
@@ -154,13 +155,17 @@ struct ImportSession {
         createdByName = []
     }
 
-    /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit.
+    /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit. The first
+    /// states the names of the groups the commit makes that no group bore (``GroupNameAbsence``): checked before
+    /// any operation, in the one transaction.
     func requests(_ operations: [SaveOperation]) -> [SaveRequest] {
-        stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave).map { start in
+        var requests = stride(from: 0, to: operations.count, by: StoreLimits.operationsPerSave).map { start in
             let end = min(start + StoreLimits.operationsPerSave, operations.count)
             return SaveRequest(
                 transactionAuthor: importer.transactionAuthor, operations: Array(operations[start..<end]))
         }
+        if !requests.isEmpty { requests[0].absentGroupNames = groups.newNames }
+        return requests
     }
 
     mutating func commitCounts() {
