@@ -53,6 +53,14 @@ struct ConcurrentGroupCardImportTests {
         return Dictionary(uniqueKeysWithValues: teams.map { ($0, Set((members[$0] ?? []).map(\.familyName))) })
     }
 
+    /// A client's save of `group`, made while an import runs.
+    static func adding(_ group: Group, to store: any ContactStore) -> GoneGroupImportTests.Interruption {
+        GoneGroupImportTests.Interruption {
+            _ = try await store.execute(
+                SaveRequest(transactionAuthor: "client", operations: [.addGroup(group, containerIdentifier: nil)]))
+        }
+    }
+
     @Test("Imports whose group cards make a group of one name, each under its own UID, end with one group")
     func groupCards() async throws {
         let fixture = try ImportFixture()
@@ -79,10 +87,7 @@ struct ConcurrentGroupCardImportTests {
         let fixture = try ImportFixture()
         let store = fixture.store
         let client = Group(name: "Team")
-        let adder = GoneGroupImportTests.Interruption {
-            _ = try await store.execute(
-                SaveRequest(transactionAuthor: "client", operations: [.addGroup(client, containerIdentifier: nil)]))
-        }
+        let adder = Self.adding(client, to: store)
         var importer = VCardImporter(store: store, transactionAuthor: "import", strict: true)
         // Asked before each batch and once before the commit: the second time, every card is planned.
         importer.isAbandoned = {
@@ -109,10 +114,7 @@ struct ConcurrentGroupCardImportTests {
         let client = Group(name: "Team")
         var importer = VCardImporter(store: store, transactionAuthor: "import")
         importer.batchSize = 1
-        let adder = GoneGroupImportTests.Interruption {
-            _ = try await store.execute(
-                SaveRequest(transactionAuthor: "client", operations: [.addGroup(client, containerIdentifier: nil)]))
-        }
+        let adder = Self.adding(client, to: store)
         let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
             try await importer.importCards(Data(Self.groupCardFile("x").utf8)) { handled in
                 if handled == 1 { adder.runBlocking() }
