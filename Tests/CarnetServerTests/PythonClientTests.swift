@@ -21,6 +21,15 @@ struct PythonClientTests {
         }
     }
 
+    @Test("Expect: 100-continue gets its 100 before the body, over HTTP/1.1 (pipelined too) and HTTP/2")
+    func expectContinue() async throws {
+        try await withServer { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "expect_continue.py", ["--port", "\(server.port)", "--ca", server.caPath, "--token", token])
+        }
+    }
+
     @Test("A client that drops its connection mid-body without close_notify is counted as 499, not 500")
     func droppedBody() async throws {
         try await withServer { server in

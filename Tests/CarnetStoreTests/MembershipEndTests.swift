@@ -39,6 +39,9 @@ struct MembershipEndTests {
         case .merge: request.merge(contactsWithIdentifiers: [gone.identifier], into: kept.identifier)
         }
         let result = try await store.execute(request)
+        // What a client that excludes its own author learns of the groups only from.
+        #expect(Set(result.groupsLeftByDeletedContacts) == [friends.identifier, team.identifier])
+        #expect(result.groupsLeftByDeletedContacts.count == 2)
         let after = try await store.groups(withIdentifiers: [friends.identifier, team.identifier, empty.identifier])
         let revision = try #require(result.revision)
         for (old, new) in zip(before, after) {

@@ -14,14 +14,18 @@ struct UnifiedHistoryTests {
         var members: Set<[String]> = []
         let unify: Bool
         var groups = false
+        var limit = 3
+        /// The most events any page held.
+        var largestPage = 0
 
         mutating func pull(_ store: any ContactStore) async throws {
             var more = true
             while more {
                 var request = ChangeHistoryFetchRequest(
-                    startingToken: token, includeGroupChanges: groups, contactKeys: [.givenName], limit: 3)
+                    startingToken: token, includeGroupChanges: groups, contactKeys: [.givenName], limit: limit)
                 request.unifyResults = unify
                 let page = try await store.changeHistory(request)
+                largestPage = max(largestPage, page.events.count)
                 for event in page.events {
                     switch event.kind {
                     case .dropEverything:
@@ -111,6 +115,39 @@ struct UnifiedHistoryTests {
         var fresh = Replica(unify: true)
         try await fresh.pull(store)
         #expect(fresh.contacts == unified.contacts)
+    }
+
+    @Test(
+        "A unified page holds at most its limit of events, though a linked contact's change is two",
+        arguments: StoreKind.available)
+    func pageLimit(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let people = (0..<6).map { Make.person("P\($0)", "Linked") }
+        try await store.add(people)
+        var replicas = [1, 2, 3, 7].map { limit in
+            var replica = Replica(unify: true)
+            replica.limit = limit
+            return replica
+        }
+        for index in replicas.indices { try await replicas[index].pull(store) }
+        _ = try await save(store) { $0.link(contactsWithIdentifiers: people.map(\.identifier)) }
+        let expected = try await state(store, unify: true)
+        for limit in [1, 2, 3, 7] {
+            // A full sync, and the replicas that held the six before the link.
+            var fresh = Replica(unify: true)
+            fresh.limit = limit
+            try await fresh.pull(store)
+            #expect(fresh.contacts == expected, "full sync, limit \(limit)")
+            #expect(fresh.largestPage <= (limit == 1 ? 2 : limit), "full sync, limit \(limit)")
+        }
+        for index in replicas.indices {
+            replicas[index].largestPage = 0
+            try await replicas[index].pull(store)
+            let limit = replicas[index].limit
+            #expect(replicas[index].contacts == expected, "incremental, limit \(limit)")
+            // A limit of 1 gives a linked contact's delete with its unified contact's event, as one token covers.
+            #expect(replicas[index].largestPage <= (limit == 1 ? 2 : limit), "incremental, limit \(limit)")
+        }
     }
 
     /// The memberships a replica should hold: the group's individual members, or with unification each linked one

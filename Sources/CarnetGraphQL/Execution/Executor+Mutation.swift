@@ -57,6 +57,8 @@ extension Executor {
             }
         }
         deletedContacts += result.deletedMembers + result.endedUnifiedContacts
+        // Changed by the deletes, named by no operation: listed after the ones the operations named.
+        groupIDs += result.groupsLeftByDeletedContacts
         let fields = plan.selection?.fields(for: "SaveResult") ?? []
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")

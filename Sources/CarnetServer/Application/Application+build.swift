@@ -116,7 +116,7 @@ struct ServerChannels {
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(
-                additionalChannelHandlers: deadlines() + [HTTP2EarlyResponseResetInstaller(), HTTP2StreamTracker()],
+                additionalChannelHandlers: deadlines() + [HTTP2FrameHandlersInstaller(), HTTP2StreamTracker()],
                 idleTimeout: idle))
         let gate = ConnectionGate(limit: connectionLimit(configuration))
         let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)
@@ -131,7 +131,8 @@ struct ServerChannels {
                 idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds),
                 quiesceLimit: .nanoseconds((configuration.shutdownGracePeriod + .seconds(5)).nanoseconds),
                 maxStreams: configuration.maxConcurrentHTTP2Streams,
-                maxHeaderListSize: configuration.maxRequestHeadBytes, gate: gate, shutdown: shutdown)
+                maxHeaderListSize: configuration.maxRequestHeadBytes, maxBodyBytes: configuration.maxBodyBytes,
+                gate: gate, shutdown: shutdown)
         }
         return (builder, certificates)
     }

@@ -38,6 +38,8 @@ struct CarnetChannel: ServerChildChannel {
     let maxStreams: Int
     /// `SETTINGS_MAX_HEADER_LIST_SIZE` (``ServerConfiguration/maxRequestHeadBytes``).
     let maxHeaderListSize: Int
+    /// ``ServerConfiguration/maxBodyBytes``: a larger body announced gets no `100 Continue`.
+    let maxBodyBytes: Int
     let gate: ConnectionGate
     /// Counts ``quiesceLimit`` from the start of the shutdown.
     let shutdown: ShutdownClock
@@ -112,7 +114,8 @@ struct CarnetChannel: ServerChildChannel {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try operations.addHandler(HTTP1RequestGuard(deadline: deadline), position: .after(decoder))
+            try operations.addHandler(
+                HTTP1RequestGuard(deadline: deadline, maxBodyBytes: maxBodyBytes), position: .after(decoder))
             quiesce.repeatIfQuiesced(channel)
             return value
         }

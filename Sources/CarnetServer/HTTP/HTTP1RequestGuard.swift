@@ -30,6 +30,9 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var passedHead = false
     /// Requests passed on whose answer has not ended.
     private var unanswered = 0
+    /// For each of them, in order, whether it waits for `100 Continue` not yet sent: sent once the answers before
+    /// it have ended (HTTP/1.1 answers in order), at once for the one being served.
+    private var awaitingContinue: [Bool] = []
     /// The request passed on last has not ended: a decoder error is its body's.
     private var readingBody = false
     /// A request asked to close: nothing after it is read.
@@ -39,7 +42,13 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var refusal: HTTPErrorResponse?
     private var refused = false
 
-    init(deadline: Scheduled<Void>) { self.deadline = deadline }
+    /// The largest body served: a request announcing more gets its 413 without `100 Continue` first.
+    private let maxBodyBytes: Int
+
+    init(deadline: Scheduled<Void>, maxBodyBytes: Int) {
+        self.deadline = deadline
+        self.maxBodyBytes = maxBodyBytes
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refusal == nil, !discarding else { return }
@@ -74,6 +83,8 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if closing { head.headers.replaceOrAdd(name: "connection", value: "close") }
         unanswered += 1
         readingBody = true
+        awaitingContinue.append(HTTP1HeadRules.expectsContinue(head, maxBodyBytes: maxBodyBytes))
+        if unanswered == 1 { sendContinueIfAwaited(context: context, flush: true) }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
@@ -115,6 +126,9 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             // Never below zero, whatever else answers.
             unanswered = max(0, unanswered - 1)
+            if !awaitingContinue.isEmpty { awaitingContinue.removeFirst() }
+            // The next request's turn: flushed with this answer's end.
+            sendContinueIfAwaited(context: context, flush: false)
             if unanswered == 0, let refusal {
                 // On the next tick, once the answer before it is flushed (its writer flushes after this write).
                 // The close then waits for the client's close_notify, at most TLS's shutdown timeout (1 s).
@@ -146,6 +160,18 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     status: .requestHeaderFieldsTooLarge, code: .requestHeaderFieldsTooLarge,
                     message: "The request line and headers are too large.")
                 : HTTPErrorResponse(status: .badRequest, code: .badRequest, message: "The request head is malformed."))
+    }
+
+    /// Sends `100 Continue` for the request being served when it waits for one.
+    private func sendContinueIfAwaited(context: ChannelHandlerContext, flush: Bool) {
+        guard awaitingContinue.first == true, refusal == nil else { return }
+        awaitingContinue[0] = false
+        let head = HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .continue))
+        if flush {
+            context.writeAndFlush(wrapOutboundOut(head), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(head), promise: nil)
+        }
     }
 
     /// Stops reading and answers with `refusal` once the requests before it are answered.

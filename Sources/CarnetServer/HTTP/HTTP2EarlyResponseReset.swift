@@ -7,8 +7,7 @@ import NIOHTTPTypes
 /// the complete response; without it the client sent the whole body (the server went on granting flow-control
 /// window for bytes it dropped), megabytes for nothing, while HTTP/1.1 closes the connection after such an answer.
 ///
-/// It works on frames, so it sits before the stream's HTTP codec; Hummingbird adds a stream's own handlers after
-/// the codec, so ``HTTP2EarlyResponseResetInstaller`` is what it adds, and puts this one in place.
+/// It works on frames, so it sits before the stream's HTTP codec (``HTTP2FrameHandlersInstaller`` puts it there).
 final class HTTP2EarlyResponseReset: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame.FramePayload
     typealias InboundOut = HTTP2Frame.FramePayload
@@ -43,16 +42,5 @@ final class HTTP2EarlyResponseReset: ChannelDuplexHandler, RemovableChannelHandl
         written.futureResult.assumeIsolated().whenSuccess {
             context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil)
         }
-    }
-}
-
-/// Added by Hummingbird after an HTTP/2 stream's codec, it puts ``HTTP2EarlyResponseReset`` before the codec, at
-/// the stream's head, and otherwise passes everything on.
-final class HTTP2EarlyResponseResetInstaller: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        try? context.pipeline.syncOperations.addHandler(HTTP2EarlyResponseReset(), position: .first)
     }
 }

@@ -7,6 +7,11 @@
 /// unified clients as it is and which individual clients ignore as a record they never saw. Reading the links as
 /// they are now (after the page) is what makes this converge: every later change to a link logs events for the
 /// members it touches, which the next pages map again.
+///
+/// A linked contact's add or update is two events (its own identifier's delete and its unified contact's upsert), so
+/// a page of ``ChangeHistoryFetchRequest/limit`` individual events could be twice the limit (an outside tester's
+/// find). A page past it is read again with fewer individual events: those whose events fit. With a limit of 1, a
+/// linked contact's change is still its two events: one token covers both.
 package enum UnifiedHistory {
     package static func page(_ request: ChangeHistoryFetchRequest, in store: some ContactStore) async throws
         -> ChangeHistoryPage
@@ -14,13 +19,26 @@ package enum UnifiedHistory {
         var plain = request
         plain.unifyResults = false
         plain.keepsUnknownMemberships = true
-        var page = try await store.changeHistory(plain)
+        while true {
+            let (page, fitting) = try await unified(try await store.changeHistory(plain), request, in: store)
+            // Each read has fewer individual events than the last, down to one.
+            guard page.events.count > request.limit, plain.limit > 1 else { return page }
+            plain.limit = max(1, min(plain.limit - 1, fitting))
+        }
+    }
+
+    /// The page with each linked contact's events stated as its unified contact's, and how many of its first
+    /// individual events map to at most the request's limit of events.
+    private static func unified(
+        _ individual: ChangeHistoryPage, _ request: ChangeHistoryFetchRequest, in store: some ContactStore
+    ) async throws -> (page: ChangeHistoryPage, fitting: Int) {
+        var page = individual
         page.individualEvents = page.events
         // Not made unique first: a page names each record about once, and the backends read each group once.
         let groups = try await store.linkGroups(containing: page.events.compactMap(\.contactIdentifier))
         // A page without linked contacts (every page of a book without links) is the individual page, but for
         // the memberships of unified contacts that ended, which their delete events cover.
-        guard !groups.isEmpty else { return page }
+        guard !groups.isEmpty else { return (page, page.events.count) }
         var groupOf: [String: LinkGroup] = [:]
         for group in groups {
             // A link change logs membership events for the unified contact itself.
@@ -43,7 +61,9 @@ package enum UnifiedHistory {
         var individual = page.events
         var upserted = Set<String>()
         var memberships = Set<[String]>()
+        var fitting = 0
         for event in page.events {
+            defer { if events.count <= request.limit { fitting += 1 } }
             guard let contact = event.contactIdentifier, let group = groupOf[contact] else {
                 events.append(event)
                 continue
@@ -84,6 +104,6 @@ package enum UnifiedHistory {
         }
         page.events = events
         page.individualEvents = individual
-        return page
+        return (page, fitting)
     }
 }

@@ -117,15 +117,20 @@ public struct SaveResult: Sendable, Hashable {
     /// that left one member. The history records each as deleted under this save's author, so a client that
     /// excludes its own author hears of it only here, even when it knew none of the members the save named.
     public var endedUnifiedContacts: [String]
+    /// The groups that lost members with the contacts this save deleted (merged contacts' absorbed ones and a
+    /// unified contact's members included), in the order the deletes left them: their revisions and member counts
+    /// moved, and a client that excludes its own author hears of it only here (an outside tester's find).
+    public var groupsLeftByDeletedContacts: [String]
 
     package init(
         revision: Int64?, historyToken: String, recordIdentifiers: [String], deletedMembers: [String] = [],
-        endedUnifiedContacts: [String] = []
+        endedUnifiedContacts: [String] = [], groupsLeftByDeletedContacts: [String] = []
     ) {
         self.revision = revision
         self.historyToken = historyToken
         self.recordIdentifiers = recordIdentifiers
         self.deletedMembers = deletedMembers
         self.endedUnifiedContacts = endedUnifiedContacts
+        self.groupsLeftByDeletedContacts = groupsLeftByDeletedContacts
     }
 }

@@ -173,6 +173,7 @@ extension PostgresSaveTransaction {
             for group in groupsOf[contact] ?? [] where groupsLeft.insert(group).inserted {
                 events.append((.updateGroup, group, nil))
                 left.append(group)
+                groupsLeftInOrder.append(group)
             }
         }
         return (events, left)

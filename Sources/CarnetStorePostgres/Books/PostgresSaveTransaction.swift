@@ -35,6 +35,8 @@ struct PostgresSaveTransaction {
     var revisedGroups: Set<String> = []
     /// Groups that lost a member with a deleted contact in this commit, whose update is in the history already.
     var groupsLeft: Set<String> = []
+    /// The same, in the order the deletes left them (``SaveResult/groupsLeftByDeletedContacts``).
+    var groupsLeftInOrder: [String] = []
     /// How this save changes each name prefix's count of contacts, written once at its end: a count updated per
     /// contact left a version of its row per update, which every later update of the save walked (a save of
     /// 2,500 contacts of one name took 24–35 s), and held the rows of common prefixes locked longer.

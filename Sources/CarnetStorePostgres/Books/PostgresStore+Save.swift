@@ -81,7 +81,8 @@ extension PostgresStore {
                 revision: transaction.changed ? transaction.seq : nil,
                 historyToken: HistoryToken(storeID: storeID, position: transaction.position).encoded,
                 recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
-                endedUnifiedContacts: transaction.endedUnified)
+                endedUnifiedContacts: transaction.endedUnified,
+                groupsLeftByDeletedContacts: transaction.groupsLeftInOrder)
         }
         if result.revision != nil {
             await notifier.check()

@@ -75,7 +75,8 @@ extension SQLiteStore {
                         revision: transaction.changed ? transaction.seq : nil,
                         historyToken: HistoryToken(storeID: storeID, position: position).encoded,
                         recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
-                        endedUnifiedContacts: transaction.endedUnified)
+                        endedUnifiedContacts: transaction.endedUnified,
+                        groupsLeftByDeletedContacts: transaction.groupsLeftIdentifiers)
                     // A save that changed nothing leaves no trace, not even a used-up revision.
                     return transaction.changed ? .commit : .rollback
                 }

@@ -37,6 +37,7 @@ extension SaveTransaction {
     /// count (an outside tester's find).
     private mutating func revise(left groups: [(rowid: Int64, id: String)]) throws {
         for group in groups where groupsLeft.insert(group.rowid).inserted {
+            groupsLeftIdentifiers.append(group.id)
             try reviseGroup(group.rowid)
             try record(.updateGroup, group.id)
         }

@@ -25,6 +25,8 @@ struct SaveTransaction {
     var revisedGroups: Set<Int64> = []
     /// Groups that lost a member with a deleted contact in this commit, whose update is in the history already.
     var groupsLeft: Set<Int64> = []
+    /// Their identifiers, in the order the deletes left them (``SaveResult/groupsLeftByDeletedContacts``).
+    var groupsLeftIdentifiers: [String] = []
 
     init(db: Database, author: String?) throws {
         self.db = db
