@@ -127,9 +127,19 @@ struct BookManagementTests {
             let byBob = try await client.graphql(revoke, variables: ["id": id], token: bobToken)
             #expect(Self.value(byBob, "revokeAccessToken") as? Bool == false)
             #expect(try await client.graphql("{ viewer { name } }", token: newToken).status == 200)
+            // A token limited to a book cannot revoke a wider one of its principal's (an app given one book would
+            // lock out every other client); it revokes itself and tokens no wider than it.
+            // A token's id is its 12 characters after "carnet_" (the id may hold "_" itself).
+            let wholeID = String(whole.token.dropFirst(7).prefix(12))
+            let byLimited = try await client.graphql(revoke, variables: ["id": wholeID], token: limitedWriter)
+            #expect(byLimited.errorCodes == ["FORBIDDEN"])
+            #expect(try await client.graphql("{ viewer { name } }", token: whole.token).status == 200)
             let byAlice = try await client.graphql(revoke, variables: ["id": id], token: whole.token)
             #expect(Self.value(byAlice, "revokeAccessToken") as? Bool == true)
             #expect(try await client.graphql("{ viewer { name } }", token: newToken).status == 401)
+            let limitedID = String(limitedWriter.dropFirst(7).prefix(12))
+            let itself = try await client.graphql(revoke, variables: ["id": limitedID], token: limitedWriter)
+            #expect(Self.value(itself, "revokeAccessToken") as? Bool == true)
         }
     }
 

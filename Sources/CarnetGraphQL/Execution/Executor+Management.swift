@@ -51,6 +51,7 @@ extension Executor {
         case .createAccessToken:
             return try await createToken(viewer, arguments, plan)
         case .revokeAccessToken:
+            try await requireRevocable(id, viewer)
             writer.bool(try await catalog.revokeAccessToken(id: id, principalID: viewer.principalID))
             return true
         case .createPrincipal:
@@ -84,6 +85,25 @@ extension Executor {
             return true
         case .save, .importVCards:
             throw FieldError(message: "Not a management mutation.", code: .internalServerError)
+        }
+    }
+
+    /// A token revokes itself and its principal's tokens no wider than it (scopes, books, authors), as it creates
+    /// only such tokens: a token given to an app for one shared book revoked its principal's unlimited token, and
+    /// locked every other client out (an outside tester's find). Another principal's token, or an unknown id, is
+    /// left to the revocation, which answers `false` for it, as it always did.
+    private func requireRevocable(_ id: String, _ viewer: GraphQLViewer) async throws {
+        guard let (record, _) = try await viewer.catalog.accessToken(id: id), record.principalID == viewer.principalID
+        else { return }
+        let scopes = Set(record.scopes.map { $0.lowercased() }).isSubset(of: viewer.scopes)
+        let books = viewer.bookIDs.map { limit in record.bookIDs.map { Set($0).isSubset(of: Set(limit)) } ?? false }
+        let authors =
+            viewer.transactionAuthors.isEmpty
+            || (!record.authors.isEmpty && Set(record.authors).isSubset(of: Set(viewer.transactionAuthors)))
+        guard scopes, books ?? true, authors else {
+            throw FieldError(
+                message: "A token can revoke only tokens with no more scopes, books or authors than its own.",
+                code: .forbidden)
         }
     }
 

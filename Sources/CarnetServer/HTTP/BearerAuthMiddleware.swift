@@ -1,4 +1,5 @@
 import CarnetGraphQL
+import CarnetStore
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -18,10 +19,15 @@ struct BearerAuthMiddleware: RouterMiddleware {
                 invalidToken: false
             ).response()
         }
-        guard let token = bearerToken(header), let identity = try await tokens.verify(token) else {
-            return HTTPErrorResponse.unauthorized("The access token is invalid or revoked.", invalidToken: true)
-                .response()
+        let invalid = HTTPErrorResponse.unauthorized("The access token is invalid or revoked.", invalidToken: true)
+        guard let token = bearerToken(header) else { return invalid.response() }
+        let verified: AccessIdentity?
+        do {
+            verified = try await tokens.verify(token)
+        } catch {
+            return Self.unchecked(error, context).response()
         }
+        guard let identity = verified else { return invalid.response() }
         if let wait = limiter.acquire(identity.tokenID) {
             return HTTPErrorResponse(
                 status: .tooManyRequests, code: .rateLimited,
@@ -32,6 +38,24 @@ struct BearerAuthMiddleware: RouterMiddleware {
         var context = context
         context.identity = identity
         return try await next(request, context)
+    }
+}
+
+extension BearerAuthMiddleware {
+    /// A token the catalog could not be asked about (its database unreachable): 503 with the store's code and
+    /// `Retry-After`, as `/readyz` says and a WebSocket's close does, where it was a bare 500 (an outside tester's
+    /// find). Not a 401: the token may well be good.
+    static func unchecked(_ error: any Error, _ context: Context) -> HTTPErrorResponse {
+        let store = error as? StoreError
+        if store?.code != .unavailable, !(error is CancellationError) {
+            context.logger.error(
+                "An access token could not be checked", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+        }
+        let wait = max(1, Int((store?.retryAfter ?? .seconds(1)).components.seconds))
+        return HTTPErrorResponse(
+            status: .serviceUnavailable, code: ErrorCode(store?.code ?? .storageFailure),
+            message: "The access token cannot be checked now; retry after \(wait) s.",
+            headers: [.retryAfter: String(wait)])
     }
 }
 

@@ -8,12 +8,14 @@ extension GraphQLWebSocketSession {
 
     /// Ends a subscription once its caller may no longer follow its book: the token revoked, the principal
     /// disabled, the grant withdrawn or the book deleted. The client gets an `error` message (FORBIDDEN) for the
-    /// operation, which ends it.
+    /// operation, which ends it. A check the catalog cannot answer (its database unreachable) ends nothing: the
+    /// next one asks again, and the feed, which reads the same database, delivers nothing meanwhile. Ended then,
+    /// subscriptions that had lost no access got FORBIDDEN, which tells a client to stop (an outside tester's find).
     func watchAccess(_ id: String, _ generation: Int, _ identity: AccessIdentity, book: String?) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.accessCheckInterval)
             guard !Task.isCancelled else { return }
-            if await stillAllowed(identity, book: book) { continue }
+            if await checkAccess(identity, book: book) != .ended { continue }
             guard isActive(id, generation) else { return }
             // Off the books first, so no `next` follows the error; then the operation's task stops.
             let task = stopOperation(id, generation)
@@ -34,16 +36,32 @@ extension GraphQLWebSocketSession {
         ).errorsJSON
     }
 
-    func stillAllowed(_ identity: AccessIdentity, book: String?) async -> Bool {
+    /// The `error` payload that ends a subscription whose feed ended while its access could not be checked: the
+    /// client resubscribes from its last token.
+    static var accessUnconfirmed: [UInt8] {
+        GraphQLRequestError(
+            .operationNotAllowed,
+            [
+                ResponseError(
+                    message: "Access to this address book cannot be checked now; resubscribe from your last token.",
+                    code: ErrorCode(.unavailable))
+            ]
+        ).errorsJSON
+    }
+
+    /// What the catalog says of a subscription's access now.
+    enum AccessCheck { case allowed, ended, unconfirmed }
+
+    func checkAccess(_ identity: AccessIdentity, book: String?) async -> AccessCheck {
         do {
             guard let current = try await dependencies.tokens.recheck(identity, maxAge: Self.accessCheckInterval)
-            else { return false }
-            guard let book else { return current.book.id == identity.book.id }
-            return try await dependencies.tokens.catalog.access(
-                principalID: current.principalID, bookID: book, tokenBooks: current.bookIDs) != nil
+            else { return .ended }
+            guard let book else { return current.book.id == identity.book.id ? .allowed : .ended }
+            let access = try await dependencies.tokens.catalog.access(
+                principalID: current.principalID, bookID: book, tokenBooks: current.bookIDs)
+            return access != nil ? .allowed : .ended
         } catch {
-            // Access that cannot be confirmed is access denied: the client resumes from its last token.
-            return false
+            return .unconfirmed
         }
     }
 }

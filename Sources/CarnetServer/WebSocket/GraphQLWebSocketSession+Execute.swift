@@ -26,7 +26,7 @@ extension GraphQLWebSocketSession {
             switch denial {
             case .revoked: await close(.forbidden, "Forbidden")
             case .unchecked:
-                let errors = refusal("Access cannot be checked now; retry later.", .internalServerError)
+                let errors = refusal("Access cannot be checked now; retry later.", ErrorCode(.unavailable))
                 await send(ServerMessage.error(id, errors), ifActive: id, generation)
             }
             return
@@ -143,8 +143,13 @@ extension GraphQLWebSocketSession {
             // the documented FORBIDDEN error, not a `complete` the client would take for a normal end. The book is
             // asked of the catalog by its id, root fields' too: the cached identity outlives a deletion here by up
             // to the cache's life.
-            if !Task.isCancelled, !(await stillAllowed(identity, book: book ?? identity.book.id)) {
-                return await send(ServerMessage.error(id, Self.accessEnded), ifActive: id, generation)
+            if !Task.isCancelled {
+                switch await checkAccess(identity, book: book ?? identity.book.id) {
+                case .allowed: break
+                case .ended: return await send(ServerMessage.error(id, Self.accessEnded), ifActive: id, generation)
+                case .unconfirmed:
+                    return await send(ServerMessage.error(id, Self.accessUnconfirmed), ifActive: id, generation)
+                }
             }
         }
         if !Task.isCancelled { await send(ServerMessage.complete(id), ifActive: id, generation) }

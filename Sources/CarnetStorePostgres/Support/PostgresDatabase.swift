@@ -83,7 +83,7 @@ package final class PostgresDatabase: Sendable {
                     throw error
                 }
             }
-            return try await client.withConnection(body)
+            return try await PoolLease.with(client, within: location.connectTimeout, body)
         } catch {
             throw StoreError.mapped(error)
         }
@@ -98,7 +98,8 @@ package final class PostgresDatabase: Sendable {
             // Looked up once the lost connection's lease is back: a pool whose every connection lost its COMMIT's
             // answer at once (a failover) has none to lend otherwise.
             let unanswered = Mutex<Int64?>(nil)
-            let value = try await client.withConnection(isolation: isolation) { connection in
+            let value = try await PoolLease.with(client, within: location.connectTimeout, isolation: isolation) {
+                connection in
                 try await connection.inTransaction(
                     logger: logger, isolation: isolation, unanswered: { xid in unanswered.withLock { $0 = xid } },
                     body)

@@ -56,7 +56,7 @@ extension PostgresDatabase {
         try checkOpen()
         var outcome: Result<T, any Error>?
         do {
-            try await snapshots.withConnection { connection in
+            try await PoolLease.with(snapshots, within: location.connectTimeout) { connection in
                 try await connection.rows(
                     "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
                 let snapshot = PostgresSnapshot(connection, of: self)
