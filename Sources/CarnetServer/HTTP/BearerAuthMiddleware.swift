@@ -49,7 +49,8 @@ extension BearerAuthMiddleware {
         let store = error as? StoreError
         if store?.code != .unavailable, !(error is CancellationError) {
             context.logger.error(
-                "An access token could not be checked", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+                "An access token could not be checked",
+                metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
         }
         let wait = max(1, Int((store?.retryAfter ?? .seconds(1)).components.seconds))
         return HTTPErrorResponse(
