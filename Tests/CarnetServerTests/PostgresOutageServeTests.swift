@@ -27,7 +27,7 @@ struct PostgresOutageServeTests {
             let data = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-pg-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: data) }
             // The lease's bound is the connect timeout.
-            let url = location.description + "&connect_timeout=2"
+            let url = location.description + "&connect_timeout=5"
             let server = try ChildProcess(
                 carnet,
                 ["serve", "--data", data.path, "--database", url, "--port", "0", "--websocket-init-timeout", "120"])

@@ -18,17 +18,23 @@ struct PoolLeaseTests {
         try await PostgresTestDatabase.with { shared in
             var location = shared
             location.poolSize = 2
-            location.connectTimeout = .seconds(1)
-            let database = try await PostgresDatabase.connect(location, logger: Logger(label: "carnet.tests.lease"))
+            location.connectTimeout = .seconds(2)
+            // A loaded machine may take longer than that to make a connection: the setup tries again (the read
+            // expected to fail below fails however long the pool takes, since both its connections stay held).
+            let database = try await Self.untilServed {
+                try await PostgresDatabase.connect(location, logger: Logger(label: "carnet.tests.lease"))
+            }
             // Both connections held until released: a query on each, in flight.
             let (leased, leases) = AsyncStream.makeStream(of: Void.self)
             let release = Flag()
             let holders = (0..<2).map { _ in
                 Task {
-                    try await database.read { connection in
-                        leases.yield()
-                        while !release.isSet.load(ordering: .acquiring) {
-                            _ = try await connection.rows("SELECT pg_sleep(0.05)", logger: database.logger)
+                    try await Self.untilServed {
+                        try await database.read { connection in
+                            leases.yield()
+                            while !release.isSet.load(ordering: .acquiring) {
+                                _ = try await connection.rows("SELECT pg_sleep(0.05)", logger: database.logger)
+                            }
                         }
                     }
                 }
@@ -64,6 +70,18 @@ struct PoolLeaseTests {
             #expect(rows == 1)
             await database.close()
         }
+    }
+
+    /// `operation`'s result, tried again while it fails with UNAVAILABLE, 60 times at most.
+    static func untilServed<T>(_ operation: () async throws -> T) async throws -> T {
+        for _ in 1..<60 {
+            do {
+                return try await operation()
+            } catch let error as StoreError where error.code == .unavailable {
+                continue
+            }
+        }
+        return try await operation()
     }
 
     final class Flag: Sendable {
