@@ -3,6 +3,10 @@ import CarnetStore
 import CarnetVCard
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Carnet {
     /// `carnet export`: contacts out as vCards.
     struct ExportCommand: AsyncParsableCommand {
@@ -40,30 +44,45 @@ extension Carnet {
             let exporter = VCardExporter(
                 store: store, version: format == "4.0" ? .v4 : .v3,
                 groupStyle: groups.flatMap(VCardExporter.GroupStyle.init(rawValue:)))
-            let output: FileHandle
-            if let file {
-                guard FileManager.default.createFile(atPath: file, contents: nil),
-                    let handle = FileHandle(forWritingAtPath: file)
-                else { throw ValidationError("cannot write \(file)") }
-                output = handle
-            } else {
-                output = FileHandle.standardOutput
-            }
+            let output = try file.map(Self.open) ?? .standardOutput
+            var wroteFile = false
+            defer { if file != nil { close(output.descriptor) } }
+            var buffer: [UInt8] = []
             let count: Int
             do {
-                count = try await exporter.export(groupIdentifier: group) { output.write(Data($0.utf8)) }
-            } catch {
-                // No half-written (or empty, for a group that is not there) file left behind as if exported.
-                if let file {
-                    try? output.close()
-                    try? FileManager.default.removeItem(atPath: file)
+                wroteFile = Self.isRegularFile(output.descriptor)
+                count = try await exporter.export(groupIdentifier: group) { card in
+                    buffer.append(contentsOf: card.utf8)
+                    if buffer.count >= 1 << 16 {
+                        try output.write(buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
                 }
+                try output.write(buffer)
+            } catch {
+                // No half-written (or empty, for a group that is not there) file left behind as if exported; a
+                // pipe or a device is not removed.
+                if let file, wroteFile { try? FileManager.default.removeItem(atPath: file) }
                 throw error
             }
-            if file != nil {
-                try output.close()
-                FileHandle.standardError.write(Data("exported \(count) cards\n".utf8))
+            if file != nil { FileHandle.standardError.write(Data("exported \(count) cards\n".utf8)) }
+        }
+
+        /// The file to write, opened in place: through a symbolic link, into a named pipe or a device. Foundation's
+        /// `createFile` wrote a new file and renamed it over the path, which replaced a pipe, a link or (as root) a
+        /// device node with a regular file, and the reader, the link's target or the device never got a byte (an
+        /// outside tester's find).
+        private static func open(_ path: String) throws -> OutputDescriptor {
+            let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))")
             }
+            return OutputDescriptor(descriptor: descriptor, name: path)
+        }
+
+        private static func isRegularFile(_ descriptor: Int32) -> Bool {
+            var status = stat()
+            return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         }
     }
 }

@@ -19,7 +19,7 @@ struct JSONLogHandler: StoredMetadataLogHandler {
         }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         line.append(0x0A)
-        FileHandle.standardOutput.write(line)
+        try? OutputDescriptor.standardOutput.write(line)
     }
 
     private static func plain(_ value: Logger.Metadata.Value) -> Any {

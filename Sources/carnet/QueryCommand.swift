@@ -57,7 +57,7 @@ extension Carnet {
             if let document {
                 text = document
             } else if let file {
-                text = try String(contentsOfFile: file, encoding: .utf8)
+                text = try readText(file)
             } else {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             }
@@ -67,8 +67,22 @@ extension Carnet {
             }
             let (bytes, hasErrors) =
                 if let url = endpoint { try await remote(body, url: url) } else { try await local(body) }
-            FileHandle.standardOutput.write(Data(bytes + [0x0A]))
+            try OutputDescriptor.standardOutput.write(bytes + [0x0A])
             if hasErrors { throw ExitCode(1) }
+        }
+
+        /// The document in `file`, or a sentence saying why it cannot be read: Foundation's error printed as it is
+        /// was a dump of its domain and user info (an outside tester's find).
+        private func readText(_ file: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
+                throw CommandFailure(
+                    exists
+                        ? (isDirectory.boolValue ? "\(file) is a folder" : "cannot read \(file)") : "no file at \(file)"
+                )
+            }
+            return String(decoding: data, as: UTF8.self)
         }
 
         /// `--variables`: the JSON object itself, or `@path` for a file holding it.

@@ -81,5 +81,5 @@ extension Carnet {
 
 /// Prints a line unbuffered, so it reaches a pipe (a supervisor, a test) at once.
 func say(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    OutputDescriptor.standardOutput.writeLine(text)
 }

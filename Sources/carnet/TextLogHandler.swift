@@ -15,8 +15,7 @@ struct TextLogHandler: StoredMetadataLogHandler {
         let merged = metadata(of: event)
         let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let time = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withInternetDateTime])
-        let line =
-            "\(time) \(event.level) \(label) :\(fields.isEmpty ? "" : " " + fields) [\(event.source)] \(event.message)\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        OutputDescriptor.standardOutput.writeLine(
+            "\(time) \(event.level) \(label) :\(fields.isEmpty ? "" : " " + fields) [\(event.source)] \(event.message)")
     }
 }

@@ -119,6 +119,49 @@ struct CLITests {
         #expect(!logs.contains(token) && !logs.contains("zoesecret"))
     }
 
+    /// An outside tester's finds: `export PATH` wrote a new file and renamed it over PATH (a link or a pipe became a
+    /// regular file, and as root a device node did), a failed write trapped with a backtrace, and a missing --file
+    /// or a --data that is a file printed Foundation's error dump.
+    @Test("export writes through a link and says why a write fails; unreadable --file and a --data file are said so")
+    func outputsAndPaths() async throws {
+        let carnet = try ChildProcess.carnetExecutable()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let saved = try await ChildProcess.run(
+            carnet,
+            [
+                "query", "--data", data,
+                #"mutation { save(request: {operations: [{addContact: {givenName: "Ann"}}]}) { revision } }"#,
+            ])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let fileManager = FileManager.default
+        let (link, target) = (
+            folder.appendingPathComponent("link.vcf").path, folder.appendingPathComponent("t.vcf").path
+        )
+        try fileManager.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let exported = try await ChildProcess.run(carnet, ["export", "--data", data, link])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect((try? fileManager.destinationOfSymbolicLink(atPath: link)) == target)
+        #expect((try? String(contentsOfFile: target, encoding: .utf8))?.contains("BEGIN:VCARD") == true)
+        // A write that fails: the device is full (through a link, so that a regression replaces the link only).
+        let full = folder.appendingPathComponent("full.vcf").path
+        try fileManager.createSymbolicLink(atPath: full, withDestinationPath: "/dev/full")
+        let failed = try await ChildProcess.run(carnet, ["export", "--data", data, full])
+        #expect(failed.status != 0 && failed.stderr.contains("No space left on device"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("Fatal error"))
+        #expect((try? fileManager.destinationOfSymbolicLink(atPath: full)) == "/dev/full")
+
+        let missing = try await ChildProcess.run(
+            carnet, ["query", "--data", data, "--file", folder.appendingPathComponent("none.graphql").path])
+        #expect(missing.status != 0 && missing.stderr.contains("no file at"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("NSCocoaErrorDomain"))
+        let plainFile = folder.appendingPathComponent("plain").path
+        #expect(fileManager.createFile(atPath: plainFile, contents: Data("x".utf8)))
+        let status = try await ChildProcess.run(carnet, ["status", "--data", plainFile])
+        #expect(status.status != 0 && status.stderr.contains("is a file, not a data folder"), "\(status.stderr)")
+    }
+
     /// A typo in --data made `backup` copy a new empty store and exit 0.
     @Test("Commands that read a data folder refuse one that does not exist, and create nothing")
     func missingDataFolder() async throws {

@@ -33,6 +33,12 @@ public struct DataFolder: StoreBackend {
     public static func open(
         directory: String, configuration: StoreConfiguration = StoreConfiguration(), openBooks: Int? = nil
     ) async throws -> DataFolder {
+        // Foundation's own error said "a file with the same name already exists", in a dump of its user info.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw StoreError(
+                .validationFailed, "\(directory) is a file, not a data folder.", keyPaths: ["data"])
+        }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let catalog = try SQLiteCatalog.open(
             path: (directory as NSString).appendingPathComponent(catalogFileName), configuration: configuration)

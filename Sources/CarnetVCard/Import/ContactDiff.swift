@@ -6,7 +6,7 @@ enum ContactDiff {
     static func update(_ current: Contact, to imported: Contact) -> Contact? {
         var update = Contact(updating: current.identifier)
         // Text by bytes, as the store keeps it: a card that spells a name the other way (NFC, NFD) updates it.
-        for key in ContactKey.stringKeys where !current.string(key).hasSameBytes(as: imported.string(key)) {
+        for key in ContactKey.stringKeys where !sameText(current.string(key), imported.string(key)) {
             update.setString(key, imported.string(key))
         }
         if current.contactType != imported.contactType { update.contactType = imported.contactType }
@@ -71,13 +71,32 @@ enum ContactDiff {
         }
     }
 
-    /// The same label and value, text by bytes. A structured value (an address, a relation) compares its fields as
-    /// Swift does: a re-import that only respells one of them (NFC, NFD) leaves it as stored.
-    private static func isSame<V>(_ one: LabeledValue<V>, _ other: LabeledValue<V>) -> Bool {
-        guard one.label.hasSameBytes(as: other.label) else { return false }
-        if let text = one.value as? String, let otherText = other.value as? String {
-            return text.hasSameBytes(as: otherText)
+    /// The same label and value (`stored`'s, then the imported one's), text by bytes. A structured value (an
+    /// address, a relation) compares its fields as Swift does: a re-import that only respells one of them (NFC,
+    /// NFD) leaves it as stored.
+    private static func isSame<V>(_ stored: LabeledValue<V>, _ imported: LabeledValue<V>) -> Bool {
+        guard stored.label.hasSameBytes(as: imported.label) else { return false }
+        if let text = stored.value as? String, let otherText = imported.value as? String {
+            return sameText(text, otherText)
         }
-        return one.value == other.value
+        if var address = stored.value as? PostalAddress, address.street.contains("\r") {
+            address.street = unifyingLineBreaks(address.street)
+            return address == imported.value as? PostalAddress
+        }
+        return stored.value == imported.value
+    }
+
+    /// Whether imported text is the stored text, byte for byte, but for line breaks: a vCard writes CR LF and a
+    /// lone CR in a note or a street as its one line break (`\n`), and reads it back as LF. Compared by bytes, a
+    /// re-import of one's own export updated every such contact and gave its address a new identifier (an outside
+    /// tester's find); so such text stays as stored.
+    static func sameText(_ stored: String, _ imported: String) -> Bool {
+        stored.hasSameBytes(as: imported)
+            || (stored.utf8.contains(0x0D) && unifyingLineBreaks(stored).hasSameBytes(as: imported))
+    }
+
+    /// `text` with CR LF and lone CRs as LF.
+    static func unifyingLineBreaks(_ text: String) -> String {
+        Escaping.replacing(text, lineBreak: "\n") { _, _ in nil }
     }
 }

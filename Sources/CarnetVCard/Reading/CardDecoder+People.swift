@@ -96,10 +96,33 @@ extension CardDecoder {
         return true
     }
 
-    /// The text with `%XX` escapes decoded; as it is when it has none or they are not valid UTF-8.
+    /// The text with `%XX` escapes decoded; as it is when it has none, one is malformed, or they are not valid
+    /// UTF-8. Byte by byte: Foundation's `removingPercentEncoding` dropped a leading U+FEFF with the escapes, so a
+    /// username starting with one changed when one's own export was read back (an outside tester's find).
     static func percentDecoded(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        return text.removingPercentEncoding ?? text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
+            else { return text }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Whether the text starts with a URI scheme (`letter *(letter / digit / "+" / "-" / ".") ":"`).
