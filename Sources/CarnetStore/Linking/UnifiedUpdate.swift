@@ -10,6 +10,19 @@
 ///   left out as a duplicate stays while the value it duplicates stays, and goes with it. An identifier no member
 ///   holds is refused with ``StoreError/Code/recordIdentifierInvalid``.
 package enum UnifiedUpdate {
+    /// The refusal of an update through a unified contact based on a revision before a link, an unlink or a change
+    /// of its preferred contacts: what the unified contact showed then (its values come from its members, in their
+    /// preference order) may not be what it shows now, and the update would write over values its client never saw.
+    /// Edits to the members are checked key by key, as for any contact; a link change is checked whole, since the
+    /// backends keep no revision per key of a unified contact. Before, such an update went through (an outside
+    /// tester's find: a linked member's job title overwritten, an email the link brought in deleted).
+    package static func linkChangedConflict(_ group: LinkGroup, _ update: Contact, baseRevision: Int64) -> StoreError {
+        StoreError(
+            .conflict,
+            "The unified contact's members or preferred contacts changed since revision \(baseRevision); read it again.",
+            affected: [group.identifier], keyPaths: update.modifiedKeys.map(\.rawValue))
+    }
+
     /// One update per member that changes, each with only the keys it changes.
     package static func route(_ update: Contact, through group: LinkGroup, members: [String: Contact]) throws
         -> [Contact]

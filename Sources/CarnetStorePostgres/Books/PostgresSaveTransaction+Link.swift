@@ -43,6 +43,17 @@ extension PostgresSaveTransaction {
 
     /// Writes an update through a unified contact to its members (``UnifiedUpdate``).
     mutating func updateUnified(_ update: Contact, _ group: LinkGroup, baseRevision: Int64?) async throws {
+        if let baseRevision {
+            // A link change logs an update with no keys for each member it leaves (see the SQLite backend).
+            let changed = try await run(
+                """
+                SELECT 1 FROM change_event WHERE book_id = \(bookID) AND seq > \(baseRevision) AND seq <> \(seq)
+                    AND kind = \(Int16(ChangeEventKind.updateContact.rawValue)) AND changed_keys = ''
+                    AND record_id = ANY(\(group.members)) LIMIT 1
+                """
+            ).collect()
+            if !changed.isEmpty { throw UnifiedUpdate.linkChangedConflict(group, update, baseRevision: baseRevision) }
+        }
         let loaded = try await PostgresContactLoader(keys: UnifiedContact.memberKeys(for: update.modifiedKeys))
             .load(connection, bookID: bookID, logger: logger, identifiers: group.members)
         let members = Dictionary(uniqueKeysWithValues: loaded.map { ($0.identifier, $0) })

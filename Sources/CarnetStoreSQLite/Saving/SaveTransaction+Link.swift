@@ -48,6 +48,9 @@ extension SaveTransaction {
 
     /// Writes an update through a unified contact to its members (``UnifiedUpdate``).
     mutating func updateUnified(_ update: Contact, _ group: LinkGroup, baseRevision: Int64?) throws {
+        if let baseRevision, try linkChanged(group, since: baseRevision) {
+            throw UnifiedUpdate.linkChangedConflict(group, update, baseRevision: baseRevision)
+        }
         let loaded = try ContactLoader(keys: UnifiedContact.memberKeys(for: update.modifiedKeys)).loadOrdered(
             db, column: "id", values: group.members
         ).contacts
@@ -55,6 +58,20 @@ extension SaveTransaction {
         for memberUpdate in try UnifiedUpdate.route(update, through: group, members: members) {
             try updateContact(memberUpdate, baseRevision: baseRevision)
         }
+    }
+
+    /// Whether a link change (which logs an update with no keys for each member it leaves) touched the group's
+    /// members after `revision`, in an earlier commit than this one.
+    private func linkChanged(_ group: LinkGroup, since revision: Int64) throws -> Bool {
+        let marks = Array(repeating: "?", count: group.members.count).joined(separator: ",")
+        var arguments: [any DatabaseValueConvertible] = [revision, seq, Int64(ChangeEventKind.updateContact.rawValue)]
+        arguments += group.members
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM changeEvent WHERE seq > ? AND seq <> ? AND kind = ? AND changedKeys = ''
+                    AND recordId IN (\(marks)))
+                """, arguments: StatementArguments(arguments)) ?? false
     }
 
     private func linkGroup(ofMember identifier: String) throws -> LinkGroup? {
