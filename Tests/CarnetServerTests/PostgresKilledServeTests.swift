@@ -32,42 +32,45 @@ struct PostgresKilledServeTests {
                 try await survivor.line(containing: "is listening on").split(separator: " ").last.map(String.init))
 
             let acknowledged = Acknowledged()
-            let clientA = GraphQLClient(url: urlA, caPath: dataA + "/tls/ca.pem", token: token)
-            let writers = Task {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for writer in 0..<4 {
-                        group.addTask {
-                            for index in 0... {
-                                let reply = try? await clientA.post(
-                                    #"mutation { save(request: {operations: [{addContact: {givenName: "W\#(writer) \#(index)"}}]}) { contacts { id } } }"#
-                                )
-                                // A connection refused or cut after the kill is no acknowledgement.
-                                guard let reply, let id = GraphQLClient.savedID(reply) else { return }
-                                acknowledged.ids.withLock { $0.append(id) }
+            // Shut down on every path (GraphQLClient.with): AsyncHTTPClient traps on a client dropped without it.
+            try await GraphQLClient.with(url: urlA, caPath: dataA + "/tls/ca.pem", token: token) { clientA in
+                let writers = Task {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for writer in 0..<4 {
+                            group.addTask {
+                                for index in 0... {
+                                    let reply = try? await clientA.post(
+                                        #"mutation { save(request: {operations: [{addContact: {givenName: "W\#(writer) \#(index)"}}]}) { contacts { id } } }"#
+                                    )
+                                    // A connection refused or cut after the kill is no acknowledgement.
+                                    guard let reply, let id = GraphQLClient.savedID(reply) else { return }
+                                    acknowledged.ids.withLock { $0.append(id) }
+                                }
                             }
                         }
+                        try await group.waitForAll()
                     }
-                    try await group.waitForAll()
                 }
+                let started = try await ChildProcess.wait(seconds: 120) { acknowledged.ids.withLock { $0.count } >= 60 }
+                #expect(started, "the saves did not get going")
+                try await victim.kill()
+                _ = await writers.result
             }
-            let started = try await ChildProcess.wait(seconds: 120) { acknowledged.ids.withLock { $0.count } >= 60 }
-            #expect(started, "the saves did not get going")
-            try await victim.kill()
-            _ = await writers.result
-            try await clientA.shutdown()
 
             let saved = acknowledged.ids.withLock { $0 }
-            let clientB = GraphQLClient(url: urlB, caPath: dataB + "/tls/ca.pem", token: token)
-            var found = Set<String>()
-            for chunk in stride(from: 0, to: saved.count, by: 500).map({ Array(saved[$0..<min($0 + 500, saved.count)]) }
-            ) {
-                let ids = chunk.map { "\"\($0)\"" }.joined(separator: ",")
-                let reply = try await clientB.post(
-                    #"{ contacts(filter: {ids: [\#(ids)]}, first: 1000) { nodes { id } } }"#)
-                found.formUnion(GraphQLClient.nodeIDs(reply))
+            try await GraphQLClient.with(url: urlB, caPath: dataB + "/tls/ca.pem", token: token) { clientB in
+                var found = Set<String>()
+                for chunk in stride(from: 0, to: saved.count, by: 500).map({
+                    Array(saved[$0..<min($0 + 500, saved.count)])
+                }
+                ) {
+                    let ids = chunk.map { "\"\($0)\"" }.joined(separator: ",")
+                    let reply = try await clientB.post(
+                        #"{ contacts(filter: {ids: [\#(ids)]}, first: 1000) { nodes { id } } }"#)
+                    found.formUnion(GraphQLClient.nodeIDs(reply))
+                }
+                #expect(found == Set(saved), "\(saved.count) acknowledged, \(found.count) found")
             }
-            #expect(found == Set(saved), "\(saved.count) acknowledged, \(found.count) found")
-            try await clientB.shutdown()
             kill(survivor.process.processIdentifier, SIGTERM)
             #expect(try await survivor.wait(timeout: .seconds(30)) == 0)
         }
@@ -85,12 +88,15 @@ private struct GraphQLClient: Sendable {
     let token: String
     let client: HTTPClient
 
-    init(url: String, caPath: String, token: String) {
+    /// Runs `body` with a client of the server at `url`, shut down afterwards whatever happens.
+    static func with(url: String, caPath: String, token: String, _ body: (GraphQLClient) async throws -> Void)
+        async throws
+    {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .file(caPath)
-        self.url = url
-        self.token = token
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+        try await withHTTPClient(.init(tlsConfiguration: tls)) { client in
+            try await body(GraphQLClient(url: url, token: token, client: client))
+        }
     }
 
     func post(_ query: String) async throws -> [String: Any] {
@@ -103,8 +109,6 @@ private struct GraphQLClient: Sendable {
         let body = try await response.body.collect(upTo: 1 << 24)
         return (try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) ?? [:]
     }
-
-    func shutdown() async throws { try await client.shutdown() }
 
     static func savedID(_ reply: [String: Any]) -> String? {
         let save = (reply["data"] as? [String: Any])?["save"] as? [String: Any]

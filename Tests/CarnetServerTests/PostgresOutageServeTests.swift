@@ -66,21 +66,22 @@ struct PostgresOutageServeTests {
                 }
             }
             try await allowConnections(false)
-            let client = HTTPSClient(caPath: caPath)
-            // Shut down on every path: AsyncHTTPClient traps on a client dropped without it.
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(caPath)
             do {
-                try await Self.requests(
-                    client, address: address, token: token, late: late, subscriber: &subscriber,
-                    backOnline: {
-                        try await allowConnections(true)
-                        await database.close()
-                    })
+                try await withHTTPClient(.init(tlsConfiguration: tls)) { client in
+                    try await Self.requests(
+                        GraphQLPoster(client: client), address: address, token: token, late: late,
+                        subscriber: &subscriber,
+                        backOnline: {
+                            try await allowConnections(true)
+                            await database.close()
+                        })
+                }
             } catch {
-                try? await client.shutdown()
                 try? await allowConnections(true)
                 throw error
             }
-            try await client.shutdown()
             kill(server.process.processIdentifier, SIGTERM)
             #expect(try await server.wait(timeout: .seconds(30)) == 0)
         }
@@ -88,7 +89,7 @@ struct PostgresOutageServeTests {
 
     /// The requests while the database is unreachable, then once it is `backOnline`.
     static func requests(
-        _ client: HTTPSClient, address: String, token: String, late: String,
+        _ client: GraphQLPoster, address: String, token: String, late: String,
         subscriber: inout AsyncStream<String>.AsyncIterator, backOnline: () async throws -> Void
     ) async throws {
         let unchecked = try await client.post(address, token: late, "{ viewer { name } }")
@@ -142,16 +143,9 @@ struct PostgresOutageServeTests {
     }
 }
 
-/// POSTs GraphQL documents over HTTPS, verifying the server against its CA; keeps each answer's status, body and
-/// `Retry-After`.
-struct HTTPSClient: Sendable {
+/// POSTs GraphQL documents, keeping each answer's status, body and `Retry-After`.
+struct GraphQLPoster: Sendable {
     let client: HTTPClient
-
-    init(caPath: String) {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .file(caPath)
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
-    }
 
     /// Within 40 s: before, a request waited out the pool's reconnection backoff, about a minute.
     func post(_ url: String, token: String, _ query: String) async throws -> (
@@ -166,6 +160,4 @@ struct HTTPSClient: Sendable {
         let body = try await response.body.collect(upTo: 1 << 20)
         return (response.status.code, String(buffer: body), response.headers.first(name: "retry-after"))
     }
-
-    func shutdown() async throws { try await client.shutdown() }
 }
