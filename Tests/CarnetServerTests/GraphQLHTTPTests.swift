@@ -38,6 +38,14 @@ struct GraphQLHTTPTests {
             let query = try await client.send(.GET, query: "query=%7B+__typename+%7D", headers: auth)
             #expect(query.status == 200)
             #expect(query.body == #"{"data":{"__typename":"Query"}}"#)
+            // The media type, and for some errors the status, follow Accept: a cache must know (RFC 9110 12.5.5).
+            #expect(query.headers["Vary"].contains("Accept"))
+            let unacceptable = try await client.send(
+                .GET, query: "query=%7B+__typename+%7D", headers: auth + [("Accept", "text/html")])
+            #expect(unacceptable.status == 406 && unacceptable.headers["Vary"].contains("Accept"))
+            let unparsable = try await client.send(
+                .GET, query: "query=%7B", headers: auth + [("Accept", "application/graphql-response+json")])
+            #expect(unparsable.status == 400 && unparsable.headers["Vary"].contains("Accept"))
             let mutation = "mutation{save(request:{operations:[{addContact:{givenName:\"X\"}}]}){__typename}}"
             let encoded = mutation.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let refused = try await client.send(.GET, query: "query=\(encoded)", headers: auth)

@@ -21,7 +21,8 @@ func buildRouter(
         service: service, books: books, tokens: tokens, metrics: metrics,
         maxBodyBytes: configuration.maxBodyBytes,
         responseBudget: responseBudget)
-    let graphql = router.group("/graphql").add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
+    let graphql = router.group("/graphql").add(middleware: VaryAcceptMiddleware())
+        .add(middleware: BearerAuthMiddleware(tokens: tokens, limiter: limiter))
     graphql.get { request, context in try await handler.handle(request, context: context) }
     graphql.post { request, context in try await handler.handle(request, context: context) }
     router.on("/graphql", method: .options) { _, _ in
