@@ -5,6 +5,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 extension Carnet {
@@ -44,25 +46,34 @@ extension Carnet {
             let exporter = VCardExporter(
                 store: store, version: format == "4.0" ? .v4 : .v3,
                 groupStyle: groups.flatMap(VCardExporter.GroupStyle.init(rawValue:)))
-            let output = try file.map(Self.open) ?? .standardOutput
-            var wroteFile = false
-            defer { if file != nil { close(output.descriptor) } }
+            // Opened at the first bytes, once the export is under way: a --group that names no group does not empty
+            // the file first.
+            var output: OutputDescriptor? = file == nil ? .standardOutput : nil
+            func opened() throws -> OutputDescriptor {
+                if let output { return output }
+                let made = try Self.open(file ?? "")
+                output = made
+                return made
+            }
             var buffer: [UInt8] = []
             let count: Int
             do {
-                wroteFile = Self.isRegularFile(output.descriptor)
                 count = try await exporter.export(groupIdentifier: group) { card in
                     buffer.append(contentsOf: card.utf8)
                     if buffer.count >= 1 << 16 {
-                        try output.write(buffer)
+                        try opened().write(buffer)
                         buffer.removeAll(keepingCapacity: true)
                     }
                 }
-                try output.write(buffer)
+                try opened().write(buffer)
+                if let file, let output { try Self.close(output, file) }
             } catch {
-                // No half-written (or empty, for a group that is not there) file left behind as if exported; a
-                // pipe or a device is not removed.
-                if let file, wroteFile { try? FileManager.default.removeItem(atPath: file) }
+                // No half-written file left behind as if exported; a link, a pipe or a device is not removed, nor a
+                // file never opened (a --group that names no group).
+                if let file, let output {
+                    _ = systemClose(output.descriptor)
+                    if Self.isRegularFile(atPath: file) { try? FileManager.default.removeItem(atPath: file) }
+                }
                 throw error
             }
             if file != nil { FileHandle.standardError.write(Data("exported \(count) cards\n".utf8)) }
@@ -73,16 +84,41 @@ extension Carnet {
         /// device node with a regular file, and the reader, the link's target or the device never got a byte (an
         /// outside tester's find).
         private static func open(_ path: String) throws -> OutputDescriptor {
-            let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let descriptor = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
                 throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))")
             }
             return OutputDescriptor(descriptor: descriptor, name: path)
         }
 
-        private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        /// Closes the file, saying so when the close fails: on a network file system or past a quota, that is
+        /// where a write is refused.
+        private static func close(_ output: OutputDescriptor, _ path: String) throws {
+            guard systemClose(output.descriptor) == 0 else {
+                throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+
+        /// Whether the path itself (not what a link at it names) is a regular file.
+        private static func isRegularFile(atPath path: String) -> Bool {
             var status = stat()
-            return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         }
     }
+}
+
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.open(path, flags, mode)
+    #else
+        Darwin.open(path, flags, mode)
+    #endif
+}
+
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.close(descriptor)
+    #else
+        Darwin.close(descriptor)
+    #endif
 }

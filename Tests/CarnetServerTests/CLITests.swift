@@ -151,6 +151,12 @@ struct CLITests {
         #expect(failed.status != 0 && failed.stderr.contains("No space left on device"), "\(failed.stderr)")
         #expect(!failed.stderr.contains("Fatal error"))
         #expect((try? fileManager.destinationOfSymbolicLink(atPath: full)) == "/dev/full")
+        // A --group that names no group leaves the file as it was (it was emptied, then removed).
+        let kept = folder.appendingPathComponent("kept.vcf").path
+        #expect(fileManager.createFile(atPath: kept, contents: Data("keep".utf8)))
+        let noGroup = try await ChildProcess.run(carnet, ["export", "--data", data, "--group", "nope", kept])
+        #expect(noGroup.status != 0)
+        #expect((try? String(contentsOfFile: kept, encoding: .utf8)) == "keep")
 
         let missing = try await ChildProcess.run(
             carnet, ["query", "--data", data, "--file", folder.appendingPathComponent("none.graphql").path])

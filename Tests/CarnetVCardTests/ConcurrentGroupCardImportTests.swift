@@ -107,6 +107,34 @@ struct ConcurrentGroupCardImportTests {
         #expect(try await Self.teams(store) == [client.identifier: ["x1"]])
     }
 
+    /// The name a save requires absent is checked as the save adds a group of it: checked before every operation, a
+    /// file that renames a group (by its card's UID) and makes a new group of the old name was refused on every try.
+    @Test(
+        "A file that renames a group and makes a new group of its old name imports, strict or not",
+        arguments: [false, true])
+    func renameFreesTheName(strict: Bool) async throws {
+        let fixture = try ImportFixture()
+        let store = fixture.store
+        let old = Group(identifier: "team-old", name: "Team")
+        _ = try await store.execute(SaveRequest(operations: [.addGroup(old, containerIdentifier: nil)]))
+        let file =
+            Self.card("x0") + Self.card("x1")
+            + "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:team-old\r\nFN:Staff\r\nMEMBER:urn:uuid:x0\r\n"
+            + "END:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:team-new\r\nFN:Team\r\nMEMBER:urn:uuid:x1\r\n"
+            + "END:VCARD\r\n"
+        var importer = VCardImporter(store: store, transactionAuthor: "import", strict: strict)
+        importer.batchSize = 1
+        let summary = try await BackgroundExecutor.$ignoresThreadLimit.withValue(true) {
+            try await importer.importCards(Data(file.utf8))
+        }
+        #expect(summary.added == 2 && summary.warnings.isEmpty && summary.skipped.isEmpty, "\(summary)")
+        let groups = try await store.groups()
+        #expect(Set(groups.map { [$0.identifier, $0.name] }) == [["team-old", "Staff"], ["team-new", "Team"]])
+        let members = try await store.members(ofGroups: ["team-old", "team-new"], keysToFetch: [.familyName])
+        #expect(members["team-old"]?.map(\.familyName) == ["x0"] && members["team-new"]?.map(\.familyName) == ["x1"])
+    }
+
     @Test("A lenient import whose group card's name a client took meanwhile joins the client's group")
     func lenientJoinsClientGroup() async throws {
         let fixture = try ImportFixture()

@@ -114,13 +114,40 @@ def http1(args) -> list[str]:
 
 
 def http2(args) -> list[str]:
+    return http2_request(args, len(BODY)) + http2_over_limit(args)
+
+
+def http2_over_limit(args) -> list[str]:
+    """A body announced over the limit: its final 413 at once, no 100 before it."""
     with connect(args, "h2") as sock:
         h2c = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
         h2c.initiate_connection()
-        h2c.send_headers(1, [(":method", "POST"), (":scheme", "https"), (":authority", "localhost"),
-                             (":path", "/graphql"), ("authorization", f"Bearer {args.token}"),
-                             ("content-type", "application/json"), ("content-length", str(len(BODY))),
-                             ("expect", "100-continue")])
+        h2c.send_headers(1, headers(args, args.max_body + 1))
+        sock.sendall(h2c.data_to_send())
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return ["HTTP/2 over the limit: the connection closed without an answer"]
+            for event in h2c.receive_data(data):
+                if isinstance(event, h2.events.InformationalResponseReceived):
+                    return ["HTTP/2 over the limit: 100 Continue before the 413"]
+                if isinstance(event, h2.events.ResponseReceived):
+                    status = dict(event.headers)[b":status"].decode()
+                    return [] if status == "413" else [f"HTTP/2 over the limit: {status} where 413 was due"]
+            sock.sendall(h2c.data_to_send())
+
+
+def headers(args, length: int) -> list[tuple[str, str]]:
+    return [(":method", "POST"), (":scheme", "https"), (":authority", "localhost"), (":path", "/graphql"),
+            ("authorization", f"Bearer {args.token}"), ("content-type", "application/json"),
+            ("content-length", str(length)), ("expect", "100-continue")]
+
+
+def http2_request(args, length: int) -> list[str]:
+    with connect(args, "h2") as sock:
+        h2c = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
+        h2c.initiate_connection()
+        h2c.send_headers(1, headers(args, length))
         sock.sendall(h2c.data_to_send())
         statuses, body, sent = [], b"", False
         while True:

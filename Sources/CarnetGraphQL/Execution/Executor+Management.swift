@@ -88,18 +88,20 @@ extension Executor {
         }
     }
 
-    /// A token revokes itself and its principal's tokens no wider than it (scopes, books, authors), as it creates
-    /// only such tokens: a token given to an app for one shared book revoked its principal's unlimited token, and
-    /// locked every other client out (an outside tester's find). Another principal's token, or an unknown id, is
-    /// left to the revocation, which answers `false` for it, as it always did.
+    /// A token revokes itself and its principal's tokens no wider than it (scopes, books, authors, as made), as it
+    /// creates only such tokens: a token given to an app for one shared book revoked its principal's unlimited
+    /// token, and locked every other client out (an outside tester's find). Another principal's token, or an
+    /// unknown id, is left to the revocation, which answers `false` for it, as it always did.
     private func requireRevocable(_ id: String, _ viewer: GraphQLViewer) async throws {
-        guard let (record, _) = try await viewer.catalog.accessToken(id: id), record.principalID == viewer.principalID
+        guard id != viewer.tokenID,
+            let (record, _) = try await viewer.catalog.accessToken(id: id), record.principalID == viewer.principalID,
+            let (own, _) = try await viewer.catalog.accessToken(id: viewer.tokenID)
         else { return }
-        let scopes = Set(record.scopes.map { $0.lowercased() }).isSubset(of: viewer.scopes)
-        let books = viewer.bookIDs.map { limit in record.bookIDs.map { Set($0).isSubset(of: Set(limit)) } ?? false }
+        // The scopes the tokens were made with: a token's own may be fewer now (no book it may write left).
+        let scopes = Set(record.scopes.map { $0.lowercased() }).isSubset(of: Set(own.scopes.map { $0.lowercased() }))
+        let books = own.bookIDs.map { limit in record.bookIDs.map { Set($0).isSubset(of: Set(limit)) } ?? false }
         let authors =
-            viewer.transactionAuthors.isEmpty
-            || (!record.authors.isEmpty && Set(record.authors).isSubset(of: Set(viewer.transactionAuthors)))
+            own.authors.isEmpty || (!record.authors.isEmpty && Set(record.authors).isSubset(of: Set(own.authors)))
         guard scopes, books ?? true, authors else {
             throw FieldError(
                 message: "A token can revoke only tokens with no more scopes, books or authors than its own.",

@@ -3,6 +3,8 @@ import CarnetStore
 /// Who asks, on a service of many principals and address books: what `viewer` and `addressBooks` read.
 public struct GraphQLViewer: Sendable {
     public var principalID: String
+    /// The token's identifier (its record's, in ``catalog``).
+    public var tokenID: String
     public var catalog: any CatalogStore
     /// Where books' stores are opened.
     public var books: any AddressBookStores
@@ -21,7 +23,8 @@ public struct GraphQLViewer: Sendable {
         @Sendable (String, Set<String>, [String], [String]?) async throws -> (String, AccessTokenRecord)
 
     public init(
-        principalID: String, catalog: any CatalogStore, books: any AddressBookStores, bookIDs: [String]?,
+        principalID: String, tokenID: String, catalog: any CatalogStore, books: any AddressBookStores,
+        bookIDs: [String]?,
         defaultBookID: String, defaultBookWritable: Bool = true,
         scopes: Set<String>, transactionAuthors: [String] = [],
         createToken:
@@ -33,6 +36,7 @@ public struct GraphQLViewer: Sendable {
         self.transactionAuthors = transactionAuthors
         self.createToken = createToken
         self.principalID = principalID
+        self.tokenID = tokenID
         self.catalog = catalog
         self.books = books
         self.bookIDs = bookIDs

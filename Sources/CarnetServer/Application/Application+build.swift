@@ -116,7 +116,9 @@ struct ServerChannels {
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),
             streamConfiguration: .init(
-                additionalChannelHandlers: deadlines() + [HTTP2FrameHandlersInstaller(), HTTP2StreamTracker()],
+                additionalChannelHandlers: deadlines() + [
+                    HTTP2FrameHandlersInstaller(maxBodyBytes: configuration.maxBodyBytes), HTTP2StreamTracker(),
+                ],
                 idleTimeout: idle))
         let gate = ConnectionGate(limit: connectionLimit(configuration))
         let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)

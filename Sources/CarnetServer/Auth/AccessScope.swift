@@ -56,7 +56,8 @@ public struct AccessIdentity: Sendable, Hashable {
         context.store = store
         let principalID = principalID
         context.viewer = GraphQLViewer(
-            principalID: principalID, catalog: tokens.catalog, books: books, bookIDs: bookIDs, defaultBookID: book.id,
+            principalID: principalID, tokenID: tokenID, catalog: tokens.catalog, books: books, bookIDs: bookIDs,
+            defaultBookID: book.id,
             defaultBookWritable: bookAccess.canWrite, scopes: Set(scopes.map(\.rawValue)), transactionAuthors: authors
         ) { name, scopes, authors, books in
             let made = try await tokens.create(

@@ -11,11 +11,17 @@ final class HTTP2ExpectContinue: ChannelInboundHandler, RemovableChannelHandler 
     typealias InboundOut = HTTP2Frame.FramePayload
     typealias OutboundOut = HTTP2Frame.FramePayload
 
+    /// A body announced over it gets its final answer, 413, without `100 Continue` first.
+    let maxBodyBytes: Int
+
+    init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .headers(let headers) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
         // Before the request goes on: nothing may answer it ahead of the informational answer.
         if !headers.endStream,
-            headers.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
+            headers.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }),
+            !headers.headers["content-length"].contains(where: { (Int($0) ?? 0) > maxBodyBytes })
         {
             let informational = HTTP2Frame.FramePayload.Headers(headers: HPACKHeaders([(":status", "100")]))
             context.writeAndFlush(wrapOutboundOut(.headers(informational)), promise: nil)

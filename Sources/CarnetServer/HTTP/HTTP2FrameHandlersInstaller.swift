@@ -8,8 +8,14 @@ final class HTTP2FrameHandlersInstaller: ChannelInboundHandler, RemovableChannel
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
 
+    /// ``ServerConfiguration/maxBodyBytes``: a larger body announced gets no `100 Continue`.
+    let maxBodyBytes: Int
+
+    init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+
     func handlerAdded(context: ChannelHandlerContext) {
         try? context.pipeline.syncOperations.addHandler(HTTP2EarlyResponseReset(), position: .first)
-        try? context.pipeline.syncOperations.addHandler(HTTP2ExpectContinue(), position: .first)
+        try? context.pipeline.syncOperations.addHandler(
+            HTTP2ExpectContinue(maxBodyBytes: maxBodyBytes), position: .first)
     }
 }

@@ -12,18 +12,36 @@ extension GraphQLWebSocketSession {
     /// next one asks again, and the feed, which reads the same database, delivers nothing meanwhile. Ended then,
     /// subscriptions that had lost no access got FORBIDDEN, which tells a client to stop (an outside tester's find).
     func watchAccess(_ id: String, _ generation: Int, _ identity: AccessIdentity, book: String?) async {
+        var unconfirmed = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.accessCheckInterval)
             guard !Task.isCancelled else { return }
-            if await checkAccess(identity, book: book) != .ended { continue }
+            let ending: [UInt8]
+            switch await checkAccess(identity, book: book) {
+            case .allowed:
+                unconfirmed = 0
+                continue
+            case .unconfirmed:
+                // Not for ever: the feed may read another database than the catalog (SQLite's catalog is a file
+                // of its own), and would go on delivering to a caller whose access nobody could check.
+                unconfirmed += 1
+                guard unconfirmed >= Self.unconfirmedChecks else { continue }
+                ending = Self.accessUnconfirmed
+            case .ended:
+                ending = Self.accessEnded
+            }
             guard isActive(id, generation) else { return }
             // Off the books first, so no `next` follows the error; then the operation's task stops.
             let task = stopOperation(id, generation)
-            await send(ServerMessage.error(id, Self.accessEnded))
+            await send(ServerMessage.error(id, ending))
             task?.cancel()
             return
         }
     }
+
+    /// Access checks in a row that the catalog cannot answer before a subscription ends (UNAVAILABLE): half a
+    /// minute, about the time a database takes to restart or fail over.
+    static let unconfirmedChecks = 30
 
     /// The `error` payload that ends a subscription whose access ended.
     static var accessEnded: [UInt8] {

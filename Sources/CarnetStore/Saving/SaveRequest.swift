@@ -6,8 +6,9 @@ public struct SaveRequest: Sendable {
     public var transactionAuthor: String?
     /// The operations, in the order they run.
     public var operations: [SaveOperation] = []
-    /// Group names the request's containers must not bear when it commits, checked before its operations: the
-    /// request is refused with ``GroupNameAbsence/conflict`` when one does, and writes nothing.
+    /// Group names the request's containers must not bear when its commit adds a group of the name (checked as the
+    /// first such operation runs; ``GroupNameAbsence/Pending``): the commit is refused with
+    /// ``GroupNameAbsence/conflict(container:)`` when one does, and writes nothing.
     package var absentGroupNames: [GroupNameAbsence] = []
 
     public init(transactionAuthor: String? = nil, operations: [SaveOperation] = []) {

@@ -34,8 +34,8 @@ extension PostgresStore {
                 try await transaction.updateContacts(updates)
                 updates.removeAll(keepingCapacity: true)
             }
+            var absences = GroupNameAbsence.Pending(requests)
             for request in requests {
-                try await transaction.checkAbsent(request.absentGroupNames)
                 for operation in request.operations {
                     defer { index += 1 }
                     switch operation {
@@ -63,6 +63,7 @@ extension PostgresStore {
                         try await flush()
                     }
                     do {
+                        if let due = absences.due(before: operation) { try await transaction.checkAbsent([due]) }
                         try operation.checkBaseRevision(before: transaction.seq)
                         identifiers.append(try await transaction.apply(operation))
                     } catch let error as StoreError {
@@ -71,6 +72,7 @@ extension PostgresStore {
                 }
             }
             try await flush()
+            try await transaction.checkAbsent(absences.remaining)
             if transaction.contactDelta > 0, transaction.contactCount > contactLimit {
                 throw StoreError(
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")

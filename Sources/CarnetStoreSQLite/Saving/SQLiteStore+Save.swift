@@ -51,10 +51,11 @@ extension SQLiteStore {
                     var transaction = try SaveTransaction(db: db, author: author)
                     var identifiers: [String] = []
                     var index = 0
+                    var absences = GroupNameAbsence.Pending(requests)
                     for request in requests {
-                        try transaction.checkAbsent(request.absentGroupNames)
                         for operation in request.operations {
                             do {
+                                if let due = absences.due(before: operation) { try transaction.checkAbsent([due]) }
                                 try operation.checkBaseRevision(before: transaction.seq)
                                 identifiers.append(try transaction.apply(operation))
                             } catch let error as StoreError {
@@ -63,6 +64,7 @@ extension SQLiteStore {
                             index += 1
                         }
                     }
+                    try transaction.checkAbsent(absences.remaining)
                     try transaction.refreshLinkedNames()
                     try transaction.storeContactCount()
                     if addsContacts, try SaveTransaction.contactCount(db) > contactLimit {

@@ -101,7 +101,8 @@ final class SyncWorld {
         let home = asOther ? 2 : 0
         context.store = stores[home]
         context.viewer = GraphQLViewer(
-            principalID: asOther ? otherID : ownerID, catalog: folder.catalog, books: folder.books, bookIDs: nil,
+            principalID: asOther ? otherID : ownerID, tokenID: "model", catalog: folder.catalog, books: folder.books,
+            bookIDs: nil,
             defaultBookID: books[home].id, scopes: ["read", "write"]
         ) { _, _, _, _ in throw ModelFailure("no tokens in the model") }
         return context
