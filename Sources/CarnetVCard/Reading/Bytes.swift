@@ -32,6 +32,16 @@ enum Byte {
 
     @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
+
+    /// The value of a hexadecimal digit, either case.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
 }
 
 extension Collection<UInt8> {

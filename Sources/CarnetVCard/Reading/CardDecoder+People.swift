@@ -109,20 +109,11 @@ extension CardDecoder {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
+            guard let high = iterator.next().flatMap(Byte.hexValue), let low = iterator.next().flatMap(Byte.hexValue)
             else { return text }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self) ?? text
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Whether the text starts with a URI scheme (`letter *(letter / digit / "+" / "-" / ".") ":"`).

@@ -14,21 +14,12 @@ enum QuotedPrintable {
                 continue
             }
             if index + 1 == bytes.endIndex { break }
-            guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
+            guard index + 2 < bytes.endIndex, let high = Byte.hexValue(bytes[index + 1]),
+                let low = Byte.hexValue(bytes[index + 2])
             else { return nil }
             result.append(high << 4 | low)
             index += 3
         }
         return result
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }
