@@ -32,7 +32,8 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var unanswered = 0
     /// For each of them, in order, whether it waits for `100 Continue` not yet sent: sent once the answers before
     /// it have ended (HTTP/1.1 answers in order), at once for the one being served.
-    private var awaitingContinue: [Bool] = []
+    /// A ring: each answer takes the first off (an array's removeFirst moved every pipelined request's entry).
+    private var awaitingContinue = CircularBuffer<Bool>()
     /// The request passed on last has not ended: a decoder error is its body's.
     private var readingBody = false
     /// A request asked to close: nothing after it is read.
@@ -126,7 +127,7 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             // Never below zero, whatever else answers.
             unanswered = max(0, unanswered - 1)
-            if !awaitingContinue.isEmpty { awaitingContinue.removeFirst() }
+            if !awaitingContinue.isEmpty { _ = awaitingContinue.removeFirst() }
             // The next request's turn: flushed with this answer's end.
             sendContinueIfAwaited(context: context, flush: false)
             if unanswered == 0, let refusal {
@@ -165,7 +166,7 @@ final class HTTP1RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Sends `100 Continue` for the request being served when it waits for one.
     private func sendContinueIfAwaited(context: ChannelHandlerContext, flush: Bool) {
         guard awaitingContinue.first == true, refusal == nil else { return }
-        awaitingContinue[0] = false
+        awaitingContinue[awaitingContinue.startIndex] = false
         let head = HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .continue))
         if flush {
             context.writeAndFlush(wrapOutboundOut(head), promise: nil)
