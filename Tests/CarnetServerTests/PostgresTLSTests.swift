@@ -29,7 +29,9 @@ struct PostgresTLSTests {
                 var verified = location
                 verified.tls = .verifyFull
                 verified.rootCertificatePath = good.caPath
-                let backend = try await PostgresBackend.open(verified)
+                // The postmaster may take a moment after the reload to serve TLS to new connections (a CI run was
+                // refused once): tried again while the database answers UNAVAILABLE.
+                let backend = try await Self.opened(verified)
                 let encrypted = try await backend.database.read { connection in
                     try await connection.rows(
                         "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: backend.database.logger
@@ -50,7 +52,7 @@ struct PostgresTLSTests {
                     }
                 }
 
-                let plain = try await PostgresBackend.open(location)
+                let plain = try await Self.opened(location)
                 let unencrypted = try await plain.database.read { connection in
                     try await connection.rows(
                         "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: plain.database.logger
@@ -105,6 +107,18 @@ struct PostgresTLSTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("The server did not turn TLS on (its log says why)")
+    }
+
+    /// The backend at `location`, opened again while it fails with UNAVAILABLE, 20 times at most.
+    static func opened(_ location: PostgresLocation) async throws -> PostgresBackend {
+        for _ in 1..<20 {
+            do {
+                return try await PostgresBackend.open(location)
+            } catch let error as StoreError where error.code == .unavailable {
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        return try await PostgresBackend.open(location)
     }
 
     static func reset(_ admin: CarnetStorePostgres.PostgresDatabase) async throws {
