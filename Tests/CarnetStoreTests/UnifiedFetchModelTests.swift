@@ -541,19 +541,25 @@ struct UnifiedFetchModelTests {
                 }
                 try await checkPages(store, .all, order: order, expected: expected, size: random.int(1...7), "all")
             }
-            // Searches: a unified contact comes once, when any member matches, in its name-preferred member's place.
+            // Searches: a unified contact comes once, in its name-preferred member's place, when it meets every
+            // condition: a value or membership through any member (each condition through its own), identifiers
+            // and container as its own.
             for _ in 0..<3 {
                 let order = random.pick(UnifiedFetchModelTests.orders)!
-                let (predicate, label) = predicate(&random)
-                var matched: Set<String>
-                if let identifiers = predicate.identifiers {
-                    matched = Set(identifiers.compactMap { model.unit(named: $0) })
-                } else if let container = predicate.containerIdentifier {
-                    matched = Set(model.units.filter { model.people[model.representative($0)]!.container == container })
-                } else {
-                    let individual = try await store.contacts(
-                        ContactFetchRequest(predicate: predicate, keysToFetch: [], page: .first(1000)))
-                    matched = Set(individual.contacts.compactMap { model.unit(named: $0.identifier) })
+                var (predicate, label) = predicate(&random)
+                var matched = try await unitsMeeting(predicate, store)
+                if random.chance(40) {
+                    let (other, otherLabel) = self.predicate(&random)
+                    let combined = predicate.and(other)
+                    // Two conditions of one kind: the second would replace the first.
+                    let set: [Any?] = [
+                        combined.matchingName, combined.matchingEmailAddress, combined.matchingPhoneNumber,
+                        combined.identifiers, combined.groupIdentifier, combined.containerIdentifier,
+                    ]
+                    if set.compactMap({ $0 }).count == 2 {
+                        matched.formIntersection(try await unitsMeeting(other, store))
+                        (predicate, label) = (combined, label + " and " + otherLabel)
+                    }
                 }
                 let expected = listings[order]!.compactMap { contact -> String? in
                     guard let unit = model.unit(named: contact) else { return nil }
@@ -562,6 +568,19 @@ struct UnifiedFetchModelTests {
                 try await checkPages(store, predicate, order: order, expected: expected, size: random.int(1...7), label)
             }
             try await checkByIdentifiers(store, &random)
+        }
+
+        /// The model's units that meet a one-condition predicate.
+        func unitsMeeting(_ predicate: ContactPredicate, _ store: any ContactStore) async throws -> Set<String> {
+            if let identifiers = predicate.identifiers {
+                return Set(identifiers.compactMap { model.unit(named: $0) })
+            }
+            if let container = predicate.containerIdentifier {
+                return Set(model.units.filter { model.people[model.representative($0)]!.container == container })
+            }
+            let individual = try await store.contacts(
+                ContactFetchRequest(predicate: predicate, keysToFetch: [], page: .first(1000)))
+            return Set(individual.contacts.compactMap { model.unit(named: $0.identifier) })
         }
 
         func predicate(_ random: inout SeededRandom) -> (ContactPredicate, String) {

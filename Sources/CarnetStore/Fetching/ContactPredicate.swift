@@ -25,9 +25,10 @@ public struct ContactPredicate: Sendable, Hashable {
         case excluded
         /// The other members of unified contacts.
         case only
-        /// The name-preferred members of the unified contacts one of whose other members matches the predicate:
-        /// where a unified search places the unified contacts it finds through members that do not stand for them,
-        /// in one query a page, however many such members match. The rest of this predicate must be empty.
+        /// The name-preferred members of the unified contacts that meet the predicate as unified contacts: each of
+        /// its ``ContactPredicate/memberConditions`` met by one of their members (each by any), its
+        /// ``ContactPredicate/ownConditions`` by the name-preferred member. Where a unified search places the unified
+        /// contacts it finds through other members, in one query a page. The rest of this predicate must be empty.
         case standingForOthersMatching(ContactPredicate)
     }
 
@@ -80,6 +81,25 @@ public struct ContactPredicate: Sendable, Hashable {
             identifiers: other.identifiers ?? identifiers,
             groupIdentifier: other.groupIdentifier ?? groupIdentifier,
             containerIdentifier: other.containerIdentifier ?? containerIdentifier)
+    }
+
+    /// The conditions on a contact's values and memberships (email, phone, group, name: the most selective first),
+    /// each alone. A unified contact meets each through any of its members, as its values and groups are theirs
+    /// together; different members may meet different conditions.
+    package var memberConditions: [ContactPredicate] {
+        var conditions: [ContactPredicate] = []
+        if let email = matchingEmailAddress { conditions.append(.matchingEmailAddress(email)) }
+        if let phone = matchingPhoneNumber { conditions.append(.matchingPhoneNumber(phone)) }
+        if let group = groupIdentifier { conditions.append(.inGroup(group)) }
+        if let name = matchingName { conditions.append(.matchingName(name)) }
+        return conditions
+    }
+
+    /// The conditions on a contact itself (identifiers, container). A unified contact meets them through its
+    /// name-preferred member, whose container is its own and whose place a filter's identifiers name
+    /// (``UnifiedFetch``: a unified or member identifier becomes that member's).
+    package var ownConditions: ContactPredicate {
+        ContactPredicate(identifiers: identifiers, containerIdentifier: containerIdentifier)
     }
 
     /// Whether only a container (or nothing) is asked: every unified contact then has its name-preferred member

@@ -3,9 +3,10 @@
 /// A unified contact stands in pages where its name-preferred member stands: it shows that member's name, so it
 /// sorts there. A page of every contact (or of a container) is a page of the contacts that are not linked and of
 /// the name-preferred members, each member then replaced by its unified contact. Another predicate may match a
-/// unified contact through another member only: a second page in the same order, of the name-preferred members
-/// of such unified contacts (``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)``), is merged with the
-/// first. Only a total count reads those members one by one (at most ``StoreLimits/unifiedSearchLinkedMatches``).
+/// unified contact through other members (``ContactPredicate/memberConditions``, each through any member): a second
+/// page in the same order, of the name-preferred members of such unified contacts
+/// (``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)``), is merged with the first. Only a total count
+/// reads those unified contacts one by one (at most ``StoreLimits/unifiedSearchLinkedMatches``).
 package enum UnifiedFetch {
     package static func contacts(_ request: ContactFetchRequest, in store: some ContactStore) async throws
         -> ContactPage
@@ -23,13 +24,16 @@ package enum UnifiedFetch {
         }
         plain.includeTotalCount = false
         let page = try await store.contacts(plain)
-        // The unified contacts found through members that do not stand for them, placed by their name-preferred
-        // members: one more page in the same order from the same cursor, merged with the first.
-        var others = plain.predicate
-        others.linkedMembers = nil
-        var extra = ContactFetchRequest(keysToFetch: [], sortOrder: request.sortOrder, page: request.page)
-        extra.predicate.linkedMembers = .standingForOthersMatching(others)
-        let found = try await store.contacts(extra)
+        // The unified contacts that meet the filter through other members than the one standing for them (or
+        // through several), placed by their name-preferred members: one more page in the same order from the same
+        // cursor, merged with the first. Without conditions on members' values, the first page has them all.
+        var found = ContactPage(contacts: [], positions: [], hasNextPage: false, hasPreviousPage: false)
+        if !plain.predicate.memberConditions.isEmpty {
+            found = try await store.contacts(
+                ContactFetchRequest(
+                    predicate: standingMembers(meeting: plain.predicate), keysToFetch: [], sortOrder: request.sortOrder,
+                    page: request.page))
+        }
         guard !found.positions.isEmpty || request.includeTotalCount else {
             var unified = page
             unified.contacts = try await unify(page.contacts, keys: request.keysToFetch, in: store)
@@ -223,41 +227,37 @@ package enum UnifiedFetch {
         return identifiers.map { groupOf[$0]?.preferredForName ?? $0 }.filter { seen.insert($0).inserted }
     }
 
-    /// The linked members that match the predicate but do not stand for their unified contact, in one query.
-    private static func linkedMatches(_ predicate: ContactPredicate, in store: some ContactStore) async throws
-        -> [String]
-    {
-        var hidden = predicate
-        hidden.linkedMembers = .only
-        let found = try await store.contactIdentifiers(
-            matching: hidden, limit: StoreLimits.unifiedSearchLinkedMatches + 1)
-        if found.count > StoreLimits.unifiedSearchLinkedMatches {
-            throw StoreError(
-                .predicateInvalid,
-                "More than \(StoreLimits.unifiedSearchLinkedMatches) linked contacts match; narrow the search or "
-                    + "fetch without unification")
-        }
-        return found
+    /// The name-preferred members of the unified contacts that meet `predicate` as unified contacts
+    /// (``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)``).
+    private static func standingMembers(meeting predicate: ContactPredicate) -> ContactPredicate {
+        var others = predicate
+        others.linkedMembers = nil
+        var standing = ContactPredicate()
+        standing.linkedMembers = .standingForOthersMatching(others)
+        return standing
     }
 
-    /// How many contacts the unified search finds: it reads the linked members that match (at most
-    /// ``StoreLimits/unifiedSearchLinkedMatches``), which a page does not need to.
+    /// How many contacts the unified search finds: it reads the name-preferred members of the unified contacts
+    /// that match (at most ``StoreLimits/unifiedSearchLinkedMatches``), which a page does not need to.
     private static func totalCount(_ predicate: ContactPredicate, in store: some ContactStore) async throws -> Int {
-        var extra: [String] = []
-        var seen = Set<String>()
-        for group in try await store.linkGroups(containing: try await linkedMatches(predicate, in: store))
-        where seen.insert(group.preferredForName).inserted {
-            extra.append(group.preferredForName)
+        let own = try await store.contactCount(matching: predicate)
+        guard !predicate.memberConditions.isEmpty else { return own }
+        let standing = try await store.contactIdentifiers(
+            matching: standingMembers(meeting: predicate), limit: StoreLimits.unifiedSearchLinkedMatches + 1)
+        if standing.count > StoreLimits.unifiedSearchLinkedMatches {
+            throw StoreError(
+                .predicateInvalid,
+                "More than \(StoreLimits.unifiedSearchLinkedMatches) unified contacts match; narrow the search or "
+                    + "fetch without unification")
         }
-        // A unified contact whose name-preferred member matches too is counted once, with the matches.
-        let named = predicate.identifiers.map(Set.init)
+        // A unified contact whose name-preferred member meets the whole predicate is counted once, with the others.
         var alsoMatching = 0
-        for chunk in extra.filter({ named?.contains($0) ?? true }).chunked(StoreLimits.pageSize) {
-            var own = predicate
-            own.identifiers = Array(chunk)
-            alsoMatching += try await store.contactCount(matching: own)
+        for chunk in standing.chunked(StoreLimits.pageSize) {
+            var counted = predicate
+            counted.identifiers = Array(chunk)
+            alsoMatching += try await store.contactCount(matching: counted)
         }
-        return try await store.contactCount(matching: predicate) + extra.count - alsoMatching
+        return own + standing.count - alsoMatching
     }
 }
 

@@ -36,9 +36,9 @@ public enum StoreLimits {
     public static let contactsPerMerge = 100
     /// The most member contacts one unified contact links.
     public static let contactsPerUnifiedContact = 100
-    /// The most linked contacts a unified search's total count reads (members matching the search that do not
-    /// stand for their unified contact); a broader count is refused and can run with `unify: false`. Pages do not
-    /// read them one by one and have no such bound.
+    /// The most unified contacts a unified search's total count reads (those meeting the search through their
+    /// members); a broader count is refused and can run with `unify: false`. Pages do not read them one by one and
+    /// have no such bound.
     public static let unifiedSearchLinkedMatches = 10_000
     /// The largest page a fetch may ask for.
     public static let pageSize = 1_000

@@ -25,6 +25,12 @@ struct PostgresContactFetch {
     static func conditions(
         _ predicate: ContactPredicate, book: String, _ sql: inout SQLBuilder, on c: String = "c"
     ) throws -> [String]? {
+        var predicate = predicate
+        // The unified contacts' own conditions hold for the name-preferred members found (`c`) themselves.
+        var standingFor: [ContactPredicate]?
+        if case .standingForOthersMatching(let others) = predicate.linkedMembers {
+            (standingFor, predicate) = (others.memberConditions, others.ownConditions)
+        }
         let bookParameter = try sql.bind(book)
         var conditions = ["\(c).book_id = \(bookParameter)"]
         if let name = predicate.matchingName {
@@ -82,19 +88,40 @@ struct PostgresContactFetch {
         switch predicate.linkedMembers {
         case .excluded: conditions.append("NOT \(c).link_hidden")
         case .only: conditions.append("\(c).link_hidden")
-        case .standingForOthersMatching(let others):
-            var hidden = others
-            hidden.linkedMembers = .only
-            guard let inner = try Self.conditions(hidden, book: book, &sql) else { return nil }
+        // The former was taken apart above (own conditions hold no linked-member condition).
+        case .standingForOthersMatching, nil: break
+        }
+        if let standingFor {
+            guard let standing = try standingMembers(meeting: standingFor, book: book, &sql, on: c) else {
+                return nil
+            }
+            conditions += standing
+        }
+        return conditions
+    }
+
+    /// Conditions that keep the name-preferred members of the unified contacts meeting each condition through one
+    /// of their members (any, each its own); `nil` when a condition can match nothing.
+    static func standingMembers(
+        meeting memberConditions: [ContactPredicate], book: String, _ sql: inout SQLBuilder, on c: String
+    ) throws -> [String]? {
+        let bookParameter = try sql.bind(book)
+        guard !memberConditions.isEmpty else {
+            return [
+                "\(c).id IN (SELECT contact_id FROM contact_link WHERE book_id = \(bookParameter) AND preferred_for_name)"
+            ]
+        }
+        var conditions: [String] = []
+        for condition in memberConditions {
+            guard let inner = try Self.conditions(condition, book: book, &sql, on: "m") else { return nil }
             conditions.append(
                 """
-                \(c).id IN (SELECT lp.contact_id FROM contact_link lh
-                    JOIN contact_link lp ON lp.book_id = lh.book_id AND lp.unified_id = lh.unified_id
+                \(c).id IN (SELECT lp.contact_id FROM contact_link lm
+                    JOIN contact_link lp ON lp.book_id = lm.book_id AND lp.unified_id = lm.unified_id
                         AND lp.preferred_for_name
-                    WHERE lh.book_id = \(bookParameter)
-                        AND lh.contact_id IN (SELECT c.id FROM contact c WHERE \(inner.joined(separator: " AND "))))
+                    WHERE lm.book_id = \(bookParameter)
+                        AND lm.contact_id IN (SELECT m.id FROM contact m WHERE \(inner.joined(separator: " AND "))))
                 """)
-        case nil: break
         }
         return conditions
     }

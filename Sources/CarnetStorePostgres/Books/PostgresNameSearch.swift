@@ -23,8 +23,8 @@ struct PostgresNameSearch {
         case contacts
         /// The rows of linked contacts that do not stand for their unified contact (`contact_link_name`,
         /// ``BookSchema/v5``), filed under the member that does: a page of those standing members, each once,
-        /// for ``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)``. The matching member (`m`) meets
-        /// the rest of the inner predicate.
+        /// for ``ContactPredicate/LinkedMembers/standingForOthersMatching(_:)`` of a name and the unified
+        /// contact's own conditions, which the standing member (`c`) meets.
         case linkedMembers(ContactPredicate)
     }
 
@@ -34,11 +34,12 @@ struct PostgresNameSearch {
         let (name, source): (String, Source)
         if let own = predicate.matchingName {
             (name, source) = (own, .contacts)
-        } else if case .standingForOthersMatching(let inner) = predicate.linkedMembers, let other = inner.matchingName {
-            var member = inner
-            member.matchingName = nil
-            member.linkedMembers = nil
-            (name, source) = (other, .linkedMembers(member))
+        } else if case .standingForOthersMatching(let inner) = predicate.linkedMembers, let other = inner.matchingName,
+            inner.memberConditions.count == 1
+        {
+            // The name alone of the member conditions: a name met by the standing member and an email by another
+            // member is no row of the linked names, so such searches take the general path.
+            (name, source) = (other, .linkedMembers(inner.ownConditions))
         } else {
             return nil
         }
@@ -101,18 +102,18 @@ struct PostgresNameSearch {
         let prefix = BookSchema.namePrefix(driver)
         let bookParameter = try sql.bind(book)
         var conditions = ["p.book_id = \(bookParameter)", "p.prefix = \(try sql.bind(prefix))"]
-        var (table, distinct, member, wordOwner) = ("contact_name_prefix", "", "", "p.contact_id")
+        var (table, distinct, wordOwner) = ("contact_name_prefix", "", "p.contact_id")
         if case .linkedMembers(let predicate) = source {
             // Two members of one unified contact may both match: the standing member is listed once.
             (table, distinct, wordOwner) = (
                 "contact_link_name", "DISTINCT ON (\(sortColumn), p.contact_id) ", "p.member_id"
             )
+            // The unified contact's own conditions (``init(_:order:)`` leaves no other), met by the standing member.
             if predicate != ContactPredicate() {
-                guard let onMember = try PostgresContactFetch.conditions(predicate, book: book, &sql, on: "m") else {
+                guard let own = try PostgresContactFetch.conditions(predicate, book: book, &sql, on: "c") else {
                     return nil
                 }
-                member = "JOIN contact m ON m.book_id = p.book_id AND m.id = p.member_id"
-                conditions += onMember
+                conditions += own
             }
         }
         if !checked.isEmpty {
@@ -140,7 +141,7 @@ struct PostgresNameSearch {
         return sql.query(
             """
             SELECT \(distinct)\(select), \(sortColumn) FROM \(table) p
-            JOIN contact c ON c.book_id = p.book_id AND c.id = p.contact_id \(member)
+            JOIN contact c ON c.book_id = p.book_id AND c.id = p.contact_id
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(sortColumn) \(direction), p.contact_id \(direction) LIMIT \(limitParameter)
             """)

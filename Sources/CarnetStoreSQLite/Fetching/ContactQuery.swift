@@ -26,6 +26,12 @@ struct ContactQuery {
     static func filter(_ predicate: ContactPredicate, _ db: Database) throws
         -> (from: String, conditions: [String], arguments: StatementArguments)?
     {
+        var predicate = predicate
+        // The unified contacts' own conditions hold for the name-preferred members found (`c`) themselves.
+        var standingFor: [ContactPredicate]?
+        if case .standingForOthersMatching(let others) = predicate.linkedMembers {
+            (standingFor, predicate) = (others.memberConditions, others.ownConditions)
+        }
         var drivers: [(String, StatementArguments)] = []
         var conditions: [String] = []
         var arguments = StatementArguments()
@@ -74,22 +80,13 @@ struct ContactQuery {
         switch predicate.linkedMembers {
         case .excluded: conditions.append("NOT c.linkHidden")
         case .only: conditions.append("c.linkHidden")
-        case .standingForOthersMatching(let others):
-            var hidden = others
-            hidden.linkedMembers = .only
-            guard let inner = try filter(hidden, db) else { return nil }
-            let innerConditions =
-                inner.conditions.isEmpty ? "" : " WHERE " + inner.conditions.joined(separator: " AND ")
-            // First: a later driver loses its " AS r", which the inner query's own drivers need.
-            drivers.insert(
-                (
-                    """
-                    SELECT DISTINCT lp.contactRowid AS r FROM contactLink lh
-                    JOIN contactLink lp ON lp.unifiedId = lh.unifiedId AND lp.preferredForName
-                    WHERE lh.contactRowid IN (SELECT c.rowid FROM \(inner.from)\(innerConditions))
-                    """, inner.arguments
-                ), at: 0)
-        case nil: break
+        // The former was taken apart above (own conditions hold no linked-member condition).
+        case .standingForOthersMatching, nil: break
+        }
+        if let standingFor {
+            // First: a later driver loses its " AS r", which the inner queries' own drivers need.
+            guard let standing = try standingMembers(meeting: standingFor, db) else { return nil }
+            drivers.insert(standing, at: 0)
         }
         guard let (driverSQL, driverArguments) = drivers.first else {
             return ("contact c", conditions, arguments)
@@ -102,6 +99,37 @@ struct ContactQuery {
         }
         allArguments += arguments
         return (from, conditions, allArguments)
+    }
+
+    /// The name-preferred members of the unified contacts that meet each condition through one of their members
+    /// (any, each its own), as a driver: from the unified contacts of the first (most selective) condition's
+    /// matches, each checked against the others' unified contacts. `nil` when a condition can match nothing.
+    private static func standingMembers(meeting memberConditions: [ContactPredicate], _ db: Database) throws
+        -> (String, StatementArguments)?
+    {
+        var unifiedSets: [String] = []
+        var arguments = StatementArguments()
+        for condition in memberConditions {
+            guard let inner = try filter(condition, db) else { return nil }
+            let innerConditions =
+                inner.conditions.isEmpty ? "" : " WHERE " + inner.conditions.joined(separator: " AND ")
+            unifiedSets.append(
+                """
+                SELECT l.unifiedId FROM contactLink l
+                WHERE l.contactRowid IN (SELECT c.rowid FROM \(inner.from)\(innerConditions))
+                """)
+            arguments += inner.arguments
+        }
+        guard let first = unifiedSets.first else {
+            return ("SELECT contactRowid AS r FROM contactLink WHERE preferredForName", [])
+        }
+        let others = unifiedSets.dropFirst().map { " AND lp.unifiedId IN (\($0))" }.joined()
+        return (
+            """
+            SELECT DISTINCT lp.contactRowid AS r FROM (\(first)) u
+            CROSS JOIN contactLink lp ON lp.unifiedId = u.unifiedId AND lp.preferredForName\(others)
+            """, arguments
+        )
     }
 
     /// The predicate with its linked-member condition dropped when no contact is a hidden member (every book
