@@ -59,7 +59,6 @@ extension ImportSession {
         guard !cards.isEmpty else { return [] }
         let names = ExactText.distinct(cards.flatMap(\.card.categories))
         try await checkGroupUIDs(names, cards)
-        try await chooseNameIdentifiers(names)
         var operations: [SaveOperation] = []
         // A contact's groups come from the last card of the batch with CATEGORIES for it: an earlier one (its UID
         // repeated) would add groups the later one takes away again, on every import of the file. Its groups are
@@ -90,29 +89,6 @@ extension ImportSession {
         return operations
     }
 
-    /// The identifiers the groups these CATEGORIES names make by name alone take (``GroupNameIdentifier``). A name
-    /// whose first is taken may have its group made meanwhile by another import: the groups are read again, and
-    /// the name finds it.
-    private mutating func chooseNameIdentifiers(_ names: [String]) async throws {
-        var (identifiers, firstTaken) = try await availableNameIdentifiers(names)
-        if firstTaken {
-            try await rereadGroups()
-            (identifiers, _) = try await availableNameIdentifiers(names)
-        }
-        nameIdentifiers = identifiers
-    }
-
-    /// ``GroupNameIdentifier/available(container:names:in:)`` for the names that make their group by name alone.
-    private func availableNameIdentifiers(_ names: [String]) async throws
-        -> (identifiers: [ExactText: String], firstTaken: Bool)
-    {
-        let created = names.map(ExactText.init).filter {
-            if case .new(identifier: nil) = categoryTarget($0) { return true }
-            return false
-        }
-        return try await GroupNameIdentifier.available(container: groups.containerIdentifier, names: created, in: store)
-    }
-
     /// Notes the UIDs of the group cards that give these names that no group could be created under: in use or
     /// retired in the store, or a contact's identifier (the file's, saved or in this batch). One store lookup for
     /// the UIDs not checked yet.
@@ -140,13 +116,11 @@ extension ImportSession {
         case .ambiguous:
             return nil
         case .new(let identifier):
-            // By name alone (no card gives it): under the name's identifier, which an import running at once takes
-            // too (``GroupNameIdentifier``).
-            let byName = identifier == nil ? nameIdentifiers[ExactText(name)] : nil
-            let group = Group(identifier: identifier ?? byName ?? Contact.makeIdentifier(), name: name)
+            // An import running at once that makes the group of this name too is kept from it by the save's
+            // absent names (``GroupNameAbsence``): the later one reads the groups again and joins the first's.
+            let group = Group(identifier: identifier ?? Contact.makeIdentifier(), name: name)
             groups.add(group, to: &operations)
             created += 1
-            if let byName { createdByName.append(byName) }
             return group.identifier
         }
     }

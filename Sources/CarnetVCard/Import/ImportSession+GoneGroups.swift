@@ -1,7 +1,7 @@
 import CarnetStore
 
 /// The store changed under an import: a group it knew went (a client deleted it, or merged it into another), or
-/// another import made the group of a name meanwhile (``GroupNameIdentifier``). Every later card that named a gone
+/// another import made the group of a name meanwhile (``GroupNameAbsence``). Every later card that named a gone
 /// group was refused ("No such group"), and a whole import was skipped, in a CI run of twelve imports into three
 /// books at once. The import reads the container's groups again and plans the batch anew: the cards join the group
 /// of that name that is there now, or make one.
@@ -14,12 +14,6 @@ extension ImportSession {
     func refusedForGoneGroup(_ error: StoreError) -> Bool {
         error.code == .recordDoesNotExist
             && error.affectedRecordIdentifiers.contains { groups.contains(identifier: $0) }
-    }
-
-    /// Whether the store refused a save because a group this import made by name was made by another meanwhile.
-    func refusedForGroupMadeMeanwhile(_ error: StoreError) -> Bool {
-        error.code == .insertedRecordAlreadyExists
-            && error.affectedRecordIdentifiers.contains(where: createdByName.contains)
     }
 
     /// Whether a strict import's one commit was refused for what another writer did while it was planned: a

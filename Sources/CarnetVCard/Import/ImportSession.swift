@@ -61,11 +61,6 @@ struct ImportSession {
     /// Every group the CATEGORIES of any card of the import put a contact in, by contact, kept for the whole
     /// import: the last card decides those too (``removals(_:carded:)``), whatever batches the cards fell in.
     var joinedGroups: [String: Set<String>] = [:]
-    /// Groups the CATEGORIES of the batch being saved create by name alone, under their names' identifiers
-    /// (``GroupNameIdentifier``): a refusal that names one means another import made the group meanwhile.
-    var createdByName: [String] = []
-    /// The identifier each CATEGORIES name of the batch being planned would make its group under.
-    var nameIdentifiers: [ExactText: String] = [:]
     /// Stored contacts that group cards' members name, by UID.
     var memberContacts: [ExactText: String] = [:]
     /// The contacts the cards added or changed, for ``linkDuplicates()``.
@@ -132,9 +127,7 @@ struct ImportSession {
             }
             commitCounts()
         } catch let error as StoreError {
-            let groupsChanged =
-                refusedForGoneGroup(error) || refusedForGroupMadeMeanwhile(error) || GroupNameAbsence.refused(error)
-            createdByName = []
+            let groupsChanged = refusedForGoneGroup(error) || GroupNameAbsence.refused(error)
             groups.rollBack()
             if groupsChanged, rereads < Self.goneGroupRetries {
                 try await rereadGroups()
@@ -152,7 +145,6 @@ struct ImportSession {
             for card in cards { try await save([card], checkingIdentifiers: true) }
             return
         }
-        createdByName = []
     }
 
     /// Operations as save requests of at most ``StoreLimits/operationsPerSave``, for one atomic commit. The first
