@@ -46,4 +46,31 @@ struct EndedUnifiedContactTests {
         let remaining = try await graphQL.data("{ contacts(first: 10) { nodes { id isUnified } } }")
         #expect(remaining["contacts"]?["nodes"]?.arrayValue?.contains { $0["isUnified"] == true } == false)
     }
+
+    @Test(
+        "A delete of a member shows the unified contact going on, or the member it leaves alone",
+        arguments: StoreKind.available)
+    func changedByMemberDeletes(kind: StoreKind) async throws {
+        let fixture = try await StoreFixture(kind)
+        let graphQL = GraphQLFixture(store: fixture.store)
+        func save(_ operations: [JSONValue]) async throws -> JSONValue {
+            try #require(try await graphQL.data(Self.save, ["ops": .array(operations)])["save"])
+        }
+        func link(_ ids: [String]) -> JSONValue { ["linkContacts": .array(ids.map(JSONValue.string))] }
+        _ = try await save(
+            ["x", "y", "z", "p", "q"].map { ["addContact": ["id": .string($0), "givenName": .string($0)]] })
+        let three = try #require(try await save([link(["x", "y", "z"])])["contacts"]?[0]?["id"]?.stringValue)
+        let two = try #require(try await save([link(["p", "q"])])["contacts"]?[0]?["id"]?.stringValue)
+        // Its history is all under this save's author: a client that leaves it out learns it here only (an outside
+        // tester's model kept y's values in the unified contact for ever).
+        let shrunk = try await save([["deleteContact": "y"]])
+        #expect(shrunk["deletedContactIds"]?.json == #"["y"]"#)
+        #expect(shrunk["contacts"]?.json == #"[{"id":"\#(three)","linkedContacts":[{"id":"x"},{"id":"z"}]}]"#)
+        let ended = try await save([["deleteContact": "q"]])
+        #expect(ended["deletedContactIds"]?.json == #"["q","\#(two)"]"#)
+        #expect(ended["contacts"]?.json == #"[{"id":"p","linkedContacts":[]}]"#)
+        // A member left alone and deleted in the same save is gone, like the unified contact deleted whole.
+        let whole = try await save([["deleteContact": "x"], ["deleteContact": "z"]])
+        #expect(whole["contacts"]?.json == "[]")
+    }
 }

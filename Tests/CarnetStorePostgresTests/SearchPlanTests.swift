@@ -165,4 +165,38 @@ struct PostgresSearchPlanTests {
             try await backend.close()
         }
     }
+
+    /// An update through a unified contact based on an old revision looks for link changes of its members from the
+    /// partial index of link changes (``BookSchema/v8``): over `change_event_seq` it read every event since the
+    /// base under the book's save lock.
+    @Test("The link-change check of a unified update reads its partial index, not the history since the base")
+    func linkChangeCheckUsesItsIndex() async throws {
+        try await PostgresTestDatabase.with { location in
+            let backend = try await PostgresBackend.open(location)
+            let store = try await backend.postgresBooks.store(
+                AddressBook(id: UUID().uuidString, name: "History", ownerID: "tests"))
+            let (book, logger) = (store.bookID, store.logger)
+            // 50,000 events, one in a hundred a link change (an update with no keys).
+            _ = try await store.database.write { connection in
+                try await connection.rows(
+                    """
+                    INSERT INTO change_event (book_id, position, seq, kind, record_id, changed_keys)
+                    SELECT \(book), i, i, 2, 'c' || (i % 5000),
+                        CASE WHEN i % 100 = 0 THEN '' ELSE 'givenName' END
+                    FROM generate_series(1, 50000) i
+                    """, logger: logger)
+            }
+            _ = try await store.read { connection in try await connection.rows("ANALYZE", logger: logger) }
+            let query = PostgresSaveTransaction.linkChangeQuery(
+                book: book, members: ["c17", "c4242"], since: 1, excluding: 50_001)
+            let plan = try await store.read { connection in
+                try await connection.rows(
+                    PostgresQuery(unsafeSQL: "EXPLAIN " + query.sql, binds: query.binds), logger: logger
+                ).decode(String.self).array()
+            }.joined(separator: "\n")
+            #expect(plan.contains("change_event_link_change"), "\(plan)")
+            #expect(!plan.contains("Seq Scan on change_event"), "\(plan)")
+            try await backend.close()
+        }
+    }
 }

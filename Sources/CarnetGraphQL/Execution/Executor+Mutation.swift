@@ -57,8 +57,10 @@ extension Executor {
             }
         }
         deletedContacts += result.deletedMembers + result.endedUnifiedContacts
-        // Changed by the deletes, named by no operation: listed after the ones the operations named.
+        // Changed by the deletes, named by no operation: listed after the ones the operations named. A unified
+        // contact is read as such; a member left alone is read as it is now, an individual contact.
         groupIDs += result.groupsLeftByDeletedContacts
+        unifiedIDs += result.unifiedContactsChangedByDeletes
         let fields = plan.selection?.fields(for: "SaveResult") ?? []
         let contactFields = KeyPlanning.contactFields(under: fields, path: ["contacts"])
         let groupFields = KeyPlanning.fields(under: fields, path: ["groups"], type: "Group")

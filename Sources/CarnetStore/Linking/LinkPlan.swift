@@ -81,6 +81,14 @@ package struct LinkPlan: Sendable, Equatable {
         return plan
     }
 
+    /// What a client that excludes its own author learns only from the save's result when `contact` is deleted out
+    /// of `group` (``SaveResult/unifiedContactsChangedByDeletes``): the unified contact, which goes on with fewer
+    /// members, or the member it leaves alone when it ends.
+    package static func changedByDeleting(_ contact: String, from group: LinkGroup) -> [String] {
+        let left = group.members.filter { $0 != contact }
+        return left.count <= 1 ? left : [group.identifier]
+    }
+
     /// Takes a member out (unlinked or deleted): `touched` names the members left.
     package static func removing(_ contact: String, from group: LinkGroup) -> LinkPlan {
         var plan = LinkPlan()

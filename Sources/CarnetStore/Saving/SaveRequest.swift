@@ -122,10 +122,16 @@ public struct SaveResult: Sendable, Hashable {
     /// unified contact's members included), in the order the deletes left them: their revisions and member counts
     /// moved, and a client that excludes its own author hears of it only here (an outside tester's find).
     public var groupsLeftByDeletedContacts: [String]
+    /// The unified contacts that lost members with the contacts this save deleted and go on, and the members left
+    /// alone by those the deletes ended, in the order the deletes changed them: what they show moved (values,
+    /// linked contacts) with no event of their own, and a client that excludes its own author hears of it only
+    /// here (an outside tester's find).
+    public var unifiedContactsChangedByDeletes: [String]
 
     package init(
         revision: Int64?, historyToken: String, recordIdentifiers: [String], deletedMembers: [String] = [],
-        endedUnifiedContacts: [String] = [], groupsLeftByDeletedContacts: [String] = []
+        endedUnifiedContacts: [String] = [], groupsLeftByDeletedContacts: [String] = [],
+        unifiedContactsChangedByDeletes: [String] = []
     ) {
         self.revision = revision
         self.historyToken = historyToken
@@ -133,5 +139,6 @@ public struct SaveResult: Sendable, Hashable {
         self.deletedMembers = deletedMembers
         self.endedUnifiedContacts = endedUnifiedContacts
         self.groupsLeftByDeletedContacts = groupsLeftByDeletedContacts
+        self.unifiedContactsChangedByDeletes = unifiedContactsChangedByDeletes
     }
 }

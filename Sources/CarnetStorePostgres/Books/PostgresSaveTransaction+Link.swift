@@ -33,6 +33,7 @@ extension PostgresSaveTransaction {
     mutating func unlinkBeforeDelete(_ identifier: String) async throws {
         guard let group = try await linkGroups(containing: [identifier]).first, group.members.contains(identifier)
         else { return }
+        unifiedChangedByDeletes += LinkPlan.changedByDeleting(identifier, from: group)
         try await apply(LinkPlan.removing(identifier, from: group))
     }
 
@@ -41,16 +42,23 @@ extension PostgresSaveTransaction {
         try await linkGroups(containing: [identifier]).first { $0.identifier == identifier }
     }
 
+    /// A row when a link change (which logs an update with no keys for each member it leaves; see the SQLite
+    /// backend) touched one of `members` after `revision`, in another commit than `seq`: a few seeks of
+    /// `change_event_link_change` per member (``BookSchema/v8``), however long the history since.
+    static func linkChangeQuery(book: String, members: [String], since revision: Int64, excluding seq: Int64)
+        -> PostgresQuery
+    {
+        """
+        SELECT 1 FROM change_event WHERE \(unescaped: BookSchema.linkChangeCondition) AND book_id = \(book)
+            AND record_id = ANY(\(members)) AND seq > \(revision) AND seq <> \(seq) LIMIT 1
+        """
+    }
+
     /// Writes an update through a unified contact to its members (``UnifiedUpdate``).
     mutating func updateUnified(_ update: Contact, _ group: LinkGroup, baseRevision: Int64?) async throws {
         if let baseRevision {
-            // A link change logs an update with no keys for each member it leaves (see the SQLite backend).
             let changed = try await run(
-                """
-                SELECT 1 FROM change_event WHERE book_id = \(bookID) AND seq > \(baseRevision) AND seq <> \(seq)
-                    AND kind = \(Int16(ChangeEventKind.updateContact.rawValue)) AND changed_keys = ''
-                    AND record_id = ANY(\(group.members)) LIMIT 1
-                """
+                Self.linkChangeQuery(book: bookID, members: group.members, since: baseRevision, excluding: seq)
             ).collect()
             if !changed.isEmpty { throw UnifiedUpdate.linkChangedConflict(group, update, baseRevision: baseRevision) }
         }

@@ -20,6 +20,8 @@ struct PostgresSaveTransaction {
     private(set) var deletedMembers: [String] = []
     /// The unified contacts this save ended (``SaveResult/endedUnifiedContacts``).
     var endedUnified: [String] = []
+    /// ``SaveResult/unifiedContactsChangedByDeletes``.
+    var unifiedChangedByDeletes: [String] = []
     /// The last history position assigned (the book's, before this save's first event).
     private(set) var position: Int64
     /// The book's count of contacts before this save, read with its lock (no other writer changes it meanwhile).

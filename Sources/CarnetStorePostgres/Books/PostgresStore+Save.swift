@@ -84,7 +84,8 @@ extension PostgresStore {
                 historyToken: HistoryToken(storeID: storeID, position: transaction.position).encoded,
                 recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
                 endedUnifiedContacts: transaction.endedUnified,
-                groupsLeftByDeletedContacts: transaction.groupsLeftInOrder)
+                groupsLeftByDeletedContacts: transaction.groupsLeftInOrder,
+                unifiedContactsChangedByDeletes: transaction.unifiedChangedByDeletes)
         }
         if result.revision != nil {
             await notifier.check()

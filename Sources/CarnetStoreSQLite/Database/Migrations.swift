@@ -19,6 +19,7 @@ enum Migrations {
         migrator.registerMigration("v12", foreignKeyChecks: .immediate, migrate: Migration012.migrate)
         migrator.registerMigration("v13", foreignKeyChecks: .immediate, migrate: Migration013.migrate)
         migrator.registerMigration("v14", foreignKeyChecks: .immediate, migrate: Migration014.migrate)
+        migrator.registerMigration("v15", foreignKeyChecks: .immediate, migrate: Migration015.migrate)
         return migrator
     }
 }

@@ -78,7 +78,8 @@ extension SQLiteStore {
                         historyToken: HistoryToken(storeID: storeID, position: position).encoded,
                         recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
                         endedUnifiedContacts: transaction.endedUnified,
-                        groupsLeftByDeletedContacts: transaction.groupsLeftIdentifiers)
+                        groupsLeftByDeletedContacts: transaction.groupsLeftIdentifiers,
+                        unifiedContactsChangedByDeletes: transaction.unifiedChangedByDeletes)
                     // A save that changed nothing leaves no trace, not even a used-up revision.
                     return transaction.changed ? .commit : .rollback
                 }

@@ -38,6 +38,7 @@ extension SaveTransaction {
         guard let group = try LinkRows.groups(db, containing: [identifier]).first,
             group.members.contains(identifier)
         else { return }
+        unifiedChangedByDeletes += LinkPlan.changedByDeleting(identifier, from: group)
         try apply(LinkPlan.removing(identifier, from: group))
     }
 
@@ -61,16 +62,17 @@ extension SaveTransaction {
     }
 
     /// Whether a link change (which logs an update with no keys for each member it leaves) touched the group's
-    /// members after `revision`, in an earlier commit than this one.
+    /// members after `revision`, in an earlier commit than this one: a few index seeks per member
+    /// (``Migration015``), however long the history since `revision`.
     private func linkChanged(_ group: LinkGroup, since revision: Int64) throws -> Bool {
         let marks = Array(repeating: "?", count: group.members.count).joined(separator: ",")
-        var arguments: [any DatabaseValueConvertible] = [revision, seq, Int64(ChangeEventKind.updateContact.rawValue)]
-        arguments += group.members
+        var arguments: [any DatabaseValueConvertible] = group.members
+        arguments += [revision, seq]
         return try Bool.fetchOne(
             db,
             sql: """
-                SELECT EXISTS (SELECT 1 FROM changeEvent WHERE seq > ? AND seq <> ? AND kind = ? AND changedKeys = ''
-                    AND recordId IN (\(marks)))
+                SELECT EXISTS (SELECT 1 FROM changeEvent INDEXED BY changeEvent_linkChange
+                    WHERE \(Migration015.linkChangeCondition) AND recordId IN (\(marks)) AND seq > ? AND seq <> ?)
                 """, arguments: StatementArguments(arguments)) ?? false
     }
 

@@ -18,6 +18,8 @@ struct SaveTransaction {
     private(set) var deletedMembers: [String] = []
     /// The unified contacts this save ended (``SaveResult/endedUnifiedContacts``).
     var endedUnified: [String] = []
+    /// ``SaveResult/unifiedContactsChangedByDeletes``.
+    var unifiedChangedByDeletes: [String] = []
     /// The rowid the next added contact takes (read once, then counted): its name index rows need it first.
     private var nextRowid: Int64?
     private var containers: [String?: (rowid: Int64, identifier: String)] = [:]
