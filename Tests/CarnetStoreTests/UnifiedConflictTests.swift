@@ -73,4 +73,31 @@ struct UnifiedConflictTests {
         let names = try await store.contacts(withIdentifiers: [a.identifier, b.identifier], keysToFetch: [.givenName])
         #expect(Set(names.map(\.givenName)) == ["Ann", "Bea"])
     }
+
+    /// A link change whose events compaction deleted is not known any more: an update based on a revision before
+    /// the compacted history is refused as if one happened, one based on a revision after it goes through.
+    @Test("An update based on a revision older than the compacted history is a CONFLICT", arguments: StoreKind.available)
+    func compactedHistory(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        var (a, b) = (Make.person("Ann", "One"), Make.person("Bea", "Two"))
+        b.jobTitle = "b-job"
+        let added = try await store.add([a, b])
+        let before = try #require(added.revision)
+        let linked = try await execute(store) { $0.link(contactsWithIdentifiers: [a.identifier, b.identifier]) }
+        let unified = try #require(linked.recordIdentifiers.first)
+        #expect(try await store.compactHistory(olderThan: Date().addingTimeInterval(3600)) > 0)
+        var update = Contact(updating: unified)
+        update.jobTitle = "stale"
+        do {
+            _ = try await execute(store) { $0.update(update, baseRevision: before) }
+            Issue.record("an update based on a revision before the compacted link went through")
+        } catch let error as StoreError {
+            #expect(error.code == .conflict, "\(error)")
+        }
+        let members = try await store.contacts(withIdentifiers: [b.identifier], keysToFetch: [.jobTitle])
+        #expect(members.first?.jobTitle == "b-job")
+        // Based on the link's own revision, after which nothing was compacted: through.
+        let current = try #require(linked.revision)
+        _ = try await execute(store) { $0.update(update, baseRevision: current) }
+    }
 }

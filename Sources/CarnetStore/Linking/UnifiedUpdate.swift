@@ -15,11 +15,14 @@ package enum UnifiedUpdate {
     /// preference order) may not be what it shows now, and the update would write over values its client never saw.
     /// Edits to the members are checked key by key, as for any contact; a link change is checked whole, since the
     /// backends keep no revision per key of a unified contact. Before, such an update went through (an outside
-    /// tester's find: a linked member's job title overwritten, an email the link brought in deleted).
+    /// tester's find: a linked member's job title overwritten, an email the link brought in deleted). A revision
+    /// whose history since was compacted away in part is refused the same way: a link change there is not known
+    /// any more (a client holding a revision older than the retention period reads the contact again).
     package static func linkChangedConflict(_ group: LinkGroup, _ update: Contact, baseRevision: Int64) -> StoreError {
         StoreError(
             .conflict,
-            "The unified contact's members or preferred contacts changed since revision \(baseRevision); read it again.",
+            "The unified contact's members or preferred contacts changed since revision \(baseRevision) (or its history "
+                + "since was compacted); read it again.",
             affected: [group.identifier], keyPaths: update.modifiedKeys.map(\.rawValue))
     }
 

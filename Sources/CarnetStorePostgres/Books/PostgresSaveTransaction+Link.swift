@@ -44,13 +44,20 @@ extension PostgresSaveTransaction {
 
     /// A row when a link change (which logs an update with no keys for each member it leaves; see the SQLite
     /// backend) touched one of `members` after `revision`, in another commit than `seq`: a few seeks of
-    /// `change_event_link_change` per member (``BookSchema/v8``), however long the history since.
+    /// `change_event_link_change` per member (``BookSchema/v8``), however long the history since. Or when
+    /// compaction may have deleted events after `revision`, a link change among them: events before the oldest
+    /// kept one of an earlier commit (with none kept, up to the last commit) may be gone.
     static func linkChangeQuery(book: String, members: [String], since revision: Int64, excluding seq: Int64)
         -> PostgresQuery
     {
         """
         SELECT 1 FROM change_event WHERE \(unescaped: BookSchema.linkChangeCondition) AND book_id = \(book)
-            AND record_id = ANY(\(members)) AND seq > \(revision) AND seq <> \(seq) LIMIT 1
+            AND record_id = ANY(\(members)) AND seq > \(revision) AND seq <> \(seq)
+        UNION ALL
+        SELECT 1 FROM book_store b WHERE b.book_id = \(book) AND b.oldest_position > 0
+            AND \(revision) < coalesce(
+                (SELECT min(seq) - 1 FROM change_event WHERE book_id = \(book) AND seq < \(seq)), b.last_seq)
+        LIMIT 1
         """
     }
 

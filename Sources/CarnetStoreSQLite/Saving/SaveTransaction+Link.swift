@@ -49,7 +49,7 @@ extension SaveTransaction {
 
     /// Writes an update through a unified contact to its members (``UnifiedUpdate``).
     mutating func updateUnified(_ update: Contact, _ group: LinkGroup, baseRevision: Int64?) throws {
-        if let baseRevision, try linkChanged(group, since: baseRevision) {
+        if let baseRevision, try linkChanged(group, since: baseRevision) || historyCompacted(since: baseRevision) {
             throw UnifiedUpdate.linkChangedConflict(group, update, baseRevision: baseRevision)
         }
         let loaded = try ContactLoader(keys: UnifiedContact.memberKeys(for: update.modifiedKeys)).loadOrdered(
@@ -74,6 +74,22 @@ extension SaveTransaction {
                 SELECT EXISTS (SELECT 1 FROM changeEvent INDEXED BY changeEvent_linkChange
                     WHERE \(Migration015.linkChangeCondition) AND recordId IN (\(marks)) AND seq > ? AND seq <> ?)
                 """, arguments: StatementArguments(arguments)) ?? false
+    }
+
+    /// Whether compaction may have deleted events after `revision`, a link change among them
+    /// (``UnifiedUpdate/linkChangedConflict(_:_:baseRevision:)``): once history was compacted, events before the
+    /// oldest kept one of an earlier commit (with none kept, up to the last commit) may be gone. A bound at or past
+    /// the deleted ones, never before.
+    private func historyCompacted(since revision: Int64) throws -> Bool {
+        guard try HistoryStore.oldestPosition(db) > 0 else { return false }
+        let oldestKept = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT seq FROM changeEvent WHERE seq < ? ORDER BY seq LIMIT 1"), arguments: [seq])
+        let bound =
+            try oldestKept.map { $0 - 1 }
+            ?? Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM saveTransaction WHERE seq < ? ORDER BY seq DESC LIMIT 1"),
+                arguments: [seq]) ?? 0
+        return revision < bound
     }
 
     private func linkGroup(ofMember identifier: String) throws -> LinkGroup? {
