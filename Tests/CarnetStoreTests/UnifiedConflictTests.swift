@@ -76,7 +76,8 @@ struct UnifiedConflictTests {
 
     /// A link change whose events compaction deleted is not known any more: an update based on a revision before
     /// the compacted history is refused as if one happened, one based on a revision after it goes through.
-    @Test("An update based on a revision older than the compacted history is a CONFLICT", arguments: StoreKind.available)
+    @Test(
+        "An update based on a revision older than the compacted history is a CONFLICT", arguments: StoreKind.available)
     func compactedHistory(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store
         var (a, b) = (Make.person("Ann", "One"), Make.person("Bea", "Two"))
