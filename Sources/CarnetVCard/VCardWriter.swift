@@ -56,8 +56,14 @@ public struct VCardWriter: Sendable {
     /// A group card: 4.0's `KIND:group` with `MEMBER:urn:uuid:<uid>` lines, or in 3.0 Apple's form
     /// (`X-ADDRESSBOOKSERVER-KIND:group`, `X-ADDRESSBOOKSERVER-MEMBER`), which iCloud and macOS read.
     ///
-    /// - Parameter memberUIDs: The members' UIDs, written in this order.
-    public func writeGroup(name: String, uid: String, memberUIDs: [String]) -> String {
+    /// - Parameters:
+    ///   - memberUIDs: The members' UIDs, written in this order.
+    ///   - isTaken: Whether a card of the book has this UID (``UIDReference/uri(_:isTaken:)``): a member
+    ///     `urn:uuid:x` is written as it is unless another card's UID shares `x`. Every UID is taken by default, so
+    ///     that the reference is exact whatever else the file holds.
+    public func writeGroup(
+        name: String, uid: String, memberUIDs: [String], isTaken: (String) -> Bool = { _ in true }
+    ) -> String {
         var out = LineWriter()
         out.fold("BEGIN:VCARD")
         out.property("VERSION", value: version == .v3 ? "3.0" : "4.0")
@@ -70,7 +76,7 @@ public struct VCardWriter: Sendable {
         out.property("FN", value: Escaping.text(name))
         if version == .v3 { out.property("X-ADDRESSBOOKSERVER-KIND", value: "group") }
         let member = version == .v4 ? "MEMBER" : "X-ADDRESSBOOKSERVER-MEMBER"
-        for uid in memberUIDs { out.property(member, value: UIDReference.uri(uid)) }
+        for uid in memberUIDs { out.property(member, value: UIDReference.uri(uid, isTaken: isTaken)) }
         out.property("UID", value: Escaping.text(uid))
         out.fold("END:VCARD")
         return out.text

@@ -131,6 +131,33 @@ struct OwnExportFixpointTests {
         #expect(contact.postalAddresses.map(\.value.city) == ["Town", "New Town"])
     }
 
+    /// An outside tester's find: an escaped line break in a one-line value became a space without a word.
+    @Test("An escaped line break in a one-line value becomes a space with a warning; NOTE and ADR's street keep theirs")
+    func lineBreaksInValues() async throws {
+        let fixture = try ImportFixture()
+        let card = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            N:Fam;Giv\\nen;;;\r
+            ORG:Acme\\NLtd;Dep\r
+            TITLE:Not\\\\nBroken\r
+            NOTE:a\\nb\r
+            ADR;TYPE=HOME:;;1 Main St\\nFlat 2;Town;;;\r
+            ADR;TYPE=WORK:;;2 High St;New\\nTown;;;\r
+            END:VCARD\r
+
+            """
+        let summary = try await fixture.importText(card)
+        #expect(summary.added == 1)
+        #expect(Set(summary.warnings.map(\.line)) == [3, 4, 8], "\(summary.warnings)")
+        #expect(summary.warnings.allSatisfy { $0.message.contains("line break") })
+        let contact = try #require(try await fixture.contacts().first)
+        #expect(contact.givenName == "Giv en" && contact.organizationName == "Acme Ltd")
+        #expect(contact.jobTitle == "Not\\nBroken" && contact.note == "a\nb")
+        #expect(contact.postalAddresses.map(\.value.street) == ["1 Main St\nFlat 2", "2 High St"])
+        #expect(contact.postalAddresses.map(\.value.city) == ["Town", "New Town"])
+    }
+
     @Test("A card with a UID over the indexed length updates its contact on every import, and so does its export")
     func longUID() async throws {
         let uid = String(repeating: "x", count: 1_100)

@@ -67,12 +67,53 @@ struct PrefixedUIDTests {
         }
     }
 
-    @Test("A group card's members are written with one more prefix than their UIDs")
+    @Test("A group card's members sharing a bare UID are written with one more prefix than their UIDs")
     func written() {
         let text = VCardWriter(version: .v4).writeGroup(
             name: "G", uid: "g", memberUIDs: ["abc", "urn:uuid:abc", "URN:UUID:abc"])
         let members = text.split(separator: "\r\n").filter { $0.hasPrefix("MEMBER:") }
         #expect(members == ["MEMBER:urn:uuid:abc", "MEMBER:urn:uuid:urn:uuid:abc", "MEMBER:urn:uuid:URN:UUID:abc"])
         #expect(members.map { UIDReference.named(String($0.dropFirst(7))) } == ["abc", "urn:uuid:abc", "URN:UUID:abc"])
+    }
+
+    /// RFC 6350's MEMBER is the member's UID as a URI: a UID that is one already is written as it is, which other
+    /// clients match (an export wrote `urn:uuid:urn:uuid:…` for every `urn:uuid:` UID, and they found no member).
+    @Test("A member whose UID is a URI is written as it is, unless another card shares its bare UID")
+    func uriUIDs() async throws {
+        let uuid = "0b8e9a4c-4c4b-4f7e-9f1e-2a3b4c5d6e7f"
+        let writer = VCardWriter(version: .v4)
+        let taken: Set<String> = ["urn:uuid:\(uuid)", "http://example.com/p/1", "urn:uuid:shared", "shared"]
+        let text = writer.writeGroup(
+            name: "G", uid: "g",
+            memberUIDs: ["urn:uuid:\(uuid)", "http://example.com/p/1", "urn:uuid:shared", "plain"],
+            isTaken: taken.contains)
+        let members = text.split(separator: "\r\n").filter { $0.hasPrefix("MEMBER:") }
+        #expect(
+            members == [
+                "MEMBER:urn:uuid:\(uuid)", "MEMBER:http://example.com/p/1", "MEMBER:urn:uuid:urn:uuid:shared",
+                "MEMBER:urn:uuid:plain",
+            ])
+
+        // Through the exporter, and back: each membership comes back.
+        let book = try ImportFixture()
+        let file =
+            Self.card("urn:uuid:\(uuid)", "Uuid") + Self.card("http://example.com/p/1", "Web")
+            + "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:Team\r\nUID:team\r\n"
+            + "MEMBER:urn:uuid:\(uuid)\r\nMEMBER:http://example.com/p/1\r\nEND:VCARD\r\n"
+        try await book.importText(file)
+        let exported = try await book.export(.v4, groups: .cards)
+        let written = exported.split(separator: "\r\n").filter { $0.hasPrefix("MEMBER:") }.sorted()
+        #expect(written == ["MEMBER:http://example.com/p/1", "MEMBER:urn:uuid:\(uuid)"], "\(exported)")
+        let copy = try ImportFixture()
+        let summary = try await copy.importText(exported)
+        #expect(summary.warnings.isEmpty, "\(summary.warnings)")
+        // The URIs are no Carnet identifiers: each import gives the contacts new ones, and they keep their UIDs.
+        func memberships(_ fixture: ImportFixture) async throws -> [String] {
+            let contacts = try await fixture.contacts()
+            let groups = try await fixture.store.groups(ofContacts: contacts.map(\.identifier))
+            return contacts.map { "\($0.familyName) \((groups[$0.identifier] ?? []).map(\.name))" }.sorted()
+        }
+        #expect(try await memberships(copy) == ["Uuid [\"Team\"]", "Web [\"Team\"]"])
+        #expect(try await memberships(book) == memberships(copy))
     }
 }

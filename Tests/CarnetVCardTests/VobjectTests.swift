@@ -42,7 +42,7 @@ struct VobjectTests {
     /// properties (written after them), as vobject will list them.
     static func expected(_ card: VCardCard) -> [String: Any] {
         guard card.kind == .contact else {
-            let uids = card.memberUIDs.map(UIDReference.uri)
+            let uids = card.memberUIDs.map { UIDReference.uri($0, isTaken: { _ in true }) }
             return ["kind": "group", "uid": card.uid ?? "", "fn": card.groupName, "members": uids]
         }
         let c = card.contact

@@ -59,6 +59,40 @@ enum UIDReference {
         return spellings
     }
 
-    /// A reference's value: the UID with the prefix, also when the UID has one (see ``named(_:)``).
-    static func uri(_ uid: String) -> String { prefix + uid }
+    /// A reference's value (MEMBER): a UID that is a URI as it is, which other clients match as written
+    /// (`urn:uuid:x`, as 4.0 servers write UIDs, or another scheme's); another UID after `urn:uuid:`. A `urn:uuid:x`
+    /// that another card's UID shares `x` with (`isTaken` of ``alternatives(_:)``) gets the prefix again
+    /// (`urn:uuid:urn:uuid:x`), which the importer matches exactly (``UIDIndex``), so the two stay two cards.
+    /// Before, every URI UID got the prefix again, and other clients matched no card (an outside tester's find).
+    static func uri(_ uid: String, isTaken: (String) -> Bool) -> String {
+        guard hasScheme(uid) else { return prefix + uid }
+        guard bare(uid) != uid else { return uid }
+        return alternatives(uid).contains(where: isTaken) ? prefix + uid : uid
+    }
+
+    /// The other UIDs a reference written as `uid` could match (``uri(_:isTaken:)``): its bare UID's forms, and for
+    /// a UID of more than one prefix every form (it is then always written with one more).
+    static func alternatives(_ uid: String) -> [String] {
+        let bare = bare(uid)
+        guard bare != uid else { return [] }
+        guard named(uid) == bare else { return [uid] }
+        return forms(bare).filter { $0 != uid }
+    }
+
+    /// Whether a UID starts with a URI scheme (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, then
+    /// `:`).
+    static func hasScheme(_ uid: String) -> Bool {
+        var bytes = uid.utf8.makeIterator()
+        guard let first = bytes.next(), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else {
+            return false
+        }
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: ":") { return true }
+            let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            guard letter || digit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { return false }
+        }
+        return false
+    }
 }

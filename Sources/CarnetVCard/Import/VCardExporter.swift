@@ -86,13 +86,31 @@ public struct VCardExporter: Sendable {
         for start in stride(from: 0, to: groups.count, by: 100) {
             let chunk = groups[start..<min(start + 100, groups.count)]
             let members = try await store.members(ofGroups: chunk.map(\.identifier), keysToFetch: [.vCardProperties])
+            let uids = members.mapValues { $0.map(Self.uid).sorted() }
+            let taken = try await takenUIDs(Array(Set(uids.values.joined().flatMap(UIDReference.alternatives))))
             var text = ""
             for group in chunk {
-                let uids = (members[group.identifier] ?? []).map(Self.uid).sorted()
-                text += writer.writeGroup(name: group.name, uid: group.identifier, memberUIDs: uids)
+                text += writer.writeGroup(
+                    name: group.name, uid: group.identifier, memberUIDs: uids[group.identifier] ?? [],
+                    isTaken: taken.contains)
             }
             try output(text)
         }
+    }
+
+    /// Which of `uids` a contact's card of the book carries (``uid(_:)``): a kept UID, or the identifier of a
+    /// contact that keeps none.
+    private func takenUIDs(_ uids: [String]) async throws -> Set<String> {
+        guard !uids.isEmpty else { return [] }
+        var taken = Set<String>()
+        for chunk in uids.chunked(StoreLimits.pageSize) {
+            taken.formUnion(try await store.contactIdentifiers(keepingVCardUIDs: Array(chunk)).map(\.uid))
+            for contact in try await store.contacts(withIdentifiers: Array(chunk), keysToFetch: [.vCardProperties])
+            where Self.uid(contact) == contact.identifier {
+                taken.insert(contact.identifier)
+            }
+        }
+        return taken
     }
 
     /// One contact's card. Its UID is the one it was imported with when it keeps one (a UID that was no

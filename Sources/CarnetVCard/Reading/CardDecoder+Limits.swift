@@ -85,7 +85,7 @@ extension CardDecoder {
             "combining marks past \(CombiningMarks.maxRun) in a row removed, the rest kept as a vCard property"
         }
         warnEach(cleanedValueLines) { _ in
-            "control characters removed from the value (a tab in a one-line value became a space), which the store holds in no value"
+            "control characters removed from the value (a tab or line break in a one-line value became a space), which the store holds in no value"
         }
         if let first = droppedKeptLines.first {
             // Their own warnings said they were kept.

@@ -150,14 +150,33 @@ struct CardDecoder {
     /// Maps one line; `false` keeps it unmapped.
     /// Whether mapping `line` changed characters of its value. Control characters go from every value; a tab stays
     /// only in multi-line ones (NOTE, and ADR's street components), and became a space anywhere else.
+    /// An escaped line break (`\n`) is one too: it decodes to a line feed, which only multi-line values keep (an
+    /// outside tester's find: `N:Fam;Giv\nen` was saved as "Giv en" without a word).
     private func valueLostCharacters(_ line: ContentLine) -> Bool {
         if line.value.contains(where: { $0 != 0x09 && !Validation.allows($0, multiline: false) }) { return true }
-        guard line.value.contains(0x09) else { return false }
+        let tab = line.value.contains(0x09)
+        guard tab || Self.hasEscapedLineBreak(line.value) else { return false }
         switch line.name {
         case "NOTE": return false
-        case "ADR": return (try? values.components(line))?.dropFirst(3).contains { $0.contains("\t") } ?? false
+        case "ADR":
+            return (try? values.components(line))?.dropFirst(3).contains { $0.contains("\t") || $0.contains("\n") }
+                ?? false
         default: return true
         }
+    }
+
+    /// Whether a value holds `\n` or `\N` as an escape (not after an escaped backslash).
+    static func hasEscapedLineBreak(_ value: some Collection<UInt8>) -> Bool {
+        var escaped = false
+        for byte in value {
+            if escaped {
+                if byte == UInt8(ascii: "n") || byte == UInt8(ascii: "N") { return true }
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            }
+        }
+        return false
     }
 
     private mutating func map(_ line: ContentLine) throws(VCardIssue) -> Bool {
