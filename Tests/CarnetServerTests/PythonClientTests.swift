@@ -89,7 +89,11 @@ struct PythonClientTests {
 
     @Test("A client that never reads holds at most the server's budget of answers; past it, 503 SERVER_BUSY")
     func unreadResponses() async throws {
-        try await withServer({ $0.maxHeldResponseBytes = 3_000_000 }) { server in
+        // Its pause, on a loaded machine, must not meet the write stall limit (tested below).
+        try await withServer({
+            $0.maxHeldResponseBytes = 3_000_000
+            $0.writeStallTimeout = .seconds(600)
+        }) { server in
             let token = try await server.token()
             try await PythonClients.run(
                 "unread_responses.py",
@@ -99,11 +103,29 @@ struct PythonClientTests {
 
     @Test("A WebSocket client that never reads holds at most the budget of answers; past it, SERVER_BUSY errors")
     func webSocketUnreadResponses() async throws {
-        try await withServer({ $0.maxHeldResponseBytes = 7_000_000 }) { server in
+        try await withServer({
+            $0.maxHeldResponseBytes = 7_000_000
+            $0.writeStallTimeout = .seconds(600)
+        }) { server in
             let token = try await server.token()
             try await PythonClients.run(
                 "ws_unread_responses.py",
                 ["--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--budget", "7000000"])
+        }
+    }
+
+    @Test("A WebSocket client that stops reading with answers pending is closed at the write stall limit")
+    func webSocketStalledReader() async throws {
+        // Room for the stalled sockets' four answers (~6 MB each) and not one more: another client's query is
+        // answered only once they are gone.
+        try await withServer({
+            $0.maxHeldResponseBytes = 26_000_000
+            $0.writeStallTimeout = .seconds(2)
+        }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "ws_stalled_reader.py",
+                ["--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--stall", "2"])
         }
     }
 

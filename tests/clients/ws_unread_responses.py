@@ -86,33 +86,39 @@ class Reader:
                     return json.loads(text)
 
 
+def open_socket(port: int, ca: str, token: str):
+    """A graphql-transport-ws socket past its `connection_ack`, with a 4 KiB receive buffer."""
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.settimeout(120)
+    raw.connect(("127.0.0.1", port))
+    tls = ssl.create_default_context(cafile=ca)
+    tls.set_alpn_protocols(["http/1.1"])
+    connection = tls.wrap_socket(raw, server_hostname="localhost")
+    connection.sendall((
+        "GET /graphql HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n").encode())
+    reader = Reader(connection)
+    while b"\r\n\r\n" not in reader.buffer:
+        reader.buffer += connection.recv(1)
+    head, reader.buffer = reader.buffer.split(b"\r\n\r\n", 1)
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise SystemExit(f"FAIL: upgrade: {head[:200]!r}")
+    connection.sendall(frame(json.dumps(
+        {"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}})))
+    if reader.message().get("type") != "connection_ack":
+        raise SystemExit("FAIL: no connection_ack")
+    return connection, reader
+
+
 def main() -> int:
     context = ssl.create_default_context(cafile=ARGS.ca)
     base = f"https://localhost:{ARGS.port}"
     with httpx.Client(base_url=base, verify=context, timeout=120,
                       headers={"Authorization": f"Bearer {ARGS.token}"}) as client:
         seed(client)
-        raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        raw.settimeout(120)
-        raw.connect(("127.0.0.1", ARGS.port))
-        tls = ssl.create_default_context(cafile=ARGS.ca)
-        tls.set_alpn_protocols(["http/1.1"])
-        connection = tls.wrap_socket(raw, server_hostname="localhost")
-        connection.sendall((
-            "GET /graphql HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n"
-            "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n").encode())
-        reader = Reader(connection)
-        while b"\r\n\r\n" not in reader.buffer:
-            reader.buffer += connection.recv(1)
-        head, reader.buffer = reader.buffer.split(b"\r\n\r\n", 1)
-        if not head.startswith(b"HTTP/1.1 101"):
-            raise SystemExit(f"FAIL: upgrade: {head[:200]!r}")
-        connection.sendall(frame(json.dumps(
-            {"type": "connection_init", "payload": {"authorization": f"Bearer {ARGS.token}"}})))
-        if reader.message().get("type") != "connection_ack":
-            raise SystemExit("FAIL: no connection_ack")
+        connection, reader = open_socket(ARGS.port, ARGS.ca, ARGS.token)
         for index in range(ASKED):
             connection.sendall(frame(json.dumps({"id": f"q{index}", "type": "subscribe", "payload": {"query": QUERY}})))
         # The client reads nothing until the server has run every query: each answer is then held or refused.

@@ -79,6 +79,7 @@ struct ServerChannels {
     func builder() throws -> (HTTPServerBuilder, DevelopmentCertificates?) {
         let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
         let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
+        let writeStall = TimeAmount.nanoseconds(configuration.writeStallTimeout.nanoseconds)
         let deadlines = { @Sendable () -> [any RemovableChannelHandler] in
             [RequestBodyDeadlineHandler(timeout: bodyTimeout)]
         }
@@ -118,6 +119,7 @@ struct ServerChannels {
             streamConfiguration: .init(
                 additionalChannelHandlers: deadlines() + [
                     HTTP2FrameHandlersInstaller(maxBodyBytes: configuration.maxBodyBytes), HTTP2StreamTracker(),
+                    WriteStallTimeout(limit: writeStall),
                 ],
                 idleTimeout: idle))
         let gate = ConnectionGate(limit: connectionLimit(configuration))
@@ -128,7 +130,7 @@ struct ServerChannels {
                 http1: HTTP1WebSocketUpgradeChannel(
                     responder: responder, configuration: webSocket, shouldUpgrade: shouldUpgrade),
                 http2: HTTP2Channel(responder: responder, configuration: http2),
-                firstRequestTimeout: firstRequestTimeout,
+                firstRequestTimeout: firstRequestTimeout, writeStallLimit: writeStall,
                 // Past the graceful close (the idle timeout, then its grace once the client acknowledges).
                 idleReapLimit: .nanoseconds((configuration.idleTimeout + .seconds(15)).nanoseconds),
                 quiesceLimit: .nanoseconds((configuration.shutdownGracePeriod + .seconds(5)).nanoseconds),

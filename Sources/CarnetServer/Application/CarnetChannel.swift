@@ -30,6 +30,8 @@ struct CarnetChannel: ServerChildChannel {
     let http2: HTTP2Channel
     /// How long the TLS handshake and the first request head (HTTP/1.1) or the protocol choice (HTTP/2) may take.
     let firstRequestTimeout: TimeAmount
+    /// How long a connection may stay unwritable (``WriteStallTimeout``).
+    let writeStallLimit: TimeAmount
     /// How long an HTTP/2 connection whose client sends nothing may stay open (see ``HTTP2ConnectionGuard``).
     let idleReapLimit: TimeAmount
     /// How long a connection may stay open once the server shuts down.
@@ -60,9 +62,11 @@ struct CarnetChannel: ServerChildChannel {
         // In front of TLS from the start: a shutdown that begins during the handshake must not wait for the
         // first-request deadline, nor be lost on a connection whose protocol is chosen after it.
         let quiesce = QuiesceDeadline(limit: quiesceLimit, shutdown: shutdown)
+        let writeStall = WriteStallTimeout(limit: writeStallLimit)
         guard let sslContext else {
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(quiesce)
+                try channel.pipeline.syncOperations.addHandler(writeStall)
             }.flatMap {
                 setUpHTTP1(channel, deadline: deadline, quiesce: quiesce, logger: logger)
             }.map { value in
@@ -71,6 +75,7 @@ struct CarnetChannel: ServerChildChannel {
         }
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(quiesce)
+            try channel.pipeline.syncOperations.addHandler(writeStall)
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
             let alpn = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result in
                 switch result {
