@@ -20,8 +20,9 @@ public struct ServerConfiguration: Sendable {
     public var bodyTimeout: Duration = .seconds(10)
     /// Connections with no traffic for this long are closed (slow or stuck clients).
     public var idleTimeout: Duration = .seconds(60)
-    /// A connection (or HTTP/2 stream) whose client has read nothing of what the server wrote for this long is closed
-    /// (``WriteStallTimeout``): the answers it holds count against ``maxHeldResponseBytes``.
+    /// A connection (or HTTP/2 stream) whose writes stay blocked this long is closed (``WriteStallTimeout``): its
+    /// client reads nothing, or too little to take what waits above the channel's high watermark, and the answers it
+    /// holds count against ``maxHeldResponseBytes``.
     public var writeStallTimeout: Duration = .seconds(30)
     /// A TLS connection is closed unless its handshake and its first request head (HTTP/1.1), or its choice of
     /// HTTP/2, arrive within this of its opening.
