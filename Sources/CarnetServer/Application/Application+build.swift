@@ -119,7 +119,6 @@ struct ServerChannels {
             streamConfiguration: .init(
                 additionalChannelHandlers: deadlines() + [
                     HTTP2FrameHandlersInstaller(maxBodyBytes: configuration.maxBodyBytes), HTTP2StreamTracker(),
-                    WriteStallTimeout(limit: writeStall),
                 ],
                 idleTimeout: idle))
         let gate = ConnectionGate(limit: connectionLimit(configuration))

@@ -20,10 +20,11 @@ public struct ServerConfiguration: Sendable {
     public var bodyTimeout: Duration = .seconds(10)
     /// Connections with no traffic for this long are closed (slow or stuck clients).
     public var idleTimeout: Duration = .seconds(60)
-    /// A connection (or HTTP/2 stream) whose writes stay blocked this long is closed (``WriteStallTimeout``): its
-    /// client reads nothing, or too little to take what waits above the channel's high watermark, and the answers it
-    /// holds count against ``maxHeldResponseBytes``.
-    public var writeStallTimeout: Duration = .seconds(30)
+    /// A connection whose writes make no progress for this long is closed (``WriteStallTimeout``): its client reads
+    /// nothing, and the answers it holds count against ``maxHeldResponseBytes``. Long, because the kernel tells of
+    /// progress only once a third of a full send buffer (up to 4 MiB) has gone: a client reading steadily at
+    /// 8 KiB/s goes minutes without any.
+    public var writeStallTimeout: Duration = .seconds(300)
     /// A TLS connection is closed unless its handshake and its first request head (HTTP/1.1), or its choice of
     /// HTTP/2, arrive within this of its opening.
     public var firstRequestTimeout: Duration = .seconds(10)

@@ -1,49 +1,89 @@
 import NIOCore
 
-/// Closes a channel that has stayed unwritable for `limit`: its peer reads nothing, so what the server wrote waits
-/// above the channel's high watermark. A WebSocket client that stopped reading with large answers pending was never
-/// closed (its ping waited behind them, so the ping timeout never came), and its held answers kept the response
-/// budget full, so other clients' large queries got SERVER_BUSY for as long as it stayed (an outside tester's find).
-/// On a connection it sits in front of TLS and stays through the WebSocket upgrade, so its close does not wait for
-/// a TLS close the peer will not read; on an HTTP/2 stream, whose writability follows the flow-control window, it
-/// resets the stream. A slow reader that still takes data makes the channel writable again in time.
-final class WriteStallTimeout: ChannelInboundHandler, RemovableChannelHandler {
+/// Closes a connection whose writes have made no progress for `limit`: bytes wait to go out and not one slice of
+/// ``slice`` bytes has been written in that time, so its client reads nothing. A WebSocket client that stopped
+/// reading with large answers pending was never closed (its ping waited behind them, so the ping timeout never
+/// came), and its held answers kept the response budget full, so other clients' large queries got SERVER_BUSY for
+/// as long as it stayed (an outside tester's find).
+///
+/// Progress is counted in slices: a large write is passed on in slices of ``slice`` bytes, each with its own
+/// promise, so one large answer read slowly but steadily makes progress as it goes. The channel's writability said
+/// nothing of that: one large answer kept it unwritable for as long as the client took to read most of it (another
+/// tester's find: steady readers at 16 KiB/s were closed after 30 s). The kernel still tells of progress only once
+/// a third of a full send buffer has gone (up to 4 MiB with autotuning), which a client reading 8 KiB/s takes
+/// minutes to read: hence the limit's length (``ServerConfiguration/writeStallTimeout``). It sits in front of TLS
+/// and stays through the WebSocket upgrade, so its close does not wait for a TLS close the peer will not read.
+/// HTTP/2 streams held back by flow control are not its business: their client reads the connection.
+final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    /// The most bytes one write passed on carries: the unit of progress.
+    static let slice = 16 * 1_024
 
     private let limit: TimeAmount
-    private var timer: Scheduled<Void>?
+    /// Writes passed on and not yet done.
+    private var outstanding = 0
+    /// When a write last completed, or the first of the outstanding ones was passed on.
+    private var lastProgress = NIODeadline.uptimeNanoseconds(0)
+    private var check: Scheduled<Void>?
 
     init(limit: TimeAmount) {
         self.limit = limit
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        if !context.channel.isWritable { arm(context) }
-    }
-
     func handlerRemoved(context: ChannelHandlerContext) { disarm() }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
-            disarm()
-        } else if timer == nil {
-            arm(context)
-        }
-        context.fireChannelWritabilityChanged()
-    }
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
         context.fireChannelInactive()
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: limit) { bound.value.close(promise: nil) }
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .byteBuffer(var buffer) = unwrapOutboundIn(data), buffer.readableBytes > Self.slice else {
+            pass(context, data, promise)
+            return
+        }
+        while buffer.readableBytes > Self.slice, let part = buffer.readSlice(length: Self.slice) {
+            pass(context, wrapOutboundOut(.byteBuffer(part)), nil)
+        }
+        // The caller's promise completes with the last slice (a slice fails only with the channel).
+        pass(context, wrapOutboundOut(.byteBuffer(buffer)), promise)
+    }
+
+    private func pass(_ context: ChannelHandlerContext, _ data: NIOAny, _ promise: EventLoopPromise<Void>?) {
+        let tracked = promise ?? context.eventLoop.makePromise()
+        if outstanding == 0 { lastProgress = context.eventLoop.now }
+        outstanding += 1
+        if check == nil { schedule(context, at: lastProgress + limit) }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        tracked.futureResult.whenComplete { _ in
+            bound.value.outstanding -= 1
+            bound.value.lastProgress = loop.now
+        }
+        context.write(data, promise: tracked)
+    }
+
+    /// Closes the channel at `deadline` if nothing was written since `limit` before it; else looks again `limit`
+    /// after the last progress. Nothing to look at once no write waits.
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        check = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = bound.value
+            handler.check = nil
+            guard handler.outstanding > 0 else { return }
+            if context.eventLoop.now - handler.lastProgress >= handler.limit {
+                context.close(promise: nil)
+            } else {
+                handler.schedule(context, at: handler.lastProgress + handler.limit)
+            }
+        }
     }
 
     private func disarm() {
-        timer?.cancel()
-        timer = nil
+        check?.cancel()
+        check = nil
     }
 }
