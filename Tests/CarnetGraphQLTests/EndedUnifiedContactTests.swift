@@ -16,6 +16,13 @@ struct EndedUnifiedContactTests {
         }
         """
 
+    /// The save's result, with `app-a` as its author.
+    static func save(_ operations: [JSONValue], _ graphQL: GraphQLFixture) async throws -> JSONValue {
+        try #require(try await graphQL.data(save, ["ops": .array(operations)])["save"])
+    }
+
+    static func link(_ ids: [String]) -> JSONValue { ["linkContacts": .array(ids.map(JSONValue.string))] }
+
     @Test(
         "A link that takes a unified contact's members into another, and an unlink that leaves one member",
         arguments: StoreKind.available)
@@ -23,19 +30,18 @@ struct EndedUnifiedContactTests {
         let fixture = try await StoreFixture(kind)
         let graphQL = GraphQLFixture(store: fixture.store)
         func save(_ operations: [JSONValue]) async throws -> JSONValue {
-            try #require(try await graphQL.data(Self.save, ["ops": .array(operations)])["save"])
+            try await Self.save(operations, graphQL)
         }
-        func link(_ ids: [String]) -> JSONValue { ["linkContacts": .array(ids.map(JSONValue.string))] }
         _ = try await save(
             ["c1", "c2", "c3", "c5", "c6", "c7"].map { ["addContact": ["id": .string($0), "givenName": .string($0)]] })
-        let first = try #require(try await save([link(["c1", "c2"])])["contacts"]?[0]?["id"]?.stringValue)
-        let second = try #require(try await save([link(["c6", "c7"])])["contacts"]?[0]?["id"]?.stringValue)
+        let first = try #require(try await save([Self.link(["c1", "c2"])])["contacts"]?[0]?["id"]?.stringValue)
+        let second = try #require(try await save([Self.link(["c6", "c7"])])["contacts"]?[0]?["id"]?.stringValue)
         // Another app grows the first and takes out the members a client knew it by: {c3, c5} now.
-        _ = try await save([link([first, "c3", "c5"])])
+        _ = try await save([Self.link([first, "c3", "c5"])])
         _ = try await save([["unlinkContact": "c1"], ["unlinkContact": "c2"]])
         // Linking c5 brings its unified contact into the second: the first ends, though the save named none of
         // the members (c1, c2) a client may have known it by.
-        let joined = try await save([link([second, "c5"])])
+        let joined = try await save([Self.link([second, "c5"])])
         #expect(joined["deletedContactIds"]?.json == #"["\#(first)"]"#)
         #expect(
             joined["contacts"]?.json
@@ -54,13 +60,12 @@ struct EndedUnifiedContactTests {
         let fixture = try await StoreFixture(kind)
         let graphQL = GraphQLFixture(store: fixture.store)
         func save(_ operations: [JSONValue]) async throws -> JSONValue {
-            try #require(try await graphQL.data(Self.save, ["ops": .array(operations)])["save"])
+            try await Self.save(operations, graphQL)
         }
-        func link(_ ids: [String]) -> JSONValue { ["linkContacts": .array(ids.map(JSONValue.string))] }
         _ = try await save(
             ["x", "y", "z", "p", "q"].map { ["addContact": ["id": .string($0), "givenName": .string($0)]] })
-        let three = try #require(try await save([link(["x", "y", "z"])])["contacts"]?[0]?["id"]?.stringValue)
-        let two = try #require(try await save([link(["p", "q"])])["contacts"]?[0]?["id"]?.stringValue)
+        let three = try #require(try await save([Self.link(["x", "y", "z"])])["contacts"]?[0]?["id"]?.stringValue)
+        let two = try #require(try await save([Self.link(["p", "q"])])["contacts"]?[0]?["id"]?.stringValue)
         // Its history is all under this save's author: a client that leaves it out learns it here only (an outside
         // tester's model kept y's values in the unified contact for ever).
         let shrunk = try await save([["deleteContact": "y"]])

@@ -15,16 +15,15 @@ public struct ContactPredicate: Sendable, Hashable {
     public var groupIdentifier: String?
     /// Only contacts of this container.
     public var containerIdentifier: String?
-    /// Only, or all but, the linked contacts that do not stand for their unified contact (every member but the
-    /// one preferred for name): how a unified fetch pages its unified contacts by their name-preferred members.
+    /// All but the linked contacts that do not stand for their unified contact (every member but the one preferred
+    /// for name), or the name-preferred members of unified contacts that match: how a unified fetch pages its
+    /// unified contacts by their name-preferred members.
     package var linkedMembers: LinkedMembers?
 
     /// Which linked contacts a predicate keeps (``ContactPredicate/linkedMembers``).
     package indirect enum LinkedMembers: Sendable, Hashable {
         /// Contacts that are not linked, and each unified contact's name-preferred member.
         case excluded
-        /// The other members of unified contacts.
-        case only
         /// The name-preferred members of the unified contacts that meet the predicate as unified contacts: each of
         /// its ``ContactPredicate/memberConditions`` met by one of their members (each by any), its
         /// ``ContactPredicate/ownConditions`` by the name-preferred member. Where a unified search places the unified

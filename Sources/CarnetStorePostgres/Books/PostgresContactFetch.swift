@@ -87,7 +87,6 @@ struct PostgresContactFetch {
         }
         switch predicate.linkedMembers {
         case .excluded: conditions.append("NOT \(c).link_hidden")
-        case .only: conditions.append("\(c).link_hidden")
         // The former was taken apart above (own conditions hold no linked-member condition).
         case .standingForOthersMatching, nil: break
         }

@@ -79,7 +79,6 @@ struct ContactQuery {
         }
         switch predicate.linkedMembers {
         case .excluded: conditions.append("NOT c.linkHidden")
-        case .only: conditions.append("c.linkHidden")
         // The former was taken apart above (own conditions hold no linked-member condition).
         case .standingForOthersMatching, nil: break
         }

@@ -41,7 +41,6 @@ struct OrderedNameSearch {
             else { return nil }
             predicate = inner
             source = .linked
-        case .only?: return nil
         }
         // A total of the unified kinds is counted by the unified fetch itself.
         guard source == .contacts || !request.includeTotalCount else { return nil }

@@ -65,8 +65,7 @@ enum UIDReference {
     /// (`urn:uuid:urn:uuid:x`), which the importer matches exactly (``UIDIndex``), so the two stay two cards.
     /// Before, every URI UID got the prefix again, and other clients matched no card (an outside tester's find).
     static func uri(_ uid: String, isTaken: (String) -> Bool) -> String {
-        guard hasScheme(uid) else { return prefix + uid }
-        guard bare(uid) != uid else { return uid }
+        guard CardDecoder.looksLikeURI(uid) else { return prefix + uid }
         return alternatives(uid).contains(where: isTaken) ? prefix + uid : uid
     }
 
@@ -77,22 +76,5 @@ enum UIDReference {
         guard bare != uid else { return [] }
         guard named(uid) == bare else { return [uid] }
         return forms(bare).filter { $0 != uid }
-    }
-
-    /// Whether a UID starts with a URI scheme (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, then
-    /// `:`).
-    static func hasScheme(_ uid: String) -> Bool {
-        var bytes = uid.utf8.makeIterator()
-        guard let first = bytes.next(), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else {
-            return false
-        }
-        while let byte = bytes.next() {
-            if byte == UInt8(ascii: ":") { return true }
-            let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-            let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            guard letter || digit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            else { return false }
-        }
-        return false
     }
 }
