@@ -49,7 +49,7 @@ def context(ca: str) -> ssl.SSLContext:
 
 
 async def open_session(url: str, ca: str, token: str, max_queue: int) -> Any:
-    ws = await connect(url, ssl=context(ca), subprotocols=[SUBPROTOCOL], open_timeout=10, close_timeout=3,
+    ws = await connect(url, ssl=context(ca), subprotocols=[SUBPROTOCOL], open_timeout=60, close_timeout=3,
                        ping_interval=None, max_size=64 * 1024 * 1024, max_queue=max_queue)
     await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
     while json.loads(await asyncio.wait_for(ws.recv(), 60))["type"] != "connection_ack":
