@@ -58,4 +58,46 @@ struct HistoryCoalescerTests {
         #expect(coalescer.events.map(\.kind) == [.deleteContact])
         #expect(coalescer.events.map(\.contactIdentifier) == ["a"])
     }
+
+    /// An outside tester's find: an added group updated by another author's save came out in that author's name,
+    /// and in the adder's once that author was excluded.
+    @Test("An entry is the author's whose event gave it its kind")
+    func authorOfKind() {
+        let cases: [([(ChangeEventKind, String)], ChangeEventKind, String)] = [
+            ([(.addGroup, "b"), (.updateGroup, "a")], .addGroup, "b"),
+            ([(.addContact, "b"), (.updateContact, "a"), (.updateContact, "c")], .addContact, "b"),
+            ([(.updateContact, "b"), (.updateContact, "a")], .updateContact, "a"),
+            ([(.addContact, "b"), (.deleteContact, "a")], .deleteContact, "a"),
+            ([(.updateGroup, "b"), (.deleteGroup, "a")], .deleteGroup, "a"),
+            ([(.addMemberToGroup, "b"), (.removeMemberFromGroup, "a")], .removeMemberFromGroup, "a"),
+        ]
+        for (raws, kind, author) in cases {
+            var coalescer = HistoryCoalescer()
+            for (rawKind, rawAuthor) in raws {
+                coalescer.add(.init(kind: rawKind, recordId: "r", otherId: "g", changedKeys: [], author: rawAuthor))
+            }
+            #expect(coalescer.events.map(\.kind) == [kind], "\(raws)")
+            #expect(coalescer.events.map(\.author) == [author], "\(raws)")
+        }
+    }
+
+    @Test("A membership stated otherwise than its saves left it is the author's of the delete that ended it")
+    func membershipAuthor() {
+        let page = [
+            ChangeHistoryEvent(kind: .addMemberToGroup, contact: "m", group: "g", author: "b"),
+            ChangeHistoryEvent(kind: .addMemberToGroup, contact: "n", group: "h", author: "b"),
+            ChangeHistoryEvent(kind: .removeMemberFromGroup, contact: "o", group: "g", author: "b"),
+            ChangeHistoryEvent(kind: .addMemberToGroup, contact: "p", group: "g", author: "b"),
+            ChangeHistoryEvent(kind: .deleteContact, contact: "m", author: "a"),
+            ChangeHistoryEvent(kind: .deleteGroup, group: "h", author: "c"),
+        ]
+        let authors = MembershipAuthors(page)
+        // Ended by its contact's delete, by its group's, stated as its last save left it, changed past the page.
+        #expect(authors.author(of: page[0], stated: .removeMemberFromGroup) == "a")
+        #expect(authors.author(of: page[1], stated: .removeMemberFromGroup) == "c")
+        #expect(authors.author(of: page[0], stated: .addMemberToGroup) == "b")
+        #expect(authors.author(of: page[2], stated: .removeMemberFromGroup) == "b")
+        #expect(authors.author(of: page[2], stated: .addMemberToGroup) == nil)
+        #expect(authors.author(of: page[3], stated: .removeMemberFromGroup) == nil)
+    }
 }

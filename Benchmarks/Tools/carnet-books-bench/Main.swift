@@ -20,7 +20,8 @@ struct BooksBench: AsyncParsableCommand {
     @Option(help: "Where the data folder goes (seeded once).") var directory = "/tmp/carnet-books-bench"
     @Option(help: "Requests per throughput round.") var requests = 20_000
     @Option(help: "Requests in flight.") var concurrency = 16
-    @Option(help: "Books kept open when idle (default: as the file-descriptor limit allows).") var openBooks: Int?
+    @Option(help: "Books kept open when idle (default: the server's, 2,048, within the file-descriptor limit).")
+    var openBooks: Int?
     @Option(help: "Random books drawn from the first this many (default: all but the cold ones).") var randomBooks: Int?
     @ArgumentParser.Flag(help: "Walk the random books in a fixed cycle (the pool's worst case), not drawn at random.")
     var sweep = false

@@ -111,8 +111,12 @@ struct ServerChannels {
         let sslContext = try paths.map { paths in
             try NIOSSLContext(
                 configuration: TLSSettings.server(
-                    chain: try NIOSSLCertificate.fromPEMFile(paths.chain),
-                    key: try NIOSSLPrivateKey(file: paths.key, format: .pem), alpn: ["h2", "http/1.1"]))
+                    chain: try TLSFileError.loading(paths.chain, "certificate chain") {
+                        try NIOSSLCertificate.fromPEMFile($0)
+                    },
+                    key: try TLSFileError.loading(paths.key, "private key") {
+                        try NIOSSLPrivateKey(file: $0, format: .pem)
+                    }, alpn: ["h2", "http/1.1"]))
         }
         let http2 = HTTP2ChannelConfiguration(
             idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: .seconds(5),

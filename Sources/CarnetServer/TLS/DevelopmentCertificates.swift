@@ -27,6 +27,10 @@ public struct DevelopmentCertificates: Sendable {
             atPath: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        // Two servers starting at once on a new folder each made a CA: one then served a certificate that ca.pem
+        // did not sign, or read the other's key half written. The lock makes the second find the first's files.
+        let lock = try FolderLock(path: path(".lock"))
+        defer { lock.release() }
         let (caPath, caKeyPath, certPath, keyPath) = (
             path(caFileName), path("ca-key.pem"), path("server.pem"),
             path("server-key.pem")

@@ -5,7 +5,7 @@
 public enum DuplicateReasonKind: String, Sendable, Hashable, CaseIterable {
     /// Both have an email address with the same search key (``TextFolding/emailKey(_:)``, as email search).
     case emailAddress = "EMAIL_ADDRESS"
-    /// Both have a phone number with the same search key (the last ten digits, as phone search).
+    /// Both have a phone number with the same search key (the national number, as phone search).
     case phoneNumber = "PHONE_NUMBER"
     /// The same folded given and family name, both non-empty; or, for two organization contacts, the same folded
     /// organization name.

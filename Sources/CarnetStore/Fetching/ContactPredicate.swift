@@ -7,7 +7,7 @@ public struct ContactPredicate: Sendable, Hashable {
     public var matchingName: String?
     /// A case-insensitive exact match on one of the contact's email addresses.
     public var matchingEmailAddress: String?
-    /// A formatting-insensitive match on one of the contact's phone numbers (the last ten digits compare).
+    /// A formatting-insensitive match on one of the contact's phone numbers (their national numbers compare: `TextFolding.phoneKey`).
     public var matchingPhoneNumber: String?
     /// Only these contacts.
     public var identifiers: [String]?

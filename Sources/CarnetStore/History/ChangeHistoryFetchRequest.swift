@@ -45,7 +45,8 @@ public struct ChangeHistoryEvent: Sendable {
     public var containerIdentifier: String?
     /// For contact updates: the keys that changed.
     public var changedKeys: [ContactKey]
-    /// The transaction author of the (last) save behind the event; `nil` for snapshot events.
+    /// The transaction author of the save that gave the event its kind (``HistoryCoalescer``, ``MembershipAuthors``);
+    /// `nil` for none and for snapshot events.
     public var author: String?
     /// For add and update contact events: the contact now, with the requested keys.
     public var contact: Contact?

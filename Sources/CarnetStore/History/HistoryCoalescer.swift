@@ -6,7 +6,9 @@
 /// - add (or update) then delete is a delete, never nothing: a client may have seen the record already, and a
 ///   delete of a record it never saw is harmless;
 /// - a membership's events fold into one entry whose kind is decided later from the membership as it is when
-///   the page is read (``HistoryFetch`` does that), so a replayed add cannot undo a later remove.
+///   the page is read (``HistoryFetch`` does that), so a replayed add cannot undo a later remove;
+/// - an entry's author is that of the save that gave it its kind: an add's, however updated since; the last
+///   update's; a delete's (a membership's is settled with its kind, ``MembershipAuthors``).
 package struct HistoryCoalescer {
     package enum Key: Hashable {
         case contact(String)
@@ -74,7 +76,8 @@ package struct HistoryCoalescer {
         let fresh = entries.count
         let position = Self.read(&index[key, default: fresh])
         if position != fresh {
-            entries[position].author = raw.author
+            // The event is the save's that gave it its kind: an add updated since stays the adder's.
+            if !Self.keepsEarlier(entries[position].kind, raw.kind) { entries[position].author = raw.author }
             entries[position].kind = Self.fold(entries[position].kind, raw.kind)
             if entries[position].kind == .updateContact { entries[position].keys.formUnion(raw.changedKeys) }
             return true
@@ -92,10 +95,15 @@ package struct HistoryCoalescer {
 
     /// The kind of one record's entry after a later event: pure, so the rules are tested on their own.
     package static func fold(_ earlier: ChangeEventKind, _ later: ChangeEventKind) -> ChangeEventKind {
+        keepsEarlier(earlier, later) ? earlier : later
+    }
+
+    /// Whether the earlier kind stands after the later event (and with it the earlier event's author).
+    package static func keepsEarlier(_ earlier: ChangeEventKind, _ later: ChangeEventKind) -> Bool {
         switch (earlier, later) {
-        case (.addContact, .updateContact), (.addGroup, .updateGroup): earlier
-        case (.deleteContact, _), (.deleteGroup, _): earlier
-        default: later
+        case (.addContact, .updateContact), (.addGroup, .updateGroup): true
+        case (.deleteContact, _), (.deleteGroup, _): true
+        default: false
         }
     }
 

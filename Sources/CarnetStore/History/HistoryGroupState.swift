@@ -32,11 +32,14 @@ package enum HistoryGroupState {
     /// Turns the membership event of a contact that is no contact now into an update of `group` when the contact
     /// was deleted and the page states the group nowhere else; `false` (left out) otherwise. A unified contact's
     /// membership in an individual page is left out, as before.
+    /// The update is the author's of the membership's end (``MembershipAuthors``).
     package static func stateGroup(
-        _ event: inout ChangeHistoryEvent, _ group: Group, memberDeleted: Bool, stated: inout Set<String>
+        _ event: inout ChangeHistoryEvent, _ group: Group, memberDeleted: Bool, stated: inout Set<String>,
+        authors: MembershipAuthors
     ) -> Bool {
         guard memberDeleted, stated.insert(group.identifier).inserted else { return false }
-        var update = ChangeHistoryEvent(kind: .updateGroup, group: group.identifier, author: event.author)
+        let author = authors.author(of: event, stated: .removeMemberFromGroup)
+        var update = ChangeHistoryEvent(kind: .updateGroup, group: group.identifier, author: author)
         update.group = group
         event = update
         return true

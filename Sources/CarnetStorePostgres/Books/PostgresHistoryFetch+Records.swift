@@ -23,6 +23,7 @@ extension PostgresHistoryFetch {
         let members = try await currentMemberships(of: events)
         let deleted = try await deletedMembers(of: events) { contactsByID[$0] != nil }
         var groupsStated = HistoryGroupState.groupsWithEvents(events)
+        let authors = MembershipAuthors(events)
         events = events.compactMap { event in
             var event = event
             switch event.kind {
@@ -40,10 +41,14 @@ extension PostgresHistoryFetch {
                 // A deleted contact's membership: its group's state comes as the group's update (HistoryGroupState).
                 guard contactsByID[contact] != nil || request.keepsUnknownMemberships else {
                     let stated = HistoryGroupState.stateGroup(
-                        &event, record, memberDeleted: deleted.contains(contact), stated: &groupsStated)
+                        &event, record, memberDeleted: deleted.contains(contact), stated: &groupsStated,
+                        authors: authors)
                     return stated ? event : nil
                 }
-                event.kind = members.contains("\(group)\n\(contact)") ? .addMemberToGroup : .removeMemberFromGroup
+                let stated: ChangeEventKind =
+                    members.contains("\(group)\n\(contact)") ? .addMemberToGroup : .removeMemberFromGroup
+                event.author = authors.author(of: event, stated: stated)
+                event.kind = stated
                 // The group as it is now, with the revision and member count this membership changed.
                 event.group = record
             case .dropEverything, .deleteContact, .deleteGroup:

@@ -24,6 +24,9 @@ public actor BookStores: AddressBookStores {
     public nonisolated let capacity: Int
     /// How many file descriptors open books may hold when idle, at most.
     public nonisolated let descriptorBudget: Int
+    /// Which books' files were made, so that a lost file fails to open rather than coming back empty; `nil` for a
+    /// pool without a catalog (tools and tests), which makes any missing file.
+    nonisolated let fileLedger: (any BookFileLedger)?
 
     struct Entry {
         var store: SQLiteStore
@@ -74,6 +77,16 @@ public actor BookStores: AddressBookStores {
         directory: String, configuration: StoreConfiguration = StoreConfiguration(), capacity: Int? = nil,
         descriptorBudget: Int? = nil, legacyBookID: String? = nil
     ) {
+        self.init(
+            directory: directory, configuration: configuration, capacity: capacity, descriptorBudget: descriptorBudget,
+            legacyBookID: legacyBookID, fileLedger: nil)
+    }
+
+    init(
+        directory: String, configuration: StoreConfiguration, capacity: Int?, descriptorBudget: Int? = nil,
+        legacyBookID: String?, fileLedger: (any BookFileLedger)?
+    ) {
+        self.fileLedger = fileLedger
         self.directory = directory
         self.legacyBookID = legacyBookID
         self.configuration = configuration
@@ -158,11 +171,25 @@ public actor BookStores: AddressBookStores {
 
     /// Opens the book off the actor: opening takes a millisecond or more, and must not hold up other books.
     private func startOpening(_ book: AddressBook) -> Task<SQLiteStore, any Error> {
-        let (path, configuration) = (path(of: book), configuration)
+        let (path, configuration, ledger, bookID) = (path(of: book), configuration, fileLedger, book.id)
         let task = Task.detached {
+            // Only a book without a file asks the catalog: an open of a book that has one costs no more.
+            let making = !BookFile.hasContent(path)
+            if making, let ledger, try await ledger.fileWasMade(bookID: bookID) {
+                throw BookFile.lost(bookID, path: path)
+            }
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            return try SQLiteStore.open(path: path, configuration: configuration)
+            let store = try SQLiteStore.open(path: path, configuration: configuration)
+            if making, let ledger {
+                do {
+                    try await ledger.noteFileMade(bookID: bookID)
+                } catch {
+                    try? await store.close()
+                    throw error
+                }
+            }
+            return store
         }
         opening[book.id] = task
         return task

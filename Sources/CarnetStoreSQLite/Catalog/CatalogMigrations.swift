@@ -8,6 +8,7 @@ enum CatalogMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
+        migrator.registerMigration("v2", migrate: v2)
         return migrator
     }
 
@@ -60,5 +61,12 @@ enum CatalogMigrations {
                 );
                 CREATE INDEX accessToken_principal ON accessToken(principalId);
                 """)
+    }
+
+    /// Whether each book's file was made (at its first open), so that a listed book whose file is gone fails to open
+    /// instead of coming back empty, with a new store identifier that tells every replica to drop everything.
+    /// `NULL` for books listed before this migration, until the folder is next opened (``BookFileLedger``).
+    private static func v2(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE addressBook ADD COLUMN fileMade INTEGER")
     }
 }

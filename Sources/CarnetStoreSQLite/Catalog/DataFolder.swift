@@ -28,8 +28,8 @@ public struct DataFolder: StoreBackend {
     }
 
     /// Opens the folder, creating it, its catalog and the admin principal when missing.
-    /// - Parameter openBooks: the most books kept open when idle; `nil` bounds them by file descriptors only
-    ///   (``BookStores``).
+    /// - Parameter openBooks: the most books kept open when idle; `nil` for ``BookStores/defaultCapacity``. The
+    ///   pool also stays within the file descriptors the process may open (``FileDescriptorBudget/forBooks``).
     public static func open(
         directory: String, configuration: StoreConfiguration = StoreConfiguration(), openBooks: Int? = nil
     ) async throws -> DataFolder {
@@ -40,6 +40,7 @@ public struct DataFolder: StoreBackend {
                 .validationFailed, "\(directory) is a file, not a data folder.", keyPaths: ["data"])
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try refuseLostCatalog(directory)
         let catalog = try SQLiteCatalog.open(
             path: (directory as NSString).appendingPathComponent(catalogFileName), configuration: configuration)
         let created = try await createAdmin(catalog)
@@ -50,10 +51,28 @@ public struct DataFolder: StoreBackend {
         let folder = DataFolder(
             directory: directory, sqliteCatalog: catalog,
             bookStores: BookStores(
-                directory: directory, configuration: configuration, capacity: openBooks, legacyBookID: legacyBook))
+                directory: directory, configuration: configuration, capacity: openBooks, legacyBookID: legacyBook,
+                fileLedger: catalog))
+        try await catalog.settleBookFiles(in: directory)
         if let created { try await folder.adoptTokens(of: created) }
         try await folder.removeRetiredBookFiles()
         return folder
+    }
+
+    /// Fails when the catalog is missing or empty while books are there: a new catalog would forget every
+    /// principal, token, book and grant, and leave the books' files where nothing reaches them. (A folder of the
+    /// single-store layout has `carnet.sqlite` and no `books/`: that one is upgraded.)
+    private static func refuseLostCatalog(_ directory: String) throws {
+        let folder = directory as NSString
+        guard !BookFile.hasContent(folder.appendingPathComponent(catalogFileName)) else { return }
+        let books = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("books"))) ?? []
+        let count = books.filter { $0.hasSuffix(".sqlite") }.count
+        guard count > 0 else { return }
+        throw StoreError(
+            .storageFailure,
+            "The catalog (\(catalogFileName)) is missing or empty, but books/ holds \(count) address books: restore "
+                + "\(catalogFileName) from a copy of the data folder. Starting a new catalog would forget every "
+                + "principal, token, book and grant.")
     }
 
     /// Creates the admin principal on first open, its default book in `carnet.sqlite`; `nil` if there was one.

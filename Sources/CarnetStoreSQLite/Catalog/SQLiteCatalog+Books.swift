@@ -33,7 +33,9 @@ extension SQLiteCatalog {
         let id = try newIdentifier(db)
         let book = AddressBook(id: id, name: name, ownerID: ownerID)
         try db.execute(
-            sql: "INSERT INTO addressBook (id, name, ownerId, fileName, createdAt) VALUES (?, ?, ?, ?, ?)",
+            sql: """
+                INSERT INTO addressBook (id, name, ownerId, fileName, createdAt, fileMade) VALUES (?, ?, ?, ?, ?, 0)
+                """,
             arguments: [
                 book.id, name, ownerID, fileName ?? BookStores.fileName(of: id), book.created.timeIntervalSince1970,
             ])

@@ -43,12 +43,13 @@ extension HistoryFetch {
         let members = try currentMemberships(db, of: events)
         let deleted = try deletedMembers(db, of: events, loaded: contactIndex)
         var groupsStated = HistoryGroupState.groupsWithEvents(events)
+        let authors = MembershipAuthors(events)
         // In place: an event holds five strings and its record, and a copy of each costs as many retains.
         var gone = RangeSet<Int>()
         for index in events.indices
         where !attach(
             &events[index], contacts: &contacts, contactIndex: contactIndex, groups: groupsByID, members: members,
-            deletedMembers: deleted, groupsStated: &groupsStated)
+            deletedMembers: deleted, groupsStated: &groupsStated, authors: authors)
         {
             gone.insert(index, within: events)
         }
@@ -59,7 +60,7 @@ extension HistoryFetch {
     private func attach(
         _ event: inout ChangeHistoryEvent, contacts: inout [Contact?], contactIndex: [String: Int],
         groups: [String: Group], members: Set<MemberPair>, deletedMembers: Set<String>,
-        groupsStated: inout Set<String>
+        groupsStated: inout Set<String>, authors: MembershipAuthors
     ) -> Bool {
         switch event.kind {
         case .addContact, .updateContact:
@@ -77,10 +78,13 @@ extension HistoryFetch {
             else { return false }
             guard contactIndex[contact] != nil || request.keepsUnknownMemberships else {
                 return HistoryGroupState.stateGroup(
-                    &event, record, memberDeleted: deletedMembers.contains(contact), stated: &groupsStated)
+                    &event, record, memberDeleted: deletedMembers.contains(contact), stated: &groupsStated,
+                    authors: authors)
             }
             let isMember = members.contains(MemberPair(group: group, contact: contact))
-            event.kind = isMember ? .addMemberToGroup : .removeMemberFromGroup
+            let stated: ChangeEventKind = isMember ? .addMemberToGroup : .removeMemberFromGroup
+            event.author = authors.author(of: event, stated: stated)
+            event.kind = stated
             // The group as it is now: a membership changes its revision and member count, which a replica that
             // kept the group from its own event would otherwise hold stale for good.
             event.group = record

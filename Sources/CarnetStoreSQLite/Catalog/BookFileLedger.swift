@@ -1,0 +1,72 @@
+import CarnetStore
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Which books' files were made. A book's file is made at its first open, so a listed book without one is new,
+/// unless its file was made before: then the file was lost (deleted, or truncated to nothing), and making a new,
+/// empty one would hide the loss behind a new store identifier, which tells every replica to drop everything.
+protocol BookFileLedger: Sendable {
+    /// Whether the book's file was made once already.
+    func fileWasMade(bookID: String) async throws -> Bool
+    /// Notes that the book's file has been made.
+    func noteFileMade(bookID: String) async throws
+}
+
+extension SQLiteCatalog: BookFileLedger {
+    func fileWasMade(bookID: String) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT fileMade FROM addressBook WHERE id = ?", arguments: [bookID]) ?? false
+        }
+    }
+
+    func noteFileMade(bookID: String) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE addressBook SET fileMade = 1 WHERE id = ?", arguments: [bookID])
+        }
+    }
+
+    /// Settles the books not yet known to have a file: those listed before the ledger existed, and those whose
+    /// first open made the file but stopped before noting it. Each is looked up in `directory` once.
+    func settleBookFiles(in directory: String) async throws {
+        let unsettled = try await read { db in
+            try Row.fetchAll(db, sql: "SELECT id, fileName FROM addressBook WHERE fileMade IS NOT 1").map {
+                (id: $0[0] as String, fileName: $0[1] as String)
+            }
+        }
+        guard !unsettled.isEmpty else { return }
+        let made = unsettled.filter {
+            BookFile.hasContent((directory as NSString).appendingPathComponent($0.fileName))
+        }.map(\.id)
+        try await write { db in
+            try db.execute(sql: "UPDATE addressBook SET fileMade = 0 WHERE fileMade IS NULL")
+            for id in made {
+                try db.execute(sql: "UPDATE addressBook SET fileMade = 1 WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+}
+
+/// A book's database file on disk.
+enum BookFile {
+    /// Whether the file exists and is not empty. SQLite opens a missing or empty file as a new database.
+    static func hasContent(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size > 0
+    }
+
+    /// The error for a book whose file was made and is gone.
+    static func lost(_ bookID: String, path: String) -> StoreError {
+        StoreError(
+            .storageFailure,
+            "The file of address book \(bookID) (\((path as NSString).lastPathComponent)) is missing or empty, though "
+                + "it was made before: restore it from a backup (carnet backup) or a copy of the data folder, or "
+                + "delete the book.",
+            affected: [bookID])
+    }
+}
