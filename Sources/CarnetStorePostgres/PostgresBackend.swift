@@ -17,12 +17,18 @@ public struct PostgresBackend: StoreBackend {
     /// - Throws: ``StoreError`` `unavailable` when the database does not answer within the connect timeout.
     public static func open(
         _ location: PostgresLocation, configuration: StoreConfiguration = StoreConfiguration(),
-        logger: Logger = Logger(label: "carnet.postgres")
+        logger: Logger = Logger(label: "carnet.postgres"), allowingUnfinishedMigration: Bool = false
     ) async throws -> PostgresBackend {
         let database = try await PostgresDatabase.connect(
             location, lockTimeout: configuration.busyTimeout, logger: logger)
         do {
             try await PostgresMigrations.migrate(database)
+            if !allowingUnfinishedMigration, try await hasUnfinishedMigration(database) {
+                throw StoreError(
+                    .storageFailure,
+                    "This database holds a copy by carnet migrate-store that did not finish: run migrate-store "
+                        + "again (it starts the copy over), or use another database.")
+            }
             let backend = PostgresBackend(
                 database: database,
                 postgresCatalog: PostgresCatalog(database: database, configuration: configuration, ownsDatabase: false),

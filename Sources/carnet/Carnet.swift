@@ -76,7 +76,7 @@ func openMigration(from directory: String, to url: String) async throws -> (
     guard FileManager.default.fileExists(atPath: directory) else {
         throw StoreError(.validationFailed, "No data folder at \(directory).", keyPaths: ["from"])
     }
-    let target = try await PostgresBackend.open(try PostgresLocation(url: url))
+    let target = try await PostgresBackend.open(try PostgresLocation(url: url), allowingUnfinishedMigration: true)
     do {
         return (try await DataFolder.open(directory: directory), target)
     } catch {

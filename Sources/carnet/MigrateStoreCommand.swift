@@ -13,7 +13,9 @@ extension Carnet {
                 Identifiers, revisions and change history are kept, and so are history tokens: clients go on syncing \
                 from where they were, with no DropEverything. Each book is copied in one transaction from one \
                 snapshot of it. The target must be new (a first start's admin at most). Stop the servers on the \
-                data folder first: saves made after a book was copied are not in the copy.
+                data folder first: saves made after a book was copied are not in the copy. Until the copy ends, \
+                servers refuse the target; a copy that stopped (killed, or failed) is started over by running \
+                migrate-store again.
                 """)
 
         @Option(help: "The data folder to copy from.") var from: String

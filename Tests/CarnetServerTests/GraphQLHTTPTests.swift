@@ -185,6 +185,53 @@ struct GraphQLHTTPTests {
             #expect(foreign.header("Access-Control-Allow-Origin") == nil)
             let simple = try await client.send(.GET, path: "/healthz", headers: [("Origin", "https://app.example")])
             #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example")
+            // Every answer varies by Origin, with the header or without (an outside tester's find: a cache could
+            // give an allowed origin an answer stored for a request without Origin, lacking the header).
+            let token = try await server.token()
+            for origin in [nil, "https://evil.example", "https://app.example"] {
+                for path in ["/healthz", "/graphql?query=%7B__typename%7D", "/graphql?query=%7B"] {
+                    var headers = [("Authorization", "Bearer \(token)")]
+                    if let origin { headers.append(("Origin", origin)) }
+                    let answer = try await client.send(.GET, path: path, headers: headers)
+                    let varies = answer.headers["Vary"].contains { $0.contains("Origin") }
+                    #expect(varies, "\(path) from \(origin ?? "none")")
+                }
+            }
+            let refused = try await client.send(.PUT, path: "/graphql", headers: [("Origin", "https://app.example")])
+            #expect(refused.status == 405 && refused.headers["Vary"].contains { $0.contains("Origin") })
+        }
+    }
+
+    /// An outside tester's find: with a wildcard in Accept, an explicit `application/json;q=0` (or a lower quality)
+    /// was ignored, and a tie between the two types went to `application/json` whatever their order.
+    @Test("Accept: each type takes the quality of its most specific range, then the first listed wins a tie")
+    func acceptNegotiation() async throws {
+        let graphQL = "\(Self.graphQLResponse); charset=utf-8"
+        let json = "application/json; charset=utf-8"
+        let cases: [(String, String?)] = [
+            ("application/json;q=0, */*", graphQL),
+            ("*/*;q=0.1, application/json;q=0", graphQL),
+            ("*/*;q=0.9, application/json;q=0.1", graphQL),
+            ("\(Self.graphQLResponse);q=0.5, application/json;q=0.5, */*;q=1", graphQL),
+            ("application/json;q=0.5, \(Self.graphQLResponse);q=0.5", json),
+            ("*/*, application/json;q=0, \(Self.graphQLResponse);q=0", nil),
+            ("application/*;q=0, */*", nil),
+            ("application/*", json),
+            ("*/*;q=0.5, application/*;q=0.2", json),
+            ("text/html, application/json;q=0.1", json),
+            ("\(Self.graphQLResponse);q=0, application/*", json),
+            ("text/html;level=\"1, 2\", \(Self.graphQLResponse)", graphQL),
+        ]
+        try await withRouter { server, client in
+            let token = try await server.token()
+            for (accept, expected) in cases {
+                let answer = try await client.graphql("{ __typename }", token: token, accept: accept)
+                if let expected {
+                    #expect(answer.status == 200 && answer.header("Content-Type") == expected, "\(accept)")
+                } else {
+                    #expect(answer.status == 406, "\(accept)")
+                }
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ import CarnetStoreSQLite
 import CarnetStoreTestSupport
 import CarnetTestSupport
 import Foundation
+import Logging
 import Testing
 
 @testable import CarnetStorePostgres
@@ -54,6 +55,154 @@ struct MigrateStoreTests {
             try await target.close()
         }
         try await folder.close()
+    }
+
+    /// An outside tester's find: a copy that failed on its second book (or was killed) left the catalog and the
+    /// first book, a server started on it and answered the old tokens with the other book empty (its history
+    /// tokens then drop everything), and another run was refused as the target was not new.
+    @Test("A copy that stops before its end: servers refuse the target, and another run copies it whole")
+    func unfinishedCopy() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-migrate-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var folder = try await DataFolder.open(directory: directory)
+        let admin = try await folder.admin()
+        let defaultBook = try #require(admin.defaultBookID)
+        let books = [
+            try #require(try await folder.catalog.book(id: defaultBook)),
+            try await folder.catalog.createBook(name: "Second", ownerID: admin.id),
+        ]
+        for book in books {
+            try await folder.bookStores.withStore(book) { store in
+                var save = SaveRequest(transactionAuthor: "setup")
+                for index in 0..<5 { save.add(Make.person("Name\(index)", book.name)) }
+                try await store.execute(save)
+            }
+        }
+        try await folder.close()
+        // The second book's file lost: the copy fails there, after the catalog and the first book.
+        let file = folder.bookStores.path(of: books[1])
+        try FileManager.default.moveItem(atPath: file, toPath: file + ".away")
+
+        try await PostgresTestDatabase.with { location in
+            folder = try await DataFolder.open(directory: directory)
+            let target = try await PostgresBackend.open(location, allowingUnfinishedMigration: true)
+            await #expect(throws: StoreError.self) { try await StoreMigration.copy(from: folder, to: target) }
+            try await target.close()
+            try await folder.close()
+            do {
+                let served = try await PostgresBackend.open(location)
+                try? await served.close()
+                Issue.record("A server opened a database whose copy did not finish")
+            } catch let error as StoreError {
+                #expect(error.code == .storageFailure)
+            }
+
+            try FileManager.default.moveItem(atPath: file + ".away", toPath: file)
+            folder = try await DataFolder.open(directory: directory)
+            let again = try await PostgresBackend.open(location, allowingUnfinishedMigration: true)
+            let report = try await StoreMigration.copy(from: folder, to: again)
+            #expect(report.books == 2)
+            try await again.close()
+            let served = try await PostgresBackend.open(location)
+            for book in books {
+                let copied = try await served.books.withStore(book) { try await $0.contactCount() }
+                let source = try await folder.books.withStore(book) { try await $0.contactCount() }
+                #expect(copied == 5 && source == 5, "\(book.name)")
+                let copiedToken = try await served.books.withStore(book) { try await $0.currentHistoryToken() }
+                let sourceToken = try await folder.books.withStore(book) { try await $0.currentHistoryToken() }
+                #expect(copiedToken == sourceToken, "\(book.name)")
+            }
+            try await served.close()
+            try await folder.close()
+        }
+    }
+
+    /// Outside testers' finds: a token revoked on the folder while the copy ran was active again on the copy, which
+    /// finished; a target holding a token its operator made was copied into, and the token dropped.
+    @Test("A catalog changed during the copy fails it; a target with an operator's token is refused")
+    func catalogDuringCopy() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-migrate-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = try await DataFolder.open(directory: directory)
+        let admin = try await folder.admin()
+        _ = try await folder.catalog.createBook(name: "Second", ownerID: admin.id)
+        let token = AccessTokenRecord(
+            id: "phone", name: "phone", secretHash: Array(repeating: 9, count: 32), scopes: ["read"], authors: [],
+            principalID: admin.id)
+        try await folder.catalog.insertAccessToken(token)
+        try await PostgresTestDatabase.with { location in
+            let target = try await PostgresBackend.open(location, allowingUnfinishedMigration: true)
+            let catalog = folder.catalog
+            do {
+                // Revoked on the folder once the first book is copied.
+                _ = try await StoreMigration.copy(from: folder, to: target) { _, _ in
+                    _ = try? await catalog.revokeAccessToken(id: "phone")
+                }
+                Issue.record("A copy finished though the catalog changed meanwhile")
+            } catch let error as StoreError {
+                #expect(error.code == .storageFailure)
+            }
+            await #expect(throws: StoreError.self) { try await PostgresBackend.open(location).close() }
+            // Run again, with the folder still: the copy is whole, the token revoked on it.
+            _ = try await StoreMigration.copy(from: folder, to: target)
+            let copied = try await target.catalog.accessToken(id: "phone")
+            #expect(copied?.token.revoked != nil)
+            try await target.close()
+        }
+        try await PostgresTestDatabase.with { location in
+            let target = try await PostgresBackend.open(location)
+            let adminID = try await target.admin().id
+            // A first start's token is replaced; an operator's is not dropped: the copy is refused.
+            try await target.catalog.insertAccessToken(
+                AccessTokenRecord(
+                    id: "first", name: "admin", secretHash: Array(repeating: 1, count: 32), scopes: ["read", "write"],
+                    authors: [], principalID: adminID))
+            #expect(try await target.isEmptyForMigration())
+            try await target.catalog.insertAccessToken(
+                AccessTokenRecord(
+                    id: "operator", name: "operator", secretHash: Array(repeating: 2, count: 32), scopes: ["read"],
+                    authors: [], principalID: adminID))
+            await #expect(throws: StoreError.self) { try await StoreMigration.copy(from: folder, to: target) }
+            #expect(try await target.catalog.accessToken(id: "operator") != nil)
+            try await target.close()
+        }
+        try await folder.close()
+    }
+
+    /// An outside tester's find: a database that does not exist was "did not answer within the connect timeout",
+    /// and a user the database denied tables was "PSQLError – Generic description".
+    @Test("A database that does not exist, or a user without privileges, is named at once")
+    func missingDatabase() async throws {
+        try await PostgresTestDatabase.with { location in
+            let role = "carnet_weak_\(UUID().uuidString.prefix(8).lowercased())"
+            let admin = try await PostgresDatabase.connect(location, logger: Logger(label: "test"))
+            try await admin.read { try await $0.rows("CREATE ROLE \(unescaped: role) LOGIN", logger: admin.logger) }
+            var weak = location
+            weak.username = role
+            do {
+                let backend = try await PostgresBackend.open(weak)
+                try? await backend.close()
+                Issue.record("A user without privileges migrated the database")
+            } catch let error as StoreError {
+                #expect(error.code == .storageFailure)
+                #expect(error.message.contains("SQLSTATE 42501"))
+            }
+            try await admin.read { try await $0.rows("DROP ROLE \(unescaped: role)", logger: admin.logger) }
+            await admin.close()
+            var missing = location
+            missing.database = "carnet_missing_\(UUID().uuidString.prefix(8).lowercased())"
+            do {
+                let backend = try await PostgresBackend.open(missing)
+                try? await backend.close()
+                Issue.record("A database that does not exist opened")
+            } catch let error as StoreError {
+                #expect(error.code == .storageFailure)
+                #expect(error.message.contains(missing.database))
+            }
+        }
+        let location = try PostgresLocation(url: "postgres://bob@h/db")
+        #expect(PostgresLoginProbe.refusal("28P01", location)?.code == .storageFailure)
+        #expect(PostgresLoginProbe.refusal("57P03", location) == nil)
     }
 
     /// Two principals, a shared book, tokens (one revoked, one scoped), a deleted principal's retired identifier,

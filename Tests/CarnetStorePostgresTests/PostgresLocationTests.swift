@@ -47,5 +47,6 @@ struct PostgresLocationTests {
         #expect(StoreError.mapped(sqlState: "23505")?.code == .insertedRecordAlreadyExists)
         #expect(StoreError.mapped(sqlState: "XX001")?.code == .storageFailure)
         #expect(StoreError.mapped(sqlState: "42601") == nil)
+        #expect(StoreError.mapped(sqlState: "42501")?.message.contains("42501") == true)
     }
 }

@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// CORS for browser frontends from the configured origins (`*`: any). Preflights are answered here, before
-/// authentication, because browsers send them without credentials.
+/// CORS for browser frontends from the configured origins (`*`: any; none: off). Preflights are answered here,
+/// before authentication, because browsers send them without credentials.
 struct CORSMiddleware: RouterMiddleware {
     typealias Context = CarnetRequestContext
     let allowedOrigins: Set<String>
@@ -12,7 +12,10 @@ struct CORSMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard let origin = request.headers.value(.origin) else { return try await next(request, context) }
+        guard !allowedOrigins.isEmpty else { return try await next(request, context) }
+        guard let origin = request.headers.value(.origin) else {
+            return Self.varyingByOrigin(try await Self.answer(request, context, next))
+        }
         let allowed = allowedOrigins.contains("*") || allowedOrigins.contains(origin)
         if request.method == .options, request.headers.value(.accessControlRequestMethod) != nil {
             guard allowed else { return Response(status: .forbidden, headers: [.vary: "Origin"]) }
@@ -26,12 +29,31 @@ struct CORSMiddleware: RouterMiddleware {
                     .vary: "Origin",
                 ])
         }
-        var response = try await next(request, context)
+        var response = try await Self.answer(request, context, next)
         if allowed {
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.accessControlExposeHeaders] = "Retry-After, WWW-Authenticate"
-            response.headers.append(HTTPField(name: .vary, value: "Origin"))
         }
+        return Self.varyingByOrigin(response)
+    }
+
+    /// Every answer says `Vary: Origin`, with or without `Access-Control-Allow-Origin`: a cache that stored an
+    /// answer to a request without `Origin` (or from a refused one) must not hand it to an allowed origin's, which
+    /// needs the header (Fetch's CORS protocol and caching; an outside tester's find).
+    /// The next answer, a refusal thrown as ``HTTPErrorResponse`` made an answer here so that it carries the headers.
+    private static func answer(
+        _ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let refusal as HTTPErrorResponse {
+            return refusal.response()
+        }
+    }
+
+    private static func varyingByOrigin(_ response: Response) -> Response {
+        var response = response
+        response.headers.append(HTTPField(name: .vary, value: "Origin"))
         return response
     }
 }

@@ -35,6 +35,7 @@ package final class PostgresDatabase: Sendable {
     package static func connect(_ location: PostgresLocation, lockTimeout: TimeInterval = 5, logger: Logger)
         async throws -> PostgresDatabase
     {
+        try await PostgresLoginProbe.check(location, logger: logger)
         let configuration = try location.clientConfiguration(lockTimeout: lockTimeout)
         var snapshotConfiguration = configuration
         snapshotConfiguration.options.maximumConnections = location.snapshotPoolSize

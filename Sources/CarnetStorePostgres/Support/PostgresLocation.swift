@@ -113,12 +113,17 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     private func clientTLS() throws -> PostgresClient.Configuration.TLS {
-        guard tls != .disable else { return .disable }
+        tlsConfiguration().map { .require($0) } ?? .disable
+    }
+
+    /// The TLS settings of connections, or `nil` without TLS.
+    func tlsConfiguration() -> TLSConfiguration? {
+        guard tls != .disable else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = tls == .verifyFull ? .fullVerification : .noHostnameVerification
         if let rootCertificatePath {
             configuration.trustRoots = .file(rootCertificatePath)
         }
-        return .require(configuration)
+        return configuration
     }
 }

@@ -6,8 +6,9 @@ extension StoreError {
     /// serialization failures, deadlocks, lock timeouts, lost connections and a server shutting down or out of
     /// connections are ``Code/unavailable`` (retry; nothing was committed), a full disk ``Code/storageFull``, a
     /// unique key taken by a concurrent writer ``Code/insertedRecordAlreadyExists``, data corruption and I/O errors
-    /// ``Code/storageFailure``. Store errors pass through; anything else is returned as it is, a bug the edge logs
-    /// as internal. Messages carry SQLSTATE codes only: the server's own messages may quote data.
+    /// ``Code/storageFailure``, as is any other refusal by the server, named by its SQLSTATE. Store errors pass
+    /// through; anything else is returned as it is, a bug the edge logs as internal. Messages carry SQLSTATE codes
+    /// only: the server's own messages may quote data.
     static func mapped(_ error: any Error) -> any Error {
         if let error = error as? PostgresTransactionError {
             // A failed transaction: the closure's error first, else the failed BEGIN, COMMIT or ROLLBACK.
@@ -33,7 +34,10 @@ extension StoreError {
                 return error
             }
         }
-        return mapped(sqlState: state) ?? error
+        // Any other refusal names its SQLSTATE: postgres-nio's own description of it says nothing, and an operator
+        // starting a server or a migration saw only "PSQLError – Generic description" (an outside tester's find).
+        return mapped(sqlState: state)
+            ?? StoreError(.storageFailure, "PostgreSQL refused a statement (SQLSTATE \(state)).")
     }
 
     /// The store error for a SQLSTATE, or `nil` for one the backend does not expect.
@@ -49,6 +53,11 @@ extension StoreError {
         // refuses such values up front, so this is a guard, never the usual path.
         case "22021", "22P05", "54000":
             return StoreError(.validationFailed, "A value cannot be stored (SQLSTATE \(state)); nothing was written.")
+        case "42501":
+            return StoreError(
+                .storageFailure,
+                "PostgreSQL denied the database user a statement (SQLSTATE 42501, insufficient privilege): the user "
+                    + "must be allowed to create tables in the database's public schema, or own it.")
         case "XX001", "XX002", "58030":
             return StoreError(.storageFailure, "The database could not be read or written (SQLSTATE \(state)).")
         default:
