@@ -121,4 +121,53 @@ struct LostFileTests {
         #expect(try await upgraded.catalog.principals().count == 1)
         try await upgraded.close()
     }
+
+    /// An outside tester's find: a book file removed by hand while the book was open made a save fail with
+    /// RECORD_DOES_NOT_EXIST (a client takes it for a deleted book), and reads went on from the removed file.
+    @Test("A file removed under an open book: its save is STORAGE_FAILURE, and so is every request after")
+    func removedWhileOpen() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        let lost = try await folder.catalog.createBook(name: "Lost", ownerID: owner.id)
+        let deleted = try await folder.catalog.createBook(name: "Deleted", ownerID: owner.id)
+        for book in [lost, deleted] {
+            try await folder.bookStores.withStore(book) { store in
+                var save = SaveRequest()
+                save.add(Make.person("Ada", book.name))
+                try await store.execute(save)
+            }
+        }
+        // The other: deleted by another process, which unlists the book before removing its file.
+        let other = try await DataFolder.open(directory: directory.path)
+        _ = try await other.catalog.deleteBook(id: deleted.id, by: owner.id)
+        try await other.close()
+        for book in [lost, deleted] {
+            let path = folder.bookStores.path(of: book)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+
+        for (book, code) in [(lost, StoreError.Code.storageFailure), (deleted, .recordDoesNotExist)] {
+            do {
+                _ = try await folder.bookStores.withStore(book) { store in
+                    var save = SaveRequest()
+                    save.add(Make.person("Grace", book.name))
+                    return try await store.execute(save)
+                }
+                Issue.record("A save to \(book.name) succeeded")
+            } catch let error as StoreError {
+                #expect(error.code == code, "\(book.name)")
+            }
+        }
+        // The store was closed once given back: a read opens the book again and finds its file lost.
+        do {
+            _ = try await folder.bookStores.withStore(lost) { try await $0.contactCount() }
+            Issue.record("A read of a book whose file was removed succeeded")
+        } catch let error as StoreError {
+            #expect(error.code == .storageFailure)
+        }
+        #expect(!BookFile.hasContent(folder.bookStores.path(of: lost)))
+        try await folder.close()
+    }
 }

@@ -16,12 +16,20 @@ protocol BookFileLedger: Sendable {
     func fileWasMade(bookID: String) async throws -> Bool
     /// Notes that the book's file has been made.
     func noteFileMade(bookID: String) async throws
+    /// Whether the catalog still lists the book: a book another process deleted is unlisted before its file goes.
+    func isListed(bookID: String) async throws -> Bool
 }
 
 extension SQLiteCatalog: BookFileLedger {
     func fileWasMade(bookID: String) async throws -> Bool {
         try await read { db in
             try Bool.fetchOne(db, sql: "SELECT fileMade FROM addressBook WHERE id = ?", arguments: [bookID]) ?? false
+        }
+    }
+
+    func isListed(bookID: String) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM addressBook WHERE id = ?", arguments: [bookID]) ?? false
         }
     }
 

@@ -181,6 +181,9 @@ public actor BookStores: AddressBookStores {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let store = try SQLiteStore.open(path: path, configuration: configuration)
+            if let ledger {
+                store.database.listedCheck.withLock { $0 = { try await ledger.isListed(bookID: bookID) } }
+            }
             if making, let ledger {
                 do {
                     try await ledger.noteFileMade(bookID: bookID)
@@ -209,6 +212,20 @@ public actor BookStores: AddressBookStores {
     public func release(_ bookID: String) {
         guard var entry = open[bookID] else { return releaseRetiring(bookID) }
         entry.leases = max(0, entry.leases - 1)
+        // A save found its file removed or replaced: closed once free, so that the next open tells a lost file
+        // (STORAGE_FAILURE) from a deleted book, instead of reads going on from the removed file.
+        if entry.leases == 0, entry.store.hasLostItsFile, let lost = remove(bookID) {
+            let store = lost.store
+            clock += 1
+            let stamp = clock
+            closing[bookID] = Closing(
+                stamp: stamp,
+                task: Task.detached {
+                    try? await store.close()
+                    await self.closed(bookID, stamp: stamp)
+                })
+            return
+        }
         if entry.leases == 0 {
             // A book held while it was written may have opened its writer: count it again.
             let count = entry.store.fileDescriptors

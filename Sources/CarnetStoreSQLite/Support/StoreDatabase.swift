@@ -54,6 +54,18 @@ final class StoreDatabase: Sendable {
 
     var refusesSaves: Bool { savesRefused.load(ordering: .acquiring) }
 
+    /// Set when a save found the file removed or replaced under the open connection: the pool closes the store when
+    /// it is given back, and the next open tells a lost file from a deleted book.
+    private let fileLost = Atomic<Bool>(false)
+
+    func noteFileLost() { fileLost.store(true, ordering: .releasing) }
+
+    var hasLostItsFile: Bool { fileLost.load(ordering: .acquiring) }
+
+    /// Whether the book is still listed (in the catalog), asked when its file is found gone: a book deleted by
+    /// another process has its catalog entry gone first, a lost file does not. `nil` outside a pool with a catalog.
+    let listedCheck = Mutex<(@Sendable () async throws -> Bool)?>(nil)
+
     /// Whether the writer is open.
     var isOpen: Bool { state.withLock { $0.writer != nil } }
 
