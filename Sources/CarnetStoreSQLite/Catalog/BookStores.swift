@@ -215,16 +215,7 @@ public actor BookStores: AddressBookStores {
         // A save found its file removed or replaced: closed once free, so that the next open tells a lost file
         // (STORAGE_FAILURE) from a deleted book, instead of reads going on from the removed file.
         if entry.leases == 0, entry.store.hasLostItsFile, let lost = remove(bookID) {
-            let store = lost.store
-            clock += 1
-            let stamp = clock
-            closing[bookID] = Closing(
-                stamp: stamp,
-                task: Task.detached {
-                    try? await store.close()
-                    await self.closed(bookID, stamp: stamp)
-                })
-            return
+            return closeInBackground(lost.store, bookID)
         }
         if entry.leases == 0 {
             // A book held while it was written may have opened its writer: count it again.
@@ -268,6 +259,19 @@ public actor BookStores: AddressBookStores {
         for evicted in Array(closing.values) { await evicted.task.value }
     }
 
+    /// Closes a store taken out of the pool, off the actor (a close waits for reads); the book opens again once
+    /// the close is done.
+    private func closeInBackground(_ store: SQLiteStore, _ bookID: String) {
+        clock += 1
+        let stamp = clock
+        closing[bookID] = Closing(
+            stamp: stamp,
+            task: Task.detached {
+                try? await store.close()
+                await self.closed(bookID, stamp: stamp)
+            })
+    }
+
     /// An evicted book's close is done: it may open again.
     private func closed(_ bookID: String, stamp: UInt64) {
         if closing[bookID]?.stamp == stamp { closing[bookID] = nil }
@@ -288,15 +292,7 @@ public actor BookStores: AddressBookStores {
             let (stamp, bookID) = idleOrder[idleHead]
             idleHead += 1
             guard open[bookID]?.idleSince == stamp, let entry = remove(bookID) else { continue }
-            let store = entry.store
-            clock += 1
-            let closeStamp = clock
-            closing[bookID] = Closing(
-                stamp: closeStamp,
-                task: Task.detached {
-                    try? await store.close()
-                    await self.closed(bookID, stamp: closeStamp)
-                })
+            closeInBackground(entry.store, bookID)
         }
         // Rebuild the queue once stale entries are most of it (a hot book given back again and again appends each
         // time), so it stays proportional to the idle books; amortised over the appends that made it grow.
