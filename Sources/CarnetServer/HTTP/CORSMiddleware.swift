@@ -14,7 +14,7 @@ struct CORSMiddleware: RouterMiddleware {
     {
         guard !allowedOrigins.isEmpty else { return try await next(request, context) }
         guard let origin = request.headers.value(.origin) else {
-            return Self.varyingByOrigin(try await Self.answer(request, context, next))
+            return Self.varyingByOrigin(try await HTTPErrorResponse.answer(request, context, next))
         }
         let allowed = allowedOrigins.contains("*") || allowedOrigins.contains(origin)
         if request.method == .options, request.headers.value(.accessControlRequestMethod) != nil {
@@ -29,7 +29,7 @@ struct CORSMiddleware: RouterMiddleware {
                     .vary: "Origin",
                 ])
         }
-        var response = try await Self.answer(request, context, next)
+        var response = try await HTTPErrorResponse.answer(request, context, next)
         if allowed {
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.accessControlExposeHeaders] = "Retry-After, WWW-Authenticate"
@@ -40,17 +40,6 @@ struct CORSMiddleware: RouterMiddleware {
     /// Every answer says `Vary: Origin`, with or without `Access-Control-Allow-Origin`: a cache that stored an
     /// answer to a request without `Origin` (or from a refused one) must not hand it to an allowed origin's, which
     /// needs the header (Fetch's CORS protocol and caching; an outside tester's find).
-    /// The next answer, a refusal thrown as ``HTTPErrorResponse`` made an answer here so that it carries the headers.
-    private static func answer(
-        _ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let refusal as HTTPErrorResponse {
-            return refusal.response()
-        }
-    }
-
     private static func varyingByOrigin(_ response: Response) -> Response {
         var response = response
         response.headers.append(HTTPField(name: .vary, value: "Origin"))

@@ -11,6 +11,18 @@ struct HTTPErrorResponse: Error, Sendable {
     var message: String
     var headers: HTTPFields = [:]
 
+    /// `next`'s answer, a refusal it throws made an answer here, so that the middleware it passes through on the
+    /// way out (CORS, `Vary`) adds its headers to it too.
+    static func answer<Context>(
+        _ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let refusal as HTTPErrorResponse {
+            return refusal.response()
+        }
+    }
+
     func response() -> Response {
         var headers = self.headers
         headers[.contentType] = ResponseMediaType.json.contentType

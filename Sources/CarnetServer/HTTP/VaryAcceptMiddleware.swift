@@ -11,12 +11,7 @@ struct VaryAcceptMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let refusal as HTTPErrorResponse {
-            response = refusal.response()
-        }
+        var response = try await HTTPErrorResponse.answer(request, context, next)
         response.headers.append(HTTPField(name: .vary, value: "Accept"))
         return response
     }

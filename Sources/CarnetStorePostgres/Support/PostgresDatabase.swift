@@ -35,6 +35,9 @@ package final class PostgresDatabase: Sendable {
     package static func connect(_ location: PostgresLocation, lockTimeout: TimeInterval = 5, logger: Logger)
         async throws -> PostgresDatabase
     {
+        // One deadline for the probe and the pool's first connection: a database that does not answer holds up the
+        // start for the connect timeout, not twice that.
+        let deadline = ContinuousClock.now + location.connectTimeout
         try await PostgresLoginProbe.check(location, logger: logger)
         let configuration = try location.clientConfiguration(lockTimeout: lockTimeout)
         var snapshotConfiguration = configuration
@@ -51,7 +54,7 @@ package final class PostgresDatabase: Sendable {
                     _ = try await database.read { connection in try await connection.rows("SELECT 1", logger: logger) }
                 }
                 group.addTask {
-                    try await Task.sleep(for: location.connectTimeout)
+                    try await Task.sleep(until: deadline)
                     var error = StoreError(.unavailable, "The database did not answer within the connect timeout.")
                     error.retryAfter = .seconds(1)
                     throw error

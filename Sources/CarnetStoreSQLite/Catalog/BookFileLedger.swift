@@ -27,11 +27,7 @@ extension SQLiteCatalog: BookFileLedger {
         }
     }
 
-    func isListed(bookID: String) async throws -> Bool {
-        try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM addressBook WHERE id = ?", arguments: [bookID]) ?? false
-        }
-    }
+    func isListed(bookID: String) async throws -> Bool { try await book(id: bookID) != nil }
 
     func noteFileMade(bookID: String) async throws {
         try await write { db in

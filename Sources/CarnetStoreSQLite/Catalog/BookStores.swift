@@ -104,8 +104,11 @@ public actor BookStores: AddressBookStores {
             book.id == legacyBookID ? DataFolder.adminBookFileName : Self.fileName(of: book.id))
     }
 
+    /// The folder of the books' files (every book's but the admin's default book), in the data folder.
+    static let folderName = "books"
+
     /// A book's file, relative to the data folder: its identifier names it, and identifiers are never reused.
-    static func fileName(of bookID: String) -> String { "books/\(bookID).sqlite" }
+    static func fileName(of bookID: String) -> String { "\(folderName)/\(bookID).sqlite" }
 
     /// How many books are open now.
     public var openCount: Int { open.count }

@@ -9,7 +9,7 @@ extension DataFolder {
     /// count, which never name a book again, so this is safe beside a running server.
     @discardableResult
     public func removeRetiredBookFiles() async throws -> [String] {
-        let folder = (directory as NSString).appendingPathComponent("books")
+        let folder = (directory as NSString).appendingPathComponent(BookStores.folderName)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         let suffixes = [".sqlite", ".sqlite-wal", ".sqlite-shm"]
         let candidates = Set(

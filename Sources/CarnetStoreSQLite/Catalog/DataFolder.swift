@@ -65,7 +65,9 @@ public struct DataFolder: StoreBackend {
     private static func refuseLostCatalog(_ directory: String) throws {
         let folder = directory as NSString
         guard !BookFile.hasContent(folder.appendingPathComponent(catalogFileName)) else { return }
-        let books = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("books"))) ?? []
+        let books =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent(BookStores.folderName))) ?? []
         let count = books.filter { $0.hasSuffix(".sqlite") }.count
         guard count > 0 else { return }
         throw StoreError(
