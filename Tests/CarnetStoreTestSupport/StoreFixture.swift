@@ -31,7 +31,7 @@ package final class StoreFixture: Sendable {
     package let sqlite: SQLiteStore?
     package let directory: URL?
     package let statements: StatementLog
-    private let kind: StoreKind
+    let kind: StoreKind
     private let configuration: StoreConfiguration
 
     /// - Parameter traced: log executed statements in ``statements`` (SQLite only). Off by default: a traced SQLite

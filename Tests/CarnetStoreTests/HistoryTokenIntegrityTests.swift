@@ -20,8 +20,10 @@ struct HistoryTokenIntegrityTests {
                 ? HistoryToken.Snapshot(
                     phase: random.pick([.contacts, .groups, .members])!, afterFirst: Int64(random.int(-1...99_999)),
                     afterSecond: Int64(random.int(-1...99_999))) : nil
+            let mark =
+                random.chance(70) ? HistoryToken.mark(revision: Int64(random.int(1...9999)), timestamp: 1e9) : nil
             let token = HistoryToken(
-                storeID: UUID().uuidString, position: Int64(random.int(0...1_000_000)), snapshot: snapshot)
+                storeID: UUID().uuidString, position: Int64(random.int(0...1_000_000)), mark: mark, snapshot: snapshot)
             let text = Array(try #require(Base64URL.decodeText(token.encoded)))
             #expect(HistoryToken(encoded: token.encoded) == token, "seed \(seed)")
             for index in text.indices {
@@ -44,6 +46,40 @@ struct HistoryTokenIntegrityTests {
             HistoryToken(encoded: snapshot)
                 == HistoryToken(
                     storeID: "store-1", position: 42, snapshot: .init(phase: .groups, afterFirst: 7, afterSecond: -1)))
+    }
+
+    @Test("Tokens written before marks still continue a replica, taken on trust")
+    func versionTwoIsRead() throws {
+        let written = HistoryToken(storeID: "store-1", position: 42)
+        let text = try #require(Base64URL.decodeText(written.encoded))
+        #expect(text.hasPrefix("3|store-1|42||"))
+        // Version 2 is version 3 without the mark field, with its own checksum.
+        var fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        fields[0] = "2"
+        fields.remove(at: 3)
+        fields.removeLast()
+        let body = fields.joined(separator: "|")
+        var hash = FNV1a()
+        hash.combine(body.utf8)
+        let digits = String(hash.value, radix: 16)
+        let two = Base64URL.encode((body + "|" + String(repeating: "0", count: 16 - digits.count) + digits).utf8)
+        let read = try #require(HistoryToken(encoded: two))
+        #expect(read == written)
+        #expect(read.mark == nil)
+        #expect(read.agrees(withStoredMark: 7))
+    }
+
+    @Test("A mark tells commits apart by revision and by time")
+    func marks() {
+        let mark = HistoryToken.mark(revision: 5, timestamp: 1_700_000_000.25)
+        #expect(mark == HistoryToken.mark(revision: 5, timestamp: 1_700_000_000.25))
+        #expect(mark != HistoryToken.mark(revision: 6, timestamp: 1_700_000_000.25))
+        #expect(mark != HistoryToken.mark(revision: 5, timestamp: 1_700_000_000.250001))
+        let token = HistoryToken(storeID: "s", position: 9, mark: mark)
+        #expect(HistoryToken(encoded: token.encoded)?.mark == mark)
+        #expect(token.agrees(withStoredMark: mark))
+        #expect(!token.agrees(withStoredMark: mark &+ 1))
+        #expect(token.agrees(withStoredMark: nil))
     }
 
     @Test("A damaged full-sync token starts the full sync over", arguments: StoreKind.available)

@@ -79,7 +79,8 @@ public enum DropEverythingReason: String, Sendable, Hashable, CaseIterable {
     case otherStore
     /// The history the token points into was compacted (older than the retention period).
     case expiredToken
-    /// The token is ahead of the store's history: the store's files were put back from an earlier copy of its own.
+    /// The token is ahead of the store's history, or stands where the store now has another commit: the store's
+    /// files were put back from an earlier copy of their own (and may have gone on since).
     case tokenAhead
 }
 

@@ -32,16 +32,21 @@ public struct BookArchiveHeader: Sendable, Hashable {
     public var lastPosition: Int64
     /// The oldest position a token may still continue from.
     public var oldestPosition: Int64
+    /// The mark of the commit at `oldestPosition` once compaction removed its event (tokens held there are checked
+    /// against it); `nil` when the book was never compacted, or before marks.
+    public var oldestMark: UInt64?
     /// The stored `.userDefault` sort order, if one was set.
     public var userDefaultSortOrder: String?
 
     public init(
-        storeID: String, lastRevision: Int64, lastPosition: Int64, oldestPosition: Int64, userDefaultSortOrder: String?
+        storeID: String, lastRevision: Int64, lastPosition: Int64, oldestPosition: Int64, oldestMark: UInt64? = nil,
+        userDefaultSortOrder: String?
     ) {
         self.storeID = storeID
         self.lastRevision = lastRevision
         self.lastPosition = lastPosition
         self.oldestPosition = oldestPosition
+        self.oldestMark = oldestMark
         self.userDefaultSortOrder = userDefaultSortOrder
     }
 }

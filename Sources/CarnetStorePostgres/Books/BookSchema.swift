@@ -6,7 +6,7 @@ import CarnetStore
 /// Saves to one book are serialised by a lock on its `book_store` row, taken first in the save's transaction: the
 /// commit's revision and its events' log positions are assigned under that lock, so the log's order is the commit
 /// order and a reader's token never passes an event that is not yet visible.
-enum BookSchema {
+package enum BookSchema {
     /// The column of a single-value string key: the key in snake case (`givenName` → `given_name`). Looked up, not
     /// spelled out on each call: every read builds its column list from it.
     static func column(_ key: ContactKey) -> String { columns[key] ?? snakeCase(key.rawValue) }
@@ -216,7 +216,7 @@ enum BookSchema {
         ])
 
     /// The tables holding a book's records, in an order that deletes cleanly (referencing tables first).
-    static let bookTables = [
+    package static let bookTables = [
         "change_event", "group_member", "contact_group", "book_retired_identifier", "labeled_value_version",
         "labeled_value", "contact_key_revision", "contact_name_prefix", "contact_name_prefix_count",
         "contact_name_word", "contact_link_name", "contact_link", "contact", "container", "save_transaction",

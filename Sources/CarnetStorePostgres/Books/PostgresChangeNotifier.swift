@@ -33,7 +33,9 @@ extension ChangeNotifier {
                         """, logger: logger
                     ).decode(String?.self).array()
                     var seen = Set<String?>()
-                    let token = HistoryToken(storeID: storeID, position: position).encoded
+                    let mark = try await PostgresHistoryMarks.mark(
+                        connection, book: bookID, at: position, logger: logger)
+                    let token = HistoryToken(storeID: storeID, position: position, mark: mark).encoded
                     return StoreChange(
                         token: token, authors: authors.filter { seen.insert($0).inserted }, revision: newest)
                 }

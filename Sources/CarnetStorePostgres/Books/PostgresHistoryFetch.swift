@@ -17,7 +17,12 @@ struct PostgresHistoryFetch {
     func run() async throws -> ChangeHistoryPage {
         let (current, oldest) = try await positions()
         var page: Page
-        switch HistoryToken.classify(request.startingToken, storeID: store.storeID, oldest: oldest, current: current) {
+        var use = HistoryToken.classify(request.startingToken, storeID: store.storeID, oldest: oldest, current: current)
+        if case .usable(let token) = use, !token.agrees(withStoredMark: try await mark(at: token.position)) {
+            // Another commit stands at the token's position: the book was put back and went on differently.
+            use = .unusable(.tokenAhead)
+        }
+        switch use {
         case .usable(let token):
             if let snapshot = token.snapshot {
                 page = try await snapshotPage(
@@ -33,6 +38,7 @@ struct PostgresHistoryFetch {
             page.events.insert(drop, at: 0)
         }
         try await attachRecords(to: &page.events)
+        page.token.mark = try await mark(at: page.token.position)
         return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
     }
 
@@ -42,6 +48,10 @@ struct PostgresHistoryFetch {
             "SELECT last_position, oldest_position FROM book_store WHERE book_id = \(store.bookID)",
             logger: store.logger
         ).decode((Int64, Int64).self).array().first ?? (0, 0)
+    }
+
+    private func mark(at position: Int64) async throws -> UInt64? {
+        try await PostgresHistoryMarks.mark(connection, book: store.bookID, at: position, logger: store.logger)
     }
 
     /// Coalesces events after `start`, stopping before the event that would exceed the page size.

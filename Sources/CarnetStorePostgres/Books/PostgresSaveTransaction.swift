@@ -264,6 +264,13 @@ struct PostgresSaveTransaction {
             ], logger: logger)
     }
 
+    /// The mark of the commit at ``position`` for the save's history token: this commit's when it logged events,
+    /// else the book's newest, read here.
+    func historyMark() async throws -> UInt64? {
+        if changed { return HistoryToken.mark(revision: seq, timestamp: now) }
+        return try await PostgresHistoryMarks.mark(connection, book: bookID, at: position, logger: logger)
+    }
+
     /// Records the commit itself, before its first event.
     private mutating func recordCommit() async throws {
         guard !changed else { return }

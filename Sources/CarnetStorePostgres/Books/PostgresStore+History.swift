@@ -15,20 +15,25 @@ extension PostgresStore {
     }
 
     public func currentHistoryToken() async throws -> String {
-        let (current, _) = try await positions()
-        return HistoryToken(storeID: storeID, position: current).encoded
+        try await token { current, _ in current }
     }
 
     public func oldestValidHistoryToken() async throws -> String {
-        let (_, oldest) = try await positions()
-        return HistoryToken(storeID: storeID, position: oldest).encoded
+        try await token { _, oldest in oldest }
     }
 
-    private func positions() async throws -> (Int64, Int64) {
-        try await read { connection in
-            try await connection.rows(
-                "SELECT last_position, oldest_position FROM book_store WHERE book_id = \(bookID)", logger: logger
-            ).decode((Int64, Int64).self).array().first ?? (0, 0)
+    /// A token for one of the book's positions (newest, oldest), with its commit's mark. Compaction between the two
+    /// reads moves the mark to the book's row, where ``PostgresHistoryMarks`` finds it.
+    private func token(at choose: (Int64, Int64) -> Int64) async throws -> String {
+        let (bookID, storeID, logger) = (bookID, storeID, logger)
+        return try await read { connection in
+            let (current, oldest) =
+                try await connection.rows(
+                    "SELECT last_position, oldest_position FROM book_store WHERE book_id = \(bookID)", logger: logger
+                ).decode((Int64, Int64).self).array().first ?? (Int64(0), Int64(0))
+            let position = choose(current, oldest)
+            let mark = try await PostgresHistoryMarks.mark(connection, book: bookID, at: position, logger: logger)
+            return HistoryToken(storeID: storeID, position: position, mark: mark).encoded
         }
     }
 
@@ -56,6 +61,8 @@ extension PostgresStore {
                     """, logger: logger
                 ).decode(Int64.self).array().first
             else { return 0 }
+            // The oldest position's event goes: its mark stays, so a token held there still proves its history.
+            let mark = try await PostgresHistoryMarks.mark(connection, book: bookID, at: last, logger: logger)
             try await connection.rows(
                 """
                 DELETE FROM labeled_value_version WHERE book_id = \(bookID) AND superseded_revision <= \(lastSeq)
@@ -66,7 +73,8 @@ extension PostgresStore {
             ).collect().count
             try await connection.rows(
                 """
-                UPDATE book_store SET oldest_position = greatest(oldest_position, \(last)) WHERE book_id = \(bookID)
+                UPDATE book_store SET oldest_position = \(last), oldest_mark = \(mark.map { Int64(bitPattern: $0) })
+                WHERE book_id = \(bookID) AND oldest_position < \(last)
                 """, logger: logger)
             try await connection.rows(
                 "DELETE FROM save_transaction WHERE book_id = \(bookID) AND seq <= \(lastSeq)", logger: logger)

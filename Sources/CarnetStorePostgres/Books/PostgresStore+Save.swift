@@ -78,10 +78,11 @@ extension PostgresStore {
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")
             }
             try await transaction.refreshLinkedNames()
+            let mark = try await transaction.historyMark()
             try await transaction.finish()
             return SaveResult(
                 revision: transaction.changed ? transaction.seq : nil,
-                historyToken: HistoryToken(storeID: storeID, position: transaction.position).encoded,
+                historyToken: HistoryToken(storeID: storeID, position: transaction.position, mark: mark).encoded,
                 recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
                 endedUnifiedContacts: transaction.endedUnified,
                 groupsLeftByDeletedContacts: transaction.groupsLeftInOrder,

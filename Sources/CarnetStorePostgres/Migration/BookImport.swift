@@ -32,9 +32,11 @@ struct BookImport: Sendable {
         case .header(let header):
             try await connection.rows(
                 """
-                INSERT INTO book_store (book_id, store_id, last_seq, last_position, oldest_position, user_default_sort)
+                INSERT INTO book_store (
+                    book_id, store_id, last_seq, last_position, oldest_position, oldest_mark, user_default_sort)
                 VALUES (\(bookID), \(header.storeID), \(header.lastRevision), \(header.lastPosition),
-                    \(header.oldestPosition), \(header.userDefaultSortOrder))
+                    \(header.oldestPosition), \(header.oldestMark.map { Int64(bitPattern: $0) }),
+                    \(header.userDefaultSortOrder))
                 """, logger: logger)
         case .containers(let containers):
             for container in containers {

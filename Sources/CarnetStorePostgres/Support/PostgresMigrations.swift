@@ -18,7 +18,7 @@ enum PostgresMigrations {
 
     static let all: [Migration] = [
         CatalogSchema.v1, BookSchema.v1, BookSchema.v2, BookSchema.v3, BookSchema.v4, BookSchema.v5, BookSchema.v6,
-        BookSchema.v7, BookSchema.v8, CatalogSchema.v2,
+        BookSchema.v7, BookSchema.v8, CatalogSchema.v2, BookSchema.v9,
     ]
 
     /// The advisory lock key: "CarnetMg" in ASCII, so other applications on the database are unlikely to use it.

@@ -21,7 +21,9 @@ extension ChangeNotifier {
                                 """), arguments: [since, newest]
                     ).map { $0[0] as String? }
                     var seen = Set<String?>()
-                    let token = HistoryToken(storeID: storeID, position: try HistoryStore.currentPosition(db)).encoded
+                    let token = try HistoryStore.token(
+                        db, storeID: storeID, at: try HistoryStore.currentPosition(db)
+                    ).encoded
                     return StoreChange(
                         token: token, authors: authors.filter { seen.insert($0).inserted }, revision: newest)
                 }

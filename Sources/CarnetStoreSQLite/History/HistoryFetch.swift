@@ -13,7 +13,12 @@ struct HistoryFetch {
         let current = try HistoryStore.currentPosition(db)
         let oldest = try HistoryStore.oldestPosition(db)
         var page: (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
-        switch HistoryToken.classify(request.startingToken, storeID: storeID, oldest: oldest, current: current) {
+        var use = HistoryToken.classify(request.startingToken, storeID: storeID, oldest: oldest, current: current)
+        if case .usable(let token) = use, !token.agrees(withStoredMark: try HistoryStore.mark(db, at: token.position)) {
+            // Another commit stands at the token's position: the book was put back and went on differently.
+            use = .unusable(.tokenAhead)
+        }
+        switch use {
         case .usable(let token):
             if let snapshot = token.snapshot {
                 page = try snapshotPage(db, at: token.position, from: snapshot, budget: request.limit, current: current)
@@ -29,6 +34,7 @@ struct HistoryFetch {
             page.events.insert(drop, at: 0)
         }
         try attachRecords(db, to: &page.events)
+        page.token.mark = try HistoryStore.mark(db, at: page.token.position)
         return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
     }
 

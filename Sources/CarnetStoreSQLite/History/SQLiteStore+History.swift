@@ -22,7 +22,7 @@ extension SQLiteStore {
     public func currentHistoryToken() async throws -> String {
         let storeID = self.storeID
         return try await databaseRead { db in
-            HistoryToken(storeID: storeID, position: try HistoryStore.currentPosition(db)).encoded
+            try HistoryStore.token(db, storeID: storeID, at: try HistoryStore.currentPosition(db)).encoded
         }
     }
 
@@ -30,7 +30,7 @@ extension SQLiteStore {
     public func oldestValidHistoryToken() async throws -> String {
         let storeID = self.storeID
         return try await databaseRead { db in
-            HistoryToken(storeID: storeID, position: try HistoryStore.oldestPosition(db)).encoded
+            try HistoryStore.token(db, storeID: storeID, at: try HistoryStore.oldestPosition(db)).encoded
         }
     }
 
@@ -52,6 +52,14 @@ extension SQLiteStore {
                     arguments: [lastSeq]),
                 last > (try HistoryStore.oldestPosition(db))
             else { return 0 }
+            // The oldest position's event goes: its mark stays, so a token held there still proves its history.
+            if let mark = try HistoryStore.mark(db, at: last) {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO storeInfo (key, value) VALUES ('oldestMark', ?)",
+                    arguments: [String(mark, radix: 16)])
+            } else {
+                try db.execute(sql: "DELETE FROM storeInfo WHERE key = 'oldestMark'")
+            }
             // Value versions only serve merges based on revisions inside the retained history.
             try db.execute(sql: "DELETE FROM labeledValueVersion WHERE supersededRevision <= ?", arguments: [lastSeq])
             try db.execute(sql: "DELETE FROM changeEvent WHERE position <= ?", arguments: [last])

@@ -18,6 +18,7 @@ enum ArchiveReader {
         return BookArchiveHeader(
             storeID: storeID, lastRevision: lastRevision, lastPosition: try HistoryStore.currentPosition(db),
             oldestPosition: try HistoryStore.oldestPosition(db),
+            oldestMark: info["oldestMark"].flatMap { UInt64($0, radix: 16) },
             userDefaultSortOrder: info["userDefaultSortOrder"])
     }
 

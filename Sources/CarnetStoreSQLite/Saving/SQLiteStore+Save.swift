@@ -73,7 +73,7 @@ extension SQLiteStore {
                         let position = try HistoryStore.currentPosition(db)
                         result = SaveResult(
                             revision: transaction.changed ? transaction.seq : nil,
-                            historyToken: HistoryToken(storeID: storeID, position: position).encoded,
+                            historyToken: try HistoryStore.token(db, storeID: storeID, at: position).encoded,
                             recordIdentifiers: identifiers, deletedMembers: transaction.deletedMembers,
                             endedUnifiedContacts: transaction.endedUnified,
                             groupsLeftByDeletedContacts: transaction.groupsLeftIdentifiers,
