@@ -56,6 +56,20 @@ struct ValidationTests {
         #expect(ContactDate(calendar: "klingon", month: 1, day: 1).invalidComponents() == ["calendar"])
     }
 
+    /// An outside tester's find: a Gregorian date in era 0 (BC) was kept, and exported as the same year AD; eras 7
+    /// and Int.min were kept too, and 29 February 2000 BC passed the AD leap-year check.
+    @Test("Dates: a Gregorian date is in era 1 or names none; other calendars number eras from 0")
+    func eras() {
+        #expect(ContactDate(era: 1, year: 2000, month: 2, day: 29).invalidComponents().isEmpty)
+        #expect(ContactDate(era: 0, year: 44, month: 3, day: 15).invalidComponents() == ["era"])
+        #expect(ContactDate(era: 7, month: 3, day: 15).invalidComponents() == ["era"])
+        #expect(ContactDate(era: Int(Int32.min), month: 3, day: 15).invalidComponents() == ["era"])
+        #expect(ContactDate(calendar: "iso8601", era: 0, month: 3, day: 15).invalidComponents() == ["era"])
+        #expect(ContactDate(calendar: "japanese", era: 236, year: 7, month: 3, day: 15).invalidComponents().isEmpty)
+        #expect(ContactDate(calendar: "chinese", era: 78, year: 2, month: 11, day: 1).invalidComponents().isEmpty)
+        #expect(ContactDate(calendar: "chinese", era: -1, year: 2, month: 11, day: 1).invalidComponents() == ["era"])
+    }
+
     @Test("Labels, notes and authors have limits; control characters are refused", arguments: StoreKind.available)
     func limits(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store

@@ -56,7 +56,15 @@ public struct ContactDate: Sendable, Hashable, Codable {
         if isLeapMonth && !["chinese", "dangi", "vietnamese", "hebrew"].contains(calendar) {
             bad.append("isLeapMonth")
         }
+        if let era, !Self.eras(calendar).contains(era) { bad.append("era") }
         return bad
+    }
+
+    /// The eras a calendar's dates may name (Foundation's numbering). A Gregorian date is in era 1 (AD): vCard has
+    /// no form for a date before it, which an export would write as the same year AD, and the leap-year check above
+    /// counts AD years. Other calendars number their eras from 0 (Japanese reigns, Chinese sixty-year cycles).
+    package static func eras(_ calendar: String) -> ClosedRange<Int> {
+        ["gregorian", "iso8601"].contains(calendar) ? 1...1 : 0...9999
     }
 
     /// Lunar and lunisolar calendars, whose months have at most 30 days; the Indian solar calendars go to 32.

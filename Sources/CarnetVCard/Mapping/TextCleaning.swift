@@ -3,20 +3,29 @@ import CarnetStore
 /// Makes decoded text fit the store's validation: single-line fields refuse control characters. A value is kept as
 /// written, but one of white space alone is empty, and one whose control characters had to go is trimmed.
 enum TextCleaning {
-    /// Trimmed, with line breaks and other control characters turned into spaces (an escaped `\n` in an ORG, say).
+    /// Trimmed, with tabs and line breaks turned into spaces (an escaped `\n` in an ORG, say) and other control
+    /// characters removed, as `importVCards` documents: `Ab<NUL>cd` is "Abcd", not "Ab cd".
     static func singleLine(_ text: String) -> String {
         guard !Validation.text(text, limit: .max) else { return asWritten(text) }
         var result = String.UnicodeScalarView()
         var previous: Unicode.Scalar = " "
         for scalar in text.unicodeScalars {
-            let isControl = !Validation.allows(scalar, multiline: false)
+            defer { previous = scalar }
+            guard !Validation.allows(scalar, multiline: false) else {
+                result.append(scalar)
+                continue
+            }
             // A CRLF pair becomes one space, not two.
-            if isControl, scalar == "\n", previous == "\r" { continue }
-            result.append(isControl ? " " : scalar)
-            previous = scalar
+            if scalar == "\n", previous == "\r" { continue }
+            if separators.contains(scalar) { result.append(" ") }
         }
         return trimmed(String(result))
     }
+
+    /// The control characters that separate words (a tab, the line breaks): a space in a one-line value.
+    private static let separators: Set<Unicode.Scalar> = [
+        "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}",
+    ]
 
     /// Trimmed, with line ends made LF and control characters other than tab and LF removed (note, street).
     static func multiLine(_ text: String) -> String {
