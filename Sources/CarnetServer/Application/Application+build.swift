@@ -55,7 +55,11 @@ public func buildApplication(
             maxRunningRequests: configuration.maxRunningRequestsPerSocket,
             initTimeout: configuration.webSocketInitTimeout, limiter: limiter, responseBudget: responseBudget,
             subscriptionQuota: SubscriptionQuota(limit: configuration.maxSubscriptionsPerPrincipal)),
-        sessions: sessions)
+        sessions: sessions,
+        keepAlive: (
+            interval: .nanoseconds(configuration.webSocketPingInterval.nanoseconds),
+            timeout: .nanoseconds(configuration.writeStallTimeout.nanoseconds)
+        ))
     let shutdown = ShutdownClock()
     let channel = ServerChannels(configuration: configuration, endpoint: endpoint, shutdown: shutdown)
     let (builder, certificates) = try channel.builder()
@@ -92,7 +96,7 @@ struct ServerChannels {
             // Text that is not UTF-8 fails the socket (1007), as RFC 6455 requires; unchecked, its bytes were
             // replaced and an id came back other than sent.
             ws: .init(
-                maxFrameSize: configuration.maxBodyBytes, autoPing: .enabled(timePeriod: .seconds(15)),
+                maxFrameSize: configuration.maxBodyBytes, autoPing: .disabled,
                 closeTimeout: .seconds(5), validateUTF8: true))
         let endpoint = self.endpoint
         let shouldUpgrade = { @Sendable (head: HTTPRequest, channel: any Channel, logger: Logger) in

@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     /// progress only once a third of a full send buffer (up to 4 MiB) has gone: a client reading steadily at
     /// 8 KiB/s goes minutes without any.
     public var writeStallTimeout: Duration = .seconds(300)
+    /// How often WebSocket clients are pinged (``WebSocketKeepAlive``); one that sends nothing for
+    /// ``writeStallTimeout`` is closed.
+    public var webSocketPingInterval: Duration = .seconds(15)
     /// A TLS connection is closed unless its handshake and its first request head (HTTP/1.1), or its choice of
     /// HTTP/2, arrive within this of its opening.
     public var firstRequestTimeout: Duration = .seconds(10)

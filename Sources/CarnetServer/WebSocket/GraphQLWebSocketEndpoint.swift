@@ -8,6 +8,8 @@ struct GraphQLWebSocketEndpoint: Sendable {
     static let subprotocol = "graphql-transport-ws"
     let dependencies: GraphQLWebSocketSession.Dependencies
     let sessions: WebSocketSessions
+    /// How often sockets are pinged, and how long a client may send nothing (``WebSocketKeepAlive``).
+    let keepAlive: (interval: TimeAmount, timeout: TimeAmount)
 
     /// Whether a WebSocket may be opened at this request target: the GraphQL endpoint's, whatever its query.
     static func servesWebSocket(path: String) -> Bool { path.split(separator: "?", maxSplits: 1).first == "/graphql" }
@@ -30,7 +32,11 @@ struct GraphQLWebSocketEndpoint: Sendable {
         var headers: HTTPFields = [:]
         if offered { headers[.secWebSocketProtocol] = Self.subprotocol }
         // Behind TLS or a proxy alike: the check goes in as the upgrade is answered, before any frame is read.
-        try await channel.pipeline.addHandler(WebSocketMaskCheck.Installer())
+        let keepAlive = self.keepAlive
+        try await channel.pipeline.addHandler(
+            WebSocketMaskCheck.Installer {
+                WebSocketKeepAlive(interval: keepAlive.interval, timeout: keepAlive.timeout)
+            })
         let (dependencies, sessions) = (self.dependencies, self.sessions)
         return .upgrade(headers) { inbound, outbound, context in
             let session = GraphQLWebSocketSession(

@@ -33,9 +33,15 @@ final class WebSocketMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Put at the end of the pipeline as a WebSocket upgrade is accepted; once NIO has added the WebSocket handlers
     /// (it tells of the upgrade before it passes on the bytes that came with the handshake), puts the check after
-    /// the frame decoder, so no frame gets past unchecked, and leaves.
+    /// the frame decoder, so no frame gets past unchecked, and the keep-alive after it, and leaves.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
+
+        private let keepAlive: @Sendable () -> WebSocketKeepAlive
+
+        init(keepAlive: @escaping @Sendable () -> WebSocketKeepAlive) {
+            self.keepAlive = keepAlive
+        }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
             guard case .upgradeComplete? = event as? HTTPServerUpgradeEvents else {
@@ -44,7 +50,9 @@ final class WebSocketMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
             let operations = context.pipeline.syncOperations
             if let decoder = try? operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self) {
                 do {
-                    try operations.addHandler(WebSocketMaskCheck(), position: .after(decoder))
+                    let check = WebSocketMaskCheck()
+                    try operations.addHandler(check, position: .after(decoder))
+                    try operations.addHandler(keepAlive(), position: .after(check))
                 } catch {
                     // Unchecked frames are not served.
                     context.close(promise: nil)
