@@ -145,3 +145,48 @@ struct BookDeletionTests {
         try await folder.close()
     }
 }
+
+/// An outside tester's find: `carnet status --book` failed with Foundation's raw "no such file" error while the
+/// server deleted another book, as both removed that book's retired files.
+@Suite("Retired book files")
+struct RetiredBookFileTests {
+    @Test("Two processes removing the same retired files both succeed")
+    func concurrentRemoval() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        var paths: [String] = []
+        for index in 0..<40 {
+            let book = try await folder.sqliteCatalog.createBook(name: "Gone \(index)", ownerID: owner.id)
+            _ = try await folder.sqliteCatalog.deleteBook(id: book.id, by: owner.id)
+            paths.append(BookStores(directory: directory.path).path(of: book))
+        }
+        let all = paths
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent(BookStores.folderName), withIntermediateDirectories: true)
+        for round in 0..<5 {
+            // Left behind as by a process stopped between the catalog's delete and the files'.
+            for path in all {
+                for suffix in ["", "-wal", "-shm"] {
+                    #expect(FileManager.default.createFile(atPath: path + suffix, contents: Data("x".utf8)))
+                }
+            }
+            async let first = folder.removeRetiredBookFiles()
+            async let second: Void = BookStores.removeAll(all)
+            let removed = try await first
+            try await second
+            #expect(removed.count <= all.count, "round \(round)")
+            for path in all { #expect(!FileManager.default.fileExists(atPath: path), "round \(round)") }
+        }
+    }
+}
+
+extension BookStores {
+    /// The same removals from another thread, as the other process's.
+    fileprivate static func removeAll(_ paths: [String]) async throws {
+        try await Task.detached {
+            for path in paths { try removeFiles(atPath: path) }
+        }.value
+    }
+}

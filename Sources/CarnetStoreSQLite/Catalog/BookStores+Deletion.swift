@@ -34,10 +34,17 @@ extension BookStores {
         try Self.removeFiles(atPath: path(of: book))
     }
 
-    /// Removes a book's database file with its WAL and shared-memory index, those that exist.
+    /// Removes a book's database file with its WAL and shared-memory index, those that exist. A file another process
+    /// removed meanwhile is gone as asked: a CLI command that opened the folder while the server deleted a book
+    /// removed the same retired files, and one of the two failed with Foundation's raw "no such file" error (an
+    /// outside tester's find).
     nonisolated static func removeFiles(atPath path: String) throws {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
+            do {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            } catch where !FileManager.default.fileExists(atPath: path + suffix) {
+                continue
+            }
         }
     }
 
