@@ -42,7 +42,7 @@ extension BookStores {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             do {
                 try FileManager.default.removeItem(atPath: path + suffix)
-            } catch where !FileManager.default.fileExists(atPath: path + suffix) {
+            } catch  where !FileManager.default.fileExists(atPath: path + suffix) {
                 continue
             }
         }
