@@ -117,6 +117,7 @@ public final class GraphQLService: Sendable {
         var response = GraphQLResponse(
             body: body, failure: nil, operation: operation, hasErrors: !executor.errors.isEmpty)
         response.wasCutShort = executor.growthRefused
+        response.committed = executor.committedMutation
         return response
     }
 
@@ -159,6 +160,9 @@ public struct GraphQLResponse: Sendable {
     /// (``GraphQLRequestContext/admitResponseBytes``): the answer is partial, its fields past the cut null with
     /// `SERVER_BUSY`. Transports refuse it whole, as a busy server: the client retries the query, not a part of it.
     public var wasCutShort = false
+    /// Whether a mutation of this request committed: its answer is the only word of what it wrote, so a transport
+    /// sends it whatever its budget says (a refusal's "try again" would make the client write it twice).
+    public var committed = false
     /// For a subscription payload that follows commits: when the process learned of the earliest of them
     /// (``StoreChange/noticedAt``), so the transport can measure commit-to-subscriber latency.
     public var changeNoticedAt: ContinuousClock.Instant?

@@ -1,3 +1,9 @@
+import CarnetStore
+import CarnetStorePostgres
+import CarnetStoreTestSupport
+import Foundation
+import Logging
+import PostgresNIO
 import Testing
 
 @testable import CarnetGraphQL
@@ -51,5 +57,43 @@ struct CommittedSaveErrorTests {
         #expect(try await fixture.store.currentHistoryToken() == token)
         let stored = try await fixture.data("{ contacts(first: 1) { nodes { revision } } }")
         #expect(stored["contacts"]?["nodes"]?[0]?["revision"]?.stringValue == revision)
+    }
+
+    /// An outside tester's find (round 21, under PostgreSQL restarts): a save committed, its read-back failed, and
+    /// the error said "nothing was written. Retry shortly." with `retryAfterSeconds`, beside `saveCommitted: true`;
+    /// a client that followed it wrote the contact twice.
+    @Test(
+        "A read-back that fails after the commit never says nothing was written, nor when to retry",
+        .enabled(if: PostgresTestDatabase.isConfigured || PostgresTestDatabase.isRequired))
+    func unavailableAfterCommit() async throws {
+        try await PostgresTestDatabase.with { location in
+            var configuration = StoreConfiguration()
+            configuration.busyTimeout = 1
+            let backend = try await PostgresBackend.open(location, configuration: configuration)
+            let book = AddressBook(id: UUID().uuidString, name: "Locked", ownerID: "tests")
+            let fixture = GraphQLFixture(store: try await backend.postgresBooks.store(book))
+            let logger = Logger(label: "carnet.tests.postgres")
+            let locker = try await PostgresDatabase.connect(location, logger: logger)
+            // Another session holds the links' table, which adding a contact does not write and reading back its
+            // linkedContacts reads: the read-back waits for the lock timeout and fails, after the commit.
+            let response = try await locker.read { connection in
+                try await connection.query("BEGIN", logger: logger)
+                try await connection.query("LOCK TABLE contact_link IN ACCESS EXCLUSIVE MODE", logger: logger)
+                let response = try await fixture.run(
+                    "mutation { save(request: {operations: [{addContact: {givenName: \"Once\"}}]}) "
+                        + "{ revision contacts { id linkedContacts { id } } } }")
+                try await connection.query("ROLLBACK", logger: logger)
+                return response
+            }
+            await locker.close()
+            let error = response["errors"]?[0]
+            #expect(error?["extensions"]?["code"]?.stringValue == "UNAVAILABLE", "\(response.json.prefix(400))")
+            #expect(error?["extensions"]?["saveCommitted"] == true)
+            #expect(error?["extensions"]?["retryAfterSeconds"] == nil)
+            let message = try #require(error?["message"]?.stringValue)
+            #expect(!message.contains("nothing was written") && !message.lowercased().contains("retry"), "\(message)")
+            #expect(message.contains("was written") && message.contains("SQLSTATE 55P03"), "\(message)")
+            #expect(try await fixture.store.contactCount() == 1)
+        }
     }
 }

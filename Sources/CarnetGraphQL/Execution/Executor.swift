@@ -306,10 +306,16 @@ final class Executor {
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
         }
         var extensions = fieldError.extensions
+        var message = fieldError.message
         if committedMutation {
             // Any mutation: its write stands although its field is null (a client that retried a createAddressBook
-            // whose selection failed made a second book, an outside fuzzer's find).
+            // whose selection failed made a second book, an outside fuzzer's find). Nor may the error say otherwise:
+            // a store error's "nothing was written. Retry shortly." and its retryAfterSeconds made clients that
+            // follow them write a committed save twice (an outside tester's find, under PostgreSQL restarts).
             extensions["committed"] = .bool(true)
+            extensions["retryAfterSeconds"] = nil
+            let detail = (error as? StoreError)?.cause ?? fieldError.message
+            message = "The mutation was written (do not send it again); what failed after it: \(detail)."
         }
         if let committedSave {
             // What failed after the save committed (reading back what it saved, a response limit) says so: the
@@ -320,7 +326,7 @@ final class Executor {
         }
         errors.append(
             ResponseError(
-                message: fieldError.message, code: fieldError.code, locations: positions(plan),
+                message: message, code: fieldError.code, locations: positions(plan),
                 path: path, extensions: extensions))
     }
 }

@@ -172,7 +172,7 @@ struct GraphQLHTTPHandler: Sendable {
         }
         let bytes = response.body
         // A query's reservation already holds about its answer (shrunk to it here); others ask now.
-        guard !response.wasCutShort, reservation.resize(to: bytes.count) else {
+        guard !response.wasCutShort, reservation.resize(to: bytes.count) || response.committed else {
             context.logger.warning(
                 "A response was dropped: responses being built or not yet read are over their budget")
             return HTTPErrorResponse(

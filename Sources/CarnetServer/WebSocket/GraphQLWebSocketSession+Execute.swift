@@ -113,7 +113,7 @@ extension GraphQLWebSocketSession {
             let message = ServerMessage.next(id, response.body)
             // A client that never reads holds its socket's answers in NIO's buffer; many sockets, many answers:
             // within the server's budget, as over HTTP.
-            guard !response.wasCutShort, reservation.resize(to: message.utf8.count) else {
+            guard !response.wasCutShort, reservation.resize(to: message.utf8.count) || response.committed else {
                 let busy = refusal(
                     "The server holds as many responses, being built or not yet read, as it may. Try again shortly.",
                     .serverBusy,

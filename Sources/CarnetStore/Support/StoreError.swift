@@ -68,6 +68,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var keyPaths: [String]
     /// For ``Code/unavailable``: how long to wait before trying again.
     public var retryAfter: Duration?
+    /// What happened, without the advice the message adds ("nothing was written. Retry shortly."): for an edge that
+    /// reports the error after a commit, where that advice would be wrong.
+    public var cause: String?
 
     public init(
         _ code: Code, _ message: String, affected: [String] = [], operationIndex: Int? = nil, keyPaths: [String] = []
@@ -84,6 +87,15 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         if let operationIndex { text += " (operation \(operationIndex))" }
         if !keyPaths.isEmpty { text += " [\(keyPaths.joined(separator: ", "))]" }
         return text
+    }
+
+    /// `unavailable`, nothing written, to be tried again in a second: the database is busy, restarting or out of
+    /// reach. `what` says which.
+    public static func unavailable(_ what: String) -> StoreError {
+        var error = StoreError(.unavailable, "\(what); nothing was written. Retry shortly.")
+        error.retryAfter = .seconds(1)
+        error.cause = what
+        return error
     }
 
     package func at(operation index: Int) -> StoreError {

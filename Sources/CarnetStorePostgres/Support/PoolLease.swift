@@ -31,10 +31,8 @@ enum PoolLease {
             }
         }
         let timer = PostgresConnection.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(timeout)) {
-            var error = StoreError(
-                .unavailable, "The database gave no connection within \(timeout.components.seconds) s. Retry shortly.")
-            error.retryAfter = .seconds(1)
-            handoff.withdraw(error)
+            handoff.withdraw(
+                StoreError.unavailable("The database gave no connection within \(timeout.components.seconds) s"))
             holder.cancel()
         }
         let connection: PostgresConnection

@@ -65,10 +65,4 @@ extension StoreError {
         }
     }
 
-    /// `unavailable`, nothing written, to be tried again in a second.
-    static func unavailable(_ what: String) -> StoreError {
-        var error = StoreError(.unavailable, "\(what); nothing was written. Retry shortly.")
-        error.retryAfter = .seconds(1)
-        return error
-    }
 }

@@ -16,9 +16,7 @@ extension StoreError {
             // through SQLite (``SQLiteSteppedRows``), and an edge that saw SQLite's code logged a bug.
             return CancellationError()
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            var mapped = StoreError(.unavailable, "The database is busy; nothing was written. Retry shortly.")
-            mapped.retryAfter = .seconds(1)
-            return mapped
+            return StoreError.unavailable("The database is busy")
         case .SQLITE_FULL:
             return StoreError(.storageFull, "The database is full (disk or size limit); nothing was written.")
         case .SQLITE_IOERR, .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PROTOCOL,
