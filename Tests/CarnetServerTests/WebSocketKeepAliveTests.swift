@@ -65,3 +65,35 @@ struct WebSocketKeepAliveTests {
         _ = try channel.finish(acceptAlreadyClosed: true)
     }
 }
+
+/// The keep-alive beside the write-stall limit, as on a server's socket: while answers wait in the server, a ping
+/// waits behind them, so only their progress judges the client (a steady 7 KiB/s reader of a 2 MB page was closed
+/// after 5 minutes without a pong).
+@Suite("WebSocket keep-alive behind waiting answers")
+struct WebSocketKeepAliveBehindAnswersTests {
+    @Test("A reader making progress is kept however long; the timeout starts once nothing waits")
+    func slowReaderKept() throws {
+        let loop = EmbeddedEventLoop()
+        let held = WriteStallTimeoutTests.HeldWrites()
+        let channel = EmbeddedChannel(loop: loop)
+        try channel.pipeline.syncOperations.addHandler(held)
+        try channel.pipeline.syncOperations.addHandler(WriteStallTimeout(limit: .seconds(300)))
+        try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder())
+        try channel.pipeline.syncOperations.addHandler(
+            WebSocketKeepAlive(interval: .seconds(15), timeout: .seconds(300)))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
+        // A 2 MB frame, read a slice every 20 s for over 40 minutes.
+        let page = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(repeating: 0x61, count: 2_000_000))
+        channel.writeAndFlush(page, promise: nil)
+        for _ in 0..<125 {
+            loop.advanceTime(by: .seconds(20))
+            #expect(channel.isActive)
+            held.writeOne()
+        }
+        while !held.promises.isEmpty { held.writeOne() }
+        loop.advanceTime(by: .seconds(270))
+        #expect(channel.isActive)
+        loop.advanceTime(by: .seconds(45))
+        #expect(!channel.isActive)
+    }
+}

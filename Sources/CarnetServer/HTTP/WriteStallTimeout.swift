@@ -52,6 +52,9 @@ final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
         pass(context, wrapOutboundOut(.byteBuffer(buffer)), promise)
     }
 
+    /// Whether bytes wait to go out: while they do, this handler judges the connection, not a ping's answer.
+    var hasOutstandingWrites: Bool { outstanding > 0 }
+
     private func pass(_ context: ChannelHandlerContext, _ data: NIOAny, _ promise: EventLoopPromise<Void>?) {
         let tracked = promise ?? context.eventLoop.makePromise()
         if outstanding == 0 { lastProgress = context.eventLoop.now }

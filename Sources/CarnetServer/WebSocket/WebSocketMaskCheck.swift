@@ -48,6 +48,10 @@ final class WebSocketMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
                 return context.fireUserInboundEventTriggered(event)
             }
             let operations = context.pipeline.syncOperations
+            // A ping must reach a slow reader within the keep-alive's timeout: what waits beyond this waits in the
+            // server, where the write-stall limit sees it go (``WebSocketKeepAlive``).
+            try? context.channel.syncOptions?.setOption(
+                ChannelOptions.socketOption(.so_sndbuf), value: WebSocketKeepAlive.socketSendBuffer)
             if let decoder = try? operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self) {
                 do {
                     let check = WebSocketMaskCheck()
