@@ -203,7 +203,7 @@ public struct SQLiteStore: ContactStore {
     /// Moves the WAL's pages into the database and empties it before closing. GRDB closes the writer before its
     /// readers, so SQLite's own checkpoint at the last close never ran (a read-only connection cannot): a book's
     /// WAL only grew, and the next process to open it rebuilt the WAL index by reading all of it.
-    private static func checkpointAndClose(_ writer: any DatabaseWriter) throws {
+    static func checkpointAndClose(_ writer: any DatabaseWriter) throws {
         if writer is DatabasePool {
             // Best effort, and brief: a truncating checkpoint waits for readers of older snapshots (another
             // process's), and a close must not wait the busy timeout for them; a partial one is harmless.

@@ -58,10 +58,28 @@ extension SQLiteCatalog: BookFileLedger {
 
 /// A book's database file on disk.
 enum BookFile {
-    /// Whether the file exists and is not empty. SQLite opens a missing or empty file as a new database.
+    /// Whether the file holds a database with tables, in the file or in its WAL. SQLite opens a missing or empty
+    /// file as a new database, and so it does a file whose tables were only ever in a WAL that is gone: a copy
+    /// taken while a server ran and restored without its `-wal` (an outside tester's find), made over, came back
+    /// as a new, empty store.
     static func hasContent(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_size > 0
+        guard stat(path, &status) == 0, status.st_size > 0 else { return false }
+        if hasSchema(path) { return true }
+        var wal = stat()
+        // A WAL's 32-byte header alone holds no frame.
+        return stat(path + "-wal", &wal) == 0 && wal.st_size > 32
+    }
+
+    /// Whether the file's header counts a schema change (its schema cookie, at offset 40, is not 0). A file that is
+    /// not a SQLite database counts as one: SQLite then says what it is not.
+    private static func hasSchema(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+            header.starts(with: Array("SQLite format 3\u{0}".utf8))
+        else { return true }
+        return header[header.startIndex + 40..<header.startIndex + 44].contains { $0 != 0 }
     }
 
     /// The error for a book whose file was made and is gone.
@@ -69,8 +87,8 @@ enum BookFile {
         StoreError(
             .storageFailure,
             "The file of address book \(bookID) (\((path as NSString).lastPathComponent)) is missing or empty, though "
-                + "it was made before: restore it from a backup (carnet backup) or a copy of the data folder, or "
-                + "delete the book.",
+                + "it was made before (a copy taken while a server ran holds its data in the -wal beside it): restore "
+                + "it from a backup (carnet backup) or a copy of the data folder, or delete the book.",
             affected: [bookID])
     }
 }

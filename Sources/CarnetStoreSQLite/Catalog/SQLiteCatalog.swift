@@ -33,8 +33,10 @@ public struct SQLiteCatalog: CatalogStore {
         self.configuration = configuration
     }
 
-    /// Releases the database; the catalog must not be used afterwards.
-    public func close() throws { try writer.close() }
+    /// Releases the database; the catalog must not be used afterwards. Its WAL goes into the file first: a stopped
+    /// server's catalog was all in `catalog.sqlite-wal`, and a copy of the file alone held no catalog (an outside
+    /// tester's find).
+    public func close() throws { try SQLiteStore.checkpointAndClose(writer) }
 
     func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do { return try await writer.read(body) } catch { throw StoreError.mapped(error) }
