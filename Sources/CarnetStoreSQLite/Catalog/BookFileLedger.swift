@@ -18,6 +18,10 @@ protocol BookFileLedger: Sendable {
     func noteFileMade(bookID: String) async throws
     /// Whether the catalog still lists the book: a book another process deleted is unlisted before its file goes.
     func isListed(bookID: String) async throws -> Bool
+    /// Where the book's history ended when it was last closed, if known.
+    func historyEnd(bookID: String) async throws -> HistoryEnd?
+    /// Notes where the book's history ends, as it is closed.
+    func noteHistoryEnd(bookID: String, _ end: HistoryEnd) async throws
 }
 
 extension SQLiteCatalog: BookFileLedger {
@@ -28,6 +32,20 @@ extension SQLiteCatalog: BookFileLedger {
     }
 
     func isListed(bookID: String) async throws -> Bool { try await book(id: bookID) != nil }
+
+    func historyEnd(bookID: String) async throws -> HistoryEnd? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT historyEnd FROM addressBook WHERE id = ?", arguments: [bookID])
+                .flatMap(HistoryEnd.init(stored:))
+        }
+    }
+
+    func noteHistoryEnd(bookID: String, _ end: HistoryEnd) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE addressBook SET historyEnd = ? WHERE id = ?", arguments: [end.stored, bookID])
+        }
+    }
 
     func noteFileMade(bookID: String) async throws {
         try await write { db in

@@ -183,7 +183,10 @@ public actor BookStores: AddressBookStores {
             }
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let store = try SQLiteStore.open(path: path, configuration: configuration)
+            var store = try SQLiteStore.open(path: path, configuration: configuration)
+            if !making, let ledger {
+                store = try await Self.renewingIfPutBack(store, bookID: bookID, path: path, ledger: ledger)
+            }
             if let ledger {
                 store.database.listedCheck.withLock { $0 = { try await ledger.isListed(bookID: bookID) } }
             }
@@ -199,6 +202,41 @@ public actor BookStores: AddressBookStores {
         }
         opening[book.id] = task
         return task
+    }
+
+    /// The store, or, when its file was put back from an earlier copy (``HistoryEnd``), the store opened again
+    /// with a new identifier.
+    private nonisolated static func renewingIfPutBack(
+        _ store: SQLiteStore, bookID: String, path: String, ledger: any BookFileLedger
+    ) async throws -> SQLiteStore {
+        do {
+            guard let end = try await ledger.historyEnd(bookID: bookID), try await !store.holdsHistory(through: end)
+            else { return store }
+            try await store.renewIdentity()
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        let renewed = try SQLiteStore.open(path: path, configuration: store.configuration)
+        do {
+            try await ledger.noteHistoryEnd(bookID: bookID, try await renewed.historyEnd())
+        } catch {
+            try? await renewed.close()
+            throw error
+        }
+        return renewed
+    }
+
+    /// Notes where a book's history ends, then closes it; a note that fails leaves the last one (a restore found
+    /// then by its mark alone).
+    private nonisolated static func close(_ store: SQLiteStore, bookID: String, ledger: (any BookFileLedger)?)
+        async
+    {
+        if let ledger, let end = try? await store.historyEnd() {
+            try? await ledger.noteHistoryEnd(bookID: bookID, end)
+        }
+        try? await store.close()
     }
 
     /// Takes a lease on an open book.
@@ -254,10 +292,10 @@ public actor BookStores: AddressBookStores {
         isClosed = true
         let pending = Array(opening.values)
         opening.removeAll()
-        let stores = open.values.map(\.store)
+        let stores = open.map { (bookID: $0.key, store: $0.value.store) }
         open.removeAll()
         (idleOrder, idleHead, idleCount, descriptors) = ([], 0, 0, 0)
-        for store in stores { try? await store.close() }
+        for (bookID, store) in stores { await Self.close(store, bookID: bookID, ledger: fileLedger) }
         for task in pending { try? await task.value.close() }
         for evicted in Array(closing.values) { await evicted.task.value }
     }
@@ -266,11 +304,11 @@ public actor BookStores: AddressBookStores {
     /// the close is done.
     private func closeInBackground(_ store: SQLiteStore, _ bookID: String) {
         clock += 1
-        let stamp = clock
+        let (stamp, ledger) = (clock, fileLedger)
         closing[bookID] = Closing(
             stamp: stamp,
             task: Task.detached {
-                try? await store.close()
+                await Self.close(store, bookID: bookID, ledger: ledger)
                 await self.closed(bookID, stamp: stamp)
             })
     }

@@ -9,6 +9,7 @@ enum CatalogMigrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
         migrator.registerMigration("v2", migrate: v2)
+        migrator.registerMigration("v3", migrate: v3)
         return migrator
     }
 
@@ -68,5 +69,10 @@ enum CatalogMigrations {
     /// `NULL` for books listed before this migration, until the folder is next opened (``BookFileLedger``).
     private static func v2(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE addressBook ADD COLUMN fileMade INTEGER")
+    }
+
+    /// Where each book's history ended when it was last closed (``HistoryEnd``).
+    private static func v3(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE addressBook ADD COLUMN historyEnd TEXT")
     }
 }
