@@ -42,6 +42,9 @@ public struct VCardCard: Sendable {
     /// Key paths the store would still refuse (the reader could not trace them to a line to keep aside); the
     /// importer skips such a card.
     var unresolvedProblems: [String] = []
+    /// Whether the card has a CATEGORIES line, empty or not: an empty one says the contact is in no group it could
+    /// name, where a card without one says nothing of groups.
+    public var hasCategories = false
 
     /// A RELATED reference: the label its TYPE gives and the UID it names.
     public struct RelatedUID: Sendable, Hashable {

@@ -31,6 +31,9 @@ struct CategoryMembershipTests {
         #expect(try await fixture.groupNames(of: "Kim") == ["Chess", "Family"])
         // The group itself stays, empty.
         #expect(try await fixture.store.groups().map(\.name) == ["Chess", "Family", "Work"])
+        // An empty CATEGORIES line says "in none" (an outside tester's find: it was read as no line at all).
+        try await fixture.importText(Self.card(""))
+        #expect(try await fixture.groupNames(of: "Kim").isEmpty)
     }
 
     /// An outside client's hostile card: a deduplication by list search made one card of 40,000 names cost 50 s of

@@ -76,8 +76,9 @@ extension ImportSession {
                 regrouped.append(Regrouped(contact: card.contactIdentifier, cardLine: card.card.line))
             }
             regrouped[index].cardLine = card.card.line
-            regrouped[index].lastWithoutCategories = card.card.categories.isEmpty
-            if !card.card.categories.isEmpty { regrouped[index].categories = card.card.categories }
+            // An empty CATEGORIES line says "in no such group" (an outside tester's find: it was read as no line).
+            regrouped[index].lastWithoutCategories = !card.card.hasCategories
+            if card.card.hasCategories { regrouped[index].categories = card.card.categories }
         }
     }
 }

@@ -118,6 +118,8 @@ extension CardDecoder {
         }
         categoryNames = names
         categories += added
+        // Only a line read as groups: one kept aside (a name too long) says nothing of them.
+        hasCategories = true
         return true
     }
 

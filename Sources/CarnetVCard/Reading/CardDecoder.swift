@@ -31,6 +31,7 @@ struct CardDecoder {
     var legacyInstantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
     var legacyInstantMessageLines: [Int] = []
     var categories: [String] = []
+    var hasCategories = false
     /// The names in ``categories``, for a linear dedup: a list of 200,000 names took minutes with `contains`. Byte
     /// for byte: "José" and "Jose\u{301}" are two groups to the store, and a contact in both kept one.
     var categoryNames: Set<ExactText> = []
@@ -137,6 +138,7 @@ struct CardDecoder {
             contact: makeContact(), uid: uid, categories: categories, unmappedProperties: kept,
             version: values.version.rawValue, line: beginLine)
         card.relatedUIDs = relatedUIDs
+        card.hasCategories = hasCategories || !categories.isEmpty
         if isGroup {
             card.kind = .group
             card.groupName = formattedName ?? ""
