@@ -15,6 +15,15 @@ extension ImportSession {
                 } else {
                     cardLineByUID[ExactText(uid)] = card.line
                 }
+            } else {
+                // An outside tester's find: two cards without a UID that differ only in what their derived
+                // identifier leaves out became one contact with no word.
+                let identifier = ExactText(VCardImporter.prepared(card).contact.identifier)
+                if let first = cardLineByDerivedIdentifier[identifier] {
+                    summary.warnings.append(Self.sameDerivedIdentifier(card, first: first))
+                } else {
+                    cardLineByDerivedIdentifier[identifier] = card.line
+                }
             }
         case .group:
             // CATEGORIES read after it that give its name find its group (created under its UID when free).
@@ -24,6 +33,14 @@ extension ImportSession {
             groupCards.append(card)
         }
         summary.warnings += card.warnings
+    }
+
+    /// The warning at a card without a UID that reads as the card at line `first`, which it updates.
+    static func sameDerivedIdentifier(_ card: VCardCard, first: Int) -> VCardWarning {
+        VCardWarning(
+            line: card.line, cardLine: card.line, key: "UID",
+            message: "has no UID and reads as the card at line \(first) (a card without a UID is known by its values, "
+                + "its photo by its size and its CATEGORIES not at all): this card's values replace that card's")
     }
 
     /// The warning at a card that repeats the UID of the card (of its kind) at line `first`.

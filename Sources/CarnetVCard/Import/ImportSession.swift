@@ -12,6 +12,9 @@ struct ImportSession {
     /// The line of every contact card of the file, by UID as written (byte for byte, as the store finds contacts by
     /// it): a later card with the same UID updates the contact the first one made, and says so.
     var cardLineByUID: [ExactText: Int] = [:]
+    /// The line of the first card without a UID to derive each identifier (``ContentIdentifier``): a later one
+    /// updates the contact that card made, and says so.
+    var cardLineByDerivedIdentifier: [ExactText: Int] = [:]
     /// The contact each saved card became, by the card's UID or derived identifier: what a MEMBER resolves to.
     var contactByUID = UIDIndex()
     /// Re-imported cards and what decides their groups in the container, once every card is in: their CATEGORIES

@@ -7,6 +7,12 @@ import CarnetStore
 /// Chinese) and `-YYYYMMDD`. Anything else, or a date that does not exist, is not a date (the property is kept
 /// unmapped instead).
 enum DateValues {
+    /// Whether a date value gives a time of day after its date (`T...`), which ``parse(_:calendar:omitYear:)``
+    /// leaves out.
+    static func hasTime(_ text: String) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: "t") }
+    }
+
     static func parse(_ text: String, calendar: String = ContactDate.gregorian, omitYear: String? = nil)
         -> ContactDate?
     {

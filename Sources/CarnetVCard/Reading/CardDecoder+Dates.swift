@@ -14,7 +14,14 @@ extension CardDecoder {
             guard nonGregorianBirthday == nil else { return false }
             nonGregorianBirthday = date
         }
+        try noteTime(line)
         return true
+    }
+
+    /// Notes a date mapped without the time of day its value gave, which no key holds (an outside tester's find:
+    /// it went with no word).
+    private mutating func noteTime(_ line: ContentLine) throws(VCardIssue) {
+        if DateValues.hasTime(try values.text(line)) { timedDates.append(current) }
     }
 
     /// Apple's birthday in another calendar: `X-ALTBDAY;CALSCALE=chinese:007800021101`.
@@ -23,6 +30,7 @@ extension CardDecoder {
             return false
         }
         nonGregorianBirthday = date
+        try noteTime(line)
         return true
     }
 
@@ -39,6 +47,7 @@ extension CardDecoder {
         }
         dates.append(LabeledValue(label: label, value: date))
         source(.dates)
+        try noteTime(line)
         return true
     }
 

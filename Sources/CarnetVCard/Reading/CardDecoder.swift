@@ -31,6 +31,8 @@ struct CardDecoder {
     var legacyInstantMessageAddresses: [LabeledValue<InstantMessageAddress>] = []
     var legacyInstantMessageLines: [Int] = []
     var categories: [String] = []
+    /// Dates mapped without the time of day their value gave.
+    var timedDates: [Int] = []
     var hasCategories = false
     /// The names in ``categories``, for a linear dedup: a list of 200,000 names took minutes with `contains`. Byte
     /// for byte: "José" and "Jose\u{301}" are two groups to the store, and a contact in both kept one.
