@@ -109,8 +109,12 @@ struct PostgresTLSTests {
         Issue.record("The server did not turn TLS on (its log says why)")
     }
 
-    /// The backend at `location`, opened again while it fails with UNAVAILABLE, 20 times at most.
+    /// The backend at `location`, opened again while it fails with UNAVAILABLE, 20 times at most. Each try is given
+    /// 15 s: a postmaster still without TLS answers each connection of the pool with "no SSL", which the pool tries
+    /// again until the connect timeout, ten minutes for the tests (a CI run spent them in one try).
     static func opened(_ location: PostgresLocation) async throws -> PostgresBackend {
+        var location = location
+        location.connectTimeout = .seconds(15)
         for _ in 1..<20 {
             do {
                 return try await PostgresBackend.open(location)

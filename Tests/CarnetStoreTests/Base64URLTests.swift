@@ -36,7 +36,7 @@ struct Base64URLTests {
         let token = HistoryToken(
             storeID: "store-1", position: 42, snapshot: .init(phase: .groups, afterFirst: 7, afterSecond: -1))
         #expect(HistoryToken(encoded: token.encoded) == token)
-        #expect(Base64URL.decodeText(token.encoded)?.hasPrefix("2|store-1|42|1|7|-1|") == true)
+        #expect(Base64URL.decodeText(token.encoded)?.hasPrefix("3|store-1|42||1|7|-1|") == true)
         let cursor = ContactCursor(order: .familyName, rowid: 9, identifier: "c-1", sortKey: "smith\u{1}anna|é")
         let text = cursor.encoded(storeID: "store-1")
         #expect(try ContactCursor(encoded: text, order: .familyName) == cursor)

@@ -84,12 +84,14 @@ struct ServerChannels {
         let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
         let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
         let writeStall = TimeAmount.nanoseconds(configuration.writeStallTimeout.nanoseconds)
+        // Hummingbird's idle timeouts (for HTTP/1.1 and each HTTP/2 stream) are off: ``HTTPIdleTimeout`` counts an
+        // answer a slow client is still reading as activity.
         let deadlines = { @Sendable () -> [any RemovableChannelHandler] in
-            [RequestBodyDeadlineHandler(timeout: bodyTimeout)]
+            [RequestBodyDeadlineHandler(timeout: bodyTimeout), HTTPIdleTimeout(idle: idle, stall: writeStall)]
         }
         let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(
-                additionalChannelHandlers: deadlines(), idleTimeout: idle,
+                additionalChannelHandlers: deadlines(), idleTimeout: nil,
                 httpDecoderConfiguration: .init(
                     maxHeaderFieldSize: configuration.maxRequestHeadBytes,
                     maxHeaderListSize: configuration.maxRequestHeadBytes)),
@@ -128,7 +130,7 @@ struct ServerChannels {
                 additionalChannelHandlers: deadlines() + [
                     HTTP2FrameHandlersInstaller(maxBodyBytes: configuration.maxBodyBytes), HTTP2StreamTracker(),
                 ],
-                idleTimeout: idle))
+                idleTimeout: nil))
         let gate = ConnectionGate(limit: connectionLimit(configuration))
         let firstRequestTimeout = TimeAmount.nanoseconds(configuration.firstRequestTimeout.nanoseconds)
         let builder = HTTPServerBuilder { responder in
