@@ -39,7 +39,8 @@ struct HTTPIdleTimeoutTests {
     }
 
     func request(_ channel: EmbeddedChannel) throws {
-        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/")))
+        try channel.writeInbound(
+            HTTPRequestPart.head(HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/")))
         try channel.writeInbound(HTTPRequestPart.end(nil))
     }
 
