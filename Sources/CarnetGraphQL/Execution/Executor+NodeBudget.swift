@@ -25,8 +25,8 @@ extension Executor {
             code: .tooManyNodes)
     }
 
-    /// Checks the response written so far against ``GraphQLLimits/maxResponseBytes`` and, for a query, against
-    /// what the server lets it hold (``GraphQLRequestContext/admitResponseBytes``).
+    /// Checks the response written so far against ``GraphQLLimits/maxResponseBytes`` and, for a query or a
+    /// subscription's payload, against what the server lets it hold (``GraphQLRequestContext/admitResponseBytes``).
     /// - Throws: a ``FieldError`` with `MAX_RESPONSE_BYTES_EXCEEDED` or `SERVER_BUSY`, which nulls the field about
     ///   to be written.
     func admitBytes() throws(FieldError) {
@@ -42,7 +42,7 @@ extension Executor {
         let limit = service.limits.maxResponseBytes
         if count > limit { return Self.responseTooLarge(limit) }
         if growthRefused { return Self.serverBusy }
-        guard let admit = context.admitResponseBytes, operation.operation == .query else {
+        guard let admit = context.admitResponseBytes, operation.operation != .mutation else {
             grantedBytes = limit
             return nil
         }

@@ -17,9 +17,13 @@ public struct GraphQLRequestContext: Sendable {
     /// Asked, with the size it would grow to, before a query's response grows past what it was granted so far;
     /// `false` cuts the response short with `SERVER_BUSY`. The caller's budget for the memory of answers being
     /// built and held, so that many large queries at once cannot spend the process's memory. `nil`: bounded by
-    /// ``GraphQLLimits/maxResponseBytes`` alone. Mutations and subscriptions are not asked: a save's answer
-    /// follows its commit, and a subscription's payload carries the token its client resumes from.
+    /// ``GraphQLLimits/maxResponseBytes`` alone. A subscription's payload is asked too (asked `0`, it gives back what
+    /// it held): one refused is dropped and read again later from the same token. Mutations are not asked: a
+    /// save's answer follows its commit.
     public var admitResponseBytes: (@Sendable (Int) -> Bool)?
+    /// Turns for building answers that the caller shares among a client's operations (a socket's queries and its
+    /// subscriptions' pages), so that a client's many subscriptions do not all read their pages at once.
+    public var answerGate: (any AnswerGate)?
     /// The address book the request's root fields read and write: the caller's default book on a server of many
     /// books. `nil` means the service's own store (a single-store service, tests, tools).
     public var store: (any ContactStore)?
@@ -28,6 +32,14 @@ public struct GraphQLRequestContext: Sendable {
     public var viewer: GraphQLViewer?
 
     public init() {}
+}
+
+/// Turns for the work of building answers.
+public protocol AnswerGate: Sendable {
+    /// Waits for a turn; `false` when the task was cancelled first (no turn taken).
+    func enter() async -> Bool
+    /// Gives a turn back.
+    func leave()
 }
 
 /// A refused transaction author.

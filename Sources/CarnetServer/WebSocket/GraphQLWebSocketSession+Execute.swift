@@ -43,13 +43,11 @@ extension GraphQLWebSocketSession {
             let message = "This principal has \(max) subscriptions open already; complete one first."
             let errors = refusal(message, .tooManyOperations, extensions: ["maxSubscriptionsPerPrincipal": .int(max)])
             await send(ServerMessage.error(id, errors), ifActive: id, generation)
-        case .subscribed(let operation, let outcome, let context, let started, let lease):
+        case .subscribed(let operation, let outcome, let context, let started, let lease, let reservation):
             // The prelude acquired the book, and the subscription's place in its principal's quota.
             defer { Task { await dependencies.books.release(identity.book.id) } }
             defer { withExtendedLifetime(lease) {} }
-            await deliver(
-                id, generation, operation, outcome, context, identity, since: started,
-                dependencies.responseBudget.reservation())
+            await deliver(id, generation, operation, outcome, context, identity, since: started, reservation)
         case .parsed(let operation, let started):
             // Its turn first: a client that reads no answers then holds a few of them, not one per operation.
             guard await requestGate.enter() else { return }
@@ -131,6 +129,9 @@ extension GraphQLWebSocketSession {
             for await response in stream {
                 guard !Task.isCancelled else { break }
                 await send(ServerMessage.next(id, response.body), ifActive: id, generation)
+                // The socket has taken it (a write waits while the socket's buffer is full): the next payload
+                // starts from nothing.
+                _ = reservation.resize(to: 0)
                 if let noticed = response.changeNoticedAt {
                     dependencies.metrics.subscriptionDelivery.recordNanoseconds(
                         (ContinuousClock.now - noticed).nanoseconds)

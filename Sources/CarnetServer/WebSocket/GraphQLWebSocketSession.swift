@@ -182,7 +182,7 @@ final class GraphQLWebSocketSession: Sendable {
             // Known as a subscription from the start: a shutdown that came before its task began delivering took
             // it for a query, waited for it to finish, and so waited out the whole grace period.
             let lease: SubscriptionQuota.Lease? =
-                if case .subscribed(_, _, _, _, let lease) = prelude { lease } else { nil }
+                if case .subscribed(_, _, _, _, let lease, _) = prelude { lease } else { nil }
             let stale = state.withLock { state in
                 guard state.operations[id]?.generation == generation else { return true }
                 state.operations[id]?.task = task

@@ -1,3 +1,4 @@
+import CarnetGraphQL
 import Synchronization
 
 /// Lets a fixed number of holders in at once; the others wait in arrival order.
@@ -5,7 +6,7 @@ import Synchronization
 /// A socket's queries and mutations pass it: a client that sends 100 of them and reads none of the answers would
 /// otherwise have the server build and hold all 100 answers at once (an outside client held 1 GB this way with
 /// 4 MB answers). Waiting here, an operation has not run yet, so it holds nothing.
-final class OperationGate: Sendable {
+final class OperationGate: AnswerGate {
     private struct State {
         var free: Int
         var waiting: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
