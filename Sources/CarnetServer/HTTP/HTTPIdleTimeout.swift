@@ -8,8 +8,8 @@ import NIOHTTPTypes
 /// It replaces Hummingbird's idle timeout, which counted from when an answer's end was handed to the channel: an
 /// answer its client was still reading slowly (megabytes in the channel's buffer) was cut off ``idle`` later, and
 /// the request was logged as served (an outside tester's find: 8 KiB/s over HTTP/2 reset after 60 s, HTTP/1.1 at
-/// 48 KiB/s cut mid-body). Large body parts go out in slices of ``slice`` bytes, each with its own promise, so
-/// progress shows as the client reads; an HTTP/2 stream held back by a window its client never opens is reset
+/// 48 KiB/s cut mid-body). Large body parts go out in slices (``WriteProgress``), so progress shows as the client
+/// reads; an HTTP/2 stream held back by a window its client never opens is reset
 /// after ``stall``, and its answer leaves the response budget.
 final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -17,17 +17,14 @@ final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    static let slice = WriteStallTimeout.slice
-
     let idle: TimeAmount
     let stall: TimeAmount
     /// Requests whose head has arrived and whose answer's end has not gone out.
     private var answering = 0
     private var readingRequest = false
-    /// Writes passed on and not yet done.
-    private var outstanding = 0
-    /// The last read, or the last write done, or when the writes now outstanding began.
-    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
+    private var progress = WriteProgress()
+    /// When the connection began, or a request part last arrived.
+    private var lastRead = NIODeadline.uptimeNanoseconds(0)
     private var check: Scheduled<Void>?
 
     init(idle: TimeAmount, stall: TimeAmount) {
@@ -52,7 +49,7 @@ final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActivity = context.eventLoop.now
+        lastRead = context.eventLoop.now
         switch unwrapInboundIn(data) {
         case .head:
             answering += 1
@@ -65,12 +62,10 @@ final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .body(var buffer) where buffer.readableBytes > Self.slice:
-            while buffer.readableBytes > Self.slice, let part = buffer.readSlice(length: Self.slice) {
-                pass(context, wrapOutboundOut(.body(part)), nil, endsAnswer: false)
+        case .body(let buffer) where buffer.readableBytes > WriteProgress.slice:
+            WriteProgress.forEachSlice(of: buffer) { part, isLast in
+                pass(context, wrapOutboundOut(.body(part)), isLast ? promise : nil, endsAnswer: false)
             }
-            // The caller's promise completes with the last slice (a slice fails only with the channel).
-            pass(context, wrapOutboundOut(.body(buffer)), promise, endsAnswer: false)
         case .end:
             pass(context, data, promise, endsAnswer: true)
         default:
@@ -82,16 +77,14 @@ final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
         _ context: ChannelHandlerContext, _ data: NIOAny, _ promise: EventLoopPromise<Void>?, endsAnswer: Bool
     ) {
         let tracked = promise ?? context.eventLoop.makePromise()
-        if outstanding == 0 { lastActivity = context.eventLoop.now }
-        outstanding += 1
+        progress.began(at: context.eventLoop.now)
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         tracked.futureResult.whenComplete { _ in
             let (handler, context) = bound.value
-            handler.outstanding -= 1
-            handler.lastActivity = context.eventLoop.now
+            handler.progress.ended(at: context.eventLoop.now)
             if endsAnswer { handler.answering = max(0, handler.answering - 1) }
             // The stall limit's check may be minutes away: the idle time counts from now.
-            if handler.outstanding == 0, context.channel.isActive {
+            if !handler.progress.isWaiting, context.channel.isActive {
                 handler.disarm()
                 handler.schedule(context, at: handler.lastActivity + handler.idle)
             }
@@ -99,8 +92,11 @@ final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: tracked)
     }
 
+    /// The last request part read, or write done, or when the writes now outstanding began.
+    private var lastActivity: NIODeadline { max(lastRead, progress.last) }
+
     private func start(_ context: ChannelHandlerContext) {
-        lastActivity = context.eventLoop.now
+        lastRead = context.eventLoop.now
         if check == nil { schedule(context, at: lastActivity + idle) }
     }
 
@@ -114,7 +110,7 @@ final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
             guard context.channel.isActive else { return }
             let now = context.eventLoop.now
             let limit: TimeAmount
-            if handler.outstanding > 0 {
+            if handler.progress.isWaiting {
                 limit = handler.stall
             } else if handler.answering > 0, !handler.readingRequest {
                 // A request being worked on: its own limits bound it.

@@ -1,13 +1,12 @@
 import NIOCore
 
 /// Closes a connection whose writes have made no progress for `limit`: bytes wait to go out and not one slice of
-/// ``slice`` bytes has been written in that time, so its client reads nothing. A WebSocket client that stopped
+/// ``WriteProgress/slice`` bytes has been written in that time, so its client reads nothing. A WebSocket client that stopped
 /// reading with large answers pending was never closed (its ping waited behind them, so the ping timeout never
 /// came), and its held answers kept the response budget full, so other clients' large queries got SERVER_BUSY for
 /// as long as it stayed (an outside tester's find).
 ///
-/// Progress is counted in slices: a large write is passed on in slices of ``slice`` bytes, each with its own
-/// promise, so one large answer read slowly but steadily makes progress as it goes. The channel's writability said
+/// Progress is counted as ``WriteProgress`` counts it, in slices of a large write. The channel's writability said
 /// nothing of that: one large answer kept it unwritable for as long as the client took to read most of it (another
 /// tester's find: steady readers at 16 KiB/s were closed after 30 s). The kernel still tells of progress only once
 /// a third of a full send buffer has gone (up to 4 MiB with autotuning), which a client reading 8 KiB/s takes
@@ -19,14 +18,8 @@ final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
-    /// The most bytes one write passed on carries: the unit of progress.
-    static let slice = 16 * 1_024
-
     private let limit: TimeAmount
-    /// Writes passed on and not yet done.
-    private var outstanding = 0
-    /// When a write last completed, or the first of the outstanding ones was passed on.
-    private var lastProgress = NIODeadline.uptimeNanoseconds(0)
+    private var progress = WriteProgress()
     private var check: Scheduled<Void>?
 
     init(limit: TimeAmount) {
@@ -41,31 +34,25 @@ final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .byteBuffer(var buffer) = unwrapOutboundIn(data), buffer.readableBytes > Self.slice else {
+        guard case .byteBuffer(let buffer) = unwrapOutboundIn(data), buffer.readableBytes > WriteProgress.slice else {
             pass(context, data, promise)
             return
         }
-        while buffer.readableBytes > Self.slice, let part = buffer.readSlice(length: Self.slice) {
-            pass(context, wrapOutboundOut(.byteBuffer(part)), nil)
+        WriteProgress.forEachSlice(of: buffer) { part, isLast in
+            pass(context, wrapOutboundOut(.byteBuffer(part)), isLast ? promise : nil)
         }
-        // The caller's promise completes with the last slice (a slice fails only with the channel).
-        pass(context, wrapOutboundOut(.byteBuffer(buffer)), promise)
     }
 
     /// Whether bytes wait to go out: while they do, this handler judges the connection, not a ping's answer.
-    var hasOutstandingWrites: Bool { outstanding > 0 }
+    var hasOutstandingWrites: Bool { progress.isWaiting }
 
     private func pass(_ context: ChannelHandlerContext, _ data: NIOAny, _ promise: EventLoopPromise<Void>?) {
         let tracked = promise ?? context.eventLoop.makePromise()
-        if outstanding == 0 { lastProgress = context.eventLoop.now }
-        outstanding += 1
-        if check == nil { schedule(context, at: lastProgress + limit) }
+        progress.began(at: context.eventLoop.now)
+        if check == nil { schedule(context, at: progress.last + limit) }
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
-        tracked.futureResult.whenComplete { _ in
-            bound.value.outstanding -= 1
-            bound.value.lastProgress = loop.now
-        }
+        tracked.futureResult.whenComplete { _ in bound.value.progress.ended(at: loop.now) }
         context.write(data, promise: tracked)
     }
 
@@ -76,11 +63,11 @@ final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
         check = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = bound.value
             handler.check = nil
-            guard handler.outstanding > 0 else { return }
-            if context.eventLoop.now - handler.lastProgress >= handler.limit {
+            guard handler.progress.isWaiting else { return }
+            if context.eventLoop.now - handler.progress.last >= handler.limit {
                 context.close(promise: nil)
             } else {
-                handler.schedule(context, at: handler.lastProgress + handler.limit)
+                handler.schedule(context, at: handler.progress.last + handler.limit)
             }
         }
     }

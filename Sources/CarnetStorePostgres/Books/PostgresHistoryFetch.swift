@@ -18,7 +18,12 @@ struct PostgresHistoryFetch {
         let (current, oldest) = try await positions()
         var page: Page
         var use = HistoryToken.classify(request.startingToken, storeID: store.storeID, oldest: oldest, current: current)
-        if case .usable(let token) = use, !token.agrees(withStoredMark: try await mark(at: token.position)) {
+        // The mark checked, kept for a page that ends where it began (no events): one lookup, not two.
+        var checked: (position: Int64, mark: UInt64?)?
+        if case .usable(let token) = use {
+            checked = (token.position, try await mark(at: token.position))
+        }
+        if case .usable(let token) = use, let checked, !token.agrees(withStoredMark: checked.mark) {
             // Another commit stands at the token's position: the book was put back and went on differently.
             use = .unusable(.tokenAhead)
         }
@@ -38,7 +43,11 @@ struct PostgresHistoryFetch {
             page.events.insert(drop, at: 0)
         }
         try await attachRecords(to: &page.events)
-        page.token.mark = try await mark(at: page.token.position)
+        if let checked, checked.position == page.token.position {
+            page.token.mark = checked.mark
+        } else {
+            page.token.mark = try await mark(at: page.token.position)
+        }
         return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
     }
 

@@ -14,7 +14,12 @@ struct HistoryFetch {
         let oldest = try HistoryStore.oldestPosition(db)
         var page: (events: [ChangeHistoryEvent], token: HistoryToken, hasMore: Bool)
         var use = HistoryToken.classify(request.startingToken, storeID: storeID, oldest: oldest, current: current)
-        if case .usable(let token) = use, !token.agrees(withStoredMark: try HistoryStore.mark(db, at: token.position)) {
+        // The mark checked, kept for a page that ends where it began (no events): one lookup, not two.
+        var checked: (position: Int64, mark: UInt64?)?
+        if case .usable(let token) = use {
+            checked = (token.position, try HistoryStore.mark(db, at: token.position))
+        }
+        if case .usable(let token) = use, let checked, !token.agrees(withStoredMark: checked.mark) {
             // Another commit stands at the token's position: the book was put back and went on differently.
             use = .unusable(.tokenAhead)
         }
@@ -34,7 +39,11 @@ struct HistoryFetch {
             page.events.insert(drop, at: 0)
         }
         try attachRecords(db, to: &page.events)
-        page.token.mark = try HistoryStore.mark(db, at: page.token.position)
+        if let checked, checked.position == page.token.position {
+            page.token.mark = checked.mark
+        } else {
+            page.token.mark = try HistoryStore.mark(db, at: page.token.position)
+        }
         return ChangeHistoryPage(events: page.events, token: page.token.encoded, hasMore: page.hasMore)
     }
 
