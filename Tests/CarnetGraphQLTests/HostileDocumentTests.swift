@@ -168,6 +168,20 @@ struct HostileDocumentTests {
         #expect(try await run(fixture, few).codes.isEmpty)
     }
 
+    @Test("A save that runs past the time budget stops before its next operation and writes nothing")
+    func saveBudget() async throws {
+        var limits = GraphQLLimits()
+        limits.maxExecutionTime = .nanoseconds(1)
+        let fixture = try GraphQLFixture(limits: limits)
+        let response = try await fixture.run(
+            #"mutation { save(request: {operations: [{addContact: {givenName: "A"}}, {addContact: {givenName: "B"}}]}) "#
+                + "{ revision } }")
+        let errors = response["errors"]?.arrayValue ?? []
+        #expect(errors.compactMap { $0["extensions"]?["code"]?.stringValue } == ["MAX_EXECUTION_TIME_EXCEEDED"])
+        #expect(errors.first?["extensions"]?["operationIndex"] == .int(1))
+        #expect(try await fixture.store.contactCount() == 0)
+    }
+
     @Test("Execution stops at its time budget, and when the client has gone away")
     func executionBudget() async throws {
         var limits = GraphQLLimits()

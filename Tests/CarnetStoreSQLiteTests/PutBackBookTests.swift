@@ -64,4 +64,28 @@ struct PutBackBookTests {
         #expect(next.events.isEmpty)
         try await folder.close()
     }
+
+    @Test("A book opened and only read keeps to its point connection: its history note is checked there too")
+    func readOnlyOpen() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var folder = try await DataFolder.open(directory: directory.path)
+        let owner = try await folder.admin()
+        let book = try await folder.catalog.createBook(name: "Read", ownerID: owner.id)
+        try await folder.bookStores.withStore(book) { try await Self.save("Kept", to: $0) }
+        try await folder.close()
+
+        // Opened again with a note to check, then read: the pool's writer and readers stay closed (they cost a
+        // book twelve more descriptors and their page caches, on every open of a server's many books).
+        folder = try await DataFolder.open(directory: directory.path)
+        let (writerOpen, descriptors, count) = try await folder.bookStores.withStore(book) { store in
+            let sqlite = try #require(store as? SQLiteStore)
+            let count = try await sqlite.contactCount()
+            return (sqlite.database.isOpen, sqlite.fileDescriptors, count)
+        }
+        #expect(!writerOpen)
+        #expect(descriptors == 3)
+        #expect(count == 1)
+        try await folder.close()
+    }
 }

@@ -188,6 +188,26 @@ struct DuplicateCandidateTests {
         #expect(one.hasNextPage && one.totalCount == 190)
     }
 
+    @Test("Past the most pairs a search may rank, it fails with MAX_DUPLICATE_PAIRS_EXCEEDED")
+    func pairLimit() throws {
+        let contacts = (0..<20).map { "c\($0)" }
+        let email = DuplicateFinder.SharedKey(kind: .emailAddress, value: "a@example.com", contacts: contacts)
+        let phone = DuplicateFinder.SharedKey(kind: .phoneNumber, value: "5551234", contacts: contacts.reversed())
+        var within = DuplicateFinder(pairLimit: 190)
+        try within.add(email)
+        // The same pairs again: more reasons, no more pairs.
+        try within.add(phone)
+        let page = try within.page(DuplicateCandidateRequest(first: 1000), storeID: "s")
+        #expect(page.totalCount == 190)
+        #expect(page.candidates.allSatisfy { $0.reasons.map(\.kind) == [.emailAddress, .phoneNumber] })
+        #expect(page.candidates.allSatisfy { $0.firstIdentifier < $0.secondIdentifier })
+
+        var past = DuplicateFinder(pairLimit: 189)
+        let error = #expect(throws: StoreError.self) { try past.add(email) }
+        #expect(error?.code == .duplicatePairsExceeded)
+        #expect(error?.code.rawValue == "MAX_DUPLICATE_PAIRS_EXCEEDED")
+    }
+
     @Test("A bad cursor or page size is PREDICATE_INVALID", arguments: StoreKind.available)
     func badRequests(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).store

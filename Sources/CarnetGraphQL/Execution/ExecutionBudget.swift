@@ -6,7 +6,8 @@
 /// at the first check, so an operation that never checks (`{ __typename }`) never reads it.
 struct ExecutionBudget {
     let limit: Duration
-    private var deadline: ContinuousClock.Instant?
+    /// Set by the first check; a save is given it (``SaveRequest/deadline``), so a long one stops too.
+    private(set) var deadline: ContinuousClock.Instant?
     /// Set once a save has committed, until the next root field: reading back and writing what it saved is not
     /// cut short by the deadline, since an error there would tell the client a committed save had failed (a
     /// save of thousands of contacts on PostgreSQL took longer than the budget, committed, and answered

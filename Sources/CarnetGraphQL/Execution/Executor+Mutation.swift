@@ -36,7 +36,9 @@ extension Executor {
             throw FieldError(message: error.message, code: .forbidden)
         }
         let save = try SaveInput(input, author: author)
-        let result = try await store.execute(save.request)
+        var request = save.request
+        request.deadline = budget.deadline
+        let result = try await store.execute(request)
         (budget.pastCommit, committedSave, committedMutation) = (true, result, true)
 
         var contactIDs: [String] = []

@@ -67,7 +67,7 @@ public func buildApplication(
         router: router, server: builder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Carnet"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
-        logger: logger)
+        logger: logger.cappedAtDebug)
     return CarnetApplication(
         backend: backend, store: store, tokens: tokens, metrics: metrics, service: service,
         certificates: certificates, configuration: configuration, server: app, sessions: sessions, shutdown: shutdown,

@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// PostgreSQL's connection pool), so every request still running has its database until it ends. Hummingbird's own
 /// WebSocket shutdown would close sockets with 1000 at once, which is why sessions are drained by a service of
 /// their own that the group stops before the server.
-public struct CarnetApplication: Service {
+public struct CarnetApplication: Service, CustomStringConvertible {
     /// Where everything is stored: the catalog and the books.
     public let backend: any StoreBackend
     /// The admin principal's default book, open for the service's lifetime.
@@ -28,6 +28,10 @@ public struct CarnetApplication: Service {
     let sessions: WebSocketSessions
     let shutdown: ShutdownClock
     let logger: Logger
+
+    /// ServiceLifecycle names a service by its description in its log lines: the default one printed every stored
+    /// property, the configuration's database URL (with its password) among them.
+    public var description: String { "Carnet" }
 
     public func run() async throws {
         let drain = WebSocketDrainService(
@@ -49,8 +53,9 @@ public struct CarnetApplication: Service {
 
 /// Holds the backend open for the service's lifetime and closes it last: after graceful shutdown (or
 /// cancellation), once the services started after it have stopped.
-struct StoreBackendService: Service {
+struct StoreBackendService: Service, CustomStringConvertible {
     let backend: any StoreBackend
+    var description: String { "Carnet's store backend" }
 
     func run() async throws {
         try? await gracefulShutdown()
@@ -59,10 +64,11 @@ struct StoreBackendService: Service {
 }
 
 /// Waits for graceful shutdown, then drains every WebSocket session.
-struct WebSocketDrainService: Service {
+struct WebSocketDrainService: Service, CustomStringConvertible {
     let sessions: WebSocketSessions
     let grace: Duration
     let shutdown: ShutdownClock
+    var description: String { "Carnet's WebSocket drain" }
 
     func run() async throws {
         try? await gracefulShutdown()

@@ -44,70 +44,77 @@ package struct DuplicateFinder {
         }
     }
 
-    /// The evidence for one pair: the reasons so far, at most ``StoreLimits/duplicateReasonsPerKind`` of a kind.
-    private struct Evidence {
-        var reasons: [DuplicateReason] = []
-        /// How many reasons of each kind, by ``DuplicateReasonKind/rank`` (five of the eight lanes; kept inline, as
-        /// an array would be one more allocation per pair).
-        var counts = SIMD8<UInt8>()
-
-        mutating func add(_ reason: DuplicateReason) {
-            let rank = reason.kind.rank
-            // Full: a pair of contacts that share a hundred emails is shown ten; the score counts kinds, not keys.
-            guard Int(counts[rank]) < StoreLimits.duplicateReasonsPerKind else { return }
-            if counts[rank] > 0, reasons.contains(reason) { return }
-            reasons.append(reason)
-            counts[rank] += 1
-        }
-
-        /// The weights of the distinct kinds, at most 100 (``DuplicateCandidate/scorePoints``).
-        var scorePoints: Int { DuplicateReasonKind.scorePoints { counts[$0.rank] > 0 } }
+    /// A shared key as its pairs are made: its contacts by number, in identifier order; a nickname key pairs each
+    /// of `contacts` (the nicknamed) with each of `others` (those so named).
+    private struct Key {
+        var reason: DuplicateReason
+        var contacts: [UInt32]
+        var others: [UInt32]?
     }
 
     /// Contacts are numbered as they first come, and a pair is the two numbers in one integer: a pathological book
     /// pairs millions of times, and hashing two identifier strings each time cost seconds.
     private var identifiers: [String] = []
     private var numbers: [String: UInt32] = [:]
-    /// Keyed by `first << 32 | second`, `first` the number of the lower identifier.
-    private var evidence: [UInt64: Evidence] = [:]
+    private var keys: [Key] = []
+    /// The kinds of reason each pair has, a bit per ``DuplicateReasonKind/rank``, keyed by `first << 32 | second`,
+    /// `first` the number of the lower identifier. Only the kinds: the score counts kinds, and the reasons are
+    /// gathered for the page's pairs alone (a book whose contacts share many keys kept an array of reasons for
+    /// each of millions of pairs: 900 MB, an outside tester's find).
+    private var kinds: [UInt64: UInt8] = [:]
     private let limit: Int
+    private let pairLimit: Int
 
-    package init(limit: Int = StoreLimits.duplicateKeySharers) { self.limit = limit }
+    package init(limit: Int = StoreLimits.duplicateKeySharers, pairLimit: Int = StoreLimits.duplicatePairs) {
+        self.limit = limit
+        self.pairLimit = pairLimit
+    }
 
-    private mutating func number(_ identifier: String) -> UInt64 {
-        if let known = numbers[identifier] { return UInt64(known) }
+    private mutating func number(_ identifier: String) -> UInt32 {
+        if let known = numbers[identifier] { return known }
         let new = UInt32(identifiers.count)
         identifiers.append(identifier)
         numbers[identifier] = new
-        return UInt64(new)
+        return new
     }
 
-    /// Adds a reason to the pair of two different contacts, in either order.
-    private mutating func add(_ reason: DuplicateReason, _ one: String, _ other: String) {
-        let (first, second) = one < other ? (one, other) : (other, one)
-        add(reason, pair: number(first) << 32 | number(second))
+    /// The pair of two numbered contacts, the lower identifier's number first.
+    private func pair(_ one: UInt32, _ other: UInt32) -> UInt64 {
+        identifiers[Int(one)] < identifiers[Int(other)]
+            ? UInt64(one) << 32 | UInt64(other) : UInt64(other) << 32 | UInt64(one)
     }
 
-    private mutating func add(_ reason: DuplicateReason, pair: UInt64) {
-        evidence[pair, default: Evidence()].add(reason)
+    /// Notes a reason of `kind` for `pair`. - Throws: past ``StoreLimits/duplicatePairs`` pairs.
+    private mutating func note(_ kind: UInt8, _ pair: UInt64) throws {
+        kinds[pair, default: 0] |= kind
+        if kinds.count > pairLimit {
+            throw StoreError(
+                .duplicatePairsExceeded,
+                "More than \(pairLimit) pairs of contacts in this address book share an email, a phone number or a "
+                    + "name: too many to rank as duplicates.")
+        }
     }
 
     /// Adds the pairs of one shared key, unless too many contacts share it.
-    package mutating func add(_ key: SharedKey) {
+    /// - Throws: ``StoreError`` `duplicatePairsExceeded` past ``StoreLimits/duplicatePairs`` pairs in all.
+    package mutating func add(_ key: SharedKey) throws {
         // Most name keys belong to one contact: no set for them.
         guard key.contacts.count >= 2 else { return }
         let contacts = Array(Set(key.contacts)).sorted()
         guard contacts.count >= 2, contacts.count <= limit else { return }
         let reason = DuplicateReason(kind: key.kind, value: key.value)
         let numbered = contacts.map { number($0) }
+        keys.append(Key(reason: reason, contacts: numbered))
+        let bit = UInt8(1) << reason.kind.rank
         for (index, first) in numbered.enumerated() {
-            for second in numbered[(index + 1)...] { add(reason, pair: first << 32 | second) }
+            for second in numbered[(index + 1)...] { try note(bit, UInt64(first) << 32 | UInt64(second)) }
         }
     }
 
     /// Adds the name reasons (``DuplicateReasonKind/fullName``, ``DuplicateReasonKind/familyNameAndOrganization``,
     /// ``DuplicateReasonKind/nickname``) of a book's contacts: one pass, grouping by folded keys.
-    package mutating func add(names contacts: [Names]) {
+    /// - Throws: ``StoreError`` `duplicatePairsExceeded` past ``StoreLimits/duplicatePairs`` pairs in all.
+    package mutating func add(names contacts: [Names]) throws {
         // Keyed by the folded fields joined with U+0001, which no stored name holds (validation refuses control
         // characters), so "Anne Marie" + "Lee" and "Anne" + "Marie Lee" stay two keys.
         var fullNames: [String: [String]] = [:]
@@ -138,21 +145,24 @@ package struct DuplicateFinder {
             }
         }
         for (key, ids) in fullNames where ids.count >= 2 {
-            add(SharedKey(kind: .fullName, value: Self.shown(key, " "), contacts: ids))
+            try add(SharedKey(kind: .fullName, value: Self.shown(key, " "), contacts: ids))
         }
         for (value, ids) in organizations where ids.count >= 2 {
-            add(SharedKey(kind: .fullName, value: value, contacts: ids))
+            try add(SharedKey(kind: .fullName, value: value, contacts: ids))
         }
         for (key, ids) in familyAndOrganization where ids.count >= 2 {
-            add(SharedKey(kind: .familyNameAndOrganization, value: Self.shown(key, ", "), contacts: ids))
+            try add(SharedKey(kind: .familyNameAndOrganization, value: Self.shown(key, ", "), contacts: ids))
         }
         for (key, nicknameHolders) in nicknames {
             guard let givenNameHolders = givenNames[key] else { continue }
             let (nicknamed, named) = (Set(nicknameHolders), Set(givenNameHolders))
             guard nicknamed.union(named).count <= limit else { continue }
             let reason = DuplicateReason(kind: .nickname, value: Self.shown(key, " "))
-            for one in nicknamed {
-                for other in named where one != other { add(reason, one, other) }
+            let (ones, others) = (nicknamed.sorted().map { number($0) }, named.sorted().map { number($0) })
+            keys.append(Key(reason: reason, contacts: ones, others: others))
+            let bit = UInt8(1) << reason.kind.rank
+            for one in ones {
+                for other in others where one != other { try note(bit, pair(one, other)) }
             }
         }
     }
@@ -162,7 +172,7 @@ package struct DuplicateFinder {
     package mutating func excludeLinked(_ unified: [String: String]) {
         guard !unified.isEmpty else { return }
         let identifiers = self.identifiers
-        evidence = evidence.filter { pair, _ in
+        kinds = kinds.filter { pair, _ in
             guard let first = unified[identifiers[Int(pair >> 32)]] else { return true }
             return first != unified[identifiers[Int(pair & 0xFFFF_FFFF)]]
         }
@@ -177,9 +187,9 @@ package struct DuplicateFinder {
         func first(_ pair: UInt64) -> String { identifiers[Int(pair >> 32)] }
         func second(_ pair: UInt64) -> String { identifiers[Int(pair & 0xFFFF_FFFF)] }
         var ranked: [(points: Int, pair: UInt64)] = []
-        ranked.reserveCapacity(evidence.count)
-        for (pair, evidence) in evidence {
-            let points = evidence.scorePoints
+        ranked.reserveCapacity(kinds.count)
+        for (pair, mask) in kinds {
+            let points = DuplicateReasonKind.scorePoints { mask & (1 << $0.rank) != 0 }
             if let cursor {
                 // After the cursor: a lower score, or the same score and higher identifiers.
                 guard
@@ -196,16 +206,54 @@ package struct DuplicateFinder {
         }
         // The page's few out of many: a bounded selection rather than a sort of every candidate.
         let top = Self.smallest(request.first, of: ranked, by: precedes)
-        let candidates = top.map { entry in
+        let reasons = reasons(of: top.map(\.pair))
+        let candidates = top.enumerated().map { index, entry in
             DuplicateCandidate(
-                firstIdentifier: first(entry.pair), secondIdentifier: second(entry.pair),
-                reasons: (self.evidence[entry.pair]?.reasons ?? []).sorted())
+                firstIdentifier: first(entry.pair), secondIdentifier: second(entry.pair), reasons: reasons[index])
         }
         var page = DuplicateCandidatePage(
             candidates: candidates, hasNextPage: ranked.count > candidates.count,
-            hasPreviousPage: request.after != nil, totalCount: evidence.count)
+            hasPreviousPage: request.after != nil, totalCount: kinds.count)
         page.storeID = storeID
         return page
+    }
+
+    /// The reasons of each of `pairs`, in ``DuplicateReason``'s order, at most ``StoreLimits/duplicateReasonsPerKind``
+    /// of a kind (the first in that order): one more pass over the keys, looking only at those that hold a contact of
+    /// the page.
+    private func reasons(of pairs: [UInt64]) -> [[DuplicateReason]] {
+        var slots: [UInt64: Int] = [:]
+        var onPage = Set<UInt32>()
+        for (index, pair) in pairs.enumerated() {
+            slots[pair] = index
+            onPage.insert(UInt32(pair >> 32))
+            onPage.insert(UInt32(pair & 0xFFFF_FFFF))
+        }
+        var found = Array(repeating: Set<DuplicateReason>(), count: pairs.count)
+        func note(_ reason: DuplicateReason, _ one: UInt32, _ other: UInt32) {
+            guard one != other else { return }
+            // Either order: no identifiers compared.
+            if let slot = slots[UInt64(one) << 32 | UInt64(other)] ?? slots[UInt64(other) << 32 | UInt64(one)] {
+                found[slot].insert(reason)
+            }
+        }
+        for key in keys {
+            let others = key.others ?? key.contacts
+            for one in key.contacts where onPage.contains(one) {
+                for other in others { note(key.reason, one, other) }
+            }
+            guard key.others != nil else { continue }
+            for other in others where onPage.contains(other) {
+                for one in key.contacts { note(key.reason, one, other) }
+            }
+        }
+        return found.map { reasons in
+            var perKind = [Int](repeating: 0, count: DuplicateReasonKind.allCases.count)
+            return reasons.sorted().filter { reason in
+                perKind[reason.kind.rank] += 1
+                return perKind[reason.kind.rank] <= StoreLimits.duplicateReasonsPerKind
+            }
+        }
     }
 
     /// The `count` first elements of `elements` in `order`, sorted: a sort when they are few, else one pass that

@@ -10,6 +10,11 @@ public struct SaveRequest: Sendable {
     /// first such operation runs; ``GroupNameAbsence/Pending``): the commit is refused with
     /// ``GroupNameAbsence/conflict(container:)`` when one does, and writes nothing.
     package var absentGroupNames: [GroupNameAbsence] = []
+    /// When the save must be done by: an operation that would start at or after it fails the save with
+    /// `MAX_EXECUTION_TIME_EXCEEDED`, and nothing is written. A request's time limit (the GraphQL executor's):
+    /// thousands of costly operations (links of large unified contacts) held the book's write lock for a minute,
+    /// every other writer waiting (an outside tester's find). `nil`: no limit (the CLI's imports).
+    public var deadline: ContinuousClock.Instant?
 
     public init(transactionAuthor: String? = nil, operations: [SaveOperation] = []) {
         self.transactionAuthor = transactionAuthor

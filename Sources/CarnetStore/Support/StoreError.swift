@@ -36,6 +36,11 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A read would load more bytes of values than its caller allows (``ReadAllowance``): the response could
         /// not hold them. Ask for smaller pages or fewer large fields.
         case responseTooLarge = "MAX_RESPONSE_BYTES_EXCEEDED"
+        /// A save ran to its ``SaveRequest/deadline`` before its last operation: it was rolled back, nothing was
+        /// written. Split it into smaller saves.
+        case executionTimeExceeded = "MAX_EXECUTION_TIME_EXCEEDED"
+        /// A duplicate search would rank more than ``StoreLimits/duplicatePairs`` pairs of contacts.
+        case duplicatePairsExceeded = "MAX_DUPLICATE_PAIRS_EXCEEDED"
 
         /// The closest `CNErrorCode` value; conflicts have no Apple counterpart and use 1001.
         public var numericValue: Int {
@@ -50,6 +55,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case .quotaExceeded: 1002
             case .linkInvalid: 1003
             case .responseTooLarge: 1004
+            case .executionTimeExceeded: 1005
+            case .duplicatePairsExceeded: 1006
             case .forbidden: 100
             case .unavailable: 1
             case .storageFull, .storageFailure: 2

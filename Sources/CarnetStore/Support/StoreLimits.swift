@@ -52,6 +52,11 @@ public enum StoreLimits {
     /// The most reasons of one kind a duplicate candidate lists (two contacts may share a hundred email
     /// addresses): the score counts kinds, and a pair's evidence stays small however much the two share.
     public static let duplicateReasonsPerKind = 10
+    /// The most pairs of contacts sharing a key that ``ContactStore/duplicateCandidates(_:)`` ranks: each contact's
+    /// 200 emails and phone numbers may each be shared by 19 others, so a book built for it makes pairs by the
+    /// square of its size (3 million of 4,000 contacts, an outside tester's find). Past it the read fails with
+    /// `MAX_DUPLICATE_PAIRS_EXCEEDED` and holds no more.
+    public static let duplicatePairs = 1_000_000
     /// The longest sort key kept (the folded names a name order sorts by): an index entry must fit PostgreSQL's
     /// B-tree limit of about 2.7 kB. Contacts whose folded names agree in their first 1,536 bytes sort by
     /// identifier, on every backend.

@@ -12,8 +12,8 @@ extension PostgresStore {
         // One snapshot: the shared values and the names agree.
         return try await database.readInOneState { connection in
             var finder = DuplicateFinder()
-            for key in try await sharedValueKeys(connection) { finder.add(key) }
-            finder.add(names: try await duplicateNames(connection))
+            for key in try await sharedValueKeys(connection) { try finder.add(key) }
+            try finder.add(names: try await duplicateNames(connection))
             let links = try await connection.rows(
                 "SELECT contact_id, unified_id FROM contact_link WHERE book_id = \(bookID)", logger: logger
             ).decode((String, String).self).array()

@@ -16,6 +16,7 @@ extension PostgresStore {
         let (author, bookID, storeID, logger) = (requests.first?.transactionAuthor, bookID, storeID, logger)
         let contactLimit = configuration.contactsPerBook
         let operations = requests.reduce(0) { $0 + $1.operations.count }
+        let deadline = SaveDeadline(requests)
         let result = try await database.write { connection -> SaveResult in
             var transaction = try await PostgresSaveTransaction.begin(
                 connection, bookID: bookID, author: author, operations: operations, logger: logger)
@@ -38,6 +39,7 @@ extension PostgresStore {
             for request in requests {
                 for operation in request.operations {
                     defer { index += 1 }
+                    try deadline.check(before: index)
                     switch operation {
                     case .addContact(let contact, let container)
                     where PendingAdd.isBatchable(contact):

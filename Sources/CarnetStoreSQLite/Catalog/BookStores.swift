@@ -210,8 +210,9 @@ public actor BookStores: AddressBookStores {
         _ store: SQLiteStore, bookID: String, path: String, ledger: any BookFileLedger
     ) async throws -> SQLiteStore {
         do {
-            guard let end = try await ledger.historyEnd(bookID: bookID), try await !store.holdsHistory(through: end)
-            else { return store }
+            let end = try await ledger.historyEnd(bookID: bookID)
+            store.database.notedHistoryEnd.withLock { $0 = end }
+            guard let end, try await !store.holdsHistory(through: end) else { return store }
             try await store.renewIdentity()
             try await store.close()
         } catch {
@@ -220,7 +221,9 @@ public actor BookStores: AddressBookStores {
         }
         let renewed = try SQLiteStore.open(path: path, configuration: store.configuration)
         do {
-            try await ledger.noteHistoryEnd(bookID: bookID, try await renewed.historyEnd())
+            let end = try await renewed.historyEnd()
+            try await ledger.noteHistoryEnd(bookID: bookID, end)
+            renewed.database.notedHistoryEnd.withLock { $0 = end }
         } catch {
             try? await renewed.close()
             throw error
@@ -228,12 +231,14 @@ public actor BookStores: AddressBookStores {
         return renewed
     }
 
-    /// Notes where a book's history ends, then closes it; a note that fails leaves the last one (a restore found
-    /// then by its mark alone).
+    /// Notes where a book's history ends when it moved since the open, then closes it; a note that fails leaves
+    /// the last one (a restore found then by its mark alone).
     private nonisolated static func close(_ store: SQLiteStore, bookID: String, ledger: (any BookFileLedger)?)
         async
     {
-        if let ledger, let end = try? await store.historyEnd() {
+        if let ledger, let end = try? await store.historyEnd(),
+            end != store.database.notedHistoryEnd.withLock({ $0 })
+        {
             try? await ledger.noteHistoryEnd(bookID: bookID, end)
         }
         try? await store.close()

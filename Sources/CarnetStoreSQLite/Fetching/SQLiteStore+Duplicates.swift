@@ -12,8 +12,8 @@ extension SQLiteStore {
         try DuplicateFinder.validate(request, storeID: storeID)
         return try await databaseRead { db in
             var finder = DuplicateFinder()
-            for key in try Self.sharedValueKeys(db) { finder.add(key) }
-            finder.add(names: try Self.duplicateNames(db))
+            for key in try Self.sharedValueKeys(db) { try finder.add(key) }
+            try finder.add(names: try Self.duplicateNames(db))
             let links = try Row.fetchAll(
                 db,
                 sql:

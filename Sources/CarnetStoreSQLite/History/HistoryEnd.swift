@@ -34,9 +34,10 @@ struct HistoryEnd: Sendable, Hashable {
 }
 
 extension SQLiteStore {
-    /// Where the history ends now.
+    /// Where the history ends now. Both reads here go through the point connections, as a request's reads do: the
+    /// pool's writer and readers (and their descriptors and page caches) open only for a book that is written.
     func historyEnd() async throws -> HistoryEnd {
-        try await databaseRead { db in
+        try await read { db in
             let position = try HistoryStore.currentPosition(db)
             return HistoryEnd(position: position, mark: try HistoryStore.mark(db, at: position))
         }
@@ -45,7 +46,7 @@ extension SQLiteStore {
     /// Whether the history still holds `end`: it reaches its position, with the same commit there (where the store
     /// can tell; a mark compaction did not keep is taken on trust).
     func holdsHistory(through end: HistoryEnd) async throws -> Bool {
-        try await databaseRead { db in
+        try await read { db in
             guard try HistoryStore.currentPosition(db) >= end.position else { return false }
             guard let mark = end.mark, let stored = try HistoryStore.mark(db, at: end.position) else { return true }
             return stored == mark

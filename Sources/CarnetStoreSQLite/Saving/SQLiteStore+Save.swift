@@ -31,6 +31,7 @@ extension SQLiteStore {
         let author = requests.first?.transactionAuthor
         let storeID = self.storeID
         let contactLimit = configuration.contactsPerBook
+        let deadline = SaveDeadline(requests)
         let addsContacts = requests.contains { request in
             request.operations.contains {
                 if case .addContact = $0 { true } else { false }
@@ -52,6 +53,7 @@ extension SQLiteStore {
                         for request in requests {
                             for operation in request.operations {
                                 do {
+                                    try deadline.check(before: index)
                                     if let due = absences.due(before: operation) { try transaction.checkAbsent([due]) }
                                     try operation.checkBaseRevision(before: transaction.seq)
                                     identifiers.append(try transaction.apply(operation))

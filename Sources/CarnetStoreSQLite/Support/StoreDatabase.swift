@@ -66,6 +66,11 @@ final class StoreDatabase: Sendable {
     /// another process has its catalog entry gone first, a lost file does not. `nil` outside a pool with a catalog.
     let listedCheck = Mutex<(@Sendable () async throws -> Bool)?>(nil)
 
+    /// Where the catalog says the book's history ended (``HistoryEnd``), as read or noted when the pool opened it:
+    /// a close notes the end again only when it moved. A catalog write (and its sync) at every close of a book only
+    /// read made a pool of many books slow to open its next one.
+    let notedHistoryEnd = Mutex<HistoryEnd?>(nil)
+
     /// Whether the writer is open.
     var isOpen: Bool { state.withLock { $0.writer != nil } }
 

@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 
-/// Keeps what a test server logs at `.warning` and above, so that a test can check that hostile or unlucky clients
+/// Keeps what a test server logs at `.warning` and above (or from ``level``), so that a test can check that hostile or unlucky clients
 /// leave no error behind: the server logs unmapped failures at `.error`, and a client's own mistake must not read
 /// as one.
 final class LogRecorder: Sendable {
@@ -13,6 +13,10 @@ final class LogRecorder: Sendable {
     }
 
     private let entries = Mutex<[Entry]>([])
+    /// The level the test server logs at: `.warning` unless a test looks at what lower levels say.
+    let level: Logger.Level
+
+    init(level: Logger.Level = .warning) { self.level = level }
 
     /// What was logged at `level` or above, in order.
     func logged(atLeast level: Logger.Level) -> [Entry] {

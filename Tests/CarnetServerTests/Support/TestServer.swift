@@ -69,7 +69,7 @@ final class TestServer: Sendable {
         configuration.firstRequestTimeout = .seconds(120)
         configure(&configuration)
         var logger = logs?.logger(label: "carnet-test") ?? Logger(label: "carnet-test")
-        logger.logLevel = .warning
+        logger.logLevel = logs?.level ?? .warning
         let app = try await buildApplication(
             configuration: configuration, logger: logger, onServerRunning: onServerRunning, additionalRoutes: routes)
         return (app, directory, logger)
