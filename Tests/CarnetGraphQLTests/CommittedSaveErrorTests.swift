@@ -22,13 +22,22 @@ struct CommittedSaveErrorTests {
     @Test("A save past the execution budget by the time it commits still answers what it saved")
     func pastTheDeadline() async throws {
         var limits = GraphQLLimits()
-        // Far less than 400 inserts take: the deadline has passed when the save's contacts are read back.
+        // Far less than a save and its read-back take: the deadline has passed when the save's contact is read back.
         limits.maxExecutionTime = .microseconds(50)
         let fixture = try GraphQLFixture(limits: limits)
-        let response = try await fixture.run(Self.saveDocument(400))
+        // A save's first operation always runs (the deadline is checked before each later one), so this one
+        // commits past the deadline, and its answer says what it saved.
+        let response = try await fixture.run(Self.saveDocument(1))
         #expect(response["errors"] == nil, "\(response.json.prefix(300))")
-        #expect(response["data"]?["save"]?["contacts"]?.arrayValue?.count == 400)
-        #expect(try await fixture.store.contactCount() == 400)
+        #expect(response["data"]?["save"]?["contacts"]?.arrayValue?.count == 1)
+        #expect(try await fixture.store.contactCount() == 1)
+
+        // Many operations stop at the deadline before their commit (an outside tester's find: a minute-long save
+        // held every other writer of the book): nothing is written, and the error does not say it was.
+        let many = try await fixture.run(Self.saveDocument(400))
+        #expect(many.errorCodes == ["MAX_EXECUTION_TIME_EXCEEDED"], "\(many.json.prefix(300))")
+        #expect(many["errors"]?[0]?["extensions"]?["saveCommitted"] == nil)
+        #expect(try await fixture.store.contactCount() == 1)
 
         // The budget still holds for what runs after: a second save in the same operation starts past it.
         let two = try await fixture.run(
@@ -37,7 +46,7 @@ struct CommittedSaveErrorTests {
         #expect(two.errorCodes == ["MAX_EXECUTION_TIME_EXCEEDED"], "\(two.json)")
         #expect(two["errors"]?[0]?["path"]?[0]?.stringValue == "b")
         #expect(two["errors"]?[0]?["extensions"]?["saveCommitted"] == nil, "b wrote nothing")
-        #expect(try await fixture.store.contactCount() == 401)
+        #expect(try await fixture.store.contactCount() == 2)
     }
 
     @Test("An error after the commit says the save committed, with its revision and history token")
