@@ -9,8 +9,8 @@ import NIOHTTPTypes
 /// answer its client was still reading slowly (megabytes in the channel's buffer) was cut off ``idle`` later, and
 /// the request was logged as served (an outside tester's find: 8 KiB/s over HTTP/2 reset after 60 s, HTTP/1.1 at
 /// 48 KiB/s cut mid-body). Large body parts go out in slices (``WriteProgress``), so progress shows as the client
-/// reads; an HTTP/2 stream held back by a window its client never opens is reset
-/// after ``stall``, and its answer leaves the response budget.
+/// reads; an HTTP/2 stream held back by a window its client never opens is reset after ``stall``, and its answer
+/// leaves the response budget.
 final class HTTPIdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

@@ -21,11 +21,10 @@ struct PostgresHistoryFetch {
         // The mark checked, kept for a page that ends where it began (no events): one lookup, not two.
         var checked: (position: Int64, mark: UInt64?)?
         if case .usable(let token) = use {
-            checked = (token.position, try await mark(at: token.position))
-        }
-        if case .usable(let token) = use, let checked, !token.agrees(withStoredMark: checked.mark) {
+            let mark = try await mark(at: token.position)
+            checked = (token.position, mark)
             // Another commit stands at the token's position: the book was put back and went on differently.
-            use = .unusable(.tokenAhead)
+            if !token.agrees(withStoredMark: mark) { use = .unusable(.tokenAhead) }
         }
         switch use {
         case .usable(let token):

@@ -17,11 +17,10 @@ struct HistoryFetch {
         // The mark checked, kept for a page that ends where it began (no events): one lookup, not two.
         var checked: (position: Int64, mark: UInt64?)?
         if case .usable(let token) = use {
-            checked = (token.position, try HistoryStore.mark(db, at: token.position))
-        }
-        if case .usable(let token) = use, let checked, !token.agrees(withStoredMark: checked.mark) {
+            let mark = try HistoryStore.mark(db, at: token.position)
+            checked = (token.position, mark)
             // Another commit stands at the token's position: the book was put back and went on differently.
-            use = .unusable(.tokenAhead)
+            if !token.agrees(withStoredMark: mark) { use = .unusable(.tokenAhead) }
         }
         switch use {
         case .usable(let token):
