@@ -17,6 +17,7 @@ extension PostgresStore {
         let contactLimit = configuration.contactsPerBook
         let operations = requests.reduce(0) { $0 + $1.operations.count }
         let deadline = SaveDeadline(requests)
+        let keptUIDs = KeptUIDClaims(requests)
         let result = try await database.write { connection -> SaveResult in
             var transaction = try await PostgresSaveTransaction.begin(
                 connection, bookID: bookID, author: author, operations: operations, logger: logger)
@@ -75,6 +76,7 @@ extension PostgresStore {
             }
             try await flush()
             try await transaction.checkAbsent(absences.remaining)
+            try await transaction.checkKeptUIDs(keptUIDs)
             if transaction.contactDelta > 0, transaction.contactCount > contactLimit {
                 throw StoreError(
                     .quotaExceeded, "An address book holds at most \(contactLimit) contacts; nothing was saved.")

@@ -32,6 +32,7 @@ extension SQLiteStore {
         let storeID = self.storeID
         let contactLimit = configuration.contactsPerBook
         let deadline = SaveDeadline(requests)
+        let keptUIDs = KeptUIDClaims(requests)
         let addsContacts = requests.contains { request in
             request.operations.contains {
                 if case .addContact = $0 { true } else { false }
@@ -64,6 +65,7 @@ extension SQLiteStore {
                             }
                         }
                         try transaction.checkAbsent(absences.remaining)
+                        try transaction.checkKeptUIDs(keptUIDs)
                         try transaction.refreshLinkedNames()
                         try transaction.storeContactCount()
                         if addsContacts, try SaveTransaction.contactCount(db) > contactLimit {
