@@ -30,6 +30,13 @@ struct CommitOutcomeTests {
             }
             #expect(!made.historyToken.isEmpty)
             #expect(try await store.contacts(withIdentifiers: ["made"], keysToFetch: []).count == 1)
+            // A FATAL error after the commit was answered as an unreachable database, "nothing was written".
+            let ended = try await CommitOutcome.$fault.withValue(.serverEndedAfterCommit) {
+                try await store.execute(Self.person("made-then-ended"))
+            }
+            #expect(!ended.historyToken.isEmpty)
+            // Read at once, while the pool may still lend the ended connection: the read runs again on another.
+            #expect(try await store.contacts(withIdentifiers: ["made-then-ended"], keysToFetch: []).count == 1)
 
             let refused = await #expect(throws: StoreError.self) {
                 try await CommitOutcome.$fault.withValue(.answerLostAfterRollback) {

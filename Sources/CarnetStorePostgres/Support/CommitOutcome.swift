@@ -11,8 +11,10 @@ enum CommitOutcome {
     static let inProgressChecks = 20
     static let inProgressPause = Duration.milliseconds(50)
 
-    /// Faults for tests: a COMMIT whose answer is lost, after the server made it or after it rolled back instead.
-    enum Fault: Sendable { case answerLostAfterCommit, answerLostAfterRollback }
+    /// Faults for tests: a COMMIT whose answer is lost, after the server made it or after it rolled back instead;
+    /// or made, and the connection then ended by the server (a real FATAL error, as a server shut down at once
+    /// sends).
+    enum Fault: Sendable { case answerLostAfterCommit, answerLostAfterRollback, serverEndedAfterCommit }
     @TaskLocal static var fault: Fault?
 
     /// Reads the status of transaction `xid` on a connection of `client`: returns when it committed; throws

@@ -54,15 +54,29 @@ extension PostgresConnection {
             case .answerLostAfterCommit?:
                 try await rows("COMMIT", logger: logger)
                 throw ConnectionWatch.lost
+            case .serverEndedAfterCommit?:
+                try await rows("COMMIT", logger: logger)
+                try await rows("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
             case .answerLostAfterRollback?:
                 try await rows("ROLLBACK", logger: logger)
                 throw ConnectionWatch.lost
             }
-        } catch let error as StoreError where error.code == .unavailable {
-            // Sent, maybe made: the connection went before the answer. Without a write, there was nothing to make.
-            if let xid { try unanswered(xid) }
+        } catch {
+            // Sent, maybe made: the connection went before the answer, or the server ended it (FATAL, as a server
+            // shut down at once does) after the commit record may have reached its disk. Only an ERROR answer says
+            // the transaction rolled back. Without a write, there was nothing to make. A lost answer was once taken
+            // for an unreachable database, "nothing was written", although the save was stored (an outside
+            // tester's find, PostgreSQL restarted at once under writers).
+            guard let xid, Self.mayHaveCommitted(error) else { throw error }
+            try unanswered(xid)
         }
         return value
+    }
+
+    /// Whether a COMMIT that failed with `error` may have been made: anything but the server's ERROR answer.
+    static func mayHaveCommitted(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return true }
+        return error.serverInfo?[.severity] != "ERROR"
     }
 }
 

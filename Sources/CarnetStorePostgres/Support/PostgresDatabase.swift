@@ -87,9 +87,26 @@ package final class PostgresDatabase: Sendable {
                     throw error
                 }
             }
-            return try await PoolLease.with(client, within: location.connectTimeout, body)
+            do {
+                return try await PoolLease.with(client, within: location.connectTimeout, body)
+            } catch let error where Self.connectionEnded(error) {
+                // A connection its server ended (a restart, a terminated backend) can be lent once more before the
+                // pool has seen it close: a read, which changes nothing, runs again on another.
+                return try await PoolLease.with(client, within: location.connectTimeout, body)
+            }
         } catch {
             throw StoreError.mapped(error)
+        }
+    }
+
+    /// Whether `error` says the connection itself ended, rather than the statement failing on it.
+    static func connectionEnded(_ error: any Error) -> Bool {
+        if let error = error as? StoreError { return error.cause == ConnectionWatch.lost.cause }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown: return true
+        case .server: return error.serverInfo?[.severity] == "FATAL"
+        default: return false
         }
     }
 
@@ -102,11 +119,20 @@ package final class PostgresDatabase: Sendable {
             // Looked up once the lost connection's lease is back: a pool whose every connection lost its COMMIT's
             // answer at once (a failover) has none to lend otherwise.
             let unanswered = Mutex<Int64?>(nil)
-            let value = try await PoolLease.with(client, within: location.connectTimeout, isolation: isolation) {
-                connection in
-                try await connection.inTransaction(
-                    logger: logger, isolation: isolation, unanswered: { xid in unanswered.withLock { $0 = xid } },
-                    body)
+            func attempt(_ isolation: isolated (any Actor)?) async throws -> sending T {
+                try await PoolLease.with(client, within: location.connectTimeout, isolation: isolation) { connection in
+                    try await connection.inTransaction(
+                        logger: logger, isolation: isolation, unanswered: { xid in unanswered.withLock { $0 = xid } },
+                        body)
+                }
+            }
+            let value: T
+            do {
+                value = try await attempt(isolation)
+            } catch let error where Self.connectionEnded(error) {
+                // Ended before its COMMIT was sent (a lost COMMIT's answer is looked up below, never thrown here):
+                // nothing was written, and the transaction runs again on another connection, as a read does.
+                value = try await attempt(isolation)
             }
             if let xid = unanswered.withLock({ $0 }) {
                 try await CommitOutcome.resolve(xid, on: client, logger: logger)
