@@ -65,7 +65,10 @@ struct UnmappedPropertyTests {
         #expect(card.contact.familyName == "One")
         #expect(card.contact.jobTitle == "Boss")
         #expect(card.uid == "abc")
-        #expect(card.unmappedProperties == ["N:Two;Second;;;", "TITLE:Owner", "UID:def"])
+        // The contact keeps one UID, the card's first: another is said, not kept.
+        #expect(card.unmappedProperties == ["N:Two;Second;;;", "TITLE:Owner"])
+        #expect(card.warnings.map(\.key) == ["UID"])
+        #expect(card.warnings.map(\.line) == [8])
     }
 
     @Test func uidThatIsNoCarnetIdentifierIsReportedButNotUsed() throws {

@@ -81,6 +81,7 @@ extension CardDecoder {
         warnEach(cardBoundaryLines) { "a \(lines[$0].name) line inside the card, not kept: a card cannot carry it" }
         warnEach(unreadableDates) { _ in "not a date the store can hold, kept as a vCard property" }
         warnEach(timedDates) { _ in "the date is kept, not its time of day, which the store holds in no value" }
+        warnEach(extraUIDLines) { _ in "a second UID, not kept: the contact keeps the card's first" }
         warnEach(cleanedKeptLines) { _ in "control characters removed, the rest kept as a vCard property" }
         warnEach(trimmedMarkLines) { _ in
             "combining marks past \(CombiningMarks.maxRun) in a row removed, the rest kept as a vCard property"

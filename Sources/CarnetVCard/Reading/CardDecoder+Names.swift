@@ -90,8 +90,13 @@ extension CardDecoder {
         return true
     }
 
+    /// The first UID is the card's; another is said and not kept: the card's contact keeps one UID, which its
+    /// export writes (it was dropped without a word, an outside tester's find).
     mutating func mapUID(_ line: ContentLine) throws(VCardIssue) -> Bool {
-        guard first(line) else { return false }
+        guard first(line) else {
+            extraUIDLines.append(current)
+            return true
+        }
         let text = TextCleaning.singleLine(try values.text(line))
         if !text.isEmpty { uid = text }
         return true

@@ -43,9 +43,13 @@ extension CardDecoder {
             profile.service = named
         }
         if Self.hasScheme(value, "x-apple:") {
+            // Apple's form for a profile without a URL repeats the username; a value naming another is a URL of
+            // its own (a profile saved with the URL `x-apple:foo` and the username `bar` lost its URL on re-import).
+            let named = TextCleaning.singleLine(Self.percentDecoded(String(value.unicodeScalars.dropFirst(8))))
             if profile.username.isEmpty {
-                let rest = String(value.unicodeScalars.dropFirst(8))
-                profile.username = TextCleaning.singleLine(Self.percentDecoded(rest))
+                profile.username = named
+            } else if !profile.username.hasSameBytes(as: named) {
+                profile.urlString = value
             }
         } else {
             profile.urlString = value

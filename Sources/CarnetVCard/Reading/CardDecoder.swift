@@ -33,6 +33,8 @@ struct CardDecoder {
     var categories: [String] = []
     /// Dates mapped without the time of day their value gave.
     var timedDates: [Int] = []
+    /// UID lines after the first, not kept.
+    var extraUIDLines: [Int] = []
     var hasCategories = false
     /// The names in ``categories``, for a linear dedup: a list of 200,000 names took minutes with `contains`. Byte
     /// for byte: "José" and "Jose\u{301}" are two groups to the store, and a contact in both kept one.
@@ -156,16 +158,46 @@ struct CardDecoder {
     /// only in multi-line ones (NOTE, and ADR's street components), and became a space anywhere else.
     /// An escaped line break (`\n`) is one too: it decodes to a line feed, which only multi-line values keep (an
     /// outside tester's find: `N:Fam;Giv\nen` was saved as "Giv en" without a word).
+    ///
+    /// C1 controls (U+0080–U+009F) and the line and paragraph separators are more than one byte, and may come from
+    /// a CHARSET or quoted-printable: they are looked for in the decoded value, when it has a byte past ASCII or a
+    /// transfer encoding. URIs (URL, a social profile's) are kept with their backslashes, so their `\n` is no line
+    /// break (both found by an outside tester: changed without a word, and warned of though kept).
     private func valueLostCharacters(_ line: ContentLine) -> Bool {
         if line.value.contains(where: { $0 != 0x09 && !Validation.allows($0, multiline: false) }) { return true }
+        let isURI = line.property == .url || line.property == .socialProfile
+        // A PHOTO's bytes are no text.
+        if line.property != .photo, line.value.contains(where: { $0 >= 0x80 }) || line.parameter("ENCODING") != nil,
+            decodedLostCharacters(line, isURI: isURI)
+        {
+            return true
+        }
         let tab = line.value.contains(0x09)
-        guard tab || Self.hasEscapedLineBreak(line.value) else { return false }
+        guard tab || (!isURI && Self.hasEscapedLineBreak(line.value)) else { return false }
         switch line.name {
         case "NOTE": return false
         case "ADR":
             return (try? values.components(line))?.dropFirst(3).contains { $0.contains("\t") || $0.contains("\n") }
                 ?? false
         default: return true
+        }
+    }
+
+    /// Whether the decoded value holds a character past ASCII that its field cannot: any control character, and in
+    /// a one-line field a line or paragraph separator.
+    private func decodedLostCharacters(_ line: ContentLine, isURI: Bool) -> Bool {
+        func lost(_ text: String, multiline: Bool) -> Bool {
+            text.unicodeScalars.contains { $0.value >= 0x80 && !Validation.allows($0, multiline: multiline) }
+        }
+        switch line.name {
+        case "NOTE":
+            return (try? values.text(line)).map { lost($0, multiline: true) } ?? false
+        case "ADR":
+            guard let parts = try? values.components(line) else { return false }
+            return parts.enumerated().contains { lost($1, multiline: $0 < 3) }
+        default:
+            let text = isURI ? try? values.uri(line) : try? values.text(line)
+            return text.map { lost($0, multiline: false) } ?? false
         }
     }
 

@@ -5,16 +5,23 @@ extension CardEncoder {
     mutating func encodePhones() {
         for (index, phone) in value(.phoneNumbers, \.phoneNumbers, []).enumerated() {
             labeled(
-                "TEL", label: phone.label, kind: .phone, value: Escaping.text(phone.value),
+                "TEL", label: phone.label, kind: .phone, value: Escaping.text(Self.withScheme("tel:", phone.value)),
                 parameters: keptParameters(.phone, phone.value), preferred: index == 0)
         }
+    }
+
+    /// A value that begins with the scheme its reader takes off (`tel:`, `mailto:`, any case), written with it
+    /// once more, so that it reads back as saved: `tel:+1555` was read as `+1555` (an outside tester's find).
+    static func withScheme(_ scheme: String, _ value: String) -> String {
+        CardDecoder.hasScheme(value, scheme) ? scheme + value : value
     }
 
     mutating func encodeEmails() {
         let internet = version == .v30 ? ["INTERNET"] : []
         for (index, email) in value(.emailAddresses, \.emailAddresses, []).enumerated() {
             labeled(
-                "EMAIL", label: email.label, kind: .email, value: Escaping.text(email.value),
+                "EMAIL", label: email.label, kind: .email,
+                value: Escaping.text(Self.withScheme("mailto:", email.value)),
                 parameters: keptParameters(.email, email.value), leadingTypes: internet, preferred: index == 0)
         }
     }
