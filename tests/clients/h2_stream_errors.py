@@ -123,7 +123,36 @@ def main() -> int:
                 print(f"a PING of 7 bytes: {outcome}")
     if failures == 0:
         failures += ping_flood(context, args.port)
+    if failures == 0:
+        failures += zero_increment(context, args.port, args.token)
     return 1 if failures else 0
+
+
+def zero_increment(context, port: int, token: str) -> int:
+    """A WINDOW_UPDATE of increment 0 on a request's stream (RFC 9113 6.9) ends the connection with a GOAWAY that
+    says why: the server once reset the stream and closed the connection without a word."""
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=120),
+                             server_hostname="localhost") as connection:
+        h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        h2c.initiate_connection()
+        stream = h2c.get_next_available_stream_id()
+        h2c.send_headers(stream, request(token, len(QUERY)))
+        connection.sendall(h2c.data_to_send())
+        connection.sendall(b"\x00\x00\x04\x08\x00" + stream.to_bytes(4, "big") + b"\x00\x00\x00\x00")
+        outcome = "the server closed the connection without GOAWAY"
+        try:
+            while data := connection.recv(65536):
+                terminated = [e for e in h2c.receive_data(data) if isinstance(e, h2.events.ConnectionTerminated)]
+                if terminated:
+                    outcome = f"GOAWAY {terminated[0].error_code!r}"
+                    break
+        except OSError as error:
+            outcome = f"the server closed the connection without GOAWAY ({error})"
+        if outcome != f"GOAWAY {h2.errors.ErrorCodes.PROTOCOL_ERROR!r}":
+            print(f"FAIL: a zero window increment on a stream: {outcome}")
+            return 1
+        print(f"a zero window increment on a stream: {outcome}")
+    return 0
 
 
 def ping_flood(context, port: int) -> int:

@@ -21,7 +21,28 @@ final class HTTP2ManagerFilter: ChannelDuplexHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !Self.concernsOneStream(error) else { return }
+        // An error both state machines raise ended the connection without a word when it was a stream's: the
+        // HTTP/2 handler had sent RST_STREAM only (a zero WINDOW_UPDATE increment on a stream; an outside tester's
+        // find). A GOAWAY says why; RFC 9113 5.4.1 lets a stream error end the connection. After the handler's own
+        // GOAWAY for a connection error, a second one with the same last stream changes nothing.
+        if let code = Self.sharedErrorCode(error) {
+            let goAway = HTTP2Frame(
+                streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: code, opaqueData: nil))
+            context.writeAndFlush(NIOAny(goAway), promise: nil)
+        }
         context.fireErrorCaught(error)
+    }
+
+    /// The GOAWAY code for an error that a stream's state machine raises as well as the connection's, or `nil`.
+    static func sharedErrorCode(_ error: any Error) -> HTTP2ErrorCode? {
+        switch error {
+        case is NIOHTTP2Errors.InvalidWindowIncrementSize, is NIOHTTP2Errors.BadStreamStateTransition:
+            return .protocolError
+        case is NIOHTTP2Errors.FlowControlViolation, is NIOHTTP2Errors.InvalidFlowControlWindowSize:
+            return .flowControlError
+        default:
+            return nil
+        }
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
