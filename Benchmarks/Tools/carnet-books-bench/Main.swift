@@ -27,6 +27,11 @@ struct BooksBench: AsyncParsableCommand {
     var sweep = false
     @ArgumentParser.Flag(help: "Only the rounds of contact by id (for profiling).") var roundsOnly = false
     @ArgumentParser.Flag(help: "Only the save beside an import.") var importOnly = false
+    @ArgumentParser.Flag(help: "Only the first requests to closed books, on a server with an empty pool.")
+    var coldOnly = false
+    @Option(help: "With --cold-only: books opened first (a busy server's pool), then a pause of --pause seconds.")
+    var fill = 0
+    @Option(help: "Seconds to wait after --fill (to attach a profiler).") var pause = 0
     @Option(help: "With --open-loop: books held open meanwhile, as a busy server's pool would.") var warmBooks = 0
     @Option(help: "Only open, read and close this many books in process (for profiling), then stop.") var openLoop = 0
 
@@ -100,6 +105,18 @@ struct BooksBench: AsyncParsableCommand {
         let contact: @Sendable (Manifest.Book, Int) -> (String, [String: String]) = { book, index in
             (query, ["b": book.id, "id": book.contacts[(index &* 7_919) % book.contacts.count]])
         }
+        if coldOnly {
+            let filling = Array(warmable.prefix(fill))
+            if !filling.isEmpty {
+                _ = try await client.load(requests: filling.count, concurrency: concurrency) {
+                    contact(filling[$0], $0)
+                }
+                print("filled: \(filling.count) books opened", ProcessStats.openFiles(), "files")
+                try await Task.sleep(for: .seconds(pause))
+            }
+            try await coldBooks(client, books)
+            return try await coldBooks(client, books, label: "the same books again, open")
+        }
         _ = try await client.load(requests: 500, concurrency: concurrency) { contact(home, $0) }
         var ratios: [Double] = []
         for round in 0..<3 {
@@ -124,15 +141,7 @@ struct BooksBench: AsyncParsableCommand {
                 format: "in process, open + read + close of a book: p50 %.0f µs, p99 %.0f µs", openRun.percentile(0.5),
                 openRun.percentile(0.99)))
 
-        var cold: [Double] = []
-        for (index, book) in books.suffix(min(1_000, books.count / 10)).enumerated() {
-            cold.append(try await client.post(query, ["b": book.id, "id": book.contacts[index % book.contacts.count]]))
-        }
-        let coldRun = Run(samples: cold.sorted(), seconds: 1)
-        print(
-            String(
-                format: "first request to a closed book: p50 %.0f µs, p99 %.0f µs", coldRun.percentile(0.5),
-                coldRun.percentile(0.99)))
+        try await coldBooks(client, books)
 
         var peak = (rss: ProcessStats.residentBytes(), files: ProcessStats.openFiles())
         print("before the walk: RSS \(peak.rss >> 20) MiB, \(peak.files) open files")
@@ -144,6 +153,23 @@ struct BooksBench: AsyncParsableCommand {
         print("walking all \(books.count) books: peak RSS \(peak.rss >> 20) MiB, peak \(peak.files) open files")
 
         try await saveBesideImport(client, app, manifest)
+    }
+
+    /// One request to each of the last thousand small books, which nothing has opened yet.
+    private func coldBooks(
+        _ client: Client, _ books: [Manifest.Book], label: String = "first request to a closed book"
+    ) async throws {
+        var cold: [Double] = []
+        for (index, book) in books.suffix(min(1_000, books.count / 10)).enumerated() {
+            cold.append(
+                try await client.post(
+                    Self.contactQuery, ["b": book.id, "id": book.contacts[index % book.contacts.count]]))
+        }
+        let coldRun = Run(samples: cold.sorted(), seconds: 1)
+        print(
+            String(
+                format: "%@: p50 %.0f µs, p99 %.0f µs", label, coldRun.percentile(0.5),
+                coldRun.percentile(0.99)))
     }
 
     /// A uniform draw for a request of a round, the same on every run (SplitMix64's finaliser over both).
