@@ -6,25 +6,28 @@ extension SQLiteStore {
     /// Carnet identifier), by UID. One indexed query per 500 UIDs.
     public func contactIdentifiers(keepingVCardUIDs uids: [String]) async throws -> [(uid: String, contact: String)] {
         guard !uids.isEmpty else { return [] }
-        return try await read { db in
-            var result: [(uid: String, contact: String)] = []
-            for chunk in uids.chunked(500) {
-                let (lines, keys) = KeptVCardLine.uidLookup(chunk)
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT v.value, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
-                        WHERE v.kind = ? AND v.searchKey IN (\(databaseQuestionMarks(count: keys.count)))
-                        """, arguments: [MultiValueKind.vCardProperties.rawValue] + StatementArguments(keys))
-                // A long UID's key is its first bytes: the whole line decides, byte for byte.
-                for row in rows {
-                    let line: String = row[0]
-                    guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { continue }
-                    result.append((uid, row[1]))
-                }
+        return try await read { db in try Self.contacts(db, keepingVCardUIDs: uids) }
+    }
+
+    /// ``contactIdentifiers(keepingVCardUIDs:)`` within a read or a save's transaction.
+    static func contacts(_ db: Database, keepingVCardUIDs uids: [String]) throws -> [(uid: String, contact: String)] {
+        var result: [(uid: String, contact: String)] = []
+        for chunk in uids.chunked(500) {
+            let (lines, keys) = KeptVCardLine.uidLookup(chunk)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT v.value, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
+                    WHERE v.kind = ? AND v.searchKey IN (\(databaseQuestionMarks(count: keys.count)))
+                    """, arguments: [MultiValueKind.vCardProperties.rawValue] + StatementArguments(keys))
+            // A long UID's key is its first bytes: the whole line decides, byte for byte.
+            for row in rows {
+                let line: String = row[0]
+                guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { continue }
+                result.append((uid, row[1]))
             }
-            return result
         }
+        return result
     }
 
     /// Whether any contact keeps a vCard UID (one indexed probe): when none does, an import need not look cards
