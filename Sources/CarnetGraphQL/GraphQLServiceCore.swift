@@ -36,7 +36,12 @@ final class GraphQLServiceCore: Sendable {
             }
             return query
         }
-        guard case .object(let fields) = persisted, fields["version"] == .int(1) else {
+        guard case .object(let fields) = persisted else {
+            throw GraphQLRequestError(
+                .persistedQueryInvalid,
+                [ResponseError(message: "extensions.persistedQuery must be an object.", code: .badRequest)])
+        }
+        guard fields["version"] == .int(1) else {
             throw GraphQLRequestError(
                 .persistedQueryInvalid,
                 [

@@ -40,6 +40,10 @@ struct PersistedQueryAndCacheTests {
         let none = await fixture.service.execute(
             GraphQLRequestBody(query: query, extensions: ["persistedQuery": .null]))
         #expect(try JSONParser.parse(none.body)["data"]?["defaultContainer"]?["name"] == "Local")
+        // Not an object at all: a bad request, not a version of it (an outside tester's find).
+        let notObject = await fixture.service.execute(
+            GraphQLRequestBody(query: query, extensions: ["persistedQuery": .string("x")]))
+        #expect(try JSONParser.parse(notObject.body)["errors"]?[0]?["extensions"]?["code"] == "BAD_REQUEST")
     }
 
     @Test("The persisted query store is bounded")
