@@ -19,6 +19,22 @@ struct CommittedSaveErrorTests {
             + "{ revision contacts { id note } } }"
     }
 
+    /// An outside tester's find: a null `@skip` condition in a save's selection failed the field after the commit
+    /// as if nothing had been written.
+    @Test("A selection that cannot be collected after the save committed says the save was written")
+    func conditionAfterCommit() async throws {
+        let fixture = try GraphQLFixture()
+        let document = """
+            mutation($b: Boolean = true) { a: save(request: {operations: [{addGroup: {name: "G"}}]}) \
+            { revision x: historyToken @skip(if: $b) } }
+            """
+        let response = try await fixture.run(document, ["b": .null])
+        #expect(response.errorCodes == ["BAD_USER_INPUT"], "\(response.json.prefix(300))")
+        #expect(response["errors"]?[0]?["extensions"]?["saveCommitted"] == .bool(true))
+        #expect(response["errors"]?[0]?["extensions"]?["committed"] == .bool(true))
+        #expect(try await fixture.store.groups().count == 1)
+    }
+
     @Test("A save past the execution budget by the time it commits still answers what it saved")
     func pastTheDeadline() async throws {
         var limits = GraphQLLimits()

@@ -1,4 +1,6 @@
+import CarnetStore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CarnetGraphQL
@@ -198,5 +200,41 @@ struct HostileDocumentTests {
         let abandoned = try await fixture.run("{ containers { id } }", context: context)
         #expect(abandoned["data"] == .null)
         #expect(try await fixture.data("{ containers { id } }")["containers"]?.arrayValue?.count == 1)
+    }
+
+    /// An outside tester's find: a thousand vCards of tens of values each were written seconds past the budget, and
+    /// on after the client had left, since the budget was checked only where the executor waits.
+    @Test(
+        "Each vCard written is checked against the budget and the client's presence; writing stops at the first refusal"
+    )
+    func vCardsStopAtTheBudget() async throws {
+        let fixture = try GraphQLFixture()
+        var request = SaveRequest(transactionAuthor: "t")
+        for number in 0..<60 {
+            var contact = Contact()
+            contact.givenName = "P\(number)"
+            request.add(contact)
+        }
+        try await fixture.store.execute(request)
+        let query = "{ contacts(first: 100) { nodes { vCard } } }"
+        let checks = Atomic<Int>(0)
+        var counting = GraphQLRequestContext()
+        counting.isAbandoned = {
+            checks.add(1, ordering: .relaxed)
+            return false
+        }
+        let whole = try await fixture.run(query, context: counting)
+        #expect(whole["data"]?["contacts"]?["nodes"]?.arrayValue?.count == 60)
+        let total = checks.load(ordering: .relaxed)
+        #expect(total >= 60, "one check per card at least: \(total)")
+
+        // The client leaves after the tenth card: the eleventh is not written, nor anything after it.
+        let before = total - 60
+        let calls = Atomic<Int>(0)
+        var leaving = GraphQLRequestContext()
+        leaving.isAbandoned = { calls.add(1, ordering: .relaxed).newValue > before + 10 }
+        let cut = try await fixture.run(query, context: leaving)
+        #expect(cut["data"]?["contacts"] == .null || cut["data"] == .null, "\(cut.json.prefix(300))")
+        #expect(calls.load(ordering: .relaxed) == before + 11, "writing went on after the client left")
     }
 }

@@ -80,6 +80,18 @@ struct ValidationAndLimitsTests {
         #expect(codes == ["GRAPHQL_VALIDATION_FAILED"])
         let (introspection, _) = try await errorCodes(fixture, "subscription { __typename }")
         #expect(introspection == ["GRAPHQL_VALIDATION_FAILED"])
+        // Nor may the one field depend on `@skip` or `@include`, on it or on a fragment around it (an outside
+        // tester's find: these ran).
+        for document in [
+            "subscription S($b: Boolean!) { storeDidChange @include(if: $b) { historyToken } }",
+            "subscription { ... @skip(if: false) { storeDidChange { historyToken } } }",
+            "subscription { ...F } fragment F on Subscription { storeDidChange @include(if: true) { historyToken } }",
+        ] {
+            let response = try await fixture.run(document, ["b": true])
+            #expect(response["errors"]?[0]?["extensions"]?["code"] == "GRAPHQL_VALIDATION_FAILED", "\(document)")
+            #expect(response["errors"]?[0]?["message"]?.stringValue?.contains("@skip") == true, "\(document)")
+            #expect(response["errors"]?[0]?["locations"]?.arrayValue?.isEmpty == false, "\(document)")
+        }
     }
 
     @Test("@oneOf inputs take exactly one non-null field, in literals and in variables")

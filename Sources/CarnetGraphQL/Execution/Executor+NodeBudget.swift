@@ -70,6 +70,23 @@ extension Executor {
             code: .responseTooLarge)
     }
 
+    /// Checks the operation's time budget and its client's presence before a value that costs real time to write
+    /// (a vCard): the budget is otherwise checked where the executor waits, and writing a page of cards ran past it.
+    /// Once it has failed, every list stops at its next item (``writingStopped``).
+    /// - Throws: a ``FieldError`` with `MAX_EXECUTION_TIME_EXCEEDED`, or `CancellationError` when the client left.
+    func checkWritingBudget() throws {
+        if let writingStopped { throw writingStopped }
+        do {
+            try budget.check(context.isAbandoned)
+        } catch let error as FieldError {
+            writingStopped = error
+            throw error
+        } catch {
+            writingStopped = FieldError(message: "The request was cancelled.", code: .internalServerError)
+            throw error
+        }
+    }
+
     /// Counts a whole-book read against ``GraphQLLimits/maxBookScans`` as it is made. The planner refuses a query
     /// that names more, but one field under a list of books (`addressBooks { duplicateCandidates }`) is as many
     /// reads as the list has books, which only the run knows (an outside tester's find: one request read every

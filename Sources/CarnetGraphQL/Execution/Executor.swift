@@ -36,6 +36,8 @@ final class Executor {
     var committedMutation = false
     /// Whether the server refused this query's response more memory (`SERVER_BUSY`).
     @exclusivity(unchecked) var growthRefused = false
+    /// Set when the time budget ran out (or the client left) while values were being written: lists stop there.
+    @exclusivity(unchecked) var writingStopped: FieldError?
     /// Whole-book reads made so far (``admitBookScan()``).
     @exclusivity(unchecked) var bookScansMade = 0
     /// Whether this query reads each book in one state (``runQuery(_:)``), other books' too.
@@ -239,7 +241,7 @@ final class Executor {
         writer.beginArray()
         for index in 0..<count {
             // Each item may be large (a contact's image, its vCard): the response's size is checked item by item.
-            if let refusal = responseRefusal {
+            if let refusal = responseRefusal ?? writingStopped {
                 record(refusal, at: plan)
                 return false
             }
@@ -267,7 +269,11 @@ final class Executor {
     @inline(__always)
     func otherField(_ plan: FieldPlan, _ name: String) -> Bool {
         if let failure = plan.collectionFailure {
-            errors.append(failure.responseError(prepared.source, path: path, locations: positions(plan)))
+            // A save's selection that cannot be collected (a null `@skip` condition) fails after the save
+            // committed: said so, where it read as a save that wrote nothing (an outside tester's find).
+            var error = failure.responseError(prepared.source, path: path, locations: positions(plan))
+            amendForCommit(&error, cause: nil)
+            errors.append(error)
             return false
         }
         if plan.isTypename {
@@ -305,29 +311,32 @@ final class Executor {
             service.reportUnexpected(error)
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)
         }
-        var extensions = fieldError.extensions
-        var message = fieldError.message
+        var response = ResponseError(
+            message: fieldError.message, code: fieldError.code, locations: positions(plan), path: path,
+            extensions: fieldError.extensions)
+        amendForCommit(&response, cause: (error as? StoreError)?.cause)
+        errors.append(response)
+    }
+
+    /// An error raised after the operation's mutation committed says so, whatever raised it.
+    func amendForCommit(_ error: inout ResponseError, cause: String?) {
         if committedMutation {
             // Any mutation: its write stands although its field is null (a client that retried a createAddressBook
             // whose selection failed made a second book, an outside fuzzer's find). Nor may the error say otherwise:
             // a store error's "nothing was written. Retry shortly." and its retryAfterSeconds made clients that
             // follow them write a committed save twice (an outside tester's find, under PostgreSQL restarts).
-            extensions["committed"] = .bool(true)
-            extensions["retryAfterSeconds"] = nil
-            let detail = (error as? StoreError)?.cause ?? fieldError.message
-            message = "The mutation was written (do not send it again); what failed after it: \(detail)."
+            error.extensions["committed"] = .bool(true)
+            error.extensions["retryAfterSeconds"] = nil
+            let detail = cause ?? error.message
+            error.message = "The mutation was written (do not send it again); what failed after it: \(detail)."
         }
         if let committedSave {
             // What failed after the save committed (reading back what it saved, a response limit) says so: the
             // client must not take the null for a save that wrote nothing, and retry it.
-            extensions["saveCommitted"] = .bool(true)
-            extensions["revision"] = committedSave.revision.map { .string(String($0)) } ?? .null
-            extensions["historyToken"] = .string(committedSave.historyToken)
+            error.extensions["saveCommitted"] = .bool(true)
+            error.extensions["revision"] = committedSave.revision.map { .string(String($0)) } ?? .null
+            error.extensions["historyToken"] = .string(committedSave.historyToken)
         }
-        errors.append(
-            ResponseError(
-                message: message, code: fieldError.code, locations: positions(plan),
-                path: path, extensions: extensions))
     }
 }
 

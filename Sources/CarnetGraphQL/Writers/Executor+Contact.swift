@@ -73,10 +73,20 @@ extension Executor {
                 }
             case .vCard:
                 let version: VCardWriter.Version = args(plan).string("version") == "V4_0" ? .v4 : .v3
-                let card = VCardExporter.card(
-                    copy contact, groups: loads.groupsByContact[contact.identifier] ?? [],
-                    writer: VCardWriter(version: version))
-                leaf(plan) { $0.string(card) }
+                let groups = loads.groupsByContact[contact.identifier] ?? []
+                guard
+                    field(
+                        plan,
+                        {
+                            // A card costs real time (a thousand of them, tens of values each, ran seconds past the
+                            // budget: an outside tester's find), so each is checked against it.
+                            try checkWritingBudget()
+                            let card = VCardExporter.card(
+                                copy contact, groups: groups, writer: VCardWriter(version: version))
+                            writer.string(card)
+                            return true
+                        })
+                else { return false }
             case .displayName: leaf(plan) { $0.string(displayName(copy contact, plan)) }
             case .groups:
                 let groups = loads.groupsByContact[contact.identifier] ?? []
