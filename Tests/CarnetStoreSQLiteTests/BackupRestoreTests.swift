@@ -43,4 +43,29 @@ struct BackupRestoreTests {
         try await original.close()
         try await restored.close()
     }
+
+    /// An outside tester's find: a backup that failed (a full disk) left an empty file, which refused the retry.
+    @Test("A backup is its owner's alone; an existing destination is refused as it is; a failed one leaves nothing")
+    func backupFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-backup-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore.open(path: directory.appendingPathComponent("carnet.sqlite").path)
+        try await store.add([Make.person("Kept", "Before")])
+        let backupPath = directory.appendingPathComponent("backup.sqlite").path
+        try await store.backup(to: backupPath)
+        let attributes = try FileManager.default.attributesOfItem(atPath: backupPath)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        let taken = directory.appendingPathComponent("taken").path
+        #expect(FileManager.default.createFile(atPath: taken, contents: Data("mine".utf8)))
+        let refused = await #expect(throws: StoreError.self) { try await store.backup(to: taken) }
+        #expect(refused?.code == .validationFailed)
+        #expect(FileManager.default.contents(atPath: taken) == Data("mine".utf8))
+
+        try await store.close()
+        let failed = directory.appendingPathComponent("failed.sqlite").path
+        await #expect(throws: (any Error).self) { try await store.backup(to: failed) }
+        #expect(!FileManager.default.fileExists(atPath: failed))
+    }
 }
