@@ -11,7 +11,14 @@ extension Carnet.QueryCommand {
         var tls = TLSConfiguration.makeClientConfiguration()
         let defaultCA = options.layout.developmentCAPath
         if let path = caFile ?? (FileManager.default.fileExists(atPath: defaultCA) ? defaultCA : nil) {
-            tls.trustRoots = .file(path)
+            // Read here, so that a missing or unreadable file is named with its flag: the client's own errors said
+            // `noSuchFilesystemObject` or quoted BoringSSL (an outside tester's find).
+            let roots = (try? NIOSSLCertificate.fromPEMFile(path)) ?? []
+            guard !roots.isEmpty else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "no PEM certificate in it" : "no such file"
+                throw ValidationError("--cacert (or CARNET_CA): cannot read \(path) (\(reason)).")
+            }
+            tls.trustRoots = .certificates(roots)
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))

@@ -50,7 +50,9 @@ extension SQLiteStore {
                 try copy.close()
             }
         } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
             throw error
         }
     }
