@@ -165,6 +165,9 @@ struct ValidationAndLimitsTests {
             try await errorCodes(
                 fixture, "{ containers { id } defaultContainer { id } currentHistoryToken groups { id } }"
             ).codes == ["MAX_ROOT_FIELDS_EXCEEDED"])
+        // The same field again merges into one, which runs once: counted once, however often it is written.
+        let repeated = "{ ...F currentHistoryToken currentHistoryToken } fragment F on Query { currentHistoryToken }"
+        #expect(try await fixture.run(repeated)["errors"] == nil)
         limits.maxDepth = 16
         let nodes = try GraphQLFixture(limits: limits)
         // 100 contacts + 100 × 10 (estimated) groups + 100 × 10 × 100 members.
