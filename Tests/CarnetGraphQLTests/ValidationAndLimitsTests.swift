@@ -66,6 +66,11 @@ struct ValidationAndLimitsTests {
             #expect(response["errors"]?[0]?["message"]?.stringValue == message, "\(query)")
             #expect(response["data"] == nil)
         }
+        // At the names, as graphql-js reports them (an outside tester's note).
+        let (_, duplicate) = try await errorCodes(fixture, "query A { __typename } query A { __typename }")
+        #expect(
+            duplicate["errors"]?[0]?["locations"]
+                == .array([.object(["line": 1, "column": 7]), .object(["line": 1, "column": 30])]))
         // Two operations with one body and different names are fine.
         let named = try await fixture.run(
             "query A { __typename } query B { __typename }", operationName: "B")

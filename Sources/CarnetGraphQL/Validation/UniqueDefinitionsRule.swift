@@ -21,16 +21,18 @@ struct UniqueDefinitionsRule {
                     }
                     continue
                 }
-                if let first = operations[name] {
+                // At the names, as graphql-js reports them.
+                if let first = operations[name], let firstName = first.name, let secondName = operation.name {
                     errors.append(
-                        .validation("There can be only one operation named \"\(name)\".", [first, operation]))
+                        .validation("There can be only one operation named \"\(name)\".", [firstName, secondName]))
                 } else {
                     operations[name] = operation
                 }
             case let fragment as FragmentDefinition:
                 let name = fragment.name.value
                 if let first = fragments[name] {
-                    errors.append(.validation("There can be only one fragment named \"\(name)\".", [first, fragment]))
+                    errors.append(
+                        .validation("There can be only one fragment named \"\(name)\".", [first.name, fragment.name]))
                 } else {
                     fragments[name] = fragment
                 }
