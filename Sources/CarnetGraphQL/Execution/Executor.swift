@@ -327,7 +327,8 @@ final class Executor {
             // follow them write a committed save twice (an outside tester's find, under PostgreSQL restarts).
             error.extensions["committed"] = .bool(true)
             error.extensions["retryAfterSeconds"] = nil
-            let detail = cause ?? error.message
+            var detail = cause ?? error.message
+            if detail.hasSuffix(".") { detail.removeLast() }
             error.message = "The mutation was written (do not send it again); what failed after it: \(detail)."
         }
         if let committedSave {
