@@ -82,7 +82,7 @@ extension Executor {
             writingStopped = error
             throw error
         } catch {
-            writingStopped = FieldError(message: "The request was cancelled.", code: .internalServerError)
+            writingStopped = .cancelled
             throw error
         }
     }

@@ -306,7 +306,7 @@ final class Executor {
         case let storeError as StoreError:
             fieldError = FieldError(storeError)
         case is CancellationError:
-            fieldError = FieldError(message: "The request was cancelled.", code: .internalServerError)
+            fieldError = .cancelled
         default:
             service.reportUnexpected(error)
             fieldError = FieldError(message: "Internal server error.", code: .internalServerError)

@@ -8,4 +8,7 @@ struct FieldError: Error, Sendable {
     static func badUserInput(_ message: String, extensions: [String: JSONValue] = [:]) -> FieldError {
         FieldError(message: message, code: .badUserInput, extensions: extensions)
     }
+
+    /// What a field says when its task was cancelled or its client left (no client reads it but the logs).
+    static let cancelled = FieldError(message: "The request was cancelled.", code: .internalServerError)
 }

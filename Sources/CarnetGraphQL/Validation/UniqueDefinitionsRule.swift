@@ -8,33 +8,33 @@ import GraphQL
 struct UniqueDefinitionsRule {
     func validate(_ document: Document) -> [GraphQLError] {
         var errors: [GraphQLError] = []
-        var operations: [String: OperationDefinition] = [:]
-        var fragments: [String: FragmentDefinition] = [:]
+        // Each name's first definition, by its name node: errors point at the names, as graphql-js's do.
+        var operations: [String: Name] = [:]
+        var fragments: [String: Name] = [:]
         let operationCount = document.definitions.count { $0 is OperationDefinition }
         for definition in document.definitions {
             switch definition {
             case let operation as OperationDefinition:
-                guard let name = operation.name?.value else {
+                guard let node = operation.name else {
                     if operationCount > 1 {
                         errors.append(
                             .validation("This anonymous operation must be the only defined operation.", [operation]))
                     }
                     continue
                 }
-                // At the names, as graphql-js reports them.
-                if let first = operations[name], let firstName = first.name, let secondName = operation.name {
+                if let first = operations[node.value] {
                     errors.append(
-                        .validation("There can be only one operation named \"\(name)\".", [firstName, secondName]))
+                        .validation("There can be only one operation named \"\(node.value)\".", [first, node]))
                 } else {
-                    operations[name] = operation
+                    operations[node.value] = node
                 }
             case let fragment as FragmentDefinition:
                 let name = fragment.name.value
                 if let first = fragments[name] {
                     errors.append(
-                        .validation("There can be only one fragment named \"\(name)\".", [first.name, fragment.name]))
+                        .validation("There can be only one fragment named \"\(name)\".", [first, fragment.name]))
                 } else {
-                    fragments[name] = fragment
+                    fragments[name] = fragment.name
                 }
             default:
                 continue

@@ -100,6 +100,12 @@ public enum KeptVCardLine {
         return (lines, keys)
     }
 
+    /// The UID of `line`, a stored line found by its search key, when it is one of `lines` (``uidLookup(_:)``): a
+    /// long UID's key is its first bytes, so the whole line decides, byte for byte.
+    public static func uid(of line: String, among lines: Set<[UInt8]>) -> String? {
+        lines.contains(Array(line.utf8)) ? uid(in: line) : nil
+    }
+
     /// An ASCII letter in capitals, as the reader compares names: `VERſION` is no VERSION to it.
     private static func uppercased(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
 

@@ -25,9 +25,7 @@ extension PostgresSaveTransaction {
                 contacts.append(contact)
                 continue
             }
-            // A long UID's key is its first bytes: the whole line decides, byte for byte.
-            guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { continue }
-            keepers.append((uid, contact))
+            if let uid = KeptVCardLine.uid(of: line, among: lines) { keepers.append((uid, contact)) }
         }
         try claims.check(keepers: keepers, contacts: contacts)
     }

@@ -97,11 +97,7 @@ extension PostgresStore: ContactStore {
                     AND search_key = ANY(\(keys))
                 """, logger: logger
             ).decode((String, String).self).array()
-            // A long UID's key is its first bytes: the whole line decides, byte for byte.
-            return rows.compactMap { line, contact in
-                guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { return nil }
-                return (uid, contact)
-            }
+            return rows.compactMap { line, contact in KeptVCardLine.uid(of: line, among: lines).map { ($0, contact) } }
         }
     }
 

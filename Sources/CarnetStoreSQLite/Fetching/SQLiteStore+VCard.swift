@@ -20,11 +20,8 @@ extension SQLiteStore {
                     SELECT v.value, c.id FROM labeledValue v JOIN contact c ON c.rowid = v.contactRowid
                     WHERE v.kind = ? AND v.searchKey IN (\(databaseQuestionMarks(count: keys.count)))
                     """, arguments: [MultiValueKind.vCardProperties.rawValue] + StatementArguments(keys))
-            // A long UID's key is its first bytes: the whole line decides, byte for byte.
             for row in rows {
-                let line: String = row[0]
-                guard lines.contains(Array(line.utf8)), let uid = KeptVCardLine.uid(in: line) else { continue }
-                result.append((uid, row[1]))
+                if let uid = KeptVCardLine.uid(of: row[0], among: lines) { result.append((uid, row[1])) }
             }
         }
         return result

@@ -160,16 +160,14 @@ struct CardDecoder {
     /// outside tester's find: `N:Fam;Giv\nen` was saved as "Giv en" without a word).
     ///
     /// C1 controls (U+0080–U+009F) and the line and paragraph separators are more than one byte, and may come from
-    /// a CHARSET or quoted-printable: they are looked for in the decoded value, when it has a byte past ASCII or a
-    /// transfer encoding. URIs (URL, a social profile's) are kept with their backslashes, so their `\n` is no line
-    /// break (both found by an outside tester: changed without a word, and warned of though kept).
+    /// a CHARSET or quoted-printable: the value is decoded again to look for them only when it may hold one
+    /// (``mayHoldWideControls(_:)``). URIs (URL, a social profile's) are kept with their backslashes, so their `\n`
+    /// is no line break (both found by an outside tester: changed without a word, and warned of though kept).
     private func valueLostCharacters(_ line: ContentLine) -> Bool {
         if line.value.contains(where: { $0 != 0x09 && !Validation.allows($0, multiline: false) }) { return true }
         let isURI = line.property == .url || line.property == .socialProfile
         // A PHOTO's bytes are no text.
-        if line.property != .photo, line.value.contains(where: { $0 >= 0x80 }) || line.parameter("ENCODING") != nil,
-            decodedLostCharacters(line, isURI: isURI)
-        {
+        if line.property != .photo, mayHoldWideControls(line), decodedLostCharacters(line, isURI: isURI) {
             return true
         }
         let tab = line.value.contains(0x09)
@@ -181,6 +179,31 @@ struct CardDecoder {
                 ?? false
         default: return true
         }
+    }
+
+    /// Whether the value may decode to a C1 control or a line or paragraph separator: it has a transfer encoding,
+    /// a CHARSET, or 2.1's Windows-1252 reading of bytes that are not UTF-8, and a byte past ASCII or an encoding;
+    /// else it is UTF-8 as written, and holds one only as those characters' bytes (C2 80–C2 9F, E2 80 A8, E2 80 A9).
+    /// Decoding every line with a byte past ASCII a second time was the import's work twice for text in most
+    /// languages.
+    private func mayHoldWideControls(_ line: ContentLine) -> Bool {
+        if line.encoding != nil { return true }
+        if values.version == .v21 || line.parameter("CHARSET") != nil { return line.value.contains { $0 >= 0x80 } }
+        let bytes = line.value
+        var index = bytes.startIndex
+        while let lead = bytes[index...].firstIndex(where: { $0 == 0xC2 || $0 == 0xE2 }) {
+            let next = bytes.index(after: lead)
+            guard next < bytes.endIndex else { return false }
+            if bytes[lead] == 0xC2 {
+                if (0x80...0x9F).contains(bytes[next]) { return true }
+            } else if bytes[next] == 0x80, bytes.index(after: next) < bytes.endIndex,
+                bytes[bytes.index(after: next)] == 0xA8 || bytes[bytes.index(after: next)] == 0xA9
+            {
+                return true
+            }
+            index = next
+        }
+        return false
     }
 
     /// Whether the decoded value holds a character past ASCII that its field cannot: any control character, and in
