@@ -28,4 +28,34 @@ struct AbandonedImportTests {
             #expect(try await fixture.store.contactCount() == (strict ? 0 : 10), "strict \(strict)")
         }
     }
+
+    struct AccessEnded: Error {}
+
+    /// An import already writing ran to its end after its caller's grant was withdrawn (an outside tester's find).
+    @Test("An import whose caller lost access stops before its next batch, saying what it kept")
+    func accessEnds() async throws {
+        for strict in [false, true] {
+            let fixture = try ImportFixture()
+            var importer = VCardImporter(store: fixture.store, transactionAuthor: "test", strict: strict)
+            importer.batchSize = 10
+            let checks = Mutex(0)
+            importer.checkAccess = {
+                let count = checks.withLock {
+                    $0 += 1
+                    return $0
+                }
+                if count > 2 { throw AccessEnded() }
+            }
+            do {
+                _ = try await importer.importCards(Data(Self.file.utf8))
+                Issue.record("strict \(strict): the import ran to its end")
+            } catch let stopped as VCardImportStopped {
+                #expect(stopped.cause is AccessEnded)
+                #expect(stopped.saved.added == (strict ? 0 : 20), "strict \(strict)")
+                #expect(stopped.saved.historyToken.isEmpty == strict, "strict \(strict)")
+            }
+            #expect(try await fixture.store.contactCount() == (strict ? 0 : 20), "strict \(strict)")
+            #expect(checks.withLock { $0 } == 3)
+        }
+    }
 }

@@ -3,8 +3,9 @@ import CarnetVCard
 import Foundation
 
 extension Executor {
-    /// `importVCards`: the vCard importer, its author checked like a save's.
-    func importVCards(_ plan: FieldPlan) async throws -> Bool {
+    /// `importVCards`: the vCard importer, its author checked like a save's; on a service of many books, the
+    /// caller's access to `bookID` checked again before each batch.
+    func importVCards(_ plan: FieldPlan, bookID: String?) async throws -> Bool {
         let arguments = args(plan)
         let author: String?
         do {
@@ -18,10 +19,15 @@ extension Executor {
         importer.linkDuplicates = arguments.bool("linkDuplicates") ?? false
         importer.textIsDecoded = true
         importer.isAbandoned = context.isAbandoned
+        if let viewer = context.viewer, let bookID {
+            importer.checkAccess = { try await viewer.checkStillWritable(bookID) }
+        }
         let summary: VCardImporter.Summary
         do {
             summary = try await importer.importCards(Data((arguments.string("data") ?? "").utf8))
             markCommitted()
+        } catch let stopped as VCardImportStopped {
+            throw stoppedImport(stopped)
         } catch let issue as VCardIssue {
             throw FieldError(
                 message: issue.description, code: .vCardMalformed,
@@ -63,6 +69,26 @@ extension Executor {
         }
         writer.endObject()
         return true
+    }
+
+    /// The error of an import stopped because its caller lost access, with what it saved before (a lenient
+    /// import's batches stay): the answer is then the only word of those writes.
+    private func stoppedImport(_ stopped: VCardImportStopped) -> FieldError {
+        let saved = stopped.saved
+        if saved.imported > 0 { markCommitted() }
+        let cause =
+            stopped.cause as? FieldError
+            ?? (stopped.cause as? StoreError).map {
+                FieldError(message: $0.cause ?? $0.message, code: ErrorCode($0.code))
+            }
+            ?? FieldError(message: "Access to this address book could not be checked.", code: ErrorCode(.unavailable))
+        return FieldError(
+            message:
+                "\(cause.message) The import stopped: the \(saved.imported) cards saved before are kept, nothing after.",
+            code: cause.code,
+            extensions: [
+                "added": .int(saved.added), "updated": .int(saved.updated), "unchanged": .int(saved.unchanged),
+            ].merging(saved.historyToken.isEmpty ? [:] : ["historyToken": .string(saved.historyToken)]) { $1 })
     }
 
     /// A list of plain objects (`type`'s scalar fields only, so nothing in them can fail but a selection set that

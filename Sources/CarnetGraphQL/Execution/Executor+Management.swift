@@ -21,6 +21,7 @@ extension Executor {
             try requireWholeToken(viewer)
             let book = try await catalog.deleteBook(id: id, by: viewer.principalID)
             markCommitted()
+            context.accessNarrowed(.bookDeleted(bookID: book.id))
             try await viewer.books.delete(book)
             writer.string(book.id)
             return true
@@ -44,15 +45,18 @@ extension Executor {
             return try await writeVisibleBook(visible, viewer, plan)
         case .unshareAddressBook:
             try requireWholeToken(viewer)
-            writer.bool(
-                try await catalog.unshare(
-                    bookID: id, with: arguments.string("principalId") ?? "", by: viewer.principalID))
+            let principalID = arguments.string("principalId") ?? ""
+            let withdrawn = try await catalog.unshare(bookID: id, with: principalID, by: viewer.principalID)
+            if withdrawn { context.accessNarrowed(.grantWithdrawn(bookID: id, principalID: principalID)) }
+            writer.bool(withdrawn)
             return true
         case .createAccessToken:
             return try await createToken(viewer, arguments, plan)
         case .revokeAccessToken:
             try await requireRevocable(id, viewer)
-            writer.bool(try await catalog.revokeAccessToken(id: id, principalID: viewer.principalID))
+            let revoked = try await catalog.revokeAccessToken(id: id, principalID: viewer.principalID)
+            if revoked { context.accessNarrowed(.tokenRevoked(tokenID: id)) }
+            writer.bool(revoked)
             return true
         case .createPrincipal:
             try await requireAdmin(viewer)
@@ -66,8 +70,10 @@ extension Executor {
             guard id != viewer.principalID else {
                 throw FieldError(message: "An admin cannot disable itself.", code: .forbidden)
             }
-            try await catalog.setDisabled(arguments.bool("disabled") ?? true, principal: id)
+            let disabled = arguments.bool("disabled") ?? true
+            try await catalog.setDisabled(disabled, principal: id)
             markCommitted()
+            if disabled { context.accessNarrowed(.principalDisabled(principalID: id)) }
             guard let principal = try await catalog.principal(id: id) else {
                 throw StoreError(.recordDoesNotExist, "No principal has this id.", affected: [id])
             }
@@ -80,6 +86,7 @@ extension Executor {
             }
             let deleted = try await catalog.deletePrincipal(id: id)
             markCommitted()
+            context.accessNarrowed(.principalDisabled(principalID: id))
             for book in deleted { try await viewer.books.delete(book) }
             writer.string(id)
             return true

@@ -9,7 +9,7 @@ extension Executor {
         guard let bookID = args(plan).string("addressBookId") else {
             // A token may write to some of its books and not to the one its root fields mean.
             if let viewer = context.viewer, !viewer.defaultBookWritable { throw Self.readOnlyBook }
-            return try await mutationOnBook(plan)
+            return try await mutationOnBook(plan, bookID: context.viewer?.defaultBookID)
         }
         let viewer = try requireViewer()
         // A book without a grant gets the answer an unknown id gets.
@@ -17,14 +17,14 @@ extension Executor {
             throw StoreError.noSuchBook(bookID)
         }
         guard visible.access.canWrite else { throw Self.readOnlyBook }
-        return try await inBook(visible, viewer) { try await mutationOnBook(plan) }
+        return try await inBook(visible, viewer) { try await mutationOnBook(plan, bookID: bookID) }
     }
 
     static let readOnlyBook = FieldError(message: "This address book is shared read-only.", code: .forbidden)
 
-    /// A mutation on the book in ``store``.
-    private func mutationOnBook(_ plan: FieldPlan) async throws -> Bool {
-        if MutationField(rawValue: plan.code) == .importVCards { return try await importVCards(plan) }
+    /// A mutation on the book in ``store`` (`bookID` on a service of many books).
+    private func mutationOnBook(_ plan: FieldPlan, bookID: String?) async throws -> Bool {
+        if MutationField(rawValue: plan.code) == .importVCards { return try await importVCards(plan, bookID: bookID) }
         guard MutationField(rawValue: plan.code) == .save else {
             throw FieldError(message: "Unknown mutation \(plan.name).", code: .badUserInput)
         }

@@ -24,6 +24,8 @@ final class Executor {
     @exclusivity(unchecked) var errors: [ResponseError] = []
     /// What collecting the operation's root selection set failed on: its data is null (``failedRoot(_:)``).
     private(set) var rootFailure: CollectionFailure?
+    /// The records the operation may return, as ``NodeLimit`` counts them (set by ``planRoot()``).
+    private(set) var estimatedNodes = 0
     @exclusivity(unchecked) var path: [PathElement] = []
     /// Records admitted to the response so far (``admitNodes(_:)``).
     @exclusivity(unchecked) var nodesWritten = 0
@@ -116,6 +118,18 @@ final class Executor {
             throw Self.refusal(
                 "This query asks for __schema \(introspections) times; a request may do that \(service.limits.maxSchemaIntrospections) time(s).",
                 .tooManyIntrospections)
+        }
+        if operation.operation == .mutation, !context.allowedOperations.contains(.query),
+            let (plan, path) = WriteOnlyAnswers.firstRead(in: fields)
+        {
+            throw GraphQLRequestError(
+                .operationNotAllowed,
+                [
+                    ResponseError(
+                        message:
+                            "A token without the read scope sees what a mutation did, not the address book's contents: \(path.joined(separator: ".")) cannot be selected.",
+                        code: context.disallowedCode, locations: positions(plan))
+                ])
         }
         return fields
     }

@@ -30,6 +30,9 @@ public struct GraphQLRequestContext: Sendable {
     /// The principal behind the request, on a service of many; `nil` on a single-store service, where `viewer`
     /// and `addressBooks` have nothing to say.
     public var viewer: GraphQLViewer?
+    /// Told, after it is written, of each access a management mutation took away, so the caller ends what it ends
+    /// at once (``AccessNarrowing``).
+    public var accessNarrowed: @Sendable (AccessNarrowing) -> Void = { _ in }
 
     public init() {}
 }

@@ -51,6 +51,23 @@ public struct GraphQLViewer: Sendable {
         return visible.filter { bookIDs.contains($0.book.id) }
     }
 
+    /// Throws FORBIDDEN unless this token may still write to the book: not revoked, its principal enabled, its
+    /// access to the book still READ_WRITE or OWNER; RECORD_DOES_NOT_EXIST once the book is deleted (the caller
+    /// could write to it: that it is gone tells nothing new). Asked again during a long write (an import's
+    /// batches), which stops once access ends.
+    func checkStillWritable(_ bookID: String) async throws {
+        let ended = FieldError(message: "Access to this address book has ended.", code: .forbidden)
+        guard let (token, principal) = try await catalog.accessToken(id: tokenID), token.revoked == nil,
+            principal.disabled == nil, principal.id == principalID
+        else { throw ended }
+        guard let (_, access) = try await catalog.access(principalID: principalID, bookID: bookID, tokenBooks: bookIDs)
+        else {
+            if try await catalog.book(id: bookID) == nil { throw StoreError.noSuchBook(bookID) }
+            throw ended
+        }
+        guard access.canWrite else { throw ended }
+    }
+
     /// A book this token may open, as its principal sees it; `nil` when there is none or the principal may not
     /// know of it.
     func book(id: String) async throws -> VisibleBook? {

@@ -67,6 +67,7 @@ public struct AccessIdentity: Sendable, Hashable {
         }
         context.allowedOperations = AccessScope.operations(scopes)
         context.disallowedCode = .forbidden
+        context.accessNarrowed = { tokens.narrowed($0) }
         let identity = self
         context.authorizeAuthor = { requested throws(AuthorRejected) in try identity.authorize(requested) }
         return context

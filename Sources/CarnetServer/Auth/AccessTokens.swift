@@ -1,3 +1,4 @@
+import CarnetGraphQL
 import CarnetStore
 import Crypto
 import Foundation
@@ -19,6 +20,8 @@ public final class AccessTokens: Sendable {
     /// checks its token each second; with the catalog slow, each check missed the cache and made its own lookup,
     /// which made it slower still (an outside tester's 10,000 idle subscriptions on 200 tokens held both cores).
     private let lookups = Mutex<[String: Task<Entry?, any Error>]>([:])
+    /// The subscriptions open in this process, ended at once by what ``narrowed(_:)`` is told.
+    let subscriptions = OpenSubscriptions()
 
     /// A class, so that reading it from the cache retains one reference rather than copying the record.
     private final class Entry: Sendable {
@@ -76,6 +79,25 @@ public final class AccessTokens: Sendable {
         guard let entry = try await entry(id: id), entry.record.revoked == nil else { return nil }
         guard hash.withUnsafeBytes({ Self.constantTimeEqual($0, entry.record.secretHash) }) else { return nil }
         return entry.identity
+    }
+
+    /// Access a management mutation of this process took away: the tokens it concerns are looked up again at their
+    /// next use (not after the cache's lifetime), and the subscriptions it ends end now.
+    func narrowed(_ narrowing: AccessNarrowing) {
+        cache.withLock { entries in
+            switch narrowing {
+            case .tokenRevoked(let tokenID):
+                entries[tokenID] = nil
+            case .principalDisabled(let principalID), .grantWithdrawn(_, let principalID):
+                entries = entries.filter { $0.value.entry?.identity.principalID != principalID }
+            case .bookDeleted(let bookID):
+                entries = entries.filter { entry in
+                    guard let identity = entry.value.entry?.identity else { return true }
+                    return identity.book.id != bookID && !(identity.bookIDs?.contains(bookID) ?? false)
+                }
+            }
+        }
+        subscriptions.narrowed(narrowing)
     }
 
     /// What an identity authenticated earlier (an open socket's) grants now, read at most `maxAge` ago: `nil`

@@ -30,13 +30,34 @@ extension GraphQLWebSocketSession {
             case .ended:
                 ending = Self.accessEnded
             }
-            guard isActive(id, generation) else { return }
-            // Off the books first, so no `next` follows the error; then the operation's task stops.
-            let task = stopOperation(id, generation)
-            await send(ServerMessage.error(id, ending))
-            task?.cancel()
-            return
+            return await endSubscription(id, generation, ending)
         }
+    }
+
+    /// Ends a subscription with an `error` message, once: off the books first, so no `next` follows the error;
+    /// then the operation's task stops.
+    func endSubscription(_ id: String, _ generation: Int, _ ending: [UInt8]) async {
+        guard isActive(id, generation) else { return }
+        let task = stopOperation(id, generation)
+        await send(ServerMessage.error(id, ending))
+        task?.cancel()
+    }
+
+    /// Registers a subscription with the process's open ones (``OpenSubscriptions``), so that access a
+    /// management mutation takes away ends it at once; pass the key back to `remove` when it ends.
+    func registerSubscription(_ id: String, _ generation: Int, _ identity: AccessIdentity, book: String?) -> Int {
+        dependencies.tokens.subscriptions.add(
+            OpenSubscriptions.Entry(
+                tokenID: identity.tokenID, principalID: identity.principalID, bookID: book ?? identity.book.id
+            ) { [self] in
+                // Off the books before the mutation that ended it answers, so no `next` of a later commit follows.
+                guard isActive(id, generation) else { return }
+                let task = stopOperation(id, generation)
+                Task {
+                    await send(ServerMessage.error(id, Self.accessEnded))
+                    task?.cancel()
+                }
+            })
     }
 
     /// Access checks in a row that the catalog cannot answer before a subscription ends (UNAVAILABLE): half a

@@ -58,6 +58,11 @@ public struct VCardImporter: Sendable {
     /// `CancellationError`. A lenient import keeps the batches it saved. An import whose client left ran to its
     /// end, and held a server's shutdown as long (an outside tester's find).
     public var isAbandoned: @Sendable () -> Bool = { false }
+    /// Asked after ``isAbandoned`` at the same points: throws when whoever asked for the import may no longer
+    /// write to the store (a server's caller whose token was revoked, whose principal was disabled or whose grant
+    /// was withdrawn). The import then throws ``VCardImportStopped``, keeping the batches a lenient import saved.
+    /// An import that was already writing ran to its end after its caller lost access (an outside tester's find).
+    public var checkAccess: (@Sendable () async throws -> Void)?
 
     public init(
         store: any ContactStore, containerIdentifier: String? = nil, transactionAuthor: String? = nil,
@@ -128,7 +133,7 @@ public struct VCardImporter: Sendable {
         var created = 0
         let contacts = cards.filter { $0.kind == .contact }.map(Self.prepared)
         for start in stride(from: 0, to: contacts.count, by: batchSize) {
-            try checkWanted()
+            try await checkWanted(saved: nil)
             let planned = try await session.plan(Array(contacts[start..<min(start + batchSize, contacts.count)]))
             for card in planned {
                 if let problem = card.problem { throw problem }
@@ -138,7 +143,7 @@ public struct VCardImporter: Sendable {
             operations += try await session.membershipOperations(planned, created: &created)
         }
         operations += try await session.linkOperations().map(\.operation)
-        try checkWanted()
+        try await checkWanted(saved: nil)
         if !operations.isEmpty {
             session.summary.historyToken = try await store.execute(atomically: session.requests(operations))
                 .historyToken
@@ -161,7 +166,7 @@ public struct VCardImporter: Sendable {
         let cards = reader(strict: false).cards(from: data).makeIterator()
         var next = await CardBatch.read(from: cards, contacts: contacts)
         while let current = next {
-            try checkWanted()
+            try await checkWanted(saved: session.summary)
             guard readsAhead else {
                 try await save(current, &session, &handled, progress)
                 next = await CardBatch.read(from: current.rest, contacts: contacts)
@@ -176,14 +181,22 @@ public struct VCardImporter: Sendable {
                 return try await group.next() ?? nil
             }
         }
-        try checkWanted()
+        try await checkWanted(saved: session.summary)
         try await session.saveLinks()
         progress(handled)
     }
 
-    /// Throws `CancellationError` when the import was cancelled or abandoned.
-    private func checkWanted() throws {
+    /// Throws `CancellationError` when the import was cancelled or abandoned, ``VCardImportStopped`` when its caller
+    /// lost access (``checkAccess``).
+    /// - Parameter saved: what the import saved so far; `nil` for a strict import, which has saved nothing.
+    private func checkWanted(saved: Summary?) async throws {
         if Task.isCancelled || isAbandoned() { throw CancellationError() }
+        guard let checkAccess else { return }
+        do {
+            try await checkAccess()
+        } catch {
+            throw VCardImportStopped(cause: error, saved: saved ?? Summary())
+        }
     }
 
     /// Learns a batch's cards, notes its unreadable ones and saves its contact cards.
@@ -217,4 +230,12 @@ public struct VCardImporter: Sendable {
         if card.uid == nil { card.contact = card.contact.withIdentifier(ContentIdentifier.make(card.contact)) }
         return card
     }
+}
+
+/// An import stopped before its end because its caller lost access (``VCardImporter/checkAccess``): the batches it
+/// saved before (``saved``) stay; a strict import saved nothing.
+public struct VCardImportStopped: Error, Sendable {
+    /// What ``VCardImporter/checkAccess`` threw.
+    public var cause: any Error
+    public var saved: VCardImporter.Summary
 }
