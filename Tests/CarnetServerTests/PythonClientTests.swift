@@ -101,6 +101,20 @@ struct PythonClientTests {
         }
     }
 
+    @Test("An unread answer counts against the budget until its bytes have gone, over HTTP/1.1 and WebSocket")
+    func unreadAcrossConnections() async throws {
+        // One answer of ~6 MB fits the budget, two do not.
+        try await withServer({
+            $0.maxHeldResponseBytes = 9_000_000
+            $0.writeStallTimeout = .seconds(600)
+        }) { server in
+            let token = try await server.token()
+            try await PythonClients.run(
+                "unread_across_connections.py",
+                ["--port", "\(server.port)", "--ca", server.caPath, "--token", token, "--budget", "9000000"])
+        }
+    }
+
     @Test("A WebSocket client that never reads holds at most the budget of answers; past it, SERVER_BUSY errors")
     func webSocketUnreadResponses() async throws {
         try await withServer({

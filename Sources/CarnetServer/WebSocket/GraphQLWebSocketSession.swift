@@ -2,6 +2,7 @@ import CarnetGraphQL
 import CarnetStore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import NIOWebSocket
 import Synchronization
 
@@ -59,17 +60,17 @@ final class GraphQLWebSocketSession: Sendable {
     /// The caller authenticated by the upgrade request's `Authorization` header, if any.
     let upgradeIdentity: AccessIdentity?
     private let state = Mutex(State())
-    /// The last answer written, held in the budget until another write returns: a write returns once NIO has
-    /// taken it, not once it is sent, and one that returns means the socket took what came before.
-    let lastAnswer = Mutex<ResponseMemoryBudget.Reservation?>(nil)
+    /// The connection, whose ``WriteStallTimeout`` tells when an answer's bytes have left the process.
+    let channel: any Channel
     /// Where a socket's queries and mutations wait their turn (``Dependencies/maxRunningRequests``).
     let requestGate: OperationGate
 
     init(
-        _ dependencies: Dependencies, outbound: WebSocketOutboundWriter, logger: Logger,
+        _ dependencies: Dependencies, outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger,
         upgradeIdentity: AccessIdentity?
     ) {
         self.dependencies = dependencies
+        self.channel = channel
         self.outbound = outbound
         self.logger = logger
         self.upgradeIdentity = upgradeIdentity
