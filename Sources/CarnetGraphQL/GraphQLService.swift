@@ -109,7 +109,15 @@ public final class GraphQLService: Sendable {
                 // contact reads its members' values, which it shows once).
                 let (twice, overflow) = limits.maxResponseBytes.multipliedReportingOverflow(by: 2)
                 let allowance = ReadAllowance(limit: overflow ? .max : twice)
-                body = await ReadAllowance.$current.withValue(allowance) { await executor.runQuery(fields) }
+                body = await ReadAllowance.$current.withValue(allowance) {
+                    guard AnswerWeight.isHeavy(fields, estimatedNodes: executor.estimatedNodes) else {
+                        return await executor.runQuery(fields)
+                    }
+                    // `runQuery` does not throw: neither does the lane, which only runs it elsewhere.
+                    return
+                        (try? await BackgroundExecutor.run(on: AnswerWeight.lane) { await executor.runQuery(fields) })
+                        ?? []
+                }
             } else {
                 body = await executor.run(fields)
             }

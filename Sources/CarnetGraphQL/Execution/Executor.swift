@@ -102,6 +102,7 @@ final class Executor {
             for: operation, variables: variables, index: service.index, rootType: rootTypeName)
         rootFailure = failure
         let nodes = NodeLimit.count(fields, arguments: args)
+        estimatedNodes = nodes
         if nodes > service.limits.maxNodes {
             throw Self.refusal(
                 "This query may return \(nodes) records; the limit is \(service.limits.maxNodes). Ask for smaller pages.",

@@ -18,6 +18,26 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     /// The nice value of the thread (Linux): weight 110 against a request's 1,024.
     public static let niceness: Int32 = 10
 
+    /// A kind of background work: its threads' nice value and how many may be alive at once.
+    public final class Lane: Sendable {
+        public let niceness: Int32
+        /// Threads alive at most at once. Past them an operation runs where it was called, at its caller's
+        /// priority: many at once cost no more threads.
+        public let maximumThreads: Int
+        fileprivate let running = Atomic<Int>(0)
+
+        public init(niceness: Int32, maximumThreads: Int) {
+            self.niceness = niceness
+            self.maximumThreads = maximumThreads
+        }
+
+        /// Bulk work: vCard imports.
+        public static let bulk = Lane(
+            niceness: BackgroundExecutor.niceness, maximumThreads: BackgroundExecutor.maximumThreads)
+    }
+
+    private let niceness: Int32
+
     private let queue = NSCondition()
     private var jobs: [UnownedJob] = []
     /// The operation has returned: the thread ends once no job is queued.
@@ -26,7 +46,7 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     private var draining = false
     private var finishing: CheckedContinuation<Void, Never>?
 
-    private init() {}
+    private init(niceness: Int32) { self.niceness = niceness }
 
     /// Background threads alive at most at once. Past them an operation runs where it was called, at its caller's
     /// priority: many imports at once (a client sending one after another without waiting) cost no more threads.
@@ -35,10 +55,16 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs `operation` on a new background thread, which ends with it (or, with ``maximumThreads`` busy, right
     /// here).
     public static func run<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws -> T {
-        let count = running.add(1, ordering: .relaxed).newValue
-        defer { running.subtract(1, ordering: .relaxed) }
-        guard count <= maximumThreads || ignoresThreadLimit else { return try await operation() }
-        let executor = BackgroundExecutor()
+        try await run(on: .bulk) { try await operation() }
+    }
+
+    /// Runs `operation` on a new thread of `lane`, which ends with it (or, with the lane's threads all busy,
+    /// right here).
+    public static func run<T: Sendable>(on lane: Lane, _ operation: () async throws -> T) async throws -> T {
+        let count = lane.running.add(1, ordering: .relaxed).newValue
+        defer { lane.running.subtract(1, ordering: .relaxed) }
+        guard count <= lane.maximumThreads || ignoresThreadLimit else { return try await operation() }
+        let executor = BackgroundExecutor(niceness: lane.niceness)
         executor.draining = true
         executor.startThread()
         let result: Result<T, any Error>
@@ -137,12 +163,11 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
             let which = __priority_which_t(PRIO_PROCESS.rawValue)
             errno = 0
             let current = getpriority(which, 0)
-            guard errno == 0, current < Self.niceness else { return }
-            _ = setpriority(which, 0, Self.niceness)
+            guard errno == 0, current < niceness else { return }
+            _ = setpriority(which, 0, niceness)
         #endif
     }
 
     private static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
     private static let current = Mutex<Set<UInt>>([])
-    private static let running = Atomic<Int>(0)
 }
