@@ -28,7 +28,9 @@ extension PostgresSaveTransaction {
             let found = try await run(
                 """
                 SELECT 1 FROM contact_group
-                WHERE book_id = \(bookID) AND container_id = \(container) AND name = \(absence.name.storable) LIMIT 1
+                WHERE book_id = \(bookID) AND container_id = \(container)
+                    AND sort_name = \(GroupIndexing.sortName(absence.name.storable)) AND name = \(absence.name.storable)
+                LIMIT 1
                 """
             ).collect()
             if !found.isEmpty { throw absence.conflict(container: container) }
