@@ -165,6 +165,38 @@ struct LinkingTests {
         #expect(try await store.contact(withIdentifier: home.identifier, keysToFetch: .all).emailAddresses.count == 1)
     }
 
+    /// The hidden duplicate stayed as it was, so the address the user edited away showed again beside the new one
+    /// (an outside tester's find).
+    @Test(
+        "A value edited through the unified identifier takes its hidden duplicates with it; one kept as is stays hidden",
+        arguments: StoreKind.available)
+    func editHiddenDuplicate(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).store
+        let home = Make.person("Anna", "Smith", emails: ["c@y.org", "keep@y.org"])
+        let office = Make.person("Anna", "Smith", emails: ["C@Y.org", "KEEP@y.org"])
+        try await store.add([home, office])
+        let unified = try await link(store, [home.identifier, office.identifier])
+        let before = try #require(
+            try await store.contacts(withIdentifiers: [unified], keysToFetch: .all, unify: true).first)
+        #expect(before.emailAddresses.map(\.value) == ["c@y.org", "keep@y.org"])
+        let officeBefore = try await store.contact(withIdentifier: office.identifier, keysToFetch: .all)
+
+        var update = Contact(updating: unified)
+        var edited = before.emailAddresses[0]
+        edited.value = "new@y.org"
+        update.emailAddresses = [edited, before.emailAddresses[1]]
+        try await store.execute(save { $0.update(update) })
+
+        let shown = try #require(
+            try await store.contacts(withIdentifiers: [unified], keysToFetch: .all, unify: true).first)
+        #expect(shown.emailAddresses.map(\.value) == ["new@y.org", "keep@y.org"])
+        #expect(shown.emailAddresses.first?.identifier == edited.identifier)
+        let officeNow = try await store.contact(withIdentifier: office.identifier, keysToFetch: .all)
+        #expect(officeNow.emailAddresses.map(\.value) == ["new@y.org", "KEEP@y.org"])
+        // Its values keep their identifiers: the edit is an edit on that member too.
+        #expect(officeNow.emailAddresses.map(\.identifier) == officeBefore.emailAddresses.map(\.identifier))
+    }
+
     @Test(
         "Clearing through the unified identifier clears every member's value, the image too; a name only the preferred member's",
         arguments: StoreKind.available)

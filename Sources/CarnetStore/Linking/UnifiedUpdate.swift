@@ -7,8 +7,9 @@
 ///   one; clearing it clears it on every member that has it, so nothing else shows through.
 /// - A multi-value's list is split by the members holding its values' identifiers, in the order given; a value
 ///   without an identifier is new and goes to the name-preferred member. A member's value that the unified contact
-///   left out as a duplicate stays while the value it duplicates stays, and goes with it. An identifier no member
-///   holds is refused with ``StoreError/Code/recordIdentifierInvalid``.
+///   left out as a duplicate stays while the value it duplicates stays, takes its new value when that one is
+///   edited, and goes with it. An identifier no member holds is refused with
+///   ``StoreError/Code/recordIdentifierInvalid``.
 package enum UnifiedUpdate {
     /// The refusal of an update through a unified contact based on a revision before a link, an unlink or a change
     /// of its preferred contacts: what the unified contact showed then (its values come from its members, in their
@@ -115,14 +116,20 @@ package enum UnifiedUpdate {
                 .validationFailed, "A linked contact would hold more values than a contact may", affected: over,
                 keyPaths: [kind.key.rawValue])
         }
-        // A hidden duplicate follows the value it duplicates: kept while that one is kept.
+        // A hidden duplicate follows the value it duplicates: kept while that one is kept, edited with it, gone with
+        // it. Kept as it was when an edit left that one's value the same, else given its new value (and, for the
+        // kinds whose label is part of the value, its label): kept unchanged, the edited-away value showed again
+        // beside the new one (an outside tester's find).
         let shown = UnifiedContact.union(kind, ordered)
         let shownIds = Set(shown.compactMap(\.value.identifier))
-        let givenIds = Set(given.compactMap(\.identifier))
-        let keptKeys = Set(
-            shown.filter { $0.value.identifier.map(givenIds.contains) ?? false }.map {
-                ContactMerge.duplicateKey(kind: kind, label: $0.value.label, value: $0.value.value)
-            })
+        var givenByID: [String: EncodedLabeledValue] = [:]
+        for value in given { if let id = value.identifier { givenByID[id] = value } }
+        var following: [String: EncodedLabeledValue] = [:]
+        for entry in shown {
+            guard let id = entry.value.identifier, let now = givenByID[id] else { continue }
+            following[ContactMerge.duplicateKey(kind: kind, label: entry.value.label, value: entry.value.value)] = now
+        }
+        let labelled = kind == .dates || kind == .contactRelations
         var result: [String: [EncodedLabeledValue]] = [:]
         for member in ordered {
             var list = lists[member.identifier] ?? []
@@ -132,10 +139,15 @@ package enum UnifiedUpdate {
             for value in current[member.identifier] ?? [] {
                 if let id = value.identifier, shownIds.contains(id) {
                     if let index = list.firstIndex(where: { $0.identifier == id }) { at = index + 1 }
-                } else if keptKeys.contains(
-                    ContactMerge.duplicateKey(kind: kind, label: value.label, value: value.value))
-                {
-                    list.insert(value, at: at)
+                } else {
+                    let key = ContactMerge.duplicateKey(kind: kind, label: value.label, value: value.value)
+                    guard let now = following[key] else { continue }
+                    var kept = value
+                    if ContactMerge.duplicateKey(kind: kind, label: now.label, value: now.value) != key {
+                        kept.value = now.value
+                        if labelled { kept.label = now.label }
+                    }
+                    list.insert(kept, at: at)
                     at += 1
                 }
             }
