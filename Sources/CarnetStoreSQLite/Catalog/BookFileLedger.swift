@@ -34,7 +34,7 @@ extension SQLiteCatalog: BookFileLedger {
     func isListed(bookID: String) async throws -> Bool { try await book(id: bookID) != nil }
 
     func historyEnd(bookID: String) async throws -> HistoryEnd? {
-        try readByKey { db in
+        try await readByKey { db in
             try String.fetchOne(db, sql: "SELECT historyEnd FROM addressBook WHERE id = ?", arguments: [bookID])
                 .flatMap(HistoryEnd.init(stored:))
         }

@@ -71,7 +71,7 @@ extension SQLiteCatalog {
         book: AddressBook, access: BookAccess
     )? {
         if let tokenBooks, !tokenBooks.contains(bookID) { return nil }
-        return try readByKey { db in try Self.access(db, principalID: principalID, bookID: bookID) }
+        return try await readByKey { db in try Self.access(db, principalID: principalID, bookID: bookID) }
     }
 
     static func access(_ db: Database, principalID: String, bookID: String) throws -> (
@@ -92,7 +92,7 @@ extension SQLiteCatalog {
 
     /// The book with this id, whoever owns it (for the CLI and the pool; requests go through ``access``).
     public func book(id: String) async throws -> AddressBook? {
-        try readByKey { db in
+        try await readByKey { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.bookColumns) FROM addressBook WHERE id = ?", arguments: [id])
                 .map(Self.book)
         }

@@ -9,6 +9,8 @@ import GRDB
 /// tokens are random, stable and never reused.
 public struct SQLiteCatalog: CatalogStore {
     let writer: any DatabaseWriter
+    /// Read-only connections for ``readByKey(_:)``; `nil` in memory.
+    let keyReaders: PointReaders?
     /// The quotas in force.
     public let configuration: StoreConfiguration
 
@@ -19,9 +21,14 @@ public struct SQLiteCatalog: CatalogStore {
         // SQLite's own error named GRDB's probe table on a read-only folder (an outside tester's find): mapped, it
         // is a STORAGE_FAILURE with its result code.
         do {
-            let pool = try DatabasePool(
-                path: path, configuration: SQLiteStore.makeDatabaseConfiguration(configuration))
-            return try SQLiteCatalog(writer: pool, configuration: configuration)
+            let databaseConfiguration = SQLiteStore.makeDatabaseConfiguration(configuration)
+            let pool = try DatabasePool(path: path, configuration: databaseConfiguration)
+            // Migrated first: the point connections expect the current schema.
+            _ = try SQLiteCatalog(writer: pool, configuration: configuration)
+            let keyReaders = try PointReaders(
+                path: path, count: keyReaderCount, configuration: databaseConfiguration,
+                memoryMap: MemoryMapPolicy(configuration), direct: true)
+            return SQLiteCatalog(writer: pool, keyReaders: keyReaders, configuration: configuration)
         } catch {
             throw StoreError.mapped(error)
         }
@@ -36,24 +43,45 @@ public struct SQLiteCatalog: CatalogStore {
 
     init(writer: any DatabaseWriter, configuration: StoreConfiguration) throws {
         try CatalogMigrations.migrator.migrateAlongsideOthers(writer)
+        self.init(writer: writer, keyReaders: nil, configuration: configuration)
+    }
+
+    private init(writer: any DatabaseWriter, keyReaders: PointReaders?, configuration: StoreConfiguration) {
         self.writer = writer
+        self.keyReaders = keyReaders
         self.configuration = configuration
     }
+
+    /// Connections for reads by key: a request's book lookup needs one, and past them a read goes to the pool.
+    static let keyReaderCount = 4
 
     /// Releases the database; the catalog must not be used afterwards. Its WAL goes into the file first: a stopped
     /// server's catalog was all in `catalog.sqlite-wal`, and a copy of the file alone held no catalog (an outside
     /// tester's find).
-    public func close() throws { try SQLiteStore.checkpointAndClose(writer) }
+    public func close() throws {
+        try keyReaders?.close()
+        try SQLiteStore.checkpointAndClose(writer)
+    }
 
     func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do { return try await writer.read(body) } catch { throw StoreError.mapped(error) }
     }
 
-    /// A read of a row or two by key, on the calling thread: the asynchronous read hands its work to one of GRDB's
-    /// queues and the answer back, two thread hand-offs that took longer than the read (a request's book lookup; a
-    /// cold book's open waited mostly on such hand-offs). Only for reads bounded by an index lookup.
-    func readByKey<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch { throw StoreError.mapped(error) }
+    /// A read of a row or two by key, on the calling thread when one of ``keyReaders`` is free: the asynchronous
+    /// read hands its work to one of GRDB's queues and the answer back, two thread hand-offs that took longer than
+    /// the read (a request's book lookup; a cold book's open waited mostly on such hand-offs). Only for reads
+    /// bounded by an index lookup.
+    ///
+    /// Never waits for the pool's readers on the calling thread: the pool gives a reader back from an asynchronous
+    /// read only once that read's task runs again on the cooperative pool, and with both of its threads waiting
+    /// for readers here the whole process stopped (a test suite's requests hung).
+    func readByKey<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do {
+            guard let keyReaders else { return try await writer.read(body) }
+            return try await keyReaders.read(body, otherwise: { try await writer.read(body) })
+        } catch {
+            throw StoreError.mapped(error)
+        }
     }
 
     func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
