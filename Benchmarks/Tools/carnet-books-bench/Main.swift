@@ -27,11 +27,13 @@ struct BooksBench: AsyncParsableCommand {
     var sweep = false
     @ArgumentParser.Flag(help: "Only the rounds of contact by id (for profiling).") var roundsOnly = false
     @ArgumentParser.Flag(help: "Only the save beside an import.") var importOnly = false
+    @ArgumentParser.Flag(help: "Stop after the first requests to closed books that follow the rounds (the pool full).")
+    var stopAfterCold = false
     @ArgumentParser.Flag(help: "Only the first requests to closed books, on a server with an empty pool.")
     var coldOnly = false
     @Option(help: "With --cold-only: books opened first (a busy server's pool), then a pause of --pause seconds.")
     var fill = 0
-    @Option(help: "Seconds to wait after --fill (to attach a profiler).") var pause = 0
+    @Option(help: "Seconds to wait after --fill, or after the rounds (to attach a profiler).") var pause = 0
     @Option(help: "With --open-loop: books held open meanwhile, as a busy server's pool would.") var warmBooks = 0
     @Option(help: "Only open, read and close this many books in process (for profiling), then stop.") var openLoop = 0
 
@@ -141,7 +143,12 @@ struct BooksBench: AsyncParsableCommand {
                 format: "in process, open + read + close of a book: p50 %.0f µs, p99 %.0f µs", openRun.percentile(0.5),
                 openRun.percentile(0.99)))
 
+        if pause > 0 {
+            print("pausing \(pause) s before the first requests to closed books", ProcessStats.openFiles(), "files")
+            try await Task.sleep(for: .seconds(pause))
+        }
         try await coldBooks(client, books)
+        if stopAfterCold { return }
 
         var peak = (rss: ProcessStats.residentBytes(), files: ProcessStats.openFiles())
         print("before the walk: RSS \(peak.rss >> 20) MiB, \(peak.files) open files")
