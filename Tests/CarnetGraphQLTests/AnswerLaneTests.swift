@@ -1,7 +1,7 @@
 import CarnetGraphQL
-import Foundation
 import CarnetStore
 import CarnetStoreTestSupport
+import Foundation
 import Synchronization
 import Testing
 
