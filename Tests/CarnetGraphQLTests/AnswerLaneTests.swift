@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Large answers are built on a thread of their own at a lower priority (``AnswerWeight``), so that two of them
+/// Large answers are built on a thread of their own (``AnswerWeight``), so that two of them
 /// cannot hold the cooperative pool that every other request needs; the commonest reads stay where they run.
 @Suite("Answer lane")
 struct AnswerLaneTests {

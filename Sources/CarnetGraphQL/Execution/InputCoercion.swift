@@ -96,14 +96,35 @@ struct InputCoercion {
             return value
         case ("ID", .int(let int)):
             return .string(String(int))
-        // JSON does not tell 7.0 from 7: an integral number is an integer (as Int above).
-        case ("ID", .double(let double)) where double.rounded() == double && abs(double) < 1e15:
-            return .string(String(Int(double)))
+        // JSON does not tell 7.0 from 7: an integral number is an integer (as Int above), however large. One past
+        // Int's range arrives as a Double, written out as graphql-js writes it (its shortest digits, then zeros):
+        // such an ID was refused while the same literal passed validation (an outside tester's find).
+        case ("ID", .double(let double)) where double.isFinite && double.rounded() == double:
+            return .string(Self.integerText(double))
         case ("ID", _):
             throw Failure(message: "ID cannot represent value: \(value.graphQLDescription)")
         default:
             throw Failure(message: "\(name) cannot represent a non string value: \(value.graphQLDescription)")
         }
+    }
+
+    /// An integral Double's decimal text: its shortest round-trip digits followed by zeros ("1.5e+20" is
+    /// "150000000000000000000").
+    static func integerText(_ value: Double) -> String {
+        if abs(value) < 1e15 { return String(Int(value)) }
+        let text = "\(value)"
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: e)...])
+        else { return text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
+        let mantissa = text[..<e]
+        let negative = mantissa.hasPrefix("-")
+        let unsigned = negative ? mantissa.dropFirst() : mantissa[...]
+        let parts = unsigned.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = parts.first.map(String.init) ?? ""
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        let digits = (whole + fraction).drop { $0 == "0" }
+        let zeros = max(0, exponent - fraction.count)
+        return (negative ? "-" : "") + digits + String(repeating: "0", count: zeros)
     }
 
     /// A literal from the document as a JSON value, variables substituted. Object fields and list items whose
