@@ -113,10 +113,11 @@ public final class GraphQLService: Sendable {
                     guard AnswerWeight.isHeavy(fields, estimatedNodes: executor.estimatedNodes) else {
                         return await executor.runQuery(fields)
                     }
-                    // `runQuery` does not throw: neither does the lane, which only runs it elsewhere.
-                    return
-                        (try? await BackgroundExecutor.run(on: AnswerWeight.lane) { await executor.runQuery(fields) })
-                        ?? []
+                    // Cancelled while it waited its turn: run where it is, to stop at its first check.
+                    guard let body = await AnswerWeight.build({ await executor.runQuery(fields) }) else {
+                        return await executor.runQuery(fields)
+                    }
+                    return body
                 }
             } else {
                 body = await executor.run(fields)

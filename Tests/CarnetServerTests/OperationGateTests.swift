@@ -1,7 +1,6 @@
+import CarnetGraphQL
 import Synchronization
 import Testing
-
-@testable import CarnetServer
 
 /// The gate a socket's queries and mutations pass: at most its limit inside at once, the others let in in the
 /// order they came as places free up.

@@ -1,12 +1,12 @@
-import CarnetGraphQL
 import Synchronization
 
 /// Lets a fixed number of holders in at once; the others wait in arrival order.
 ///
-/// A socket's queries and mutations pass it: a client that sends 100 of them and reads none of the answers would
-/// otherwise have the server build and hold all 100 answers at once (an outside client held 1 GB this way with
-/// 4 MB answers). Waiting here, an operation has not run yet, so it holds nothing.
-final class OperationGate: AnswerGate {
+/// A WebSocket's queries and mutations pass one: a client that sends 100 of them and reads none of the answers
+/// would otherwise have the server build and hold all 100 answers at once (an outside client held 1 GB this way
+/// with 4 MB answers). Large answers pass one across the process (``AnswerWeight/turns``). Waiting here, an
+/// operation has not run yet, so it holds nothing.
+public final class OperationGate: AnswerGate {
     private struct State {
         var free: Int
         var waiting: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
@@ -15,12 +15,12 @@ final class OperationGate: AnswerGate {
 
     private let state: Mutex<State>
 
-    init(limit: Int) { state = Mutex(State(free: max(1, limit))) }
+    public init(limit: Int) { state = Mutex(State(free: max(1, limit))) }
 
     /// Waits for a place. - Returns: `true` once in (pair it with ``leave()``); `false` when the task was
     /// cancelled first (the client completed the operation, the socket closed or the server is stopping), which
     /// takes no place.
-    func enter() async -> Bool {
+    public func enter() async -> Bool {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -48,10 +48,10 @@ final class OperationGate: AnswerGate {
     }
 
     /// How many holders wait now.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
+    public var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Gives the place to the longest waiting holder, or back.
-    func leave() {
+    public func leave() {
         let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard !state.waiting.isEmpty else {
                 state.free += 1
