@@ -75,6 +75,7 @@ let package = Package(
                 "CarnetStore", "CarnetVCard",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             exclude: ["README.md"],

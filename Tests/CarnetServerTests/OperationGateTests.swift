@@ -78,4 +78,31 @@ struct OperationGateTests {
         gate.leave()
         #expect(await gate.enter())
     }
+
+    /// Waiters that give up leave their ids behind in the arrival order, dropped once they are most of it: the
+    /// ones still waiting keep their order through that.
+    @Test("Many waiters giving up: the rest still enter in arrival order")
+    func manyCancelled() async throws {
+        let gate = OperationGate(limit: 1)
+        #expect(await gate.enter())
+        final class Entered: Sendable { let order = Mutex<[Int]>([]) }
+        let entered = Entered()
+        var waiters: [Task<Void, Never>] = []
+        for index in 0..<200 {
+            waiters.append(
+                Task {
+                    guard await gate.enter() else { return }
+                    entered.order.withLock { $0.append(index) }
+                    gate.leave()
+                })
+            while gate.waitingCount < index + 1 { await Task.yield() }
+        }
+        // Three in four give up: enough that their ids left behind are dropped while the others wait.
+        for index in 0..<200 where index % 4 != 0 { waiters[index].cancel() }
+        while gate.waitingCount > 50 { await Task.yield() }
+        gate.leave()
+        for waiter in waiters { await waiter.value }
+        #expect(entered.order.withLock { $0 } == Array(stride(from: 0, to: 200, by: 4)))
+        #expect(gate.waitingCount == 0)
+    }
 }

@@ -24,7 +24,7 @@ public struct SQLiteCatalog: CatalogStore {
             let databaseConfiguration = SQLiteStore.makeDatabaseConfiguration(configuration)
             let pool = try DatabasePool(path: path, configuration: databaseConfiguration)
             // Migrated first: the point connections expect the current schema.
-            _ = try SQLiteCatalog(writer: pool, configuration: configuration)
+            try CatalogMigrations.migrator.migrateAlongsideOthers(pool)
             let keyReaders = try PointReaders(
                 path: path, count: keyReaderCount, configuration: databaseConfiguration,
                 memoryMap: MemoryMapPolicy(configuration), direct: true)
